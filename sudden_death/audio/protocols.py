@@ -1,0 +1,78 @@
+"""The contract between the game and its audio: what the front end may ask of speech and cues.
+
+Real implementations (pyttsx3 + pygame.mixer) and recording fakes for fast tests both meet it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from enum import IntEnum
+from typing import Protocol
+
+# Every event sound SPEC names; each is a WAV file `sounds/<name>.wav`.
+CUE_NAMES: tuple[str, ...] = (
+    "coin",
+    "reveal",
+    "dice",
+    "whistle",
+    "touchdown",
+    "field_goal_good",
+    "field_goal_no_good",
+    "punt",
+    "sack",
+    "interception",
+    "fumble",
+    "safety",
+    "menu_move",
+    "menu_edge",
+    "menu_select",
+    "menu_error",
+)
+
+
+class Priority(IntEnum):
+    """INFO (focus moves, echoes) may be cut by anything; ALERT (results) is never cut by INFO."""
+
+    INFO = 0
+    ALERT = 1
+
+
+@dataclass(frozen=True)
+class Message:
+    """One spoken line as listeners (window text, history, transcript) receive it."""
+
+    text: str
+    priority: Priority = Priority.INFO
+    category: str = "info"  # e.g. "result", "computer", "menu", "help", "notice"
+
+
+class Speaker(Protocol):
+    notice: str | None  # why speech is unavailable, to show once; None when all is well
+
+    def say(
+        self,
+        text: str,
+        *,
+        interrupt: bool = True,
+        priority: Priority = Priority.INFO,
+        category: str = "info",
+    ) -> None: ...
+
+    def silence(self) -> None: ...
+
+    def add_listener(self, listener: Callable[[Message], None]) -> None: ...
+
+    def close(self) -> None: ...
+
+
+class CuePlayer(Protocol):
+    notice: str | None
+
+    def play(self, name: str) -> None: ...
+
+    def play_dice(self, dice: Sequence[int]) -> None: ...
+
+    def add_listener(self, listener: Callable[[str], None]) -> None: ...
+
+    def close(self) -> None: ...

@@ -1,0 +1,420 @@
+"""The rules as a state machine.
+
+Each public method is one legal action. It checks everything first (raising a `RulesError`
+subclass and changing nothing), then rolls what dice it needs from the injected generator,
+replaces the frozen state whole and returns the events it caused. Simultaneous steps take both
+sides' choices in one call, so the state never holds one side's secret while it waits for the other.
+"""
+
+from __future__ import annotations
+
+import random
+from enum import Enum
+from typing import TypeVar
+
+from . import events as ev
+from .card_model import DefCall, OffCall, Role
+from .cards import calls_for, card_name, players_for
+from .dice import index, roll
+from .errors import (
+    GameOverError,
+    IllegalCallError,
+    IllegalChoiceError,
+    IllegalSelectionError,
+    IllegalSubstitutionError,
+    KickUnavailableError,
+    WrongPhaseError,
+)
+from .field import (
+    EXTRA_POINT_NEEDS,
+    GOAL_LINE,
+    LONGEST_FIELD_GOAL,
+    OPENING_SPOT,
+    Down,
+    field_goal_distance,
+    field_goal_needs,
+    flip,
+    missed_field_goal_spot,
+    punt_net,
+    punt_receiving_spot,
+)
+from .resolve import compute_band, resolve_play
+from .state import (
+    CoinFace,
+    DriveEnd,
+    GameEnd,
+    GameState,
+    Hand,
+    Outcome,
+    Phase,
+    Side,
+    SnapChoice,
+    Swap,
+    SwapKind,
+    Team,
+    evolve,
+)
+
+E = TypeVar("E", bound=Enum)
+
+PLAYERS_PER_HAND = 2
+CALLS_PER_HAND = 3
+TOUCHDOWN_POINTS = 6
+EXTRA_POINT_POINTS = 1
+FIELD_GOAL_POINTS = 3
+SAFETY_POINTS = 2
+KICK_DICE = 3
+
+
+class Game:
+    """One game of Sudden Death. `rng` supplies every die; nothing else is random."""
+
+    def __init__(self, rng: random.Random, state: GameState | None = None) -> None:
+        self.rng = rng
+        self.state = state or GameState()
+        self.log: list[ev.Event] = []
+
+    @classmethod
+    def from_kickoff(cls, rng: random.Random, first_offense: Team) -> Game:
+        """A game that skips the coin toss: `first_offense` starts drive 1 at its own 25."""
+        game = cls(rng)
+        events: list[ev.Event] = []
+        game.state = _start_drive(GameState(), events, 1, first_offense, OPENING_SPOT)
+        game.log.extend(events)
+        return game
+
+    # -- queries -----------------------------------------------------------------------------
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase is Phase.GAME_OVER
+
+    def field_goal_distance(self) -> int | None:
+        """The distance of a field goal from the current line, or None between downs."""
+        down = self.state.down
+        return None if down is None else field_goal_distance(down.line)
+
+    def legal_snaps(self) -> tuple[SnapChoice, ...]:
+        distance = self.field_goal_distance()
+        if self.state.phase is not Phase.SNAP_CHOICE or distance is None:
+            return ()
+        if field_goal_needs(distance) is None:
+            return (SnapChoice.PLAY, SnapChoice.PUNT)
+        return tuple(SnapChoice)
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def call_coin(self, call: CoinFace) -> list[ev.Event]:
+        """The home team calls the toss; the coin is one die from the generator."""
+        self._expect(Phase.COIN_TOSS)
+        call = _as(CoinFace, call)
+        face = CoinFace.HEADS if index(self.rng, 2) == 0 else CoinFace.TAILS
+        winner = Team.HOME if face is call else Team.AWAY
+        state = evolve(self.state, phase=Phase.SIDE_CHOICE, coin_winner=winner)
+        return self._commit(state, [ev.CoinTossed(call, face, winner)])
+
+    def choose_side(self, side: Side) -> list[ev.Event]:
+        """The toss winner takes offense or defense first."""
+        self._expect(Phase.SIDE_CHOICE)
+        side = _as(Side, side)
+        winner = self.state.coin_winner
+        assert winner is not None
+        events: list[ev.Event] = [ev.SideChosen(winner, side)]
+        first = winner if side is Side.OFFENSE else winner.other
+        return self._commit(_start_drive(self.state, events, 1, first, OPENING_SPOT), events)
+
+    def choose_snap(self, choice: SnapChoice) -> list[ev.Event]:
+        """Before a down the offense runs a play, punts or tries a field goal."""
+        self._expect(Phase.SNAP_CHOICE)
+        choice = _as(SnapChoice, choice)
+        state = self.state
+        down, offense = _down(state), _offense(state)
+        distance = field_goal_distance(down.line)
+        needed = field_goal_needs(distance)
+        if choice is SnapChoice.FIELD_GOAL and needed is None:
+            raise KickUnavailableError(
+                f"a field goal from {distance} yards is too long; the limit is {LONGEST_FIELD_GOAL}"
+            )
+        events: list[ev.Event] = [ev.SnapChosen(offense, choice)]
+        if choice is SnapChoice.PLAY:
+            return self._commit(evolve(state, phase=Phase.SELECTION), events)
+        kick = roll(self.rng, KICK_DICE)
+        if choice is SnapChoice.PUNT:
+            net = punt_net(kick.total)
+            spot, touchback = punt_receiving_spot(down.line, net)
+            events.append(ev.Punt(offense, down.line, kick, net, touchback, spot))
+            return self._commit(_end_drive(state, events, DriveEnd.PUNT, spot, touchback), events)
+        assert needed is not None
+        good = kick.total >= needed
+        events.append(ev.FieldGoal(offense, down.line, distance, needed, kick, good))
+        if good:
+            state = _score(state, events, offense, FIELD_GOAL_POINTS)
+            state = _end_drive(state, events, DriveEnd.FIELD_GOAL_MADE, OPENING_SPOT)
+        else:
+            spot = missed_field_goal_spot(down.line)
+            state = _end_drive(state, events, DriveEnd.FIELD_GOAL_MISSED, spot)
+        return self._commit(state, events)
+
+    def select(self, offense: Hand, defense: Hand) -> list[ev.Event]:
+        """Step 1: both sides' 2 players and 3 calls, revealed together."""
+        self._expect(Phase.SELECTION)
+        for hand in (offense, defense):
+            if not isinstance(hand, Hand):
+                raise IllegalSelectionError(f"a selection must be a Hand, not {hand!r}")
+        _check_hand(offense, Role.OFFENSE)
+        _check_hand(defense, Role.DEFENSE)
+        state = evolve(
+            self.state, phase=Phase.SUBSTITUTION, offense_hand=offense, defense_hand=defense
+        )
+        return self._commit(state, [ev.HandsRevealed(1, offense, defense)])
+
+    def substitute(self, offense: Swap, defense: Swap) -> list[ev.Event]:
+        """Step 2: each side keeps all, replaces one player or replaces one call."""
+        self._expect(Phase.SUBSTITUTION)
+        for swap in (offense, defense):
+            if not isinstance(swap, Swap):
+                raise IllegalSubstitutionError(f"a substitution must be a Swap, not {swap!r}")
+        new_offense = apply_swap(_hand(self.state.offense_hand), offense, Role.OFFENSE)
+        new_defense = apply_swap(_hand(self.state.defense_hand), defense, Role.DEFENSE)
+        state = evolve(
+            self.state, phase=Phase.FINAL_CALL, offense_hand=new_offense, defense_hand=new_defense
+        )
+        return self._commit(
+            state, [ev.HandsRevealed(2, new_offense, new_defense, offense, defense)]
+        )
+
+    def final_calls(self, offense: OffCall, defense: DefCall) -> list[ev.Event]:
+        """Step 3: both final calls are revealed and the play is resolved."""
+        self._expect(Phase.FINAL_CALL)
+        off_hand, def_hand = _hand(self.state.offense_hand), _hand(self.state.defense_hand)
+        for call, hand, side in ((offense, off_hand, "offense"), (defense, def_hand, "defense")):
+            if call not in hand.calls:
+                raise IllegalCallError(f"the {side}'s final call must be one of its three calls")
+        return self._commit(*self._play(offense, defense))
+
+    def concede(self, team: Team) -> list[ev.Event]:
+        """`team` gives up the game; the other team wins whatever the score."""
+        if self.is_over:
+            raise GameOverError("the game is already over")
+        team = _as(Team, team)
+        outcome = Outcome(self.state.scores, team.other, GameEnd.CONCEDED)
+        state = evolve(self.state, phase=Phase.GAME_OVER, outcome=outcome)
+        return self._commit(state, [ev.Conceded(team), ev.GameOver(outcome)])
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _expect(self, phase: Phase) -> None:
+        if self.state.phase is Phase.GAME_OVER:
+            raise GameOverError("the game is already over")
+        if self.state.phase is not phase:
+            raise WrongPhaseError(
+                f"this action belongs to the {phase.value} step, but the game is at "
+                f"{self.state.phase.value}"
+            )
+
+    def _commit(self, state: GameState, events: list[ev.Event]) -> list[ev.Event]:
+        self.state = state
+        self.log.extend(events)
+        return events
+
+    def _play(self, off_call: OffCall, def_call: DefCall) -> tuple[GameState, list[ev.Event]]:
+        state = self.state
+        down, offense = _down(state), _offense(state)
+        off_hand, def_hand = _hand(state.offense_hand), _hand(state.defense_hand)
+        band = compute_band(off_call, def_call, off_hand.players, def_hand.players)  # type: ignore[arg-type]
+        play = resolve_play(off_call, band.value, down.line, self.rng)
+        spot = down.line + play.yards
+        events: list[ev.Event] = [
+            ev.FinalCallsRevealed(off_call, def_call),
+            ev.BandSet(
+                band.matchup,
+                band.offense_bonus,
+                band.defense_bonus,
+                band.value,
+                band.offense_player,
+                band.defense_player,
+            ),
+            ev.PlayResolved(
+                offense,
+                off_call,
+                band.value,
+                play.result,
+                down.line,
+                play.yards,
+                max(0, min(GOAL_LINE, spot)),
+                play.outcome_roll,
+                play.yardage_roll,
+            ),
+        ]
+        state = evolve(state, offense_hand=None, defense_hand=None)
+        if play.result == "interception":
+            return _end_drive(state, events, DriveEnd.INTERCEPTION, flip(down.line)), events
+        if spot >= GOAL_LINE:
+            return self._touchdown(state, events, offense), events
+        if spot <= 0:
+            events.append(ev.Safety(offense.other))
+            state = _score(state, events, offense.other, SAFETY_POINTS)
+            return _end_drive(state, events, DriveEnd.SAFETY, None), events
+        if play.fumbled:
+            assert play.fumble_roll is not None and play.recovery_roll is not None
+            events.append(
+                ev.Fumble(offense, spot, play.fumble_roll, play.recovery_roll, play.fumble_lost)
+            )
+            if play.fumble_lost:
+                return _end_drive(state, events, DriveEnd.FUMBLE_LOST, flip(spot)), events
+        return _next_down(state, events, down, spot), events
+
+    def _touchdown(self, state: GameState, events: list[ev.Event], team: Team) -> GameState:
+        events.append(ev.Touchdown(team))
+        state = _score(state, events, team, TOUCHDOWN_POINTS)
+        kick = roll(self.rng, KICK_DICE)
+        good = kick.total >= EXTRA_POINT_NEEDS
+        events.append(ev.ExtraPoint(team, kick, EXTRA_POINT_NEEDS, good))
+        if good:
+            state = _score(state, events, team, EXTRA_POINT_POINTS)
+        return _end_drive(state, events, DriveEnd.TOUCHDOWN, OPENING_SPOT)
+
+
+# -- pure helpers on states ------------------------------------------------------------------
+
+
+def _down(state: GameState) -> Down:
+    assert state.down is not None
+    return state.down
+
+
+def _offense(state: GameState) -> Team:
+    assert state.offense is not None
+    return state.offense
+
+
+def _hand(hand: Hand | None) -> Hand:
+    assert hand is not None
+    return hand
+
+
+def _start_drive(
+    state: GameState,
+    events: list[ev.Event],
+    drive: int,
+    offense: Team,
+    spot: int,
+    after: DriveEnd | None = None,
+    touchback: bool = False,
+) -> GameState:
+    down = Down.first(spot)
+    events.append(ev.DriveStarted(drive, offense, spot, after, touchback))
+    events.append(ev.DownStarted(offense, down))
+    return evolve(state, phase=Phase.SNAP_CHOICE, drive=drive, offense=offense, down=down)
+
+
+def _end_drive(
+    state: GameState,
+    events: list[ev.Event],
+    reason: DriveEnd,
+    next_spot: int | None,
+    touchback: bool = False,
+) -> GameState:
+    """Close the drive; start drive 2, or end the game after drive 2 or any safety."""
+    offense = _offense(state)
+    game_ends = reason is DriveEnd.SAFETY or state.drive >= 2
+    events.append(
+        ev.DriveEnded(state.drive, offense, reason, None if game_ends else next_spot, touchback)
+    )
+    if not game_ends:
+        assert next_spot is not None
+        return _start_drive(state, events, 2, offense.other, next_spot, reason, touchback)
+    home, away = state.scores
+    winner = None if home == away else (Team.HOME if home > away else Team.AWAY)
+    end = GameEnd.SAFETY if reason is DriveEnd.SAFETY else GameEnd.BOTH_DRIVES
+    outcome = Outcome(state.scores, winner, end)
+    events.append(ev.GameOver(outcome))
+    return evolve(state, phase=Phase.GAME_OVER, down=None, outcome=outcome)
+
+
+def _score(state: GameState, events: list[ev.Event], team: Team, points: int) -> GameState:
+    scores = list(state.scores)
+    scores[team] += points
+    new_scores = (scores[0], scores[1])
+    events.append(ev.ScoreChanged(team, points, new_scores))
+    return evolve(state, scores=new_scores)
+
+
+def _next_down(state: GameState, events: list[ev.Event], down: Down, spot: int) -> GameState:
+    offense = _offense(state)
+    if spot >= down.marker:
+        new_down = Down.first(spot)
+        events.append(ev.FirstDown(offense, spot))
+    elif down.number == 4:
+        events.append(ev.TurnoverOnDowns(offense, spot))
+        return _end_drive(state, events, DriveEnd.DOWNS, flip(spot))
+    else:
+        new_down = Down(down.number + 1, spot, down.marker)
+    events.append(ev.DownStarted(offense, new_down))
+    return evolve(state, phase=Phase.SNAP_CHOICE, down=new_down)
+
+
+def _check_hand(hand: Hand, role: Role) -> None:
+    side = role.value
+    players, calls = tuple(hand.players), tuple(hand.calls)
+    if len(players) != PLAYERS_PER_HAND:
+        raise IllegalSelectionError(
+            f"the {side} must pick exactly {PLAYERS_PER_HAND} players, not {len(players)}"
+        )
+    if len(calls) != CALLS_PER_HAND:
+        raise IllegalSelectionError(
+            f"the {side} must pick exactly {CALLS_PER_HAND} calls, not {len(calls)}"
+        )
+    if len(set(players)) != len(players) or len(set(calls)) != len(calls):
+        raise IllegalSelectionError(f"the {side} picked the same card twice")
+    pool_players, pool_calls = players_for(role), calls_for(role)
+    for card in players:
+        if card not in pool_players:
+            raise IllegalSelectionError(f"{_name(card)} is not one of the {side}'s players")
+    for card in calls:
+        if card not in pool_calls:
+            raise IllegalSelectionError(f"{_name(card)} is not one of the {side}'s calls")
+
+
+def apply_swap(hand: Hand, swap: Swap, role: Role) -> Hand:
+    """The hand after `swap`, or `IllegalSubstitutionError` naming what is wrong."""
+    side = role.value
+    if swap.kind is SwapKind.KEEP:
+        if swap.out is not None or swap.into is not None:
+            raise IllegalSubstitutionError("keeping the hand replaces nothing")
+        return hand
+    if swap.kind is SwapKind.PLAYER:
+        cards, pool, noun = hand.players, players_for(role), "player"
+    else:
+        cards, pool, noun = hand.calls, calls_for(role), "call"
+    if swap.out not in cards:
+        raise IllegalSubstitutionError(f"the {side} can only replace a {noun} it holds")
+    if swap.into not in pool:
+        raise IllegalSubstitutionError(f"the incoming card is not one of the {side}'s {noun}s")
+    if swap.into in cards:
+        raise IllegalSubstitutionError(f"{_name(swap.into)} is already in the {side}'s hand")
+    new_cards = tuple(swap.into if card == swap.out else card for card in cards)
+    if swap.kind is SwapKind.PLAYER:
+        return Hand(new_cards, hand.calls)  # type: ignore[arg-type]
+    return Hand(hand.players, new_cards)  # type: ignore[arg-type]
+
+
+def _as(kind: type[E], value: object) -> E:
+    """`value` as a member of `kind`, or a RulesError naming the bad value (never a bare crash)."""
+    if isinstance(value, kind):
+        return value
+    try:
+        return kind(value)  # type: ignore[call-arg]
+    except ValueError:
+        raise IllegalChoiceError(f"{value!r} is not a valid {kind.__name__}") from None
+
+
+def _name(card: object) -> str:
+    try:
+        return card_name(card)  # type: ignore[arg-type]
+    except (KeyError, TypeError):
+        return repr(card)

@@ -1,0 +1,14 @@
+"""Where bundled files live, resolved from the package itself so it works from a checkout,
+an editable install and a PyInstaller bundle alike (never from the working directory)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+ROOT_DIR = PACKAGE_DIR.parent
+
+
+def sounds_dir() -> Path:
+    """The folder of cue WAV files: `sounds/` beside the package (PyInstaller keeps that layout)."""
+    return ROOT_DIR / "sounds"

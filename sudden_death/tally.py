@@ -1,0 +1,138 @@
+"""Counting a stream of engine events into the simulator's JSON object (see SPEC)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from .engine import BANDS, DriveEnd, Outcome, Team
+from .engine import events as ev
+
+SACK_TOTALS = range(2, 13)
+PUNT_NETS = (30, 40, 50)
+
+
+class Tally:
+    """Accumulates whole games. `first` is the team that had the ball first."""
+
+    def __init__(self) -> None:
+        self.games = 0
+        self.outcomes: Counter[str] = Counter()
+        self.drives: Counter[str] = Counter()
+        self.extra_points: Counter[str] = Counter()
+        self.fg_attempts: Counter[int] = Counter()
+        self.fg_made: Counter[int] = Counter()
+        self.punt_nets: Counter[int] = Counter()
+        self.touchbacks = 0
+        self.plays: Counter[str] = Counter()
+        self.by_band: Counter[int] = Counter()
+        self.sack_yards: Counter[int] = Counter()
+        self.points = [0, 0]
+
+    def merge(self, other: Tally) -> None:
+        """Add another tally's counts (the simulator runs chunks of games in parallel)."""
+        self.games += other.games
+        for name in (
+            "outcomes",
+            "drives",
+            "extra_points",
+            "fg_attempts",
+            "fg_made",
+            "punt_nets",
+            "plays",
+            "by_band",
+            "sack_yards",
+        ):
+            getattr(self, name).update(getattr(other, name))
+        self.touchbacks += other.touchbacks
+        self.points = [a + b for a, b in zip(self.points, other.points, strict=True)]
+
+    def add_game(self, events: list[ev.Event], first: Team) -> None:
+        self.games += 1
+        handlers = {
+            ev.DriveEnded: self._drive_ended,
+            ev.ExtraPoint: self._extra_point,
+            ev.FieldGoal: self._field_goal,
+            ev.Punt: self._punt,
+            ev.PlayResolved: self._play,
+            ev.Fumble: self._fumble,
+        }
+        for event in events:
+            handler = handlers.get(type(event))
+            if handler is not None:
+                handler(event)
+            elif isinstance(event, ev.GameOver):
+                self._finish(event.outcome, first)
+
+    def _drive_ended(self, event: ev.DriveEnded) -> None:
+        self.drives[event.reason.value] += 1
+
+    def _extra_point(self, event: ev.ExtraPoint) -> None:
+        self.extra_points["attempts"] += 1
+        self.extra_points["made"] += event.good
+
+    def _field_goal(self, event: ev.FieldGoal) -> None:
+        self.fg_attempts[event.distance] += 1
+        self.fg_made[event.distance] += event.good
+
+    def _punt(self, event: ev.Punt) -> None:
+        self.punt_nets[event.net] += 1
+        self.touchbacks += event.touchback
+
+    def _play(self, event: ev.PlayResolved) -> None:
+        self.plays["count"] += 1
+        self.by_band[event.band] += 1
+        if event.result == "sack":
+            self.plays["sacks"] += 1
+            self.sack_yards[-event.yards] += 1
+        elif event.result in ("incomplete", "interception"):
+            self.plays[event.result] += 1
+
+    def _fumble(self, event: ev.Fumble) -> None:
+        self.plays["fumbles"] += 1
+        self.plays["fumbles_lost"] += event.lost
+
+    def _finish(self, outcome: Outcome, first: Team) -> None:
+        if outcome.winner is None:
+            self.outcomes["ties"] += 1
+        elif outcome.winner is first:
+            self.outcomes["first_team_wins"] += 1
+        else:
+            self.outcomes["second_team_wins"] += 1
+        self.points[0] += outcome.scores[first]
+        self.points[1] += outcome.scores[first.other]
+
+    def as_json(self) -> dict[str, Any]:
+        """Exactly the object SPEC names, with every fixed key present even when zero."""
+        return {
+            "games": self.games,
+            "outcomes": {
+                key: self.outcomes[key] for key in ("first_team_wins", "second_team_wins", "ties")
+            },
+            "drives": {reason.value: self.drives[reason.value] for reason in DriveEnd},
+            "extra_points": {
+                "attempts": self.extra_points["attempts"],
+                "made": self.extra_points["made"],
+            },
+            "field_goals": {
+                "attempts_by_distance": {
+                    str(d): self.fg_attempts[d] for d in sorted(self.fg_attempts)
+                },
+                "made_by_distance": {str(d): self.fg_made[d] for d in sorted(self.fg_attempts)},
+            },
+            "punts": {
+                "net_yards": {str(net): self.punt_nets[net] for net in PUNT_NETS},
+                "touchbacks": self.touchbacks,
+            },
+            "plays": {
+                "count": self.plays["count"],
+                "by_band": {str(band): self.by_band[band] for band in BANDS},
+                "sacks": self.plays["sacks"],
+                "sack_yards": {str(total): self.sack_yards[total] for total in SACK_TOTALS},
+                "incomplete": self.plays["incomplete"],
+                "interceptions": self.plays["interception"],
+                "fumbles": self.plays["fumbles"],
+                "fumbles_lost": self.plays["fumbles_lost"],
+            },
+            "points": {"first_team": self.points[0], "second_team": self.points[1]},
+        }
