@@ -1,0 +1,67 @@
+"""Silent speech and cue players that only record: for fast UI tests and `--no-sound` runs.
+
+They follow the same contract as the real ones (protocols.py), including listeners, so the window,
+history and transcript behave exactly as with sound.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .protocols import CUE_NAMES, Message, Priority
+
+
+class RecordingSpeaker:
+    def __init__(self) -> None:
+        self.notice: str | None = None
+        self.spoken: list[Message] = []
+        self.silenced = 0
+        self._listeners: list[Callable[[Message], None]] = []
+
+    def say(
+        self,
+        text: str,
+        *,
+        interrupt: bool = True,
+        priority: Priority = Priority.INFO,
+        category: str = "info",
+    ) -> None:
+        message = Message(text, priority, category)
+        self.spoken.append(message)
+        for listener in self._listeners:
+            listener(message)
+
+    def silence(self) -> None:
+        self.silenced += 1
+
+    def add_listener(self, listener: Callable[[Message], None]) -> None:
+        self._listeners.append(listener)
+
+    def close(self) -> None:
+        self._listeners.clear()
+
+
+class RecordingCues:
+    def __init__(self) -> None:
+        self.notice: str | None = None
+        self.played: list[str] = []
+        self._listeners: list[Callable[[str], None]] = []
+
+    def play(self, name: str) -> None:
+        if name not in CUE_NAMES:
+            raise KeyError(f"no cue named {name!r}")
+        self._emit(name)
+
+    def play_dice(self, dice: Sequence[int]) -> None:
+        self._emit("dice")
+
+    def add_listener(self, listener: Callable[[str], None]) -> None:
+        self._listeners.append(listener)
+
+    def close(self) -> None:
+        self._listeners.clear()
+
+    def _emit(self, name: str) -> None:
+        self.played.append(name)
+        for listener in self._listeners:
+            listener(name)
