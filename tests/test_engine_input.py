@@ -1,0 +1,142 @@
+"""Illegal input raises a named error and leaves the state (and the dice) untouched."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from engine_helpers import final_call_game, snap_game
+
+from sudden_death.engine import (
+    DefCall,
+    Game,
+    GameOverError,
+    Hand,
+    IllegalCallError,
+    IllegalChoiceError,
+    IllegalSelectionError,
+    IllegalSubstitutionError,
+    OffCall,
+    Phase,
+    Player,
+    RulesError,
+    SnapChoice,
+    Swap,
+    Team,
+    WrongPhaseError,
+)
+
+OFFENSE = Hand(
+    (Player.POWER_BACK, Player.SCATBACK), (OffCall.INSIDE_RUN, OffCall.DRAW, OffCall.SCREEN)
+)
+DEFENSE = Hand(
+    (Player.NOSE_TACKLE, Player.EDGE_SETTER),
+    (DefCall.BLITZ, DefCall.PREVENT, DefCall.CONTAIN),
+)
+
+
+def selection_game() -> Game:
+    game = Game.from_kickoff(random.Random(3), Team.HOME)
+    game.choose_snap(SnapChoice.PLAY)
+    assert game.phase is Phase.SELECTION
+    return game
+
+
+def assert_refused(game: Game, error: type[RulesError], action, *args) -> None:
+    state, log, dice = game.state, list(game.log), game.rng.getstate()
+    with pytest.raises(error):
+        action(*args)
+    assert game.state is state and game.log == log and game.rng.getstate() == dice
+
+
+@pytest.mark.parametrize(
+    "offense",
+    [
+        Hand((Player.POWER_BACK, Player.SCATBACK, Player.DEEP_THREAT), OFFENSE.calls),
+        Hand((Player.POWER_BACK,), OFFENSE.calls),
+        Hand(OFFENSE.players, (OffCall.INSIDE_RUN, OffCall.DRAW)),
+        Hand(OFFENSE.players, (*OFFENSE.calls, OffCall.DEEP_PASS)),
+        Hand((Player.POWER_BACK, Player.POWER_BACK), OFFENSE.calls),
+        Hand(OFFENSE.players, (OffCall.DRAW, OffCall.DRAW, OffCall.SCREEN)),
+        Hand((Player.POWER_BACK, Player.NOSE_TACKLE), OFFENSE.calls),
+        Hand(OFFENSE.players, (OffCall.DRAW, OffCall.SCREEN, DefCall.BLITZ)),
+    ],
+    ids=[
+        "three players",
+        "one player",
+        "two calls",
+        "four calls",
+        "same player twice",
+        "same call twice",
+        "defensive player",
+        "defensive call",
+    ],
+)
+def test_illegal_selections_are_refused(offense):
+    game = selection_game()
+    assert_refused(game, IllegalSelectionError, game.select, offense, DEFENSE)
+
+
+def test_defense_selection_is_checked_too():
+    game = selection_game()
+    bad = Hand(DEFENSE.players, (DefCall.BLITZ, DefCall.PREVENT, OffCall.DRAW))
+    assert_refused(game, IllegalSelectionError, game.select, OFFENSE, bad)
+    assert_refused(game, IllegalSelectionError, game.select, OFFENSE, Swap.keep())
+
+
+@pytest.mark.parametrize(
+    "swap",
+    [
+        Swap.player(Player.DEEP_THREAT, Player.SLOT_RECEIVER),  # not held
+        Swap.player(Player.POWER_BACK, Player.SCATBACK),  # already held
+        Swap.player(Player.POWER_BACK, Player.NOSE_TACKLE),  # wrong side
+        Swap.call(OffCall.DEEP_PASS, OffCall.QUICK_SLANT),  # not held
+        Swap.call(OffCall.DRAW, OffCall.SCREEN),  # already held
+        Swap.call(OffCall.DRAW, DefCall.BLITZ),  # wrong side
+        Swap(Swap.keep().kind, OffCall.DRAW, OffCall.DEEP_PASS),  # keep that replaces
+    ],
+)
+def test_illegal_substitutions_are_refused(swap):
+    game = selection_game()
+    game.select(OFFENSE, DEFENSE)
+    assert_refused(game, IllegalSubstitutionError, game.substitute, swap, Swap.keep())
+
+
+def test_a_legal_substitution_replaces_in_place():
+    game = selection_game()
+    game.select(OFFENSE, DEFENSE)
+    game.substitute(
+        Swap.call(OffCall.DRAW, OffCall.DEEP_PASS),
+        Swap.player(Player.NOSE_TACKLE, Player.CENTER_FIELDER),
+    )
+    assert game.state.offense_hand.calls == (OffCall.INSIDE_RUN, OffCall.DEEP_PASS, OffCall.SCREEN)
+    assert game.state.defense_hand.players == (Player.CENTER_FIELDER, Player.EDGE_SETTER)
+
+
+def test_a_final_call_not_in_the_hand_is_refused():
+    game = final_call_game(30, OffCall.INSIDE_RUN, DefCall.ZONE_COVERAGE, [])
+    assert_refused(
+        game, IllegalCallError, game.final_calls, OffCall.DEEP_PASS, DefCall.ZONE_COVERAGE
+    )
+    assert_refused(game, IllegalCallError, game.final_calls, OffCall.INSIDE_RUN, DefCall.CONTAIN)
+
+
+def test_a_field_goal_from_70_yards_is_refused():
+    from sudden_death.engine import KickUnavailableError
+
+    game = snap_game(47)  # 53 to go + 17 = 70 yards
+    assert_refused(game, KickUnavailableError, game.choose_snap, SnapChoice.FIELD_GOAL)
+
+
+def test_actions_out_of_turn_are_refused():
+    game = selection_game()
+    assert_refused(game, WrongPhaseError, game.choose_snap, SnapChoice.PUNT)
+    assert_refused(game, WrongPhaseError, game.final_calls, OffCall.DRAW, DefCall.BLITZ)
+    assert_refused(game, IllegalChoiceError, Game(random.Random(1)).call_coin, "edge")
+
+
+def test_nothing_is_accepted_after_the_game_ends():
+    game = snap_game(30)
+    game.concede(Team.AWAY)
+    assert_refused(game, GameOverError, game.concede, Team.HOME)
+    assert_refused(game, GameOverError, game.choose_snap, SnapChoice.PLAY)

@@ -1,0 +1,272 @@
+"""One test per rule, with the dice forced (see engine_helpers.ForcedDice)."""
+
+from __future__ import annotations
+
+import pytest
+from engine_helpers import (
+    ForcedDice,
+    d6,
+    final_call_game,
+    kinds,
+    pct,
+    percent_for_yards,
+    snap_game,
+    three_d6,
+)
+
+from sudden_death.engine import (
+    CoinFace,
+    DefCall,
+    DriveEnd,
+    Game,
+    GameEnd,
+    OffCall,
+    Phase,
+    Side,
+    SnapChoice,
+    Team,
+)
+from sudden_death.engine import events as ev
+from sudden_death.engine.cards import OFFENSIVE_CALLS
+
+
+def only(events: list[ev.Event], kind: type) -> ev.Event:
+    found = [e for e in events if isinstance(e, kind)]
+    assert len(found) == 1, kinds(events)
+    return found[0]
+
+
+def drive_start(events: list[ev.Event]) -> ev.DriveStarted:
+    start = only(events, ev.DriveStarted)
+    assert isinstance(start, ev.DriveStarted)
+    return start
+
+
+# -- coin toss and the opening drive ---------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("call", "coin_draw", "winner"),
+    [
+        (CoinFace.HEADS, 0.25, Team.HOME),
+        (CoinFace.HEADS, 0.75, Team.AWAY),
+        (CoinFace.TAILS, 0.75, Team.HOME),
+    ],
+)
+def test_coin_toss_winner_chooses_and_first_drive_starts_at_own_25(call, coin_draw, winner):
+    game = Game(ForcedDice([coin_draw]))
+    tossed = only(game.call_coin(call), ev.CoinTossed)
+    assert tossed.winner is winner and game.phase is Phase.SIDE_CHOICE
+    events = game.choose_side(Side.DEFENSE)
+    start = drive_start(events)
+    assert start.offense is winner.other and start.spot == 25 and start.drive == 1
+    assert game.state.down.number == 1 and game.state.down.marker == 35
+    assert game.phase is Phase.SNAP_CHOICE
+
+
+# -- touchdowns and extra points ---------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("total", "good"), [(5, False), (6, True), (18, True)])
+def test_touchdown_scores_six_then_extra_point_needs_six_and_drive_two_starts_at_25(total, good):
+    yards = 8
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, yards)) + three_d6(total)
+    game = final_call_game(95, OffCall.INSIDE_RUN, DefCall.BLITZ, dice)
+    events = game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    assert game.rng.exhausted  # no fumble check was rolled on a touchdown run
+    assert only(events, ev.ExtraPoint).good is good
+    assert game.state.scores == (7 if good else 6, 0)
+    start = drive_start(events)
+    assert (start.offense, start.spot, start.after) == (Team.AWAY, 25, DriveEnd.TOUCHDOWN)
+    assert [e.points for e in events if isinstance(e, ev.ScoreChanged)] == [6, 1][: 1 + good]
+
+
+def test_touchdown_on_the_second_drive_still_kicks_the_extra_point_then_ends_the_game():
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 8)) + three_d6(10)
+    game = final_call_game(
+        95,
+        OffCall.INSIDE_RUN,
+        DefCall.ZONE_COVERAGE,
+        dice,
+        drive=2,
+        offense=Team.AWAY,
+        scores=(7, 0),
+    )
+    events = game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    outcome = only(events, ev.GameOver).outcome
+    assert outcome.scores == (7, 7) and outcome.winner is None  # a tie
+    assert outcome.end is GameEnd.BOTH_DRIVES and game.is_over
+
+
+# -- field goals --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("line", "distance", "needed"),
+    [(78, 39, 6), (77, 40, 8), (68, 49, 8), (67, 50, 10), (58, 59, 10), (57, 60, 13), (52, 65, 13)],
+)
+def test_field_goal_thresholds_at_their_edges(line, distance, needed):
+    miss = snap_game(line, dice=three_d6(needed - 1))
+    missed = only(miss.choose_snap(SnapChoice.FIELD_GOAL), ev.FieldGoal)
+    assert (missed.distance, missed.needed, missed.good) == (distance, needed, False)
+    make = snap_game(line, dice=three_d6(needed))
+    events = make.choose_snap(SnapChoice.FIELD_GOAL)
+    assert only(events, ev.FieldGoal).good
+    assert make.state.scores == (3, 0)
+    start = drive_start(events)
+    assert (start.offense, start.spot, start.after) == (Team.AWAY, 25, DriveEnd.FIELD_GOAL_MADE)
+
+
+def test_a_66_yard_field_goal_is_refused_and_changes_nothing():
+    game = snap_game(51)
+    assert SnapChoice.FIELD_GOAL not in game.legal_snaps()
+    before = game.state
+    from sudden_death.engine import KickUnavailableError
+
+    with pytest.raises(KickUnavailableError, match="66"):
+        game.choose_snap(SnapChoice.FIELD_GOAL)
+    assert game.state is before and game.log == []
+    assert SnapChoice.FIELD_GOAL in snap_game(52).legal_snaps()
+
+
+@pytest.mark.parametrize(("line", "spot"), [(60, 47), (80, 27), (86, 21), (87, 20), (95, 20)])
+def test_missed_field_goal_gives_the_kicking_spot_or_the_own_20(line, spot):
+    game = snap_game(line, dice=three_d6(3))
+    start = drive_start(game.choose_snap(SnapChoice.FIELD_GOAL))
+    assert (start.spot, start.after) == (spot, DriveEnd.FIELD_GOAL_MISSED)
+
+
+# -- punts --------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("total", "net"), [(3, 30), (7, 30), (8, 40), (13, 40), (14, 50), (18, 50)]
+)
+def test_punt_net_by_three_dice(total, net):
+    game = snap_game(20, dice=three_d6(total))
+    events = game.choose_snap(SnapChoice.PUNT)
+    punt = only(events, ev.Punt)
+    assert punt.net == net and not punt.touchback
+    start = drive_start(events)
+    assert (start.spot, start.after) == (100 - (20 + net), DriveEnd.PUNT)
+
+
+@pytest.mark.parametrize(("line", "touchback"), [(59, False), (60, True), (75, True)])
+def test_punt_into_the_end_zone_is_a_touchback_at_the_20(line, touchback):
+    game = snap_game(line, dice=three_d6(10))  # 40 net
+    start = drive_start(game.choose_snap(SnapChoice.PUNT))
+    assert start.touchback is touchback
+    assert start.spot == (20 if touchback else 100 - (line + 40))
+
+
+# -- turnovers, downs, safety -----------------------------------------------------------------
+
+
+def test_interception_gives_the_ball_at_the_previous_line():
+    table = OFFENSIVE_CALLS[OffCall.SCREEN].bands[0]
+    game = final_call_game(37, OffCall.SCREEN, DefCall.PREVENT, pct(table.sack + 1))
+    events = game.final_calls(OffCall.SCREEN, DefCall.PREVENT)
+    assert only(events, ev.PlayResolved).result == "interception"
+    start = drive_start(events)
+    assert (start.offense, start.spot, start.after) == (Team.AWAY, 63, DriveEnd.INTERCEPTION)
+
+
+def test_lost_fumble_gives_the_ball_at_the_resulting_spot():
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 5)) + pct(1) + d6(4)
+    game = final_call_game(30, OffCall.INSIDE_RUN, DefCall.BLITZ, dice)
+    events = game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    assert only(events, ev.Fumble).lost
+    start = drive_start(events)
+    assert (start.spot, start.after) == (65, DriveEnd.FUMBLE_LOST)
+
+
+def test_recovered_fumble_keeps_the_drive_going_at_the_spot():
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 5)) + pct(1) + d6(3)
+    game = final_call_game(30, OffCall.INSIDE_RUN, DefCall.BLITZ, dice)
+    events = game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    assert not only(events, ev.Fumble).lost
+    assert game.state.down.number == 2 and game.state.down.line == 35 and game.state.drive == 1
+
+
+def test_failed_fourth_down_gives_the_ball_at_the_resulting_spot():
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 2)) + pct(100)
+    game = final_call_game(40, OffCall.INSIDE_RUN, DefCall.BLITZ, dice, down=4, marker=45)
+    events = game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    assert only(events, ev.TurnoverOnDowns).spot == 42
+    start = drive_start(events)
+    assert (start.spot, start.after) == (58, DriveEnd.DOWNS)
+
+
+def test_gaining_the_marker_on_fourth_down_is_a_first_down():
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 5)) + pct(100)
+    game = final_call_game(40, OffCall.INSIDE_RUN, DefCall.BLITZ, dice, down=4, marker=45)
+    events = game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    assert only(events, ev.FirstDown).spot == 45
+    assert game.state.down.number == 1 and game.state.down.marker == 55
+
+
+def test_a_short_gain_uses_up_a_down_and_keeps_the_marker():
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 3)) + pct(100)
+    game = final_call_game(40, OffCall.INSIDE_RUN, DefCall.BLITZ, dice)
+    game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    down = game.state.down
+    assert (down.number, down.line, down.marker, down.distance) == (2, 43, 50, 7)
+
+
+def test_goal_to_go_when_the_marker_passes_the_goal_line():
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 6)) + pct(100)
+    game = final_call_game(85, OffCall.INSIDE_RUN, DefCall.BLITZ, dice, marker=90)
+    game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    down = game.state.down
+    assert down.number == 1 and down.goal_to_go and down.distance == 9
+
+
+def test_sack_into_the_end_zone_is_a_safety_that_ends_the_game_at_once():
+    table = OFFENSIVE_CALLS[OffCall.SCREEN].bands[0]
+    assert table.sack >= 1
+    game = final_call_game(5, OffCall.SCREEN, DefCall.PREVENT, pct(1) + d6(3, 4))
+    events = game.final_calls(OffCall.SCREEN, DefCall.PREVENT)
+    assert game.rng.exhausted  # no fumble check on a safety
+    play = only(events, ev.PlayResolved)
+    assert (play.result, play.yards, play.spot) == ("sack", -7, 0)
+    assert only(events, ev.Safety).team is Team.AWAY
+    outcome = only(events, ev.GameOver).outcome
+    assert (
+        outcome.end is GameEnd.SAFETY and outcome.scores == (0, 2) and outcome.winner is Team.AWAY
+    )
+    assert only(events, ev.DriveEnded).next_spot is None and game.is_over
+
+
+def test_sack_that_stays_in_the_field_loses_two_dice_of_yards():
+    game = final_call_game(30, OffCall.SCREEN, DefCall.PREVENT, pct(1) + d6(6, 5) + pct(100))
+    events = game.final_calls(OffCall.SCREEN, DefCall.PREVENT)
+    assert only(events, ev.PlayResolved).spot == 19 and game.state.down.distance == 21
+
+
+def test_incomplete_pass_keeps_the_line():
+    table = OFFENSIVE_CALLS[OffCall.SCREEN].bands[0]
+    game = final_call_game(
+        30, OffCall.SCREEN, DefCall.PREVENT, pct(table.sack + table.interception + 1)
+    )
+    events = game.final_calls(OffCall.SCREEN, DefCall.PREVENT)
+    assert only(events, ev.PlayResolved).result == "incomplete"
+    assert game.state.down.number == 2 and game.state.down.line == 30
+
+
+def test_a_tie_when_both_drives_end_level():
+    game = snap_game(60, drive=2, offense=Team.AWAY, scores=(3, 0), dice=three_d6(13))
+    outcome = only(game.choose_snap(SnapChoice.FIELD_GOAL), ev.GameOver).outcome
+    assert outcome.scores == (3, 3) and outcome.winner is None
+
+
+def test_the_second_drive_ending_any_way_ends_the_game():
+    game = snap_game(30, drive=2, offense=Team.AWAY, scores=(0, 0), dice=three_d6(10))
+    events = game.choose_snap(SnapChoice.PUNT)
+    assert only(events, ev.DriveEnded).next_spot is None
+    assert game.is_over and not any(isinstance(e, ev.DriveStarted) for e in events)
+
+
+def test_conceding_ends_the_game_for_the_other_team_whatever_the_score():
+    game = snap_game(30, scores=(7, 0))
+    outcome = only(game.concede(Team.HOME), ev.GameOver).outcome
+    assert outcome.winner is Team.AWAY and outcome.end is GameEnd.CONCEDED
