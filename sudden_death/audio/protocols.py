@@ -47,6 +47,14 @@ class Message:
     category: str = "info"  # e.g. "result", "computer", "menu", "help", "notice"
 
 
+@dataclass(frozen=True)
+class Voice:
+    """An installed synthesizer voice: `id` is what `set_voice` takes, `name` is for menus."""
+
+    id: str
+    name: str
+
+
 class Speaker(Protocol):
     notice: str | None  # why speech is unavailable, to show once; None when all is well
 

@@ -1,0 +1,132 @@
+"""Sound cues: the WAVs from sounds/ on the mixer's free channels, with their own volume."""
+
+from __future__ import annotations
+
+import io
+import sys
+import wave
+from array import array
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from .notices import NoticeBoard
+from .protocols import CUE_NAMES
+from .synth import pcm_to_wav
+
+if TYPE_CHECKING:
+    import pygame
+
+DIE_CLICK = "die_click"  # extra file: the single click play_dice repeats once per die
+DIE_GAP_S = 0.11  # between clicks: slow enough to count by ear
+MAX_DICE_SOUNDS = 64
+
+
+class CueBank:
+    """CuePlayer over pygame Sounds loaded once from a folder of WAVs."""
+
+    def __init__(self, folder: Path, notices: NoticeBoard) -> None:
+        import pygame
+
+        self.notice: str | None = None
+        self._notices = notices
+        self._volume = 1.0
+        self._listeners: list[Callable[[str], None]] = []
+        self._sounds: dict[str, pygame.mixer.Sound] = {}
+        self._dice_sounds: dict[tuple[int, ...], pygame.mixer.Sound] = {}
+        missing = []
+        for name in CUE_NAMES:
+            try:
+                self._sounds[name] = pygame.mixer.Sound(str(folder / f"{name}.wav"))
+            except (pygame.error, OSError, FileNotFoundError):
+                missing.append(name)
+        if missing:
+            self._report(f"Some sound cues are missing: {', '.join(missing)}.")
+        self._click, self._click_rate = _read_mono16(folder / f"{DIE_CLICK}.wav")
+
+    def play(self, name: str) -> None:
+        """Play a cue; an unknown or missing name is ignored (with a notice), never raised."""
+        if name not in CUE_NAMES:
+            self._report(f"The game asked for an unknown sound cue {name!r}.")
+            return
+        sound = self._sounds.get(name)
+        if sound is not None:
+            sound.play()
+        self._emit(name)
+
+    def play_dice(self, dice: Sequence[int]) -> None:
+        """One click per die, each pitched by its pips: the roll is heard, not just announced."""
+        key = tuple(int(d) for d in dice)
+        sound = self._dice_sounds.get(key)
+        if sound is None:
+            sound = self._compose_dice(key)
+        if sound is not None:
+            sound.play()
+        self._emit("dice")
+
+    def set_volume(self, volume: float) -> None:
+        self._volume = max(0.0, min(1.0, float(volume)))
+        for sound in (*self._sounds.values(), *self._dice_sounds.values()):
+            sound.set_volume(self._volume)
+
+    def add_listener(self, listener: Callable[[str], None]) -> None:
+        self._listeners.append(listener)
+
+    def close(self) -> None:
+        self._listeners.clear()
+        for sound in self._sounds.values():
+            sound.stop()
+
+    def _compose_dice(self, dice: tuple[int, ...]) -> pygame.mixer.Sound | None:
+        import pygame
+
+        if self._click is None or not dice:
+            return self._sounds.get("dice")
+        samples = dice_samples(self._click, self._click_rate, dice)
+        sound = pygame.mixer.Sound(file=io.BytesIO(pcm_to_wav(samples.tobytes(), self._click_rate)))
+        sound.set_volume(self._volume)
+        if len(self._dice_sounds) < MAX_DICE_SOUNDS:
+            self._dice_sounds[dice] = sound
+        return sound
+
+    def _emit(self, name: str) -> None:
+        for listener in list(self._listeners):
+            listener(name)
+
+    def _report(self, reason: str) -> None:
+        if self.notice is None:
+            self.notice = reason
+        self._notices.add(reason)
+
+
+def dice_samples(click: array, rate: int, dice: Sequence[int]) -> array:
+    """Mix one copy of `click` per die, DIE_GAP_S apart; higher pips play the click higher."""
+    gap = int(DIE_GAP_S * rate)
+    pieces = [_resample(click, 0.8 + 0.1 * max(1, min(6, die))) for die in dice]
+    total = gap * (len(pieces) - 1) + max(len(p) for p in pieces)
+    out = array("h", bytes(2 * total))
+    for index, piece in enumerate(pieces):
+        start = index * gap
+        for i, value in enumerate(piece):
+            mixed = out[start + i] + value
+            out[start + i] = max(-32768, min(32767, mixed))
+    return out
+
+
+def _resample(samples: array, factor: float) -> array:
+    """Play `samples` `factor` times faster (nearest sample): a cheap, clean pitch shift."""
+    length = int(len(samples) / factor)
+    return array("h", (samples[min(len(samples) - 1, int(i * factor))] for i in range(length)))
+
+
+def _read_mono16(path: Path) -> tuple[array | None, int]:
+    try:
+        with wave.open(str(path), "rb") as wav:
+            if wav.getnchannels() != 1 or wav.getsampwidth() != 2:
+                return None, 22050
+            samples = array("h", wav.readframes(wav.getnframes()))
+            if sys.byteorder == "big":
+                samples.byteswap()  # WAV is little-endian
+            return samples, wav.getframerate()
+    except (OSError, wave.Error, EOFError):
+        return None, 22050

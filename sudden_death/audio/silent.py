@@ -1,0 +1,62 @@
+"""Speech and cue players that make no sound but still tell listeners everything, so the window,
+history and transcript work when sound is off or no device/engine exists."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from .protocols import CUE_NAMES, Message, Priority
+
+
+class SilentSpeaker:
+    """Speaker for --no-sound runs and for when speech cannot work (`notice` says why)."""
+
+    def __init__(self, notice: str | None = None) -> None:
+        self.notice = notice
+        self._listeners: list[Callable[[Message], None]] = []
+
+    def say(
+        self,
+        text: str,
+        *,
+        interrupt: bool = True,
+        priority: Priority = Priority.INFO,
+        category: str = "info",
+    ) -> None:
+        message = Message(text, priority, category)
+        for listener in list(self._listeners):
+            listener(message)
+
+    def silence(self) -> None:
+        pass
+
+    def add_listener(self, listener: Callable[[Message], None]) -> None:
+        self._listeners.append(listener)
+
+    def close(self) -> None:
+        self._listeners.clear()
+
+
+class SilentCues:
+    """CuePlayer that only informs listeners (unknown names are ignored, as with sound)."""
+
+    def __init__(self, notice: str | None = None) -> None:
+        self.notice = notice
+        self._listeners: list[Callable[[str], None]] = []
+
+    def play(self, name: str) -> None:
+        if name in CUE_NAMES:  # unknown names are ignored, never raised
+            self._emit(name)
+
+    def play_dice(self, dice: Sequence[int]) -> None:
+        self._emit("dice")
+
+    def add_listener(self, listener: Callable[[str], None]) -> None:
+        self._listeners.append(listener)
+
+    def close(self) -> None:
+        self._listeners.clear()
+
+    def _emit(self, name: str) -> None:
+        for listener in list(self._listeners):
+            listener(name)

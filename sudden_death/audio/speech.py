@@ -1,0 +1,291 @@
+"""The speech service: say() returns at once; one worker thread owns the engine and plays the
+result on a reserved pygame.mixer channel, so interrupting is just stopping that channel.
+
+Rules (see protocols.Priority): an interrupting say() of priority P stops what is playing and drops
+what is queued or being synthesized, but only items of priority <= P. So a focus move (INFO) never
+cuts a result (ALERT): it waits behind it, replacing any INFO that was waiting. silence() cuts all.
+"""
+
+from __future__ import annotations
+
+import io
+import threading
+import time
+from collections import deque
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .cache import DEFAULT_CACHE_BYTES, Key, PhraseCache
+from .notices import NoticeBoard
+from .protocols import Message, Priority, Voice
+from .synth import ESPEAK_RATE_RANGE, Synthesizer, SynthFactory
+
+if TYPE_CHECKING:
+    import pygame
+
+PlaybackListener = Callable[[str, float], None]  # (text, time.perf_counter() at play start)
+
+POLL_S = 0.005  # how often a queued utterance checks whether the one before it has finished
+
+
+@dataclass(eq=False)
+class _Request:
+    text: str
+    priority: Priority
+    voice: str | None
+    rate: int | None
+    cancelled: bool = False
+
+    @property
+    def key(self) -> Key:
+        return (self.text, self.voice, self.rate)
+
+
+class SpeechService:
+    """Speaker backed by a synthesizer on a worker thread and one mixer channel."""
+
+    def __init__(
+        self,
+        channel: pygame.mixer.Channel,
+        synth_factory: SynthFactory,
+        notices: NoticeBoard,
+        cache_bytes: int = DEFAULT_CACHE_BYTES,
+    ) -> None:
+        self.notice: str | None = None
+        self.synth_count = 0  # utterances actually synthesized (tests: cache hits skip this)
+        self.cache_hits = 0
+        self.rate_range: tuple[int, int] = ESPEAK_RATE_RANGE
+        self._channel = channel
+        self._synth_factory = synth_factory
+        self._notices = notices
+        self._cache: PhraseCache[pygame.mixer.Sound] = PhraseCache(cache_bytes)
+        self._listeners: list[Callable[[Message], None]] = []
+        self._playback_listeners: list[PlaybackListener] = []
+        self._queue: deque[_Request] = deque()
+        self._pending: _Request | None = None  # taken by the worker, not yet playing
+        self._playing: _Request | None = None  # on the channel (if the channel is still busy)
+        self._volume = 1.0
+        self._rate: int | None = None
+        self._voice: str | None = None
+        self._voices: list[Voice] = []
+        self._synth: Synthesizer | None = None
+        self._reported: set[str] = set()
+        self._alive = True  # False once the engine is known to be unavailable
+        self._closed = False
+        self._cond = threading.Condition()
+        self._ready = threading.Event()
+        self._thread = threading.Thread(target=self._run, name="speech-worker", daemon=True)
+        self._thread.start()
+
+    # --- the Speaker contract -------------------------------------------------------------
+
+    def say(
+        self,
+        text: str,
+        *,
+        interrupt: bool = True,
+        priority: Priority = Priority.INFO,
+        category: str = "info",
+    ) -> None:
+        """Tell listeners now; queue the speech, or start it at once if it is cached."""
+        message = Message(text, priority, category)
+        for listener in list(self._listeners):
+            listener(message)
+        if not text.strip() or not self._alive:
+            return
+        with self._cond:
+            if self._closed:
+                return
+            request = _Request(text, priority, self._voice, self._rate)
+            if interrupt:
+                self._cut(priority)
+            if not self._queue and self._pending is None and not self._busy():
+                sound = self._cache.get(request.key)
+                if sound is not None:
+                    self.cache_hits += 1
+                    self._start(request, sound)
+                    return
+            self._queue.append(request)
+            self._cond.notify_all()
+
+    def silence(self) -> None:
+        """Stop speaking now and forget everything queued, whatever its priority."""
+        with self._cond:
+            self._cut(Priority.ALERT)
+            self._cond.notify_all()
+
+    def add_listener(self, listener: Callable[[Message], None]) -> None:
+        self._listeners.append(listener)
+
+    def close(self, timeout: float = 0.8) -> None:
+        """Stop speech and the worker; never waits longer than `timeout`."""
+        with self._cond:
+            self._closed = True
+            self._cut(Priority.ALERT)
+            self._cond.notify_all()
+        synth = self._synth
+        if synth is not None:
+            synth.abort()
+        if self._thread.is_alive() and self._thread is not threading.current_thread():
+            self._thread.join(timeout)
+        self._listeners.clear()
+        self._playback_listeners.clear()
+
+    # --- settings and inspection ----------------------------------------------------------
+
+    def set_rate(self, words_per_minute: int) -> None:
+        """Takes effect from the next utterance (the worker applies it while eSpeak is idle)."""
+        low, high = self.rate_range
+        with self._cond:
+            self._rate = max(low, min(high, int(words_per_minute)))
+
+    def set_voice(self, voice_id: str) -> None:
+        with self._cond:
+            self._voice = voice_id
+
+    def set_volume(self, volume: float) -> None:
+        """Speech loudness is the channel's volume, so cached phrases stay valid."""
+        with self._cond:
+            self._volume = max(0.0, min(1.0, float(volume)))
+            self._channel.set_volume(self._volume)
+
+    def voices(self) -> list[Voice]:
+        self.wait_ready(2.0)
+        return list(self._voices)
+
+    def add_playback_listener(self, listener: PlaybackListener) -> None:
+        """Called (from either thread) with the text and the moment its playback starts."""
+        self._playback_listeners.append(listener)
+
+    def wait_ready(self, timeout: float) -> bool:
+        """Wait until the engine has started or failed; True if it settled in time."""
+        return self._ready.wait(timeout)
+
+    @property
+    def available(self) -> bool:
+        return self._alive and self._ready.is_set()
+
+    def is_speaking(self) -> bool:
+        with self._cond:
+            return bool(self._queue) or self._pending is not None or self._busy()
+
+    def wait_idle(self, timeout: float) -> bool:
+        """Wait until nothing is queued or playing; True if that happened within `timeout`."""
+        deadline = time.monotonic() + timeout
+        while self.is_speaking():
+            if time.monotonic() > deadline:
+                return False
+            time.sleep(POLL_S)
+        return True
+
+    @property
+    def worker_alive(self) -> bool:
+        return self._thread.is_alive()
+
+    # --- internals (all under self._cond unless noted) ------------------------------------
+
+    def _busy(self) -> bool:
+        if self._playing is not None and not self._channel.get_busy():
+            self._playing = None
+        return self._playing is not None
+
+    def _cut(self, priority: Priority) -> None:
+        if self._playing is not None and self._playing.priority <= priority:
+            self._channel.stop()
+            self._playing = None
+        if self._pending is not None and self._pending.priority <= priority:
+            self._pending.cancelled = True
+            self._pending = None
+        kept: deque[_Request] = deque()
+        for request in self._queue:
+            if request.priority <= priority:
+                request.cancelled = True
+            else:
+                kept.append(request)
+        self._queue = kept
+
+    def _start(self, request: _Request, sound: pygame.mixer.Sound) -> None:
+        self._channel.play(sound)
+        self._channel.set_volume(self._volume)
+        self._playing = request
+        started = time.perf_counter()
+        for listener in list(self._playback_listeners):
+            listener(request.text, started)
+
+    def _report(self, kind: str, reason: str) -> None:
+        """Record a fault once per kind; the front end shows AudioSystem.notices."""
+        if kind in self._reported:
+            return
+        self._reported.add(kind)
+        if self.notice is None:
+            self.notice = reason
+        self._notices.add(reason)
+
+    def _run(self) -> None:
+        """The worker: start the engine, then synthesize and play requests in order."""
+        try:
+            synth = self._synth_factory()
+            self.rate_range = synth.rate_range
+            try:
+                self._voices = synth.voices()
+            except Exception:
+                self._voices = []
+        except BaseException as exc:  # SystemExit from a broken driver must not escape either
+            self._alive = False
+            self._report("engine", f"Speech is off: no speech engine could start ({_reason(exc)}).")
+            self._ready.set()
+            return
+        self._synth = synth
+        self._ready.set()
+        while True:
+            with self._cond:
+                while not self._closed and not self._queue:
+                    self._cond.wait()
+                if self._closed:
+                    return
+                request = self._queue.popleft()
+                self._pending = request
+            sound = self._prepare(synth, request)  # outside the lock: say() never waits on it
+            with self._cond:
+                while not request.cancelled and not self._closed and self._busy():
+                    self._cond.wait(POLL_S)
+                if self._pending is request:
+                    self._pending = None
+                if sound is not None and not request.cancelled and not self._closed:
+                    self._start(request, sound)
+
+    def _prepare(self, synth: Synthesizer, request: _Request) -> pygame.mixer.Sound | None:
+        """Cached audio, or freshly synthesized audio (cached for next time); None on failure."""
+        with self._cond:
+            sound = self._cache.get(request.key)
+            if sound is not None:
+                self.cache_hits += 1
+                return sound
+        if request.cancelled:
+            return None
+        cacheable = True
+        try:
+            synth.apply(request.rate, request.voice)
+        except Exception as exc:
+            cacheable = False
+            self._report("setting", f"A speech setting could not be applied ({_reason(exc)}).")
+        try:
+            import pygame
+
+            data = synth.render(request.text)
+            sound = pygame.mixer.Sound(file=io.BytesIO(data))
+        except Exception as exc:
+            reason = f"Some speech could not be synthesized ({_reason(exc)}); text is shown."
+            self._report("synthesis", reason)
+            return None
+        self.synth_count += 1
+        if cacheable:
+            with self._cond:
+                self._cache.put(request.key, sound, len(data))
+        return sound
+
+
+def _reason(exc: BaseException) -> str:
+    text = str(exc).strip() or type(exc).__name__
+    return text if len(text) <= 120 else text[:117] + "..."

@@ -1,0 +1,231 @@
+"""pyttsx3 turned into a function from text to audio, used only by the speech worker thread.
+
+pyttsx3's own `say()` plays through an external program and cannot be interrupted safely, so the
+worker asks it for audio instead and plays that itself. Two renderers share one engine wrapper:
+
+- `EngineSynth.render`: the portable path, `save_to_file` + `runAndWait`, then read the file.
+  This is what SAPI5 (Windows) and NSSpeechSynthesizer (macOS) use, and it works with eSpeak NG too.
+- `EspeakCaptureSynth.render` (Linux): the same pyttsx3 espeak binding, but the synthesized samples
+  are taken from its callback in memory. That skips the temporary file and `runAndWait`'s 10 ms
+  polling sleep, which roughly halves the time before speech starts.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import io
+import os
+import sys
+import tempfile
+import threading
+import time
+import wave
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from .espeak_setup import prepare_espeak
+from .protocols import Voice
+
+ESPEAK_RATE_RANGE = (80, 450)  # words per minute eSpeak NG accepts
+DEFAULT_RATE_RANGE = (50, 400)  # SAPI5 / NSSS: a range they all speak sensibly
+IDLE_WAIT_S = 0.2  # longest wait for eSpeak to go idle before a settings change
+SYNTH_TIMEOUT_S = 10.0  # a single utterance that takes longer than this has failed
+
+
+class SynthesisError(RuntimeError):
+    """The engine produced no audio for an utterance."""
+
+
+class Synthesizer(Protocol):
+    """What the speech worker needs from an engine. All calls come from the worker thread,
+    except `abort`, which close() calls from any thread to free a worker stuck in synthesis."""
+
+    rate_range: tuple[int, int]
+
+    def voices(self) -> list[Voice]: ...
+
+    def apply(self, rate: int | None, voice_id: str | None) -> None: ...
+
+    def render(self, text: str) -> bytes: ...  # a complete WAV (or AIFF) file
+
+    def abort(self) -> None: ...
+
+
+def pcm_to_wav(pcm: bytes, sample_rate: int, channels: int = 1) -> bytes:
+    """Wrap 16-bit PCM in a WAV header, so pygame can load it in any mixer format."""
+    out = io.BytesIO()
+    with wave.open(out, "wb") as wav:
+        wav.setnchannels(channels)
+        wav.setsampwidth(2)
+        wav.setframerate(sample_rate)
+        wav.writeframes(pcm)
+    return out.getvalue()
+
+
+class EngineSynth:
+    """One pyttsx3 engine (one per process) plus the rate/voice it last applied."""
+
+    def __init__(self, engine: Any, driver_name: str) -> None:
+        self.engine = engine
+        self.driver_name = driver_name
+        self.rate_range = ESPEAK_RATE_RANGE if driver_name == "espeak" else DEFAULT_RATE_RANGE
+        self.rate: int | None = None
+        self.voice_id: str | None = None
+        self._dir: str | None = None  # made on first use: the capture renderer needs no files
+        self._count = 0
+        with contextlib.suppress(Exception):
+            self.engine.setProperty("volume", 1.0)  # loudness is the speech channel's job
+
+    def voices(self) -> list[Voice]:
+        found = self.engine.getProperty("voices") or []
+        return [Voice(str(v.id), str(v.name or v.id)) for v in found]
+
+    def apply(self, rate: int | None, voice_id: str | None) -> None:
+        """Apply settings between utterances, so they hold from the next one.
+
+        pyttsx3 only queues a property change while its driver counts as busy (a fresh eSpeak
+        driver does until a run loop has started). Here the next render's runAndWait runs the
+        queued change before the utterance; the capture renderer flushes it itself.
+        """
+        changing_voice = voice_id is not None and voice_id != self.voice_id
+        changing_rate = rate is not None and rate != self.rate
+        if not (changing_voice or changing_rate):
+            return
+        self._wait_until_idle()
+        if changing_voice:
+            self.engine.setProperty("voice", voice_id)
+            self.voice_id = voice_id
+        if rate is not None and (changing_rate or changing_voice):  # a voice resets the rate
+            low, high = self.rate_range
+            self.rate = max(low, min(high, int(rate)))
+            self.engine.setProperty("rate", self.rate)
+        self._flush()
+
+    def _wait_until_idle(self) -> None:
+        """Nothing to wait for here: runAndWait has returned, so the engine is idle."""
+
+    def _flush(self) -> None:
+        """Nothing to do here: render's runAndWait executes queued property changes first."""
+
+    def render(self, text: str) -> bytes:
+        self._count += 1
+        if self._dir is None:
+            self._dir = tempfile.mkdtemp(prefix="sudden-death-speech-")
+        path = os.path.join(self._dir, f"utterance-{self._count % 4}.wav")
+        with contextlib.suppress(FileNotFoundError):
+            os.remove(path)
+        self.engine.save_to_file(text, path)
+        # pyttsx3's espeak driver prints "Audio saved to ..." for every file; keep stdout clean.
+        quiet = self.driver_name == "espeak"
+        with contextlib.redirect_stdout(io.StringIO()) if quiet else contextlib.nullcontext():
+            self.engine.runAndWait()
+        try:
+            with open(path, "rb") as handle:
+                data = handle.read()
+        except OSError as exc:
+            raise SynthesisError(f"the engine wrote no audio ({exc})") from exc
+        if len(data) <= 44:
+            raise SynthesisError("the engine produced an empty utterance")
+        return data
+
+    def warm_up(self) -> None:
+        """The first runAndWait after init can return before the audio exists; spend it here."""
+        with contextlib.suppress(Exception):
+            self.render("ready")
+
+    def abort(self) -> None:
+        pass  # runAndWait cannot be interrupted safely; close() stops waiting for it instead
+
+
+class EspeakCaptureSynth(EngineSynth):
+    """eSpeak NG through pyttsx3's binding, with samples captured from the synthesis callback."""
+
+    def __init__(self, engine: Any, espeak: Any) -> None:
+        super().__init__(engine, "espeak")
+        self._espeak = espeak
+        self._chunks: list[bytes] = []
+        self._done = threading.Event()
+        self._aborted = False
+        self._sample_rate = 22050
+        # Replaces the driver's callback (which writes files); pyttsx3 keeps a reference to it.
+        espeak.SetSynthCallback(self._on_synth)
+        # A fresh driver counts as busy (property changes only queue) until a run loop starts;
+        # an empty runAndWait starts and ends one, after which changes apply at once.
+        self._flush()
+
+    def _on_synth(self, wav: Any, numsamples: int, events: Any) -> int:
+        """Runs on eSpeak's own thread: collect samples, note the end of the message."""
+        if numsamples > 0 and wav:
+            self._chunks.append(ctypes.string_at(wav, numsamples * 2))
+        i = 0
+        while events[i].type != self._espeak.EVENT_LIST_TERMINATED:
+            if events[i].type == self._espeak.EVENT_MSG_TERMINATED:
+                self._done.set()
+            i += 1
+        return 1 if self._aborted else 0
+
+    def render(self, text: str) -> bytes:
+        self._chunks = []
+        self._done.clear()
+        flags = self._espeak.ENDPAUSE | self._espeak.CHARS_UTF8
+        status = self._espeak.Synth(text.encode("utf-8"), flags=flags)
+        if status not in (0, None):
+            raise SynthesisError(f"eSpeak refused the text (status {status})")
+        if not self._done.wait(SYNTH_TIMEOUT_S) or self._aborted:
+            with contextlib.suppress(Exception):
+                self._espeak.Cancel()
+            raise SynthesisError("eSpeak did not finish the utterance")
+        pcm = b"".join(self._chunks)
+        if not pcm:
+            raise SynthesisError("eSpeak produced no audio")
+        return pcm_to_wav(pcm, self._sample_rate)
+
+    def _wait_until_idle(self) -> None:
+        """eSpeak's own thread winds down for a few ms after the end-of-message callback; a
+        parameter set before then is not reliably applied, so wait (bounded) for it to finish."""
+        deadline = time.monotonic() + IDLE_WAIT_S
+        while self._espeak.IsPlaying() and time.monotonic() < deadline:
+            time.sleep(0.001)
+
+    def _flush(self) -> None:
+        """Run property changes pyttsx3 queued: an empty runAndWait executes them (~10 ms, only
+        when a setting changed; after the first one the driver is idle and they apply at once)."""
+        if self.engine.isBusy():
+            self.engine.runAndWait()
+
+    def abort(self) -> None:
+        self._aborted = True
+        self._done.set()
+
+
+SynthFactory = Callable[[], Synthesizer]
+
+
+def start_synth(capture: bool = True) -> Synthesizer:
+    """Start the platform's engine (call on the worker thread). Raises if none can start."""
+    if sys.platform.startswith("linux"):
+        problem = prepare_espeak()
+        if problem is not None:
+            raise RuntimeError(problem)
+        import pyttsx3
+
+        engine = pyttsx3.init("espeak")
+        if capture:
+            from pyttsx3.drivers import _espeak
+
+            return EspeakCaptureSynth(engine, _espeak)
+        with contextlib.suppress(Exception):  # a capture synth earlier in this process took it
+            from pyttsx3.drivers import _espeak
+
+            _espeak.SetSynthCallback(engine.proxy._driver._onSynth)
+        synth = EngineSynth(engine, "espeak")
+        synth.warm_up()
+        return synth
+    import pyttsx3
+
+    engine = pyttsx3.init()
+    name = "sapi5" if sys.platform == "win32" else "nsss" if sys.platform == "darwin" else "?"
+    synth = EngineSynth(engine, name)
+    synth.warm_up()
+    return synth

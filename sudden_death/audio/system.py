@@ -1,0 +1,156 @@
+"""open_audio(): the one entry point the front end uses to get speech, cues and their settings.
+
+It never raises. Whatever is missing (audio device, speech engine, sound files) becomes a silent
+part that still tells listeners every message, and the reason goes into `notices`.
+"""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ..resources import sounds_dir
+from .cues import CueBank
+from .notices import NoticeBoard
+from .protocols import CuePlayer, Speaker, Voice
+from .silent import SilentCues, SilentSpeaker
+from .speech import SpeechService
+from .synth import ESPEAK_RATE_RANGE, SynthFactory, start_synth
+
+MIXER_FREQUENCY = 22050  # what eSpeak NG produces: no resampling for speech
+MIXER_BUFFER = 512  # samples: about 23 ms, so a cue or an utterance starts promptly
+MIXER_CHANNELS = 16
+SPEECH_CHANNEL = 0  # reserved: cues never take it, so stopping it only ever stops speech
+ENGINE_START_WAIT_S = 5.0
+CLOSE_BUDGET_S = 0.8
+
+
+class AudioSystem:
+    """Speech, cues and their settings; `notices` lists fault reasons to show once."""
+
+    def __init__(
+        self,
+        speaker: Speaker,
+        cues: CuePlayer,
+        notice_board: NoticeBoard,
+        *,
+        speech: SpeechService | None = None,
+        cue_bank: CueBank | None = None,
+        owns_mixer: bool = False,
+    ) -> None:
+        self.speaker = speaker
+        self.cues = cues
+        self.notice_board = notice_board
+        self.notices: list[str] = notice_board.items  # grows if a fault happens later
+        self.speech = speech  # the real service, or None when speech is silent
+        self._cue_bank = cue_bank
+        self._owns_mixer = owns_mixer
+        self._closed = False
+
+    def take_notices(self) -> list[str]:
+        """Notices not yet taken: call once per frame to show each reason exactly once."""
+        return self.notice_board.take_new()
+
+    def set_speech_rate(self, words_per_minute: int) -> None:
+        if self.speech is not None:
+            self.speech.set_rate(words_per_minute)
+
+    def set_voice(self, voice_id: str) -> None:
+        if self.speech is not None:
+            self.speech.set_voice(voice_id)
+
+    def set_speech_volume(self, volume: float) -> None:
+        if self.speech is not None:
+            self.speech.set_volume(volume)
+
+    def set_cue_volume(self, volume: float) -> None:
+        if self._cue_bank is not None:
+            self._cue_bank.set_volume(volume)
+
+    def voices(self) -> list[Voice]:
+        return self.speech.voices() if self.speech is not None else []
+
+    def rate_range(self) -> tuple[int, int]:
+        return self.speech.rate_range if self.speech is not None else ESPEAK_RATE_RANGE
+
+    def close(self) -> None:
+        """Stop everything; returns within about a second even if the engine is stuck."""
+        if self._closed:
+            return
+        self._closed = True
+        started = time.monotonic()
+        self.speaker.close()
+        self.cues.close()
+        if self._owns_mixer and time.monotonic() - started < CLOSE_BUDGET_S:
+            import pygame
+
+            if self.speech is None or not self.speech.worker_alive:
+                pygame.mixer.quit()
+
+
+def open_audio(
+    *,
+    speech: bool = True,
+    sound: bool = True,
+    synth_factory: SynthFactory | None = None,
+    sounds: Path | None = None,
+) -> AudioSystem:
+    """Start the mixer, the speech worker and the cues; never raises.
+
+    `synth_factory` and `sounds` exist for tests (a failing engine, a folder with files missing).
+    """
+    board = NoticeBoard()
+    owns_mixer = False
+    mixer_ready = False
+    if speech or sound:
+        try:
+            import pygame
+
+            if pygame.mixer.get_init() is None:
+                pygame.mixer.init(
+                    frequency=MIXER_FREQUENCY, size=-16, channels=1, buffer=MIXER_BUFFER
+                )
+                owns_mixer = True
+            pygame.mixer.set_num_channels(MIXER_CHANNELS)
+            pygame.mixer.set_reserved(SPEECH_CHANNEL + 1)
+            mixer_ready = True
+        except Exception as exc:
+            reason = _reason(exc)
+            board.add(f"No audio device ({reason}): speech and sounds are off, text is shown.")
+
+    speaker: Speaker
+    service: SpeechService | None = None
+    if speech and mixer_ready:
+        import pygame
+
+        try:
+            service = SpeechService(
+                pygame.mixer.Channel(SPEECH_CHANNEL), synth_factory or start_synth, board
+            )
+        except Exception as exc:
+            board.add(f"Speech is off ({_reason(exc)}).")
+        if service is not None:
+            if not service.wait_ready(ENGINE_START_WAIT_S):
+                board.add("The speech engine is slow to start; speech may begin late.")
+            elif not service.available:
+                service.close()
+                service = None
+    speaker = service if service is not None else SilentSpeaker(_first(board.items))
+
+    cues: CuePlayer
+    bank: CueBank | None = None
+    if sound and mixer_ready:
+        try:
+            bank = CueBank(sounds or sounds_dir(), board)
+        except Exception as exc:
+            board.add(f"Sound cues are off ({_reason(exc)}).")
+    cues = bank if bank is not None else SilentCues(_first(board.items) if sound else None)
+    return AudioSystem(speaker, cues, board, speech=service, cue_bank=bank, owns_mixer=owns_mixer)
+
+
+def _first(items: list[str]) -> str | None:
+    return items[0] if items else None
+
+
+def _reason(exc: BaseException) -> str:
+    return str(exc).strip() or type(exc).__name__

@@ -1,0 +1,57 @@
+"""Proof that speech is really played: SDL's `disk` audio driver writes every sample the device
+played to a file. Runs in a subprocess because one process gets one mixer and one engine."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from array import array
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+CHILD = """
+import json, time
+import pygame
+from sudden_death.audio.system import SPEECH_CHANNEL, open_audio
+audio = open_audio(sound=False)
+mixer_format = pygame.mixer.get_init()
+lengths = []
+audio.speech.add_playback_listener(
+    lambda text, when: lengths.append(pygame.mixer.Channel(SPEECH_CHANNEL).get_sound().get_length())
+)
+audio.speaker.say("Touchdown, home team.", interrupt=False)
+finished = audio.speech.wait_idle(10)
+time.sleep(0.15)  # let the device drain its last buffers into the file
+audio.close()
+print(json.dumps({"format": mixer_format, "lengths": lengths, "finished": finished,
+                  "notices": audio.notices}))
+"""
+
+
+def test_speech_samples_reach_the_audio_device(tmp_path: Path) -> None:
+    out = tmp_path / "played.raw"
+    env = {
+        **os.environ,
+        "SDL_AUDIODRIVER": "disk",
+        "SDL_DISKAUDIOFILE": str(out),
+        "PYGAME_HIDE_SUPPORT_PROMPT": "1",
+    }
+    result = subprocess.run(
+        [sys.executable, "-c", CHILD], cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["notices"] == [] and report["finished"]
+    assert report["format"][1] == -16  # signed 16-bit, as the mixer asked for
+    rate, channels = report["format"][0], report["format"][2]
+    (utterance,) = report["lengths"]
+    samples = array("h", out.read_bytes())
+    played = len(samples) / channels / rate
+    assert played >= utterance * 0.9  # the whole utterance went through the device
+    loud = [abs(v) > 2000 for v in samples]
+    voiced = sum(loud) / channels / rate
+    assert voiced > 0.1  # well over a tenth of a second of clearly audible speech

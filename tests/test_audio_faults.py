@@ -1,0 +1,200 @@
+"""Each fault leaves the game usable: text still reaches listeners, the reason is recorded once,
+nothing raises, no thread hangs, and close() returns within a second."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+
+from sudden_death.audio.protocols import Message, Priority, Voice
+from sudden_death.audio.silent import SilentSpeaker
+from sudden_death.audio.synth import EngineSynth, Synthesizer, start_synth
+from sudden_death.audio.system import open_audio
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run_child(code: str, **env: str) -> subprocess.CompletedProcess[str]:
+    import os
+
+    environ = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1", **env}
+    return subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, env=environ, capture_output=True, text=True,
+        timeout=60,
+    )
+
+
+def no_engine() -> Synthesizer:
+    raise RuntimeError("no speech engine on this test machine")
+
+
+class FlakySynth:
+    """A real engine that fails on any text containing BROKEN, or blocks until aborted on HANG."""
+
+    def __init__(self) -> None:
+        self.inner = start_synth()
+        self.rate_range = self.inner.rate_range
+        self.released = threading.Event()
+
+    def voices(self) -> list[Voice]:
+        return self.inner.voices()
+
+    def apply(self, rate: int | None, voice_id: str | None) -> None:
+        self.inner.apply(rate, voice_id)
+
+    def render(self, text: str) -> bytes:
+        if "BROKEN" in text:
+            raise RuntimeError("synthesis failed")
+        if "HANG" in text:
+            self.released.wait(30)
+            raise RuntimeError("aborted")
+        return self.inner.render(text)
+
+    def abort(self) -> None:
+        self.released.set()
+        self.inner.abort()
+
+
+def test_no_speech_engine_keeps_text_and_cues() -> None:
+    audio = open_audio(synth_factory=no_engine)
+    got: list[Message] = []
+    heard: list[str] = []
+    audio.speaker.add_listener(got.append)
+    audio.cues.add_listener(heard.append)
+    audio.speaker.say("Coin toss.", priority=Priority.ALERT)
+    audio.speaker.silence()
+    audio.cues.play("coin")
+    assert got == [Message("Coin toss.", Priority.ALERT)]
+    assert heard == ["coin"]
+    assert isinstance(audio.speaker, SilentSpeaker)
+    assert len(audio.notices) == 1 and "no speech engine" in audio.notices[0]
+    assert audio.speaker.notice == audio.notices[0]
+    assert audio.take_notices() == audio.notices and audio.take_notices() == []
+    assert audio.voices() == []
+    audio.set_speech_rate(200)  # settings are harmless without an engine
+    started = time.monotonic()
+    audio.close()
+    assert time.monotonic() - started < 1.0
+
+
+def test_a_failed_synthesis_is_reported_once_and_speech_goes_on() -> None:
+    audio = open_audio(sound=False, synth_factory=FlakySynth)
+    service = audio.speech
+    assert service is not None
+    started: list[str] = []
+    got: list[str] = []
+    service.add_playback_listener(lambda text, _when: started.append(text))
+    audio.speaker.add_listener(lambda m: got.append(m.text))
+    audio.speaker.say("BROKEN one.")
+    audio.speaker.say("BROKEN two.", interrupt=False)
+    audio.speaker.say("Still speaking.", interrupt=False)
+    assert service.wait_idle(10)
+    assert started == ["Still speaking."]
+    assert got == ["BROKEN one.", "BROKEN two.", "Still speaking."]
+    assert len(audio.notices) == 1 and "could not be synthesized" in audio.notices[0]
+    assert service.worker_alive
+    audio.close()
+
+
+def test_close_frees_a_worker_stuck_in_synthesis() -> None:
+    audio = open_audio(sound=False, synth_factory=FlakySynth)
+    assert audio.speech is not None
+    audio.speaker.say("HANG here.")
+    time.sleep(0.1)
+    started = time.monotonic()
+    audio.close()
+    assert time.monotonic() - started < 1.0
+    assert not audio.speech.worker_alive
+
+
+def test_speech_and_sound_off_still_listen() -> None:
+    audio = open_audio(speech=False, sound=False)
+    got: list[str] = []
+    audio.speaker.add_listener(lambda m: got.append(m.text))
+    audio.cues.add_listener(got.append)
+    audio.speaker.say("Hello.")
+    audio.cues.play("whistle")
+    audio.cues.play("not-a-cue")
+    audio.cues.play_dice([1, 2])
+    assert got == ["Hello.", "whistle", "dice"]
+    assert audio.notices == []
+    audio.close()
+
+
+def test_missing_cue_files_are_reported_not_raised(tmp_path: Path) -> None:
+    audio = open_audio(speech=False, sounds=tmp_path)
+    heard: list[str] = []
+    audio.cues.add_listener(heard.append)
+    audio.cues.play("coin")
+    audio.cues.play_dice([4])
+    assert heard == ["coin", "dice"]
+    assert len(audio.notices) == 1 and "missing" in audio.notices[0]
+    audio.close()
+
+
+def test_the_portable_save_to_file_path_synthesizes_too() -> None:
+    # The path SAPI5 and NSSS use, exercised here with eSpeak NG.
+    synth = start_synth(capture=False)
+    assert isinstance(synth, EngineSynth)
+    synth.apply(180, None)
+    data = synth.render("Field goal is good.")
+    assert data[:4] == b"RIFF" and len(data) > 22050  # over half a second of 16-bit audio
+
+
+def test_no_audio_device_keeps_the_game_going() -> None:
+    code = """
+import json
+from sudden_death.audio.system import open_audio
+audio = open_audio()
+got = []
+audio.speaker.add_listener(lambda m: got.append(m.text))
+audio.cues.add_listener(got.append)
+audio.speaker.say("First down.")
+audio.cues.play("whistle")
+audio.set_speech_volume(0.5)
+audio.set_cue_volume(0.5)
+audio.close()
+print(json.dumps({"got": got, "notices": audio.notices}))
+"""
+    result = run_child(code, SDL_AUDIODRIVER="no-such-driver")
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["got"] == ["First down.", "whistle"]
+    assert len(report["notices"]) == 1 and "No audio device" in report["notices"][0]
+
+
+def test_importing_the_audio_layer_has_no_side_effects() -> None:
+    code = """
+import json, sys, threading
+import sudden_death.audio.cache, sudden_death.audio.cues, sudden_death.audio.espeak_setup
+import sudden_death.audio.notices, sudden_death.audio.protocols, sudden_death.audio.recording
+import sudden_death.audio.silent, sudden_death.audio.speech, sudden_death.audio.synth
+import sudden_death.audio.system
+maps = open("/proc/self/maps").read() if sys.platform.startswith("linux") else ""
+print(json.dumps({"threads": threading.active_count(), "pygame": "pygame" in sys.modules,
+                  "pyttsx3": "pyttsx3" in sys.modules, "espeak": "espeak" in maps}))
+"""
+    result = run_child(code)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout) == {
+        "threads": 1, "pygame": False, "pyttsx3": False, "espeak": False
+    }
+
+
+def test_the_engine_never_imports_audio() -> None:
+    code = """
+import pkgutil, importlib, sys
+import sudden_death.engine as e
+for m in pkgutil.walk_packages(e.__path__, "sudden_death.engine."):
+    importlib.import_module(m.name)
+banned = ("pygame", "pyttsx3")
+print(sorted(k for k in sys.modules if k.startswith("sudden_death.audio") or k in banned))
+"""
+    result = run_child(code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"

@@ -1,0 +1,381 @@
+"""Synthesize every sound cue into sounds/<name>.wav (mono, 22050 Hz, 16-bit).
+
+Everything is made from sine waves and seeded noise with the standard library alone, so the files
+carry no licence question and anyone can re-run this and get byte-identical output:
+
+    python tools/make_sounds.py            # writes sounds/*.wav
+    python tools/make_sounds.py --check    # exits 1 if a committed file differs from a fresh one
+
+Each cue is loudness-matched (the RMS of its audible part is brought to TARGET_DBFS, then peaks are
+softly limited), short (under 1.5 s; the touchdown cheer up to 3 s) and distinct from the others.
+"""
+
+from __future__ import annotations
+
+import argparse
+import io
+import math
+import random
+import sys
+import wave
+import zlib
+from array import array
+from collections.abc import Callable
+from pathlib import Path
+
+RATE = 22050
+TARGET_DBFS = -18.0
+PEAK = 0.97
+ROOT = Path(__file__).resolve().parent.parent
+SOUNDS = ROOT / "sounds"
+
+Samples = list[float]
+
+
+# --- building blocks --------------------------------------------------------------------------
+
+
+def silence(seconds: float) -> Samples:
+    return [0.0] * int(seconds * RATE)
+
+
+def tone(
+    freq: float | Callable[[float], float],
+    seconds: float,
+    shape: str = "sine",
+    attack: float = 0.005,
+    decay: float | None = None,
+) -> Samples:
+    """A tone whose frequency may glide (freq as a function of time), with an envelope:
+    linear attack, then exponential decay with time constant `decay` (None: flat, short release)."""
+    n = int(seconds * RATE)
+    out: Samples = []
+    phase = 0.0
+    for i in range(n):
+        t = i / RATE
+        f = freq(t) if callable(freq) else freq
+        phase += 2 * math.pi * f / RATE
+        if shape == "sine":
+            v = math.sin(phase)
+        elif shape == "square":
+            v = 1.0 if math.sin(phase) >= 0 else -1.0
+            v *= 0.5
+        elif shape == "saw":
+            v = ((phase / (2 * math.pi)) % 1.0) * 2 - 1
+            v *= 0.6
+        else:
+            raise ValueError(shape)
+        env = min(1.0, t / attack) if attack > 0 else 1.0
+        if decay is not None:
+            env *= math.exp(-t / decay)
+        else:
+            env *= min(1.0, (seconds - t) / 0.01)  # 10 ms release: no click at the end
+        out.append(v * env)
+    return out
+
+
+def noise(rng: random.Random, seconds: float, decay: float | None = None) -> Samples:
+    n = int(seconds * RATE)
+    out = [rng.uniform(-1, 1) for _ in range(n)]
+    if decay is not None:
+        out = [v * math.exp(-(i / RATE) / decay) for i, v in enumerate(out)]
+    return out
+
+
+def lowpass(samples: Samples, cutoff: float) -> Samples:
+    """One-pole low-pass filter."""
+    a = math.exp(-2 * math.pi * cutoff / RATE)
+    out: Samples = []
+    y = 0.0
+    for v in samples:
+        y = (1 - a) * v + a * y
+        out.append(y)
+    return out
+
+
+def highpass(samples: Samples, cutoff: float) -> Samples:
+    low = lowpass(samples, cutoff)
+    return [v - lv for v, lv in zip(samples, low, strict=True)]
+
+
+def bandpass(samples: Samples, low: float, high: float) -> Samples:
+    return lowpass(highpass(samples, low), high)
+
+
+def envelope(samples: Samples, shape: Callable[[float], float]) -> Samples:
+    return [v * shape(i / RATE) for i, v in enumerate(samples)]
+
+
+def mix(parts: list[tuple[float, Samples, float]], seconds: float | None = None) -> Samples:
+    """Sum (start seconds, samples, gain) parts into one track."""
+    end = max(int(start * RATE) + len(s) for start, s, _ in parts)
+    if seconds is not None:
+        end = int(seconds * RATE)
+    out = [0.0] * end
+    for start, samples, gain in parts:
+        offset = int(start * RATE)
+        for i, v in enumerate(samples):
+            if offset + i < end:
+                out[offset + i] += v * gain
+    return out
+
+
+def fade_out(samples: Samples, seconds: float) -> Samples:
+    n = min(len(samples), int(seconds * RATE))
+    out = list(samples)
+    for i in range(n):
+        out[len(out) - n + i] *= 1 - i / n
+    return out
+
+
+# --- loudness ---------------------------------------------------------------------------------
+
+
+def active_rms(samples: Samples, window: float = 0.02) -> float:
+    """RMS over the 20 ms windows within 30 dB of the loudest: the part a listener hears."""
+    size = max(1, int(window * RATE))
+    energies = []
+    for start in range(0, len(samples), size):
+        chunk = samples[start : start + size]
+        energies.append(sum(v * v for v in chunk) / len(chunk))
+    loudest = max(energies)
+    if loudest <= 0:
+        return 0.0
+    active = [e for e in energies if e >= loudest * 10 ** (-30 / 10)]
+    return math.sqrt(sum(active) / len(active))
+
+
+def loudness_match(samples: Samples) -> Samples:
+    """Scale to TARGET_DBFS active RMS, soft-limit peaks, and repeat once to undo the limiter."""
+    target = 10 ** (TARGET_DBFS / 20)
+    out = samples
+    for _ in range(3):
+        gain = target / active_rms(out)
+        out = [PEAK * math.tanh(v * gain / PEAK) for v in out]
+    return out
+
+
+def to_wav_bytes(samples: Samples) -> bytes:
+    pcm = array("h", (max(-32767, min(32767, round(v * 32767))) for v in samples))
+    if sys.byteorder == "big":
+        pcm.byteswap()
+    out = io.BytesIO()
+    with wave.open(out, "wb") as wav:
+        wav.setnchannels(1)
+        wav.setsampwidth(2)
+        wav.setframerate(RATE)
+        wav.writeframes(pcm.tobytes())
+    return out.getvalue()
+
+
+# --- the cues ---------------------------------------------------------------------------------
+
+
+def coin(rng: random.Random) -> Samples:
+    """A flipped coin: a bright metallic ping that bounces three times."""
+
+    def ping(level: float) -> Samples:
+        partials = [(2093, 1.0), (3520, 0.6), (5274, 0.4), (7040, 0.2)]
+        return mix([(0, tone(f, 0.35, decay=0.09), g * level) for f, g in partials])
+
+    return mix([(0.0, ping(1.0), 1), (0.22, ping(0.6), 1), (0.36, ping(0.35), 1)], 0.8)
+
+
+def reveal(rng: random.Random) -> Samples:
+    """A card turned over: a quick rising swish of noise, then a soft two-note chime."""
+    swish = bandpass(noise(rng, 0.22), 1500, 5000)
+    swish = envelope(swish, lambda t: math.sin(math.pi * t / 0.22) ** 2)
+    chime = mix([(0, tone(1318.5, 0.3, decay=0.1), 1), (0.07, tone(1975.5, 0.3, decay=0.1), 0.8)])
+    return mix([(0, swish, 1.0), (0.18, chime, 0.6)])
+
+
+def click(rng: random.Random, pitch: float = 1.0) -> Samples:
+    """A die hitting the table: a 25 ms knock of filtered noise over a woody resonance."""
+    knock = bandpass(noise(rng, 0.03, decay=0.006), 800 * pitch, 6000)
+    body = tone(600 * pitch, 0.03, attack=0.0005, decay=0.008)
+    return mix([(0, knock, 1.0), (0, body, 0.8)])
+
+
+def dice(rng: random.Random) -> Samples:
+    """Dice shaken and thrown: a rattle of irregular clicks that slows to a stop."""
+    parts = []
+    t = 0.0
+    gap = 0.03
+    while t < 0.6:
+        parts.append((t, click(rng, rng.uniform(0.8, 1.4)), rng.uniform(0.5, 1.0)))
+        t += gap * rng.uniform(0.6, 1.4)
+        gap *= 1.12
+    return mix(parts)
+
+
+def die_click(rng: random.Random) -> Samples:
+    """The single click play_dice repeats once per die (pitched by the pips at run time)."""
+    return click(rng, 1.2)
+
+
+def whistle(rng: random.Random) -> Samples:
+    """A referee's pea whistle: a shrill tone with a fast warble and breath noise."""
+    body = tone(lambda t: 2900 + 180 * math.sin(2 * math.pi * 32 * t), 0.7, attack=0.02)
+    breath = bandpass(noise(rng, 0.7), 2500, 4000)
+    out = mix([(0, body, 1.0), (0, breath, 0.25)])
+    return fade_out(out, 0.08)
+
+
+def touchdown(rng: random.Random) -> Samples:
+    """A crowd cheer: a swelling roar of noise with many voices shouting at random pitches."""
+    length = 2.6
+    roar = bandpass(noise(rng, length), 300, 2500)
+    parts: list[tuple[float, Samples, float]] = [(0, roar, 1.0)]
+    for _ in range(40):
+        start = rng.uniform(0.0, 1.6)
+        base = rng.uniform(220, 520)
+        dur = rng.uniform(0.4, 0.9)
+        wobble = rng.uniform(4, 7)
+        voice = tone(
+            lambda t, b=base, w=wobble: b * (1 + 0.3 * t) + 12 * math.sin(2 * math.pi * w * t),
+            dur,
+            shape="saw",
+            attack=0.06,
+        )
+        parts.append((start, lowpass(voice, 1800), 0.12))
+    crowd = mix(parts, length)
+    return envelope(crowd, lambda t: min(1.0, t / 0.35) * min(1.0, (length - t) / 0.9))
+
+
+def field_goal_good(rng: random.Random) -> Samples:
+    """Kick is good: a bright rising major arpeggio."""
+    notes = [523.25, 659.25, 783.99, 1046.5]
+    parts = [(i * 0.11, tone(f, 0.45, decay=0.18), 1.0) for i, f in enumerate(notes)]
+    return mix(parts)
+
+
+def field_goal_no_good(rng: random.Random) -> Samples:
+    """Kick is no good: a sagging 'wah-wah' that slides down."""
+    parts = []
+    for i, f in enumerate([392.0, 370.0, 349.2]):
+        parts.append((i * 0.25, tone(f, 0.25, shape="square", attack=0.02), 1.0))
+    parts.append((0.75, tone(lambda t: 329.6 - 90 * t, 0.5, shape="square", attack=0.02), 1.0))
+    return lowpass(mix(parts), 1500)
+
+
+def punt(rng: random.Random) -> Samples:
+    """A punt: a boot's thump, then the ball whooshing away and falling in pitch."""
+    thump = tone(lambda t: 140 - 200 * t, 0.18, attack=0.001, decay=0.05)
+    smack = bandpass(noise(rng, 0.05, decay=0.01), 500, 4000)
+    whoosh = bandpass(noise(rng, 0.6), 600, 1800)
+    whoosh = envelope(whoosh, lambda t: math.sin(math.pi * t / 0.6) * 0.5)
+    glide = tone(lambda t: 900 - 700 * t, 0.6, decay=0.3)
+    return mix([(0, thump, 1.0), (0, smack, 0.7), (0.05, whoosh, 0.6), (0.05, glide, 0.25)])
+
+
+def sack(rng: random.Random) -> Samples:
+    """A sack: a heavy body crunch, low thud under a burst of grinding noise."""
+    thud = tone(lambda t: 75 - 40 * t, 0.45, attack=0.002, decay=0.12)
+    crunch = lowpass(noise(rng, 0.3, decay=0.07), 1200)
+    grunt = tone(lambda t: 160 - 60 * t, 0.25, shape="saw", attack=0.01, decay=0.1)
+    return mix([(0, thud, 1.0), (0, crunch, 0.9), (0.03, lowpass(grunt, 700), 0.5)])
+
+
+def interception(rng: random.Random) -> Samples:
+    """An interception: an urgent two-tone siren, high-low three times."""
+    parts = []
+    for i in range(6):
+        f = 1046.5 if i % 2 == 0 else 784.0
+        parts.append((i * 0.13, tone(f, 0.12, shape="square", attack=0.003), 1.0))
+    return lowpass(mix(parts), 3000)
+
+
+def fumble(rng: random.Random) -> Samples:
+    """A fumble: the ball bouncing loose, thuds at uneven pitch coming faster and softer."""
+    parts = []
+    t = 0.0
+    gap = 0.28
+    level = 1.0
+    for _ in range(7):
+        f = rng.uniform(180, 320)
+        parts.append((t, tone(lambda x, f=f: f - 150 * x, 0.12, attack=0.001, decay=0.035), level))
+        t += gap
+        gap *= 0.72
+        level *= 0.8
+    return mix(parts)
+
+
+def safety(rng: random.Random) -> Samples:
+    """A safety: two low horn blasts, the second lower."""
+    horn1 = lowpass(tone(233.1, 0.35, shape="saw", attack=0.02), 1200)
+    horn2 = lowpass(tone(174.6, 0.5, shape="saw", attack=0.02), 1200)
+    return mix([(0, horn1, 1.0), (0.42, horn2, 1.0)])
+
+
+def menu_move(rng: random.Random) -> Samples:
+    """Focus moved: a tiny, neutral tick."""
+    return tone(1200, 0.04, attack=0.001, decay=0.01)
+
+
+def menu_edge(rng: random.Random) -> Samples:
+    """Focus hit the end of the list: a dull low bump."""
+    return tone(lambda t: 220 - 400 * t, 0.1, attack=0.002, decay=0.035)
+
+
+def menu_select(rng: random.Random) -> Samples:
+    """A choice confirmed: two quick rising notes."""
+    return mix([(0, tone(660, 0.08, decay=0.04), 1.0), (0.07, tone(990, 0.12, decay=0.05), 1.0)])
+
+
+def menu_error(rng: random.Random) -> Samples:
+    """Not allowed: a short low buzz."""
+    return lowpass(tone(140, 0.25, shape="square", attack=0.005), 2000)
+
+
+CUES: dict[str, Callable[[random.Random], Samples]] = {
+    "coin": coin,
+    "reveal": reveal,
+    "dice": dice,
+    "die_click": die_click,
+    "whistle": whistle,
+    "touchdown": touchdown,
+    "field_goal_good": field_goal_good,
+    "field_goal_no_good": field_goal_no_good,
+    "punt": punt,
+    "sack": sack,
+    "interception": interception,
+    "fumble": fumble,
+    "safety": safety,
+    "menu_move": menu_move,
+    "menu_edge": menu_edge,
+    "menu_select": menu_select,
+    "menu_error": menu_error,
+}
+
+
+def render(name: str) -> bytes:
+    """One cue as WAV bytes; the noise seed comes from the name, so the output never varies."""
+    rng = random.Random(zlib.crc32(name.encode()))
+    return to_wav_bytes(loudness_match(CUES[name](rng)))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--check", action="store_true", help="compare, do not write")
+    parser.add_argument("--out", type=Path, default=SOUNDS, help="folder to write (sounds/)")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+    stale = []
+    for name in CUES:
+        data = render(name)
+        path = args.out / f"{name}.wav"
+        if args.check:
+            if not path.exists() or path.read_bytes() != data:
+                stale.append(name)
+        else:
+            path.write_bytes(data)
+            print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: "
+                  f"{len(data) // 2 / RATE:.2f} s")
+    if stale:
+        print("out of date: " + ", ".join(stale), file=sys.stderr)
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
