@@ -1,4 +1,4 @@
-"""Entry point: `python -m sudden_death` (the playable front end arrives with its own issue)."""
+"""Entry point: `python -m sudden_death [--seed N] [--headless] [--keys FILE|-] ...`."""
 
 from __future__ import annotations
 
@@ -6,9 +6,10 @@ import sys
 
 
 def main(argv: list[str] | None = None) -> int:
-    print("Sudden Death: the rules engine is ready; the spoken game is on its way.")
-    print("Try: python -m sudden_death.simulate --games 1000 --seed 1")
-    return 0
+    """Run the spoken game; the import is inside so `--help` and tests import nothing early."""
+    from .ui.app import main as run
+
+    return run(sys.argv[1:] if argv is None else argv)
 
 
 if __name__ == "__main__":

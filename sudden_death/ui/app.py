@@ -1,0 +1,541 @@
+"""The game loop: keyboard in; speech, cues and window text out.
+
+`run_app` owns pygame, the audio objects, the transcript and the screen stack; `App` is the
+game-level glue the screens talk to (the `Host` of screens.py). The loop blocks on events with
+a timeout, so it idles near zero CPU, and scripted runs post real key events into the same loop.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import sys
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+from ..audio.protocols import CuePlayer, Message, Priority, Speaker
+from ..engine import events as ev
+from ..engine.errors import RulesError
+from ..engine.match import Match
+from ..engine.state import Phase, Team
+from . import sections
+from .cli import Options, parse_options
+from .help_text import help_for
+from .keys import KeyScriptError, KeySource, Step, post_step
+from .menu import Feedback, Menu
+from .narration import HUMAN, Line, Names, Narrator, card_details, score_words, situation_words
+from .render import HEIGHT, WIDTH, Fonts, View, draw
+from .screens import (
+    CoinScreen,
+    ConfirmScreen,
+    FinalCallScreen,
+    GameOverScreen,
+    NamingScreen,
+    Screen,
+    SelectionScreen,
+    SideScreen,
+    SnapScreen,
+    SubstitutionScreen,
+    WelcomeScreen,
+)
+from .transcript import Transcript
+
+APOLOGY = "Sorry, something went wrong there. The game goes on; press F1 for help."
+LOG_CATEGORIES = ("result", "computer", "decision", "game_over", "notice")
+FRAME_SECONDS = 1 / 30
+
+
+class App:
+    """Game state for the front end: the match, names, screens, sections and logs."""
+
+    def __init__(self, speaker: Speaker, cues: CuePlayer, seed: int | None) -> None:
+        self.speaker = speaker
+        self.cues = cues
+        self.seed = seed
+        self.games = 0
+        self.rng = random.Random()
+        self.running = True
+        self.dirty = True
+        self.stack: list[Screen] = []
+        self.section = 0
+        self.section_menu: Menu | None = None
+        self.names = Names("Hawks", "Bears")
+        self.match: Match | None = None
+        self.narrator = Narrator(self.names)
+        self.log: list[str] = []
+        self.computer_log: list[str] = []
+        self.result: list[str] = []
+        self.details_for: object = None
+        self.details = ""
+        self.last_message = ""
+        self.last_spoken = ""
+        self.notices: list[str] = []
+        self.steps_taken = 0
+        speaker.add_listener(self._heard)
+
+    # -- speaking ----------------------------------------------------------------------------
+
+    def _heard(self, message: Message) -> None:
+        self.last_spoken = message.text
+        if message.category != "repeat":
+            self.last_message = message.text
+        if message.category in LOG_CATEGORIES:
+            self.log.append(message.text)
+        self.dirty = True
+
+    def say(self, text: str, *, interrupt: bool = True, category: str = "menu",
+            priority: Priority = Priority.INFO) -> None:
+        if text:
+            self.speaker.say(text, interrupt=interrupt, priority=priority, category=category)
+
+    def cue(self, name: str) -> None:
+        self.cues.play(name)
+
+    def feedback(self, result: Feedback) -> None:
+        if result.cue:
+            self.cue(result.cue)
+        self.say(result.text)
+
+    def speak_lines(self, lines: list[Line], interrupt_first: bool = True) -> None:
+        first = interrupt_first
+        for line in lines:
+            if line.dice:
+                self.cues.play_dice(line.dice)
+            if line.cue:
+                self.cue(line.cue)
+            if line.text:
+                self.say(line.text, interrupt=first, category=line.category,
+                         priority=line.priority)
+                first = False
+
+    # -- screens -----------------------------------------------------------------------------
+
+    @property
+    def top(self) -> Screen:
+        return self.stack[-1]
+
+    def show(self, screen: Screen, interrupt: bool = True) -> None:
+        """Make `screen` the whole stack (a new decision) and announce it."""
+        self.stack = [screen]
+        self.section = 0
+        self.details_for, self.details = None, ""
+        self.dirty = True
+        self.say(screen.intro(), interrupt=interrupt, category="decision")
+
+    def push(self, screen: Screen) -> None:
+        self.stack.append(screen)
+        self.dirty = True
+        self.say(screen.intro(), category="menu")
+
+    def pop(self, announce: bool = True) -> None:
+        if len(self.stack) > 1:
+            self.stack.pop()
+        self.dirty = True
+        if announce:
+            self.say(f"Back. {self.top.menu.describe_group()}")
+
+    # -- the flow of a game ------------------------------------------------------------------
+
+    def start(self) -> None:
+        self.show(WelcomeScreen(self))
+
+    def start_naming(self) -> None:
+        self.show(NamingScreen(self))
+
+    def names_chosen(self, home: str, away: str) -> None:
+        self.names = Names(home, away)
+        self.say(f"You are the {home}; the computer plays the {away}.", interrupt=False,
+                 category="decision")
+        self.new_match(interrupt=False)
+
+    def new_match(self, interrupt: bool = True) -> None:
+        seed = self.rng.randrange(2**31) if self.seed is None else self.seed + self.games
+        self.games += 1
+        self.match = Match.against_computer(seed)
+        self.narrator = Narrator(self.names)
+        self.computer_log = []
+        self.result = []
+        self.speak_lines(self.narrator.lines(self.match.advance()))
+        self.show_decision(interrupt=interrupt)
+
+    def play_again(self) -> None:
+        self.say("New game.", category="decision")
+        self.new_match(interrupt=False)
+
+    def act(self, choice: object) -> None:
+        match = self.match
+        if match is None:
+            return
+        try:
+            events = match.act(choice)  # type: ignore[arg-type]
+        except RulesError as error:
+            self.cue("menu_error")
+            self.say(f"Not allowed: {error}.")
+            return
+        self.after(events)
+
+    def after(self, events: list[ev.Event]) -> None:
+        self._note_computer(events)
+        lines = self.narrator.lines(events)
+        self.result = [line.text for line in lines if line.text]
+        self.speak_lines(lines)
+        self.show_decision(interrupt=not self.result)
+
+    def _note_computer(self, events: list[ev.Event]) -> None:
+        """Record only what has been revealed of the computer's cards."""
+        offense = self.narrator.offense
+        for event in events:
+            if isinstance(event, ev.DriveStarted):
+                offense = event.offense
+            computer_offense = offense is not HUMAN
+            if isinstance(event, ev.HandsRevealed):
+                hand = event.offense if computer_offense else event.defense
+                step = "First reveal" if event.step == 1 else "Second reveal"
+                from .narration import hand_words
+
+                self.computer_log.append(f"{step}: {hand_words(hand)}")
+            elif isinstance(event, ev.FinalCallsRevealed):
+                from ..engine.cards import card_name
+
+                call = event.offense_call if computer_offense else event.defense_call
+                self.computer_log.append(f"Final call: {card_name(call)}")
+
+    def show_decision(self, interrupt: bool = True) -> None:
+        match = self.match
+        assert match is not None
+        decision = match.pending()
+        state = match.state
+        if decision is None:
+            assert state.outcome is not None
+            from .narration import outcome_words
+
+            self.show(GameOverScreen(self, outcome_words(state.outcome, self.names)),
+                      interrupt=interrupt)
+            return
+        role = decision.role
+        if decision.phase is Phase.COIN_TOSS:
+            screen: Screen = CoinScreen(self)
+        elif decision.phase is Phase.SIDE_CHOICE:
+            screen = SideScreen(self)
+        elif decision.phase is Phase.SNAP_CHOICE:
+            from .narration import down_words
+
+            assert state.down is not None
+            distance = match.game.field_goal_distance() or 0
+            screen = SnapScreen(self, distance, down_words(state.down, HUMAN))
+        elif decision.phase is Phase.SELECTION:
+            assert role is not None
+            screen = SelectionScreen(self, role)
+        elif decision.phase is Phase.SUBSTITUTION:
+            assert role is not None
+            hand = state.offense_hand if decision.team is state.offense else state.defense_hand
+            assert hand is not None
+            screen = SubstitutionScreen(self, role, hand)
+        else:
+            assert role is not None
+            hand = state.offense_hand if decision.team is state.offense else state.defense_hand
+            assert hand is not None
+            screen = FinalCallScreen(self, role, hand)
+        self.show(screen, interrupt=interrupt)
+
+    def ask_concede(self) -> None:
+        self.push(ConfirmScreen(self, f"Concede the game? The {self.names.away} would win.",
+                                self.concede, yes="Yes, concede"))
+
+    def concede(self) -> None:
+        if self.match is None or self.match.state.phase is Phase.GAME_OVER:
+            return
+        self.after(self.match.concede(Team.HOME))
+
+    def ask_quit(self) -> None:
+        self.push(ConfirmScreen(self, "Quit Sudden Death?", self.quit, yes="Yes, quit"))
+
+    def quit(self) -> None:
+        self.say("Goodbye.", category="notice")
+        self.running = False
+
+    # -- keys --------------------------------------------------------------------------------
+
+    def active_menu(self) -> Menu:
+        return self.section_menu if self.section and self.section_menu else self.top.menu
+
+    def handle_text(self, text: str) -> None:
+        if self.section == 0:
+            self.top.handle_text(text)
+        self.dirty = True
+
+    def handle_key(self, key: int, mod: int) -> None:
+        import pygame
+
+        self.dirty = True
+        shift = bool(mod & pygame.KMOD_SHIFT)
+        if key in (pygame.K_LCTRL, pygame.K_RCTRL):
+            self.speaker.silence()
+            return
+        if key in (pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_LALT, pygame.K_RALT,
+                   pygame.K_CAPSLOCK, pygame.K_LGUI, pygame.K_RGUI, pygame.K_NUMLOCK):
+            return
+        if key == pygame.K_F1:
+            name = "section" if self.section else self.top.help_key
+            self.say(help_for(name), category="help")
+            return
+        if self.section == 0 and self.top.handle_key(key, mod):
+            return
+        if key == pygame.K_ESCAPE:
+            if self.section:
+                self.goto_section(0)
+            elif not self.top.on_escape():
+                self.ask_quit()
+            return
+        if key == pygame.K_h:
+            self.goto_section((self.section + (-1 if shift else 1)) % len(sections.SECTION_NAMES))
+            return
+        if key == pygame.K_s:
+            self.say_situation()
+            return
+        if key == pygame.K_r:
+            self.say(self.last_message or "Nothing to repeat yet.", category="repeat")
+            return
+        if key == pygame.K_d:
+            self.toggle_details()
+            return
+        menu = self.active_menu()
+        if key == pygame.K_TAB:
+            self._menu_feedback(menu.next_group(-1 if shift else 1))
+        elif key in (pygame.K_UP, pygame.K_LEFT):
+            self._menu_feedback(menu.move(-1))
+        elif key in (pygame.K_DOWN, pygame.K_RIGHT):
+            self._menu_feedback(menu.move(1))
+        elif key == pygame.K_HOME:
+            self._menu_feedback(menu.home())
+        elif key == pygame.K_END:
+            self._menu_feedback(menu.end())
+        elif pygame.K_1 <= key <= pygame.K_9 or pygame.K_KP1 <= key <= pygame.K_KP9:
+            number = key - (pygame.K_0 if key <= pygame.K_9 else pygame.K_KP1 - 1)
+            self._menu_feedback(menu.pick(number))
+        elif key == pygame.K_SPACE:
+            self._menu_feedback(menu.toggle())
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            if self.section:
+                self.goto_section(0)
+            else:
+                self._menu_feedback(menu.activate())
+        else:
+            self.cue("menu_error")
+            self.say("That key does nothing here. Press F1 for help.")
+
+    def _menu_feedback(self, result: Feedback) -> None:
+        if result.cue == "menu_move":
+            self.details_for, self.details = None, ""
+        self.feedback(result)
+        if self.section:
+            return
+        if result.activated is not None:
+            self.top.on_button(result.activated)
+        elif result.confirm:
+            self.top.confirm()
+
+    def goto_section(self, index: int) -> None:
+        self.section = index
+        self.details_for, self.details = None, ""
+        name = sections.SECTION_NAMES[index]
+        if index == 0:
+            self.section_menu = None
+            self.say(f"{name}. {self.top.menu.describe_group()}")
+            return
+        if index == 1:
+            menu = sections.computer_calls_menu(self.computer_log)
+        elif index == 2:
+            role = self.match.role_of(HUMAN) if self.match else None
+            menu = sections.rosters_menu(role, self.names.home, self.names.away)
+        else:
+            menu = sections.game_log_menu(self.log)
+        self.section_menu = menu
+        count = sum(len(group.items) for group in menu.groups)
+        self.say(f"{name}, {count} items. {menu.describe_group()}")
+
+    def say_situation(self) -> None:
+        if self.match is None:
+            self.say("No game yet. Name the teams to start.", category="info")
+            return
+        self.say(situation_words(self.match.state, self.names), category="info")
+
+    def toggle_details(self) -> None:
+        item = self.active_menu().item
+        card = item.value if item is not None else None
+        from ..engine.card_model import DefCall, OffCall, Player
+
+        if not isinstance(card, (OffCall, DefCall, Player)):
+            self.cue("menu_error")
+            self.say("Details are for cards; focus a player or a call first.")
+            return
+        if self.details_for == card:
+            self.details_for, self.details = None, ""
+            self.say("Details closed.")
+            return
+        self.details_for, self.details = card, card_details(card)
+        self.say(self.details, category="details")
+
+    # -- the window --------------------------------------------------------------------------
+
+    def view(self) -> View:
+        scores = self.match.state.scores if self.match else (0, 0)
+        ball = marker = None
+        situation = "Welcome"
+        if self.match is not None:
+            state = self.match.state
+            situation = situation_words(state, self.names).split(". ", 1)[-1]
+            if state.down is not None and state.offense is not None:
+                human_offense = state.offense is HUMAN
+                ball = state.down.line if human_offense else 100 - state.down.line
+                marker = state.down.marker if human_offense else 100 - state.down.marker
+        return View(
+            score=score_words(scores, self.names),
+            situation=situation,
+            menu=self.active_menu(),
+            section=sections.SECTION_NAMES[self.section] if self.section else "",
+            result=self.result,
+            details=self.details,
+            last_spoken=self.last_spoken,
+            notices=self.notices,
+            ball=ball,
+            marker=marker,
+        )
+
+
+# -- audio and the loop ------------------------------------------------------------------------
+
+
+def open_sound(no_sound: bool) -> tuple[Speaker, CuePlayer, list[str], Callable[[], None]]:
+    """The real audio system, or silent recording fakes (for --no-sound or when it is missing)."""
+    from ..audio.recording import RecordingCues, RecordingSpeaker
+
+    if no_sound:
+        speaker, cues = RecordingSpeaker(), RecordingCues()
+        return speaker, cues, [], lambda: None
+    try:
+        from ..audio.system import open_audio  # type: ignore[import-not-found]
+    except ImportError:
+        speaker, cues = RecordingSpeaker(), RecordingCues()
+        notice = "Sound is not available in this build; the game shows its words on screen."
+        return speaker, cues, [notice], lambda: None
+    audio = open_audio(speech=True, sound=True)
+    return audio.speaker, audio.cues, list(audio.notices), audio.close
+
+
+def run_app(options: Options, speaker: Speaker | None = None,
+            cues: CuePlayer | None = None) -> int:
+    """Run the game until the player quits (or scripted input runs out); returns an exit code."""
+    launched = time.perf_counter()
+    if options.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ["SDL_AUDIODRIVER"] = "dummy"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    pygame.display.init()
+    try:
+        source = _key_source(options.keys)
+    except (OSError, KeyScriptError) as error:
+        print(f"sudden_death: {error}", file=sys.stderr)
+        pygame.display.quit()
+        return 2
+    pygame.font.init()
+    surface = pygame.display.set_mode((WIDTH, HEIGHT))
+    pygame.display.set_caption("Sudden Death")
+    transcript = Transcript.open(options.transcript, launched)
+    closer: Callable[[], None] = lambda: None  # noqa: E731
+    notices: list[str] = []
+    if speaker is None or cues is None:
+        speaker, cues, notices, closer = open_sound(options.no_sound)
+    speaker.add_listener(lambda message: transcript.speech(message.text))
+    cues.add_listener(transcript.cue)
+    app = App(speaker, cues, options.seed)
+    try:
+        app.start()
+        for notice in dict.fromkeys([*notices, speaker.notice, cues.notice]):
+            if notice:
+                app.notices.append(notice)
+                app.say(notice, interrupt=False, category="notice")
+        fonts = Fonts()
+        _loop(app, source, surface, fonts, transcript)
+    finally:
+        closer()
+        transcript.close()
+        pygame.display.quit()
+    return 0
+
+
+def _key_source(keys: str | None) -> KeySource | None:
+    if keys is None:
+        return None
+    if keys == "-":
+        return KeySource.from_stdin()
+    return KeySource.from_file(keys)
+
+
+def _loop(app: App, source: KeySource | None, surface: Any, fonts: Fonts,
+          transcript: Transcript) -> None:
+    import pygame
+
+    last_draw = 0.0
+    waiting_said = False
+    while app.running:
+        if source is not None and not pygame.event.peek():
+            if source.live:
+                step = source.next(0)
+                if step is False:
+                    if not waiting_said:
+                        transcript.waiting()
+                        waiting_said = True
+                    step = source.next(FRAME_SECONDS * 3)
+            else:
+                step = source.next(0)
+            if step is None:
+                break
+            if isinstance(step, Step):
+                waiting_said = False
+                post_step(step)
+        events = pygame.event.get()
+        if source is None and not events and not app.dirty:
+            # Sleep between polls: SDL's own wait spins every millisecond on some drivers.
+            time.sleep(FRAME_SECONDS)
+        for event in events:
+            _dispatch(app, event)
+            if not app.running:
+                break
+        now = time.perf_counter()
+        if app.dirty and (now - last_draw >= FRAME_SECONDS or source is None):
+            try:
+                draw(surface, fonts, app.view())
+                pygame.display.flip()
+            except Exception:  # drawing must never end the game
+                traceback.print_exc()
+            app.dirty = False
+            last_draw = now
+
+
+def _dispatch(app: App, event: Any) -> None:
+    """Handle one event; an unexpected error is logged and apologised for, never fatal."""
+    import pygame
+
+    try:
+        if event.type == pygame.QUIT:
+            app.running = False
+        elif event.type == pygame.KEYDOWN:
+            app.steps_taken += 1
+            app.handle_key(event.key, event.mod)
+        elif event.type == pygame.TEXTINPUT:
+            app.handle_text(event.text)
+        elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
+            app.dirty = True
+    except Exception:
+        traceback.print_exc()
+        app.cue("menu_error")
+        app.say(APOLOGY, category="error")
+
+
+def main(argv: list[str] | None = None) -> int:
+    return run_app(parse_options(argv))

@@ -1,0 +1,59 @@
+"""Key scripts that play a whole game with a fixed, simple strategy.
+
+Tests and benchmarks need `--keys` files that reach the end of a game for a given seed. The
+script is planned by replaying the engine with the same seed and the same choices the keys make,
+so it stays correct as long as the screens' default focus and numbering stay as documented.
+"""
+
+from __future__ import annotations
+
+from ..engine.card_model import Role
+from ..engine.cards import calls_for, players_for
+from ..engine.events import Event, GameOver
+from ..engine.match import Match
+from ..engine.state import CoinFace, Hand, Phase, Side, SnapChoice, Swap
+
+
+def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,
+              ) -> tuple[list[str], list[Event]]:
+    """Key lines from launch to game over, and the engine events the game will produce.
+
+    Strategy: call heads, take offense, run plays (punt on fourth down), pick the first 2
+    players and first 3 calls, keep them, and play the first call.
+    """
+    keys = ["return", f"type {home}", "return", "return"]  # start, name, default away name
+    match = Match.against_computer(seed)
+    events = list(match.advance())
+    while (decision := match.pending()) is not None:
+        phase = decision.phase
+        if phase is Phase.COIN_TOSS:
+            keys.append("return")
+            events += match.act(CoinFace.HEADS)
+        elif phase is Phase.SIDE_CHOICE:
+            keys.append("return")
+            events += match.act(Side.OFFENSE)
+        elif phase is Phase.SNAP_CHOICE:
+            down = match.state.down
+            assert down is not None
+            if punt_on_fourth and down.number == 4:
+                keys += ["down", "return"]
+                events += match.act(SnapChoice.PUNT)
+            else:
+                keys.append("return")
+                events += match.act(SnapChoice.PLAY)
+        elif phase is Phase.SELECTION:
+            role = decision.role or Role.OFFENSE
+            keys += ["1", "2", "tab", "1", "2", "3", "return"]
+            hand = Hand(players_for(role)[:2], calls_for(role)[:3])
+            events += match.act(hand)
+        elif phase is Phase.SUBSTITUTION:
+            keys.append("return")
+            events += match.act(Swap.keep())
+        else:
+            state = match.state
+            hand = state.offense_hand if decision.team is state.offense else state.defense_hand
+            assert hand is not None
+            keys.append("return")
+            events += match.act(hand.calls[0])
+    assert any(isinstance(event, GameOver) for event in events)
+    return keys, events

@@ -1,0 +1,176 @@
+"""Whole games played through `--keys` in a real subprocess (dummy SDL drivers), judged by the
+spoken transcript: options announced, counts on every toggle, down/distance/spot after every
+result, scores when they change, both drives, a safety ending the game, and the final message."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import pytest
+
+from sudden_death.engine import events as ev
+from sudden_death.ui.app import APOLOGY
+from sudden_death.ui.script import plan_game
+
+ROOT = Path(__file__).resolve().parent.parent
+TOUCHDOWN_SEED = 0
+DOWN_RE = re.compile(r"\b(1st|2nd|3rd|4th) and (\d+|goal) at (your own \d+|their own \d+|"
+                     r"your \d+|their \d+|midfield)")
+
+
+def _env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy", PYGAME_HIDE_SUPPORT_PROMPT="1")
+    return env
+
+
+def run_game(tmp_path: Path, seed: int, keys: list[str]) -> tuple[list[dict], str]:
+    key_file = tmp_path / "keys.txt"
+    key_file.write_text("\n".join(keys) + "\n", encoding="utf-8")
+    out = tmp_path / "transcript.jsonl"
+    result = subprocess.run(
+        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", str(seed),
+         "--keys", str(key_file), "--transcript", str(out)],
+        cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=60,
+    )
+    assert result.returncode == 0, result.stderr
+    records = [json.loads(line) for line in out.read_text(encoding="utf-8").splitlines()]
+    return records, result.stderr
+
+
+def speech(records: list[dict]) -> list[str]:
+    return [r["text"] for r in records if r.get("kind") == "speech"]
+
+
+@pytest.fixture(scope="module")
+def touchdown_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[list[dict], list]:
+    keys, events = plan_game(TOUCHDOWN_SEED)
+    records, stderr = run_game(tmp_path_factory.mktemp("td"), TOUCHDOWN_SEED, keys)
+    assert "Traceback" not in stderr
+    return records, events
+
+
+def test_the_first_words_welcome_and_offer_help(touchdown_game) -> None:
+    lines = speech(touchdown_game[0])
+    assert lines[0].startswith("Welcome to Sudden Death")
+    assert "F1" in lines[0]
+    assert touchdown_game[0][0]["t"] >= 0
+
+
+def test_every_decision_announces_its_options(touchdown_game) -> None:
+    lines = speech(touchdown_game[0])
+    assert any(line.startswith("Coin toss") and "Heads" in line for line in lines)
+    snaps = [line for line in lines if line.startswith("Your decision,")]
+    assert snaps and all("Run a play" in s and "Punt" in s and "Field goal" in s for s in snaps)
+    picks = [line for line in lines if line.startswith("Pick your")]
+    assert picks
+    for pick in picks:
+        assert "2 players and 3 calls" in pick and "Calls:" in pick
+    assert any(line.startswith("Substitution.") and "replace a player" in line for line in lines)
+    assert any(line.startswith("Final call: which play") for line in lines)
+    assert APOLOGY not in lines
+
+
+def test_counts_are_spoken_on_every_toggle(touchdown_game) -> None:
+    records, events = touchdown_game
+    lines = speech(records)
+    toggles = [line for line in lines if ", checked." in line or ", unchecked." in line]
+    selections = sum(1 for e in events if isinstance(e, ev.HandsRevealed) and e.step == 1)
+    assert len(toggles) == 5 * selections
+    assert all(re.search(r"\d of 2 players, \d of 3 calls$", t) for t in toggles)
+    assert "Power Back, checked. 1 of 2 players, 0 of 3 calls" in lines
+
+
+def test_each_result_says_down_distance_and_spot(touchdown_game) -> None:
+    lines = speech(touchdown_game[0])
+    starts = [i for i, line in enumerate(lines) if line.startswith("Final calls:")]
+    assert starts
+    for index in starts:
+        following = lines[index + 1 : index + 12]
+        said = next(
+            (x for x in following if DOWN_RE.search(x) or x.startswith("End of drive")), None
+        )
+        assert said is not None, following
+
+
+def test_scores_are_announced_when_they_change(touchdown_game) -> None:
+    records, events = touchdown_game
+    lines = speech(records)
+    changes = [e for e in events if isinstance(e, ev.ScoreChanged)]
+    assert changes, "seed 0 should score"
+    for change in changes:
+        wanted = f"Score: Hawks {change.scores[0]}, Bears {change.scores[1]}."
+        assert any(wanted in line for line in lines), wanted
+    assert any(line.startswith("Touchdown, ") for line in lines)
+
+
+def test_both_drives_happen_and_the_final_message(touchdown_game) -> None:
+    lines = speech(touchdown_game[0])
+    assert any(line.startswith("Drive 1 of 2") for line in lines)
+    assert any("start drive 2 at" in line for line in lines)
+    assert any(line.startswith("End of drive 2") for line in lines)
+    finals = [line for line in lines if line.startswith("Final score")]
+    assert len(finals) == 1
+    assert lines[-1].startswith("Game over. Play again or quit?")
+
+
+def _safety_seed() -> int:
+    """The first seed whose scripted game ends on a safety (found with the engine alone)."""
+    for seed in range(1200, 6000):
+        if any(isinstance(event, ev.Safety) for event in plan_game(seed)[1]):
+            return seed
+    raise AssertionError("no safety seed found")
+
+
+def test_a_safety_ends_the_game(tmp_path: Path) -> None:
+    seed = _safety_seed()
+    keys, _ = plan_game(seed)
+    records, stderr = run_game(tmp_path, seed, keys)
+    assert "Traceback" not in stderr
+    lines = speech(records)
+    safety = next(i for i, line in enumerate(lines) if line.startswith("Safety!"))
+    final = next(i for i, line in enumerate(lines) if line.startswith("Final score"))
+    assert safety < final
+    assert "ended on a safety" in lines[final]
+    assert not any(line.startswith("Your decision") or line.startswith("Pick your")
+                   for line in lines[safety:])
+    cues = [r["name"] for r in records if r.get("kind") == "cue"]
+    assert "safety" in cues
+
+
+def test_keys_from_stdin_report_waiting(tmp_path: Path) -> None:
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", "1",
+         "--keys", "-", "--transcript", "-"],
+        cwd=ROOT, env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )
+    timer = threading.Timer(30, proc.kill)
+    timer.start()
+    try:
+        assert proc.stdin is not None and proc.stdout is not None
+        proc.stdin.write("s\nreturn\n")
+        proc.stdin.flush()
+        seen: list[dict] = []
+        while True:
+            line = proc.stdout.readline()
+            assert line, "the game ended before it waited"
+            seen.append(json.loads(line))
+            if seen[-1] == {"kind": "waiting"} and any(
+                r.get("text", "").startswith("No game yet") for r in seen
+            ):
+                break
+        proc.stdin.close()
+        assert proc.wait(timeout=20) == 0
+    finally:
+        timer.cancel()
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert any(r.get("text", "").startswith("Your team's name") for r in seen)
