@@ -64,6 +64,19 @@ class CueBank:
             sound.play()
         self._emit("dice")
 
+    def play_tone(self, wav: bytes, name: str = "tone") -> None:
+        """Play a generated sound (a WAV in memory) at the cue volume; listeners hear `name`."""
+        import pygame
+
+        try:
+            sound = pygame.mixer.Sound(file=io.BytesIO(wav))
+        except (pygame.error, ValueError) as exc:
+            self._report(f"A generated sound could not be played ({exc}).")
+        else:
+            sound.set_volume(self._volume)
+            sound.play()
+        self._emit(name)
+
     def set_volume(self, volume: float) -> None:
         self._volume = max(0.0, min(1.0, float(volume)))
         for sound in (*self._sounds.values(), *self._dice_sounds.values()):

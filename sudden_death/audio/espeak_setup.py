@@ -10,6 +10,10 @@ import ctypes
 import os
 import sys
 
+# The library file this process preloaded (None until prepare_espeak succeeds). Diagnostics report
+# it so a packaging check can prove the bundled copy, not a system one, is the one speaking.
+loaded_library: str | None = None
+
 
 def prepare_espeak() -> str | None:
     """On Linux, preload the bundled eSpeak NG; returns why it failed, or None (also off Linux).
@@ -36,4 +40,6 @@ def prepare_espeak() -> str | None:
         ctypes.CDLL(library_path, mode=ctypes.RTLD_GLOBAL)
     except OSError as exc:
         return f"the eSpeak NG library could not be loaded ({exc})"
+    global loaded_library
+    loaded_library = library_path
     return None

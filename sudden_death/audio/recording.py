@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .protocols import CUE_NAMES, Message, Priority
+from .protocols import CUE_NAMES, Message, Priority, Voice
 
 
 class RecordingSpeaker:
@@ -16,6 +16,11 @@ class RecordingSpeaker:
         self.notice: str | None = None
         self.spoken: list[Message] = []
         self.silenced = 0
+        # Settings the front end applied (None until it does), so tests can assert them.
+        self.rate: int | None = None
+        self.voice: str | None = None
+        self.volume: float | None = None
+        self.rate_range: tuple[int, int] = (80, 450)
         self._listeners: list[Callable[[Message], None]] = []
 
     def say(
@@ -34,6 +39,19 @@ class RecordingSpeaker:
     def silence(self) -> None:
         self.silenced += 1
 
+    def set_rate(self, words_per_minute: int) -> None:
+        low, high = self.rate_range
+        self.rate = max(low, min(high, int(words_per_minute)))
+
+    def set_voice(self, voice_id: str) -> None:
+        self.voice = voice_id
+
+    def set_volume(self, volume: float) -> None:
+        self.volume = max(0.0, min(1.0, float(volume)))
+
+    def voices(self) -> list[Voice]:
+        return [Voice("fake/alto", "Alto"), Voice("fake/tenor", "Tenor")]
+
     def add_listener(self, listener: Callable[[Message], None]) -> None:
         self._listeners.append(listener)
 
@@ -45,6 +63,8 @@ class RecordingCues:
     def __init__(self) -> None:
         self.notice: str | None = None
         self.played: list[str] = []
+        self.tones: list[tuple[str, bytes]] = []  # (name, WAV) of each generated sound
+        self.volume: float | None = None  # the cue volume the front end set, if any
         self._listeners: list[Callable[[str], None]] = []
 
     def play(self, name: str) -> None:
@@ -54,6 +74,13 @@ class RecordingCues:
 
     def play_dice(self, dice: Sequence[int]) -> None:
         self._emit("dice")
+
+    def play_tone(self, wav: bytes, name: str = "tone") -> None:
+        self.tones.append((name, wav))
+        self._emit(name)
+
+    def set_volume(self, volume: float) -> None:
+        self.volume = max(0.0, min(1.0, float(volume)))
 
     def add_listener(self, listener: Callable[[str], None]) -> None:
         self._listeners.append(listener)

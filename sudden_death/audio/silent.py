@@ -51,6 +51,9 @@ class SilentCues:
     def play_dice(self, dice: Sequence[int]) -> None:
         self._emit("dice")
 
+    def play_tone(self, wav: bytes, name: str = "tone") -> None:
+        self._emit(name)
+
     def add_listener(self, listener: Callable[[str], None]) -> None:
         self._listeners.append(listener)
 

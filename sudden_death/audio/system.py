@@ -11,6 +11,7 @@ from pathlib import Path
 
 from ..resources import sounds_dir
 from .cues import CueBank
+from .diagnostics import Diagnostics
 from .notices import NoticeBoard
 from .protocols import CuePlayer, Speaker, Voice
 from .silent import SilentCues, SilentSpeaker
@@ -46,6 +47,13 @@ class AudioSystem:
         self._cue_bank = cue_bank
         self._owns_mixer = owns_mixer
         self._closed = False
+        # Only when SUDDEN_DEATH_DIAGNOSTICS names a file (packaging checks, benchmarks).
+        self.diagnostics = Diagnostics.from_env(self._synth_count, lambda: list(self.notices))
+        if self.diagnostics is not None and speech is not None:
+            speech.add_playback_listener(self.diagnostics.on_playback)
+
+    def _synth_count(self) -> int:
+        return self.speech.synth_count if self.speech is not None else 0
 
     def take_notices(self) -> list[str]:
         """Notices not yet taken: call once per frame to show each reason exactly once."""
@@ -86,6 +94,8 @@ class AudioSystem:
 
             if self.speech is None or not self.speech.worker_alive:
                 pygame.mixer.quit()
+        if self.diagnostics is not None:
+            self.diagnostics.write(closed=True)
 
 
 def open_audio(
@@ -108,7 +118,7 @@ def open_audio(
 
             if pygame.mixer.get_init() is None:
                 pygame.mixer.init(
-                    frequency=MIXER_FREQUENCY, size=-16, channels=1, buffer=MIXER_BUFFER
+                    frequency=MIXER_FREQUENCY, size=-16, channels=2, buffer=MIXER_BUFFER
                 )
                 owns_mixer = True
             pygame.mixer.set_num_channels(MIXER_CHANNELS)

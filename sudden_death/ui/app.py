@@ -22,6 +22,8 @@ from ..engine.match import Match
 from ..engine.state import Phase, Team
 from . import sections
 from .cli import Options, parse_options
+from .comfort import Comfort
+from .explorer import open_explorer
 from .help_text import help_for
 from .keys import KeyScriptError, KeySource, Step, post_step
 from .menu import Feedback, Menu
@@ -74,6 +76,7 @@ class App:
         self.notices: list[str] = []
         self.steps_taken = 0
         speaker.add_listener(self._heard)
+        self.comfort = Comfort(self)  # settings, history, field tone, how to play
 
     # -- speaking ----------------------------------------------------------------------------
 
@@ -123,6 +126,7 @@ class App:
         self.details_for, self.details = None, ""
         self.dirty = True
         self.say(screen.intro(), interrupt=interrupt, category="decision")
+        self.comfort.on_show(screen)
 
     def push(self, screen: Screen) -> None:
         self.stack.append(screen)
@@ -178,9 +182,10 @@ class App:
 
     def after(self, events: list[ev.Event]) -> None:
         self._note_computer(events)
-        lines = self.narrator.lines(events)
+        lines = self.comfort.narrate(events)  # at the player's verbosity
         self.result = [line.text for line in lines if line.text]
         self.speak_lines(lines)
+        self.comfort.after_events(events)
         self.show_decision(interrupt=not self.result)
 
     def _note_computer(self, events: list[ev.Event]) -> None:
@@ -249,6 +254,10 @@ class App:
             return
         self.after(self.match.concede(Team.HOME))
 
+    def open_extra(self, name: str) -> None:
+        """Settings, How to play or the guided first down (from the title screen)."""
+        self.comfort.open(name)
+
     def ask_quit(self) -> None:
         self.push(ConfirmScreen(self, "Quit Sudden Death?", self.quit, yes="Yes, quit"))
 
@@ -301,13 +310,18 @@ class App:
         if key == pygame.K_d:
             self.toggle_details()
             return
+        if key == pygame.K_e:
+            open_explorer(self)
+            return
+        if self.comfort.handle_key(key, mod):
+            return
         menu = self.active_menu()
         if key == pygame.K_TAB:
             self._menu_feedback(menu.next_group(-1 if shift else 1))
         elif key in (pygame.K_UP, pygame.K_LEFT):
-            self._menu_feedback(menu.move(-1))
+            self._menu_feedback(menu.move(-1, wrap=self.comfort.settings.menu_wrap))
         elif key in (pygame.K_DOWN, pygame.K_RIGHT):
-            self._menu_feedback(menu.move(1))
+            self._menu_feedback(menu.move(1, wrap=self.comfort.settings.menu_wrap))
         elif key == pygame.K_HOME:
             self._menu_feedback(menu.home())
         elif key == pygame.K_END:
@@ -459,6 +473,7 @@ def run_app(options: Options, speaker: Speaker | None = None,
             if notice:
                 app.notices.append(notice)
                 app.say(notice, interrupt=False, category="notice")
+        app.comfort.start(options.config)
         fonts = Fonts()
         _loop(app, source, surface, fonts, transcript)
     finally:

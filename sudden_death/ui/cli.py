@@ -38,7 +38,8 @@ def build_parser() -> argparse.ArgumentParser:
         help="write speech and cues as JSON Lines to FILE, or - for stdout",
     )
     parser.add_argument(
-        "--config", metavar="DIR", type=Path, default=None, help="settings folder (reserved)"
+        "--config", metavar="DIR", type=Path, default=None,
+        help="settings folder (default: your config folder)",
     )
     parser.add_argument(
         "--no-sound", action="store_true", help="silent: speech and cues are only recorded"

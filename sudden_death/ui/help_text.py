@@ -9,14 +9,21 @@ KEYS = (
     "last item. Number keys 1 to 9 pick that item of the list. H and Shift+H step through "
     "the sections: current decision, computer calls, rosters and game log. S reads the score "
     "and situation. R repeats the last message. D reads details of the focused card; press it "
-    "again to close them. Control silences speech. F1 is this help. Escape closes a dialog, "
-    "or asks whether to quit."
+    "again to close them. E opens the explorer of play cards and bands; it never changes the "
+    "game. Control silences speech. F1 is this help. Escape closes a dialog, "
+    "or asks whether to quit. "
+    "Comma and period step back and forward through everything said so far; Shift+Comma and "
+    "Shift+Period jump to the first and the last; slash chooses everything, results only, or "
+    "the computer's moves. F plays the field tone: higher and further right means closer to "
+    "their goal, then says the ball and the first-down marker. O or F2 opens settings."
 )
 
 SCREENS: dict[str, str] = {
     "welcome": (
         "Welcome screen. Sudden Death is a football card game you play by ear against the "
-        "computer: one drive each, chosen card by card. Press Enter on Start a game."
+        "computer: one drive each, chosen card by card. Press Enter on Start a game. New "
+        "here? Guided first down explains each step as you play it, and How to play reads the "
+        "rules in short sections. Settings changes speech speed, voice, volumes and verbosity."
     ),
     "naming": (
         "Naming a team. Type a name; each letter is read back. Backspace removes the last "
@@ -47,6 +54,49 @@ SCREENS: dict[str, str] = {
     "confirm": "A question. Choose Yes or No with the arrows and press Enter. Escape means No.",
     "section": (
         "A review list. Arrows move through it; H or Escape returns to your decision."
+    ),
+    "settings": (
+        "Settings. Up and Down choose a setting: speech rate, voice, speech volume, sound "
+        "effects volume, verbosity and menu wrap. Left and Right change it, Shift+Left and "
+        "Shift+Right in bigger steps; Space or Enter cycles voice, verbosity and wrap. You hear "
+        "each change in the new setting, and it is saved at once. Short verbosity says only "
+        "what changed; detailed adds the reasons. Escape or Done closes settings."
+    ),
+    "rules": (
+        "How to play: the rules in short sections. Down reads the next section, Up the one "
+        "before, Enter reads it again. Escape returns."
+    ),
+    "explorer": (
+        "The explorer of play cards and bands. Choose offensive or defensive calls, players, "
+        "how the band is made, or try a matchup, and press Enter. Nothing here changes the "
+        "game. Escape goes back one level; from here it closes the explorer and returns to "
+        "where you were."
+    ),
+    "explorer_list": (
+        "A list of cards. Enter opens a card; D reads its details. Escape goes back."
+    ),
+    "explorer_call": (
+        "An offensive call. The Bands list comes first: Left and Right, or Up and Down, step "
+        "from band minus 3 to plus 3 and read the figures there; Enter reads the yardage table "
+        "itself. Tab moves to the matchups (Enter hears a matchup's figures), the players that "
+        "touch this call, and Back. Escape goes back."
+    ),
+    "explorer_defense": (
+        "A defensive call against each offensive call. Bands count for the offense, so a minus "
+        "band is good for the defense. Enter hears the figures of that matchup. Escape goes back."
+    ),
+    "explorer_player": (
+        "A featured player: for each defensive call, how this player moves the band of the "
+        "call on its card and what that does to the average gain. Escape goes back."
+    ),
+    "explorer_rules": (
+        "How the band is made, line by line, then the matchup table row by row. Escape goes back."
+    ),
+    "explorer_try": (
+        "Try a matchup. Tab moves between the offensive call, the defensive call, up to 2 "
+        "players a side, the result and Back. Arrows choose a call; Space checks a player. "
+        "Enter hears the band, how it was made and its figures, as the engine computes them. "
+        "Escape goes back."
     ),
 }
 

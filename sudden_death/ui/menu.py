@@ -115,14 +115,18 @@ class Menu:
         self.group_index = (self.group_index + delta) % len(self.groups)
         return Feedback(self.describe_group(), "menu_move")
 
-    def move(self, delta: int) -> Feedback:
-        """Arrows: stop at the ends with the edge cue; in a radio group, moving selects."""
+    def move(self, delta: int, wrap: bool = False) -> Feedback:
+        """Arrows: stop at the ends with the edge cue, or (with `wrap`, a player setting) go
+        round to the other end, still with the edge cue; in a radio group, moving selects."""
         group = self.group
         if not group.items:
             return Feedback(self.describe(), "menu_edge")
         target = group.focus + delta
         if target < 0 or target >= len(group.items):
-            return Feedback(self.describe(), "menu_edge")
+            if not wrap or len(group.items) < 2:
+                return Feedback(self.describe(), "menu_edge")
+            moved = self._focus(target % len(group.items))
+            return Feedback(moved.text, "menu_edge")
         return self._focus(target)
 
     def home(self) -> Feedback:

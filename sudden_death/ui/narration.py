@@ -11,10 +11,11 @@ from dataclasses import dataclass
 
 from ..audio.protocols import Priority
 from ..engine import events as ev
-from ..engine.card_model import DefCall, OffCall, Player, PlayKind, Role
-from ..engine.cards import DEFENSIVE_CALLS, MATCHUPS, OFFENSIVE_CALLS, PLAYERS, card_name
+from ..engine.card_model import DefCall, OffCall, Player, Role
+from ..engine.cards import card_name
 from ..engine.field import Down, field_goal_needs
 from ..engine.state import DriveEnd, GameEnd, GameState, Hand, Outcome, SwapKind, Team
+from . import explorer_words
 
 HUMAN = Team.HOME
 
@@ -343,51 +344,9 @@ class Narrator:
 # -- card details (D) --------------------------------------------------------------------------
 
 
-def _mean_yards(table_yards: tuple[tuple[int, int], ...]) -> float:
-    total = sum(weight for _, weight in table_yards)
-    return sum(yards * weight for yards, weight in table_yards) / total
-
-
 def card_details(card: OffCall | DefCall | Player) -> str:
-    """Band 0 statistics and matchups of a card, as one spoken paragraph."""
-    if isinstance(card, Player):
-        info = PLAYERS[card]
-        call = card_name(info.call)
-        if info.role is Role.OFFENSE:
-            effect = f"adds 1 to the band when the final offensive call is {call}"
-        else:
-            effect = f"takes 1 off the band when the offense's final call is {call}"
-        return f"{info.name}, {info.role.value} player: {effect}. {info.blurb}"
-    if isinstance(card, OffCall):
-        info_o = OFFENSIVE_CALLS[card]
-        table = info_o.bands[0]
-        mean = _mean_yards(table.yards)
-        if info_o.kind is PlayKind.RUN:
-            stats = f"At band 0 it averages {mean:.1f} yards; fumble chance {table.fumble} in 100."
-        else:
-            complete = 100 - table.incomplete - table.interception - table.sack
-            stats = (f"At band 0 it is complete {complete} times in 100, averaging {mean:.1f} "
-                     f"yards when caught; incomplete {table.incomplete}, intercepted "
-                     f"{table.interception}, sacked {table.sack}, fumble {table.fumble} in 100.")
-        row = MATCHUPS[card]
-        return (f"{info_o.name}, {info_o.kind.value} play. {info_o.blurb} {stats} "
-                f"{_matchup_words(row, for_offense=True)}")
-    info_d = DEFENSIVE_CALLS[card]
-    column = {off: MATCHUPS[off][card] for off in OffCall}
-    return (f"{info_d.name}, defensive call. {info_d.blurb} "
-            f"{_matchup_words(column, for_offense=False)}")
-
-
-def _matchup_words(row: dict, for_offense: bool) -> str:  # type: ignore[type-arg]
-    sign = 1 if for_offense else -1
-    good = [f"{card_name(c)} {signed(v * sign)}" for c, v in row.items() if v * sign > 0]
-    bad = [f"{card_name(c)} {signed(v * sign)}" for c, v in row.items() if v * sign < 0]
-    even = [card_name(c) for c, v in row.items() if v == 0]
-    words = f"Strong against {', '.join(good) or 'nothing'}."
-    words += f" Weak against {', '.join(bad) or 'nothing'}."
-    if even:
-        words += f" Even against {', '.join(even)}."
-    return words
+    """Band 0 statistics and matchups of a card: the explorer's own words, so they always agree."""
+    return explorer_words.card_details(card)
 
 
 def card_label(card: OffCall | DefCall | Player) -> tuple[str, str]:

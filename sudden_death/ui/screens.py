@@ -46,6 +46,8 @@ class Host(Protocol):
 
     def quit(self) -> None: ...
 
+    def open_extra(self, name: str) -> None: ...  # "settings", "rules" or "tutorial"
+
 
 class Screen:
     """A screen: a menu, the words said when it takes focus, and what its buttons do."""
@@ -96,7 +98,8 @@ class WelcomeScreen(Screen):
 
     def __init__(self, host: Host) -> None:
         menu = Menu("Welcome", [Group("Main menu", _buttons(
-            [("Start a game", "start"), ("Quit", "quit")]))])
+            [("Start a game", "start"), ("Guided first down", "tutorial"),
+             ("How to play", "rules"), ("Settings", "settings"), ("Quit", "quit")]))])
         super().__init__(host, menu)
 
     def intro(self) -> str:
@@ -109,6 +112,8 @@ class WelcomeScreen(Screen):
     def on_button(self, item: Item) -> None:
         if item.value == "start":
             self.host.start_naming()
+        elif item.value in ("tutorial", "rules", "settings"):
+            self.host.open_extra(str(item.value))
         else:
             self.host.ask_quit()
 

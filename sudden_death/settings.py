@@ -1,0 +1,147 @@
+"""Player settings that survive between runs: speech, volumes, verbosity and menu wrap.
+
+Only comfort settings are stored, never game progress (SPEC). Loading and saving never raise: a
+missing, unreadable or corrupt file gives the defaults plus one sentence to speak, and a failed
+save gives a sentence too, so a player always hears why a setting did not stick.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import sys
+import tempfile
+from collections.abc import Mapping
+from dataclasses import asdict, dataclass, replace
+from pathlib import Path
+
+APP_DIR_WINDOWS = "SuddenDeath"
+APP_DIR_MAC = "SuddenDeath"
+APP_DIR_LINUX = "sudden-death"
+FILE_NAME = "settings.json"
+VERSION = 1
+
+RATE_LIMITS = (50, 600)  # anything a synthesizer might accept; the engine clamps further
+VERBOSITIES = ("short", "normal", "detailed")
+MIN_SPEECH_VOLUME = 0.1  # a file can never make the game silent for someone who cannot see it
+
+
+@dataclass(frozen=True)
+class Settings:
+    """The comfort settings. `voice` is a voice id; empty means the synthesizer's default."""
+
+    speech_rate: int = 175
+    voice: str = ""
+    speech_volume: float = 1.0
+    cue_volume: float = 0.8
+    verbosity: str = "normal"
+    menu_wrap: bool = False
+
+    def changed(self, **changes: object) -> Settings:
+        """A copy with `changes` applied and every field brought back into range."""
+        return from_mapping({**asdict(self), **changes})
+
+
+def _clamp(value: float, low: float, high: float) -> float:
+    return max(low, min(high, value))
+
+
+def from_mapping(data: Mapping[str, object]) -> Settings:
+    """Settings from untrusted data: wrong types fall back to defaults, numbers are clamped."""
+    default = Settings()
+    values = asdict(default)
+    rate = data.get("speech_rate")
+    if isinstance(rate, (int, float)) and not isinstance(rate, bool) and rate == rate:
+        values["speech_rate"] = int(_clamp(float(rate), *RATE_LIMITS))
+    voice = data.get("voice")
+    if isinstance(voice, str) and len(voice) < 500:
+        values["voice"] = voice
+    for name, floor in (("speech_volume", MIN_SPEECH_VOLUME), ("cue_volume", 0.0)):
+        volume = data.get(name)
+        if isinstance(volume, (int, float)) and not isinstance(volume, bool) and volume == volume:
+            values[name] = round(_clamp(float(volume), floor, 1.0), 2)
+    verbosity = data.get("verbosity")
+    if isinstance(verbosity, str) and verbosity in VERBOSITIES:
+        values["verbosity"] = verbosity
+    wrap = data.get("menu_wrap")
+    if isinstance(wrap, bool):
+        values["menu_wrap"] = wrap
+    return replace(default, **values)
+
+
+def default_config_dir(
+    platform: str | None = None,
+    environ: Mapping[str, str] | None = None,
+    home: Path | None = None,
+) -> Path:
+    """The user's config folder for this platform, worked out now (never at import)."""
+    platform = sys.platform if platform is None else platform
+    environ = os.environ if environ is None else environ
+    home = Path.home() if home is None else home
+    if platform.startswith("win"):
+        base = environ.get("APPDATA")
+        return (Path(base) if base else home / "AppData" / "Roaming") / APP_DIR_WINDOWS
+    if platform == "darwin":
+        return home / "Library" / "Application Support" / APP_DIR_MAC
+    base = environ.get("XDG_CONFIG_HOME")
+    if base and Path(base).is_absolute():
+        return Path(base) / APP_DIR_LINUX
+    return home / ".config" / APP_DIR_LINUX
+
+
+def settings_path(folder: Path | None = None) -> Path:
+    return (folder if folder is not None else default_config_dir()) / FILE_NAME
+
+
+def load_settings(folder: Path | None = None) -> tuple[Settings, str | None]:
+    """Settings from `folder` (default: the user's config folder), and a notice if any.
+
+    The notice is one sentence to speak: the file was missing, unreadable or damaged, or some
+    values in it were out of range and were corrected.
+    """
+    try:
+        path = settings_path(folder)
+    except (OSError, RuntimeError):  # no home folder at all
+        return Settings(), "No settings folder could be found, so the default settings are used."
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        return Settings(), "No saved settings yet, so the defaults are used. O opens settings."
+    except (OSError, UnicodeDecodeError, ValueError):
+        return Settings(), "The settings file could not be read, so the defaults are used."
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        return Settings(), "The settings file was damaged, so the defaults are used."
+    if not isinstance(data, dict):
+        return Settings(), "The settings file was damaged, so the defaults are used."
+    settings = from_mapping(data)
+    stored = {key: data.get(key) for key in asdict(settings)}
+    if stored != asdict(settings):
+        return settings, "Some saved settings were not valid and were reset or corrected."
+    return settings, None
+
+
+def save_settings(settings: Settings, folder: Path | None = None) -> str | None:
+    """Write atomically (temp file, then replace); None on success, else a notice to speak."""
+    try:
+        path = settings_path(folder)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        data = {"version": VERSION, **asdict(settings)}
+        fd, temp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8") as handle:
+                json.dump(data, handle, indent=2, sort_keys=True)
+                handle.write("\n")
+                handle.flush()
+                os.fsync(handle.fileno())
+            os.replace(temp, path)
+        except BaseException:
+            with contextlib.suppress(OSError):
+                os.unlink(temp)
+            raise
+    except (OSError, RuntimeError) as error:
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else "error"
+        return f"Settings could not be saved ({reason.lower()}); they last until you quit."
+    return None

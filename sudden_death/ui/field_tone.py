@@ -1,0 +1,82 @@
+"""Hearing the field: the ball's position as a short stereo tone, then in words.
+
+The tone rises in pitch toward the opponent's goal and moves from the left ear (your own goal)
+to the right ear (theirs), so a glance by ear tells how far there is to go. Pure standard
+library: the samples are built here and handed to the cue player as a WAV.
+"""
+
+from __future__ import annotations
+
+import math
+import sys
+from array import array
+
+from ..audio.synth import pcm_to_wav
+
+SAMPLE_RATE = 22050
+LOW_HZ = 220.0  # your own goal line
+OCTAVES = 2.0  # the opponent's goal line is two octaves higher (880 Hz)
+TONE_SECONDS = 0.22
+AFTER_PLAY_SECONDS = 0.12  # the brief version played after each play
+FADE_SECONDS = 0.015
+PEAK = 0.35  # of full scale: well under speech so it never masks it
+
+
+def frequency_for(spot: int) -> float:
+    """Pitch for a spot 0..100 yards from the player's own goal: exponential, as ears hear."""
+    return LOW_HZ * 2 ** (OCTAVES * max(0, min(100, spot)) / 100)
+
+
+def pan_for(spot: int) -> float:
+    """0.0 = full left (your own goal) .. 1.0 = full right (the opponent's goal)."""
+    return max(0, min(100, spot)) / 100
+
+
+def tone_samples(spot: int, seconds: float = TONE_SECONDS,
+                 rate: int = SAMPLE_RATE) -> array:
+    """Interleaved stereo 16-bit samples (left, right, left, ...) with equal-power panning."""
+    frequency = frequency_for(spot)
+    angle = pan_for(spot) * math.pi / 2
+    left_gain, right_gain = math.cos(angle), math.sin(angle)
+    count = max(1, int(seconds * rate))
+    fade = max(1, min(count // 2, int(FADE_SECONDS * rate)))
+    out = array("h", bytes(4 * count))
+    step = 2 * math.pi * frequency / rate
+    for i in range(count):
+        envelope = min(1.0, i / fade, (count - 1 - i) / fade)
+        value = PEAK * 32767 * envelope * math.sin(step * i)
+        out[2 * i] = int(value * left_gain)
+        out[2 * i + 1] = int(value * right_gain)
+    return out
+
+
+def tone_wav(spot: int, seconds: float = TONE_SECONDS) -> bytes:
+    """The tone as a complete stereo WAV file, ready for `pygame.mixer.Sound`."""
+    samples = tone_samples(spot, seconds)
+    if sys.byteorder == "big":
+        samples = array("h", samples)
+        samples.byteswap()  # WAV is little-endian
+    return pcm_to_wav(samples.tobytes(), SAMPLE_RATE, channels=2)
+
+
+def spot_from_left(spot: int) -> str:
+    """A spot 0..100 from the player's own goal, in words: "your own 30", "their 20"."""
+    if spot == 50:
+        return "midfield"
+    if spot < 50:
+        return f"your own {spot}"
+    return f"their {100 - spot}"
+
+
+def field_words(ball: int, marker: int | None, human_offense: bool) -> str:
+    """What follows the tone: the ball, the first-down marker, and the yards to go."""
+    words = f"Ball on {spot_from_left(ball)}"
+    if marker is None:
+        return words + "."
+    if human_offense:
+        if marker >= 100:
+            return words + f", goal to go: {100 - ball} yards to the end zone."
+        return words + f", first down at {spot_from_left(marker)}, {marker - ball} to go."
+    if marker <= 0:
+        return words + f", they have goal to go: {ball} yards from your end zone."
+    return words + f", their first down at {spot_from_left(marker)}, {ball - marker} to go."

@@ -1,0 +1,95 @@
+"""Message history: every spoken line of the session, reviewable one at a time.
+
+Comma and period step back and forward, Shift jumps to the first or last, and slash changes
+which messages are reviewed: results, the computer's moves, or everything. The review reads each
+message with its place ("3 of 17") and never adds its own words to the history.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ..audio.protocols import Message
+
+# Categories the narration and app use (Message.category) and the review filters over them.
+RESULT_CATEGORIES = frozenset({"result", "game_over"})
+COMPUTER_CATEGORIES = frozenset({"computer"})
+NOT_RECORDED = frozenset({"history", "repeat"})  # the review itself and R's repeats
+
+FILTERS: tuple[tuple[str, frozenset[str] | None], ...] = (
+    ("everything", None),
+    ("results", RESULT_CATEGORIES),
+    ("computer", COMPUTER_CATEGORIES),
+)
+
+
+@dataclass(frozen=True)
+class Review:
+    """What a review key produced: the words to speak and the cue (edge when at an end)."""
+
+    text: str
+    cue: str | None = None
+
+
+class History:
+    """All messages in order, a category filter, and a review position within the filter."""
+
+    def __init__(self) -> None:
+        self.messages: list[Message] = []
+        self.filter_index = 0
+        self.position: int | None = None  # index into the filtered list; None = past the end
+
+    def record(self, message: Message) -> None:
+        """Keep a message (unless it is the review itself); the review restarts at the end."""
+        if message.category in NOT_RECORDED or not message.text.strip():
+            return
+        self.messages.append(message)
+        self.position = None
+
+    @property
+    def filter_name(self) -> str:
+        return FILTERS[self.filter_index][0]
+
+    def visible(self) -> list[Message]:
+        categories = FILTERS[self.filter_index][1]
+        if categories is None:
+            return list(self.messages)
+        return [m for m in self.messages if m.category in categories]
+
+    def _read(self, index: int, cue: str | None) -> Review:
+        shown = self.visible()
+        self.position = index
+        text = shown[index].text.rstrip()
+        joiner = " " if text.endswith((".", "!", "?", ":")) else ". "
+        return Review(f"{text}{joiner}{index + 1} of {len(shown)}.", cue)
+
+    def _empty(self) -> Review:
+        return Review(f"No {self.filter_name} messages yet.", "menu_edge")
+
+    def step(self, delta: int) -> Review:
+        """Comma (-1) / period (+1): the message before or after; the ends are heard."""
+        shown = self.visible()
+        if not shown:
+            return self._empty()
+        if self.position is None:
+            return self._read(len(shown) - 1, "menu_move" if delta < 0 else "menu_edge")
+        target = self.position + delta
+        if target < 0 or target >= len(shown):
+            return self._read(max(0, min(len(shown) - 1, self.position)), "menu_edge")
+        return self._read(target, "menu_move")
+
+    def first(self) -> Review:
+        shown = self.visible()
+        return self._read(0, "menu_move") if shown else self._empty()
+
+    def last(self) -> Review:
+        shown = self.visible()
+        return self._read(len(shown) - 1, "menu_move") if shown else self._empty()
+
+    def cycle_filter(self, delta: int = 1) -> Review:
+        """Slash: the next category; the review starts again from its latest message."""
+        self.filter_index = (self.filter_index + delta) % len(FILTERS)
+        self.position = None
+        count = len(self.visible())
+        noun = "message" if count == 1 else "messages"
+        return Review(f"History: {self.filter_name}, {count} {noun}.", "menu_select")

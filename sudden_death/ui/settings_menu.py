@@ -1,0 +1,157 @@
+"""The spoken settings menu: Up and Down pick a setting, Left and Right change it.
+
+Every change is applied before it is announced, so the announcement itself is heard at the new
+rate, in the new voice, at the new volume (a cue plays at the new cue volume). Changes are saved
+at once; Escape or Done closes the menu and returns focus where it was.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from ..settings import MIN_SPEECH_VOLUME, VERBOSITIES, Settings
+from .menu import Group, Item, ItemKind, Menu
+from .screens import Host, Screen
+from .verbosity import VERBOSITY_WORDS
+
+if TYPE_CHECKING:
+    from .comfort import Comfort
+
+RATE_STEP, RATE_BIG_STEP = 10, 50
+VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
+SETTING_KEYS = ("speech_rate", "voice", "speech_volume", "cue_volume", "verbosity", "menu_wrap")
+
+
+class SettingsScreen(Screen):
+    help_key = "settings"
+
+    def __init__(self, host: Host, comfort: Comfort) -> None:
+        self.comfort = comfort
+        self.voice_list = comfort.controls.voices()
+        super().__init__(host, Menu("Settings", [Group("Settings", self._items())]))
+
+    # -- labels ------------------------------------------------------------------------------
+
+    def _voice_name(self, voice_id: str) -> str:
+        for voice in self.voice_list:
+            if voice.id == voice_id:
+                return voice.name
+        return voice_id or "default voice"
+
+    def label(self, key: str, settings: Settings) -> str:
+        if key == "speech_rate":
+            return f"Speech rate: {settings.speech_rate} words per minute"
+        if key == "voice":
+            return f"Voice: {self._voice_name(settings.voice)}"
+        if key == "speech_volume":
+            return f"Speech volume: {round(settings.speech_volume * 100)} percent"
+        if key == "cue_volume":
+            return f"Sound effects volume: {round(settings.cue_volume * 100)} percent"
+        if key == "verbosity":
+            return f"Verbosity: {VERBOSITY_WORDS[settings.verbosity]}"
+        return f"Menu wrap: {'on' if settings.menu_wrap else 'off'}"
+
+    def _items(self) -> list[Item]:
+        settings = self.comfort.settings
+        items = [Item(self.label(key, settings), ItemKind.TEXT, key) for key in SETTING_KEYS]
+        items.append(Item("Reset to defaults", ItemKind.BUTTON, "reset"))
+        items.append(Item("Done", ItemKind.BUTTON, "done"))
+        return items
+
+    def _refresh(self) -> None:
+        group = self.menu.group
+        focus = group.focus
+        group.items = self._items()
+        group.focus = focus
+
+    def intro(self) -> str:
+        return ("Settings. Up and Down choose a setting, Left and Right change it, Shift for "
+                "bigger steps. Changes are saved at once; Escape closes. "
+                + self.menu.describe())
+
+    # -- keys --------------------------------------------------------------------------------
+
+    def handle_key(self, key: int, mod: int) -> bool:
+        import pygame
+
+        item = self.menu.item
+        if item is None or item.value not in SETTING_KEYS:
+            return False
+        big = bool(mod & pygame.KMOD_SHIFT)
+        if key in (pygame.K_LEFT, pygame.K_RIGHT):
+            self.adjust(str(item.value), 1 if key == pygame.K_RIGHT else -1, big)
+            return True
+        if key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
+            if item.value in ("verbosity", "menu_wrap", "voice"):
+                self.adjust(str(item.value), 1, False, cycle=True)
+            else:
+                self.host.cue("menu_edge")
+                self.host.say("Use Left and Right to change this one.")
+            return True
+        return False
+
+    def on_button(self, item: Item) -> None:
+        if item.value == "reset":
+            self.comfort.change(Settings())
+            self._refresh()
+            self.host.cue("menu_select")
+            self.host.say("All settings are back to their defaults. " + self.menu.describe())
+        elif item.value == "done":
+            self.close()
+
+    def on_escape(self) -> bool:
+        self.close()
+        return True
+
+    def close(self) -> None:
+        self.host.pop()  # says "Back." and where the focus returned
+
+    # -- changing ----------------------------------------------------------------------------
+
+    def adjust(self, key: str, direction: int, big: bool, cycle: bool = False) -> None:
+        """Move one setting a step; announce it in its new form, or the edge when at an end."""
+        old = self.comfort.settings
+        new = self._stepped(key, old, direction, big, cycle)
+        if new == old and key == "voice" and len(self.voice_list) < 2:
+            self.host.cue("menu_edge")
+            self.host.say("No other voices are installed.")
+            return
+        if new == old:
+            self.host.cue("menu_edge")
+            self.host.say(self.label(key, old) + ", the limit.")
+            return
+        self.comfort.change(new)
+        self._refresh()
+        if key == "cue_volume":
+            self.host.cue("menu_select")  # heard at the new cue volume
+        self.host.say(self.label(key, new))
+
+    def _stepped(self, key: str, old: Settings, direction: int, big: bool,
+                 cycle: bool) -> Settings:
+        if key == "speech_rate":
+            low, high = self.comfort.controls.rate_range()
+            step = RATE_BIG_STEP if big else RATE_STEP
+            rate = max(low, min(high, old.speech_rate + direction * step))
+            return old.changed(speech_rate=rate)
+        if key in ("speech_volume", "cue_volume"):
+            step = VOLUME_BIG_STEP if big else VOLUME_STEP
+            floor = MIN_SPEECH_VOLUME if key == "speech_volume" else 0.0
+            value = round(max(floor, min(1.0, getattr(old, key) + direction * step)), 2)
+            return old.changed(**{key: value})
+        if key == "menu_wrap":
+            return old.changed(menu_wrap=not old.menu_wrap)
+        if key == "verbosity":
+            index = VERBOSITIES.index(old.verbosity) + direction
+            if cycle:
+                index %= len(VERBOSITIES)
+            index = max(0, min(len(VERBOSITIES) - 1, index))
+            return old.changed(verbosity=VERBOSITIES[index])
+        ids = [voice.id for voice in self.voice_list]
+        if not ids:
+            return old
+        index = ids.index(old.voice) if old.voice in ids else -1
+        index += direction * (10 if big else 1)
+        if cycle:
+            index %= len(ids)
+        index = max(0, min(len(ids) - 1, index))
+        return old.changed(voice=ids[index])

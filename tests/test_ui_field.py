@@ -1,0 +1,100 @@
+"""Hearing the field: the tone's pitch rises toward the opponent's goal, its pan moves left to
+right, F plays it with the spot in words, and a short tone follows every play."""
+
+from __future__ import annotations
+
+import io
+import itertools
+import math
+import wave
+from array import array
+from pathlib import Path
+
+from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
+from sudden_death.ui import field_tone
+from sudden_death.ui.app import run_app
+from sudden_death.ui.cli import Options
+
+TO_FIRST_SNAP = ["return", "type Jets", "return", "return", "return", "return"]
+ONE_DOWN = [*TO_FIRST_SNAP, "return", "1", "2", "tab", "1", "2", "3", "return", "return",
+            "return"]
+
+
+def measured_frequency(samples: array, rate: int) -> float:
+    """Frequency of the left+right mix from its rising zero crossings."""
+    mono = [samples[i] + samples[i + 1] for i in range(0, len(samples), 2)]
+    rising = [i for i in range(1, len(mono)) if mono[i - 1] < 0 <= mono[i]]
+    return (len(rising) - 1) * rate / (rising[-1] - rising[0])
+
+
+def channel_rms(samples: array) -> tuple[float, float]:
+    left, right = samples[0::2], samples[1::2]
+    return (math.sqrt(sum(v * v for v in left) / len(left)),
+            math.sqrt(sum(v * v for v in right) / len(right)))
+
+
+def test_pitch_rises_with_the_spot() -> None:
+    spots = [0, 10, 25, 50, 75, 90, 100]
+    heard = [measured_frequency(field_tone.tone_samples(s), field_tone.SAMPLE_RATE)
+             for s in spots]
+    assert all(a < b for a, b in itertools.pairwise(heard)), heard
+    for spot, frequency in zip(spots, heard, strict=True):
+        assert abs(frequency - field_tone.frequency_for(spot)) < 0.03 * frequency
+    assert 200 < heard[0] < 240 and 820 < heard[-1] < 940  # two octaves, goal to goal
+
+
+def test_pan_moves_left_to_right() -> None:
+    balance = []
+    for spot in (0, 25, 50, 75, 100):
+        left, right = channel_rms(field_tone.tone_samples(spot))
+        balance.append(right / (left + right))
+    assert balance[0] < 0.01 and balance[-1] > 0.99 and abs(balance[2] - 0.5) < 0.01
+    assert all(a < b for a, b in itertools.pairwise(balance))
+
+
+def test_tone_is_a_short_stereo_wav() -> None:
+    with wave.open(io.BytesIO(field_tone.tone_wav(40)), "rb") as wav:
+        assert (wav.getnchannels(), wav.getsampwidth(), wav.getframerate()) == (2, 2, 22050)
+        assert 0.1 < wav.getnframes() / wav.getframerate() < 0.4
+        samples = array("h", wav.readframes(wav.getnframes()))
+    assert max(abs(v) for v in samples) < 0.5 * 32767  # quieter than speech
+    assert abs(samples[0]) < 200 and abs(samples[-1]) < 200  # faded: no click
+
+
+def test_field_words() -> None:
+    assert field_tone.field_words(25, 35, True) == \
+        "Ball on your own 25, first down at your own 35, 10 to go."
+    assert field_tone.field_words(94, 104, True) == \
+        "Ball on their 6, goal to go: 6 yards to the end zone."
+    assert field_tone.field_words(60, 50, False) == \
+        "Ball on their 40, their first down at midfield, 10 to go."
+
+
+def play(tmp_path: Path, keys: list[str]) -> tuple[list[str], RecordingCues]:
+    key_file = tmp_path / "keys.txt"
+    key_file.write_text("\n".join(keys) + "\n", encoding="utf-8")
+    speaker, cues = RecordingSpeaker(), RecordingCues()
+    options = Options(seed=1, headless=True, keys=str(key_file), no_sound=True,
+                      config=tmp_path / "cfg")
+    assert run_app(options, speaker=speaker, cues=cues) == 0
+    return [m.text for m in speaker.spoken], cues
+
+
+def test_f_plays_the_tone_then_says_the_spot(tmp_path: Path) -> None:
+    spoken, cues = play(tmp_path, ["f", *TO_FIRST_SNAP, "f"])
+    assert "No ball on the field yet." in spoken
+    assert spoken[-1] == "Ball on your own 25, first down at your own 35, 10 to go."
+    assert [name for name, _ in cues.tones] == ["field_tone"]
+    assert cues.played[-1] == "field_tone"
+    with wave.open(io.BytesIO(cues.tones[0][1]), "rb") as wav:
+        samples = array("h", wav.readframes(wav.getnframes()))
+    expected = field_tone.frequency_for(25)
+    assert abs(measured_frequency(samples, 22050) - expected) < 0.03 * expected
+
+
+def test_a_brief_tone_follows_each_play(tmp_path: Path) -> None:
+    spoken, cues = play(tmp_path, ONE_DOWN)
+    assert any(s.startswith("Final calls:") for s in spoken)
+    assert len(cues.tones) == 1
+    with wave.open(io.BytesIO(cues.tones[0][1]), "rb") as wav:
+        assert wav.getnframes() / wav.getframerate() < field_tone.TONE_SECONDS

@@ -1,0 +1,270 @@
+"""Settings: the file round-trips and survives damage; every setting changes what is heard or said.
+
+The speech-rate test uses the real synthesizer and mixer (SDL's dummy driver) in a subprocess,
+since one process gets one engine; the rest run in this process with the recording fakes.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pygame
+import pytest
+
+from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
+from sudden_death.engine.match import Match
+from sudden_death.settings import (
+    FILE_NAME,
+    Settings,
+    default_config_dir,
+    from_mapping,
+    load_settings,
+    save_settings,
+)
+from sudden_death.ui.app import App
+from sudden_death.ui.settings_menu import SettingsScreen
+from sudden_death.ui.verbosity import narrate
+
+ROOT = Path(__file__).resolve().parent.parent
+KEYS = {"o": pygame.K_o, "f2": pygame.K_F2, "left": pygame.K_LEFT, "right": pygame.K_RIGHT,
+        "up": pygame.K_UP, "down": pygame.K_DOWN, "space": pygame.K_SPACE,
+        "return": pygame.K_RETURN, "escape": pygame.K_ESCAPE, "end": pygame.K_END,
+        "home": pygame.K_HOME, "f1": pygame.K_F1}
+
+
+def press(app: App, *keys: str) -> None:
+    for key in keys:
+        shift = key.startswith("shift+")
+        app.handle_key(KEYS[key.removeprefix("shift+")], pygame.KMOD_SHIFT if shift else 0)
+
+
+def make_app(config: Path) -> tuple[App, RecordingSpeaker, RecordingCues]:
+    speaker, cues = RecordingSpeaker(), RecordingCues()
+    app = App(speaker, cues, seed=1)
+    app.start()
+    app.comfort.start(config)
+    return app, speaker, cues
+
+
+# -- the file ----------------------------------------------------------------------------------
+
+
+def test_round_trip_through_the_file(tmp_path: Path) -> None:
+    wanted = Settings(speech_rate=380, voice="gmw/en-US", speech_volume=0.6, cue_volume=0.3,
+                      verbosity="short", menu_wrap=True)
+    assert save_settings(wanted, tmp_path) is None
+    loaded, notice = load_settings(tmp_path)
+    assert loaded == wanted and notice is None
+    assert json.loads((tmp_path / FILE_NAME).read_text())["speech_rate"] == 380
+    assert [p.name for p in tmp_path.iterdir()] == [FILE_NAME]  # no temp file left behind
+    assert save_settings(wanted.changed(speech_rate=200), tmp_path) is None  # replaces
+    assert load_settings(tmp_path)[0].speech_rate == 200
+
+
+def test_missing_file_and_missing_folder_give_defaults_and_a_notice(tmp_path: Path) -> None:
+    folder = tmp_path / "not" / "there"
+    settings, notice = load_settings(folder)
+    assert settings == Settings() and notice and "default" in notice
+    assert save_settings(Settings(verbosity="detailed"), folder) is None  # folders are made
+    assert load_settings(folder) == (Settings(verbosity="detailed"), None)
+
+
+@pytest.mark.parametrize("text", ["{not json", "", "[1, 2, 3]", '"just a string"', "\x00\xff",
+                                  "{" * 5000])
+def test_garbage_gives_defaults_and_a_notice(tmp_path: Path, text: str) -> None:
+    (tmp_path / FILE_NAME).write_text(text, encoding="utf-8", errors="surrogateescape")
+    settings, notice = load_settings(tmp_path)
+    assert settings == Settings() and notice
+
+
+def test_wrong_types_and_out_of_range_values_are_corrected(tmp_path: Path) -> None:
+    (tmp_path / FILE_NAME).write_text(json.dumps({
+        "speech_rate": "fast", "voice": 7, "speech_volume": -3, "cue_volume": 9,
+        "verbosity": "chatty", "menu_wrap": "yes",
+    }))
+    settings, notice = load_settings(tmp_path)
+    assert notice and "corrected" in notice
+    assert settings == Settings(speech_volume=0.1, cue_volume=1.0)  # never silent speech
+    assert from_mapping({"speech_rate": 10_000}).speech_rate == 600
+    assert from_mapping({"speech_rate": True}).speech_rate == Settings().speech_rate
+    assert from_mapping({"speech_rate": float("nan")}).speech_rate == Settings().speech_rate
+
+
+def test_unreadable_or_unwritable_places_never_raise(tmp_path: Path) -> None:
+    (tmp_path / FILE_NAME).mkdir()  # a folder where the file should be: unreadable
+    settings, notice = load_settings(tmp_path)
+    assert settings == Settings() and notice
+    blocker = tmp_path / "file.txt"
+    blocker.write_text("x")
+    notice = save_settings(Settings(), blocker / "sub")  # parent is a file: cannot make it
+    assert notice and "could not be saved" in notice
+    readonly = tmp_path / "readonly"
+    readonly.mkdir()
+    save_settings(Settings(), readonly)
+    (readonly / FILE_NAME).chmod(0o400)  # a read-only file is still read, and replaced
+    assert load_settings(readonly) == (Settings(), None)
+    assert save_settings(Settings(speech_rate=250), readonly) is None
+    assert load_settings(readonly)[0].speech_rate == 250
+    readonly.chmod(0o500)
+    try:
+        if not os.access(readonly, os.W_OK):  # (root may write anyway)
+            assert save_settings(Settings(speech_rate=300), readonly) is not None
+            assert load_settings(readonly)[0].speech_rate == 250  # the old file is intact
+    finally:
+        readonly.chmod(0o700)
+
+
+def test_default_folder_per_platform(tmp_path: Path) -> None:
+    home = tmp_path
+    assert default_config_dir("win32", {"APPDATA": str(tmp_path / "Roam")}, home) == \
+        tmp_path / "Roam" / "SuddenDeath"
+    assert default_config_dir("darwin", {}, home) == \
+        home / "Library" / "Application Support" / "SuddenDeath"
+    assert default_config_dir("linux", {"XDG_CONFIG_HOME": str(tmp_path / "x")}, home) == \
+        tmp_path / "x" / "sudden-death"
+    assert default_config_dir("linux", {}, home) == home / ".config" / "sudden-death"
+    assert default_config_dir("linux", {"XDG_CONFIG_HOME": "relative"}, home) == \
+        home / ".config" / "sudden-death"
+
+
+# -- in the game -------------------------------------------------------------------------------
+
+
+def test_saved_settings_are_applied_at_start_and_bad_ones_are_announced(tmp_path: Path) -> None:
+    save_settings(Settings(speech_rate=400, voice="fake/tenor", speech_volume=0.5,
+                           cue_volume=0.25), tmp_path)
+    _, speaker, cues = make_app(tmp_path)
+    assert (speaker.rate, speaker.voice, speaker.volume, cues.volume) == \
+        (400, "fake/tenor", 0.5, 0.25)
+    (tmp_path / FILE_NAME).write_text("{oops")
+    _, speaker, cues = make_app(tmp_path)
+    notices = [m.text for m in speaker.spoken if m.category == "notice"]
+    assert notices == ["The settings file was damaged, so the defaults are used."]
+    assert speaker.rate == Settings().speech_rate
+
+
+def test_settings_menu_from_title_and_in_game_each_change_heard_and_saved(
+        tmp_path: Path) -> None:
+    app, speaker, cues = make_app(tmp_path)
+    press(app, "down", "down", "down", "return")  # title screen: Settings
+    assert isinstance(app.top, SettingsScreen)
+    assert speaker.spoken[-1].text.startswith("Settings. Up and Down")
+    press(app, "shift+right")
+    assert speaker.rate == 225 and speaker.spoken[-1].text == \
+        "Speech rate: 225 words per minute"
+    for _ in range(30):
+        press(app, "shift+right")
+    assert speaker.rate == 450 and speaker.spoken[-1].text.endswith("the limit.")
+    press(app, "down", "right")
+    assert speaker.voice == "fake/alto" and speaker.spoken[-1].text == "Voice: Alto"
+    press(app, "space")
+    assert speaker.voice == "fake/tenor"
+    press(app, "down", "left")
+    assert speaker.volume == 0.9 and speaker.spoken[-1].text == "Speech volume: 90 percent"
+    press(app, "down", "left")
+    assert cues.volume == 0.7 and cues.played[-1] == "menu_select"
+    press(app, "down", "left")
+    assert speaker.spoken[-1].text == "Verbosity: short: only what changed"
+    press(app, "down", "space")
+    assert speaker.spoken[-1].text == "Menu wrap: on"
+    saved, notice = load_settings(tmp_path)
+    assert notice is None and saved == Settings(
+        speech_rate=450, voice="fake/tenor", speech_volume=0.9, cue_volume=0.7,
+        verbosity="short", menu_wrap=True)
+    press(app, "escape")
+    assert app.top.help_key == "welcome"
+    assert speaker.spoken[-1].text.startswith("Back. Main menu. Settings")
+    # In game: O and F2 open it over the current decision, Escape returns to it.
+    app.names_chosen("Hawks", "Bears")
+    press(app, "o")
+    assert isinstance(app.top, SettingsScreen)
+    press(app, "f1")
+    assert "Left and Right change it" in speaker.spoken[-1].text
+    press(app, "escape", "f2")
+    assert isinstance(app.top, SettingsScreen)
+    press(app, "escape")
+    assert app.top.help_key == "coin"
+
+
+def test_menu_wrap_changes_the_edges(tmp_path: Path) -> None:
+    app, speaker, cues = make_app(tmp_path)
+    press(app, "up")
+    assert cues.played[-1] == "menu_edge" and speaker.spoken[-1].text.startswith("Start a game")
+    app.comfort.change(app.comfort.settings.changed(menu_wrap=True))
+    press(app, "up")
+    assert cues.played[-1] == "menu_edge" and speaker.spoken[-1].text.startswith("Quit")
+    press(app, "down")
+    assert speaker.spoken[-1].text.startswith("Start a game")
+
+
+def _first_down_events() -> list:
+    """Events of a whole first down (seed 1, heads, offense, first cards, keep, first call)."""
+    from sudden_death.engine.cards import calls_for, players_for
+    from sudden_death.engine.state import CoinFace, Hand, Side, SnapChoice, Swap
+
+    match = Match.against_computer(1)
+    events = list(match.advance())
+    for choice in (CoinFace.HEADS, Side.OFFENSE, SnapChoice.PLAY):
+        events += match.act(choice)
+    role = match.role_of(match.state.offense)
+    assert role is not None
+    hand = Hand(players_for(role)[:2], calls_for(role)[:3])
+    events += match.act(hand)
+    events += match.act(Swap.keep())
+    events += match.act(hand.calls[0])
+    return events
+
+
+def test_verbosity_changes_what_is_said() -> None:
+    from sudden_death.ui.narration import Names, Narrator
+
+    events = _first_down_events()
+    said = {}
+    cues = {}
+    for verbosity in ("short", "normal", "detailed"):
+        lines = narrate(Narrator(Names("Hawks", "Bears")), events, verbosity)
+        said[verbosity] = " ".join(line.text for line in lines if line.text)
+        cues[verbosity] = [(line.cue, line.dice) for line in lines if line.cue or line.dice]
+    assert len(said["short"]) < 0.7 * len(said["normal"]) < 0.7 * len(said["detailed"])
+    assert "yardage roll" not in said["short"] and "Band" in said["short"]
+    assert "yards to the goal line" in said["detailed"]
+    assert cues["short"] == cues["normal"] == cues["detailed"]  # no sound is ever dropped
+
+
+REAL_RATE_CHILD = """
+import json, pygame
+from sudden_death.audio.system import SPEECH_CHANNEL, open_audio
+from sudden_death.settings import Settings
+from sudden_death.ui.comfort import AudioControls
+audio = open_audio(sound=False)
+controls = AudioControls(audio.speaker, audio.cues)
+lengths = {}
+sentence = "Second and seven at your own thirty one, the Bears call a blitz."
+current = []
+channel = pygame.mixer.Channel(SPEECH_CHANNEL)
+audio.speech.add_playback_listener(
+    lambda text, when: current.append(channel.get_sound().get_length()))
+for rate in (140, 420):
+    controls.apply(Settings(speech_rate=rate))
+    audio.speaker.say(sentence, interrupt=False)
+    assert audio.speech.wait_idle(15)
+    lengths[rate] = current[-1]
+audio.close()
+print(json.dumps({"lengths": lengths, "notices": audio.notices, "range": audio.rate_range()}))
+"""
+
+
+def test_a_faster_rate_gives_shorter_real_audio() -> None:
+    env = {**os.environ, "SDL_AUDIODRIVER": "dummy", "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    result = subprocess.run([sys.executable, "-c", REAL_RATE_CHILD], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["notices"] == []
+    slow, fast = report["lengths"]["140"], report["lengths"]["420"]
+    assert fast < 0.6 * slow, report
+    assert report["range"][1] >= 350  # fast listeners can go past 350 words per minute
