@@ -8,7 +8,9 @@ from typing import Generic, TypeVar
 Key = tuple[str, str | None, int | None]  # (text, voice id, rate): what the audio depends on
 T = TypeVar("T")
 
-DEFAULT_CACHE_BYTES = 24 * 1024 * 1024  # about 9 minutes of 22 kHz mono speech
+# Counted as the mixer holds it (22 kHz stereo): about 95 s of speech, hundreds of menu
+# phrases; small enough that a long session's memory stays flat once it is full.
+DEFAULT_CACHE_BYTES = 8 * 1024 * 1024
 
 
 class PhraseCache(Generic[T]):

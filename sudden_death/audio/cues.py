@@ -19,7 +19,7 @@ if TYPE_CHECKING:
 
 DIE_CLICK = "die_click"  # extra file: the single click play_dice repeats once per die
 DIE_GAP_S = 0.11  # between clicks: slow enough to count by ear
-MAX_DICE_SOUNDS = 64
+MAX_DICE_SOUNDS = 16  # composed rolls kept (about 60 KB each); others are composed afresh
 
 
 class CueBank:

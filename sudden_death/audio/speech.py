@@ -26,6 +26,9 @@ if TYPE_CHECKING:
 
 PlaybackListener = Callable[[str, float], None]  # (text, time.perf_counter() at play start)
 
+# Long one-off sentences (results, intros) would crowd out the short menu phrases that repeat:
+# only phrases under this share of the cache are kept (about 6 s of speech by default).
+LONG_PHRASE_SHARE = 16
 POLL_S = 0.005  # how often a queued utterance checks whether the one before it has finished
 
 
@@ -276,14 +279,31 @@ class SpeechService:
             data = synth.render(request.text)
             sound = pygame.mixer.Sound(file=io.BytesIO(data))
         except Exception as exc:
+            if request.cancelled or self._closed:
+                return None  # cut short on purpose (interrupted, or shutting down): no fault
             reason = f"Some speech could not be synthesized ({_reason(exc)}); text is shown."
             self._report("synthesis", reason)
             return None
         self.synth_count += 1
-        if cacheable:
+        size = _sound_bytes(sound, len(data))
+        if cacheable and size <= self._cache.max_bytes // LONG_PHRASE_SHARE:
             with self._cond:
-                self._cache.put(request.key, sound, len(data))
+                self._cache.put(request.key, sound, size)
         return sound
+
+
+def _sound_bytes(sound: pygame.mixer.Sound, fallback: int) -> int:
+    """What a Sound really holds in memory: the mixer's format (stereo doubles a mono WAV)."""
+    import pygame
+
+    try:
+        init = pygame.mixer.get_init()
+        if init is None:
+            return fallback
+        frequency, size, channels = init
+        return max(fallback, int(sound.get_length() * frequency) * channels * (abs(size) // 8))
+    except (pygame.error, TypeError, ValueError):
+        return fallback
 
 
 def _reason(exc: BaseException) -> str:

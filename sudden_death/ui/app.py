@@ -258,6 +258,12 @@ class App:
         """Settings, How to play or the guided first down (from the title screen)."""
         self.comfort.open(name)
 
+    def tell_notice(self, notice: str) -> None:
+        """Show a fault reason in the window (once) and speak it without cutting speech."""
+        if notice and notice not in self.notices:
+            self.notices.append(notice)
+            self.say(notice, interrupt=False, category="notice")
+
     def ask_quit(self) -> None:
         self.push(ConfirmScreen(self, "Quit Sudden Death?", self.quit, yes="Yes, quit"))
 
@@ -422,21 +428,33 @@ class App:
 # -- audio and the loop ------------------------------------------------------------------------
 
 
-def open_sound(no_sound: bool) -> tuple[Speaker, CuePlayer, list[str], Callable[[], None]]:
-    """The real audio system, or silent recording fakes (for --no-sound or when it is missing)."""
-    from ..audio.recording import RecordingCues, RecordingSpeaker
+NoticePoll = Callable[[], list[str]]
 
-    if no_sound:
-        speaker, cues = RecordingSpeaker(), RecordingCues()
-        return speaker, cues, [], lambda: None
+
+def _no_notices() -> list[str]:
+    return []
+
+
+def open_sound(no_sound: bool,
+               ) -> tuple[Speaker, CuePlayer, list[str], Callable[[], None], NoticePoll]:
+    """The real audio system, or silent recording fakes (for --no-sound or when it is missing).
+
+    The last item returns audio faults that happened since it was last called (a synthesis
+    failing mid-game), so the loop can show and speak each one as it happens.
+    """
+    from ..audio.recording import RecordingCues, RecordingSpeaker
+    from ..audio.silent import SilentCues, SilentSpeaker
+
+    if no_sound:  # silent players keep nothing, so a long session does not grow (the fakes do)
+        return SilentSpeaker(), SilentCues(), [], lambda: None, _no_notices
     try:
         from ..audio.system import open_audio  # type: ignore[import-not-found]
     except ImportError:
         speaker, cues = RecordingSpeaker(), RecordingCues()
         notice = "Sound is not available in this build; the game shows its words on screen."
-        return speaker, cues, [notice], lambda: None
+        return speaker, cues, [notice], lambda: None, _no_notices
     audio = open_audio(speech=True, sound=True)
-    return audio.speaker, audio.cues, list(audio.notices), audio.close
+    return audio.speaker, audio.cues, audio.take_notices(), audio.close, audio.take_notices
 
 
 def run_app(options: Options, speaker: Speaker | None = None,
@@ -462,8 +480,9 @@ def run_app(options: Options, speaker: Speaker | None = None,
     transcript = Transcript.open(options.transcript, launched)
     closer: Callable[[], None] = lambda: None  # noqa: E731
     notices: list[str] = []
+    poll: NoticePoll = _no_notices
     if speaker is None or cues is None:
-        speaker, cues, notices, closer = open_sound(options.no_sound)
+        speaker, cues, notices, closer, poll = open_sound(options.no_sound)
     speaker.add_listener(lambda message: transcript.speech(message.text))
     cues.add_listener(transcript.cue)
     app = App(speaker, cues, options.seed)
@@ -471,11 +490,10 @@ def run_app(options: Options, speaker: Speaker | None = None,
         app.start()
         for notice in dict.fromkeys([*notices, speaker.notice, cues.notice]):
             if notice:
-                app.notices.append(notice)
-                app.say(notice, interrupt=False, category="notice")
+                app.tell_notice(notice)
         app.comfort.start(options.config)
         fonts = Fonts()
-        _loop(app, source, surface, fonts, transcript)
+        _loop(app, source, surface, fonts, transcript, poll)
     finally:
         closer()
         transcript.close()
@@ -492,12 +510,14 @@ def _key_source(keys: str | None) -> KeySource | None:
 
 
 def _loop(app: App, source: KeySource | None, surface: Any, fonts: Fonts,
-          transcript: Transcript) -> None:
+          transcript: Transcript, poll: NoticePoll = _no_notices) -> None:
     import pygame
 
     last_draw = 0.0
     waiting_said = False
     while app.running:
+        for notice in poll():  # an audio fault mid-game is shown and spoken when it happens
+            app.tell_notice(notice)
         if source is not None and not pygame.event.peek():
             if source.live:
                 step = source.next(0)
@@ -553,4 +573,10 @@ def _dispatch(app: App, event: Any) -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    return run_app(parse_options(argv))
+    """Run the game; Ctrl+C ends it quietly (run_app has already closed audio and window)."""
+    options = parse_options(argv)
+    try:
+        return run_app(options)
+    except KeyboardInterrupt:
+        print("sudden_death: interrupted, goodbye.", file=sys.stderr)
+        return 130

@@ -1,0 +1,40 @@
+"""Long sessions: many games in one process through the play-again loop (a short version of
+benchmarks/long_session.py): every game ends, no thread or open file is added, memory stays
+within a loose bound (the phrase cache and dice sounds are bounded; see docs/reliability.md)."""
+
+from __future__ import annotations
+
+import importlib.util
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def load_benchmark() -> Any:
+    spec = importlib.util.spec_from_file_location("long_session",
+                                                  ROOT / "benchmarks" / "long_session.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def check(figures: dict[str, Any], games: int, max_growth_mib: float) -> None:
+    assert figures["exit_code"] == 0
+    assert figures["games_finished"] == games, figures
+    assert figures["thread_growth"] <= 0, figures
+    assert figures["fd_growth"] <= 0, figures
+    assert figures["rss_growth_mib"] < max_growth_mib, figures
+
+
+def test_twenty_games_with_real_audio_leave_nothing_behind(tmp_path: Path) -> None:
+    figures = load_benchmark().run_session(20, seed=3, sound=True, config=tmp_path)
+    check(figures, 20, 25.0)  # bounded caches filling; before they were bounded: about 90 MiB
+    after = figures["after_exit"]
+    assert after["threads"] <= figures["after_game_1"]["threads"]
+
+
+def test_sixty_silent_games_stay_flat(tmp_path: Path) -> None:
+    figures = load_benchmark().run_session(60, seed=5, sound=False, config=tmp_path)
+    check(figures, 60, 8.0)
