@@ -8,9 +8,10 @@ from typing import Generic, TypeVar
 Key = tuple[str, str | None, int | None]  # (text, voice id, rate): what the audio depends on
 T = TypeVar("T")
 
-# Counted as the mixer holds it (22 kHz stereo): about 95 s of speech, hundreds of menu
-# phrases; small enough that a long session's memory stays flat once it is full.
-DEFAULT_CACHE_BYTES = 8 * 1024 * 1024
+# Counted as the mixer holds it (22 kHz stereo, about 88 KB a second): about 35 s of speech, a
+# dozen or more menu items and card names (1-4 s each); long one-off sentences are not kept (see
+# speech.MAX_CACHED_SECONDS), so this is enough, and a long session's memory stays flat.
+DEFAULT_CACHE_BYTES = 3 * 1024 * 1024
 
 
 class PhraseCache(Generic[T]):

@@ -6,6 +6,7 @@ import io
 import sys
 import wave
 from array import array
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -19,7 +20,7 @@ if TYPE_CHECKING:
 
 DIE_CLICK = "die_click"  # extra file: the single click play_dice repeats once per die
 DIE_GAP_S = 0.11  # between clicks: slow enough to count by ear
-MAX_DICE_SOUNDS = 16  # composed rolls kept (about 60 KB each); others are composed afresh
+MAX_DICE_SOUNDS = 8  # recent composed rolls kept (about 60 KB each); others are composed afresh
 
 
 class CueBank:
@@ -33,7 +34,7 @@ class CueBank:
         self._volume = 1.0
         self._listeners: list[Callable[[str], None]] = []
         self._sounds: dict[str, pygame.mixer.Sound] = {}
-        self._dice_sounds: dict[tuple[int, ...], pygame.mixer.Sound] = {}
+        self._dice_sounds: OrderedDict[tuple[int, ...], pygame.mixer.Sound] = OrderedDict()
         missing = []
         for name in CUE_NAMES:
             try:
@@ -60,6 +61,8 @@ class CueBank:
         sound = self._dice_sounds.get(key)
         if sound is None:
             sound = self._compose_dice(key)
+        else:
+            self._dice_sounds.move_to_end(key)
         if sound is not None:
             sound.play()
         self._emit("dice")
@@ -98,8 +101,9 @@ class CueBank:
         samples = dice_samples(self._click, self._click_rate, dice)
         sound = pygame.mixer.Sound(file=io.BytesIO(pcm_to_wav(samples.tobytes(), self._click_rate)))
         sound.set_volume(self._volume)
-        if len(self._dice_sounds) < MAX_DICE_SOUNDS:
-            self._dice_sounds[dice] = sound
+        self._dice_sounds[dice] = sound
+        while len(self._dice_sounds) > MAX_DICE_SOUNDS:
+            self._dice_sounds.popitem(last=False)  # least recently rolled
         return sound
 
     def _emit(self, name: str) -> None:

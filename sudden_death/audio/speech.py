@@ -26,9 +26,14 @@ if TYPE_CHECKING:
 
 PlaybackListener = Callable[[str, float], None]  # (text, time.perf_counter() at play start)
 
-# Long one-off sentences (results, intros) would crowd out the short menu phrases that repeat:
-# only phrases under this share of the cache are kept (about 6 s of speech by default).
-LONG_PHRASE_SHARE = 16
+# Long one-off sentences (results, reveals, intros: 8-20 s) would crowd out the short phrases that
+# repeat (menu items with their place, card names, check feedback: 1-4 s): only audio up to this
+# long is cached, and never more than LONG_PHRASE_SHARE of the cache.
+MAX_CACHED_SECONDS = 4.5
+LONG_PHRASE_SHARE = 6
+# Listeners (the history keeps every line) get one shared Message for a line that repeats
+# verbatim, as menu items and prompts do every down, instead of a new copy each time.
+RECENT_MESSAGES = 512
 POLL_S = 0.005  # how often a queued utterance checks whether the one before it has finished
 
 
@@ -64,6 +69,7 @@ class SpeechService:
         self._notices = notices
         self._cache: PhraseCache[pygame.mixer.Sound] = PhraseCache(cache_bytes)
         self._listeners: list[Callable[[Message], None]] = []
+        self._recent: dict[tuple[str, Priority, str], Message] = {}
         self._playback_listeners: list[PlaybackListener] = []
         self._queue: deque[_Request] = deque()
         self._pending: _Request | None = None  # taken by the worker, not yet playing
@@ -92,7 +98,7 @@ class SpeechService:
         category: str = "info",
     ) -> None:
         """Tell listeners now; queue the speech, or start it at once if it is cached."""
-        message = Message(text, priority, category)
+        message = self._message(text, priority, category)
         for listener in list(self._listeners):
             listener(message)
         if not text.strip() or not self._alive:
@@ -187,6 +193,18 @@ class SpeechService:
         return self._thread.is_alive()
 
     # --- internals (all under self._cond unless noted) ------------------------------------
+
+    def _message(self, text: str, priority: Priority, category: str) -> Message:
+        """The Message for a line; a repeat of a recent one is the same (immutable) object.
+        Not under the lock: single dict operations are atomic, and a race only makes a copy."""
+        key = (text, priority, category)
+        message = self._recent.get(key)
+        if message is None:
+            message = Message(text, priority, category)
+            if len(self._recent) >= RECENT_MESSAGES:
+                self._recent.clear()  # bounded; clearing only costs copies of old lines
+            self._recent[key] = message
+        return message
 
     def _busy(self) -> bool:
         if self._playing is not None and not self._channel.get_busy():
@@ -286,10 +304,20 @@ class SpeechService:
             return None
         self.synth_count += 1
         size = _sound_bytes(sound, len(data))
-        if cacheable and size <= self._cache.max_bytes // LONG_PHRASE_SHARE:
+        if cacheable and _short(sound) and size <= self._cache.max_bytes // LONG_PHRASE_SHARE:
             with self._cond:
                 self._cache.put(request.key, sound, size)
         return sound
+
+
+def _short(sound: pygame.mixer.Sound) -> bool:
+    """Short enough to be worth caching (a phrase that repeats, not a one-off sentence)."""
+    import pygame
+
+    try:
+        return float(sound.get_length()) <= MAX_CACHED_SECONDS
+    except (pygame.error, TypeError, ValueError):
+        return True  # the byte share still bounds it
 
 
 def _sound_bytes(sound: pygame.mixer.Sound, fallback: int) -> int:
