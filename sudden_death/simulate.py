@@ -18,9 +18,14 @@ from concurrent.futures import ProcessPoolExecutor
 
 from .engine import Game, Match, Team
 from .engine.policy import Policy, RandomComputer
+from .engine.smart import SmartPolicy
+from .report import format_report
 from .tally import Tally
 
-POLICIES: dict[str, Callable[[random.Random], Policy]] = {"random": RandomComputer}
+POLICIES: dict[str, Callable[[random.Random], Policy]] = {
+    "random": RandomComputer,
+    "smart": SmartPolicy,
+}
 GameSeeds = tuple[int, int, int]  # dice, first team's policy, second team's policy
 PARALLEL_FROM = 2000  # fewer games than this are not worth starting processes for
 
@@ -80,6 +85,7 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--games", type=int, default=1000, help="how many games to play")
     parser.add_argument("--seed", type=int, default=1, help="master seed for every die and choice")
     parser.add_argument("--json", action="store_true", help="print the JSON object of SPEC")
+    parser.add_argument("--report", action="store_true", help="print a readable balance report")
     parser.add_argument("--first-team", default="random", choices=sorted(POLICIES))
     parser.add_argument("--second-team", default="random", choices=sorted(POLICIES))
     parser.add_argument(
@@ -94,7 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     if args.games < 1:
         parser.error("--games must be at least 1")
     tally = simulate(args.games, args.seed, args.first_team, args.second_team, max(1, args.jobs))
-    print(json.dumps(tally.as_json(), indent=None if args.json else 2))
+    if args.report:
+        print(format_report(tally, args.first_team, args.second_team))
+        return 0
+    data = tally.as_json()
+    data["policies"] = {"first_team": args.first_team, "second_team": args.second_team}
+    print(json.dumps(data, indent=None if args.json else 2))
     return 0
 
 

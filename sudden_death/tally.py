@@ -28,23 +28,25 @@ class Tally:
         self.by_band: Counter[int] = Counter()
         self.sack_yards: Counter[int] = Counter()
         self.points = [0, 0]
+        # For the balance report (not part of SPEC's JSON): how each call is picked and fares.
+        self.call_plays: Counter[str] = Counter()
+        self.call_yards: Counter[str] = Counter()
+        self.call_turnovers: Counter[str] = Counter()
+        self.defense_plays: Counter[str] = Counter()
+        self.defense_yards: Counter[str] = Counter()
+        self.band_zero: Counter[str] = Counter()
+        self.band_total = 0
+        self._defense_call = ""
+        self._last_call = ""
 
     def merge(self, other: Tally) -> None:
         """Add another tally's counts (the simulator runs chunks of games in parallel)."""
         self.games += other.games
-        for name in (
-            "outcomes",
-            "drives",
-            "extra_points",
-            "fg_attempts",
-            "fg_made",
-            "punt_nets",
-            "plays",
-            "by_band",
-            "sack_yards",
-        ):
-            getattr(self, name).update(getattr(other, name))
+        for name, counts in vars(self).items():
+            if isinstance(counts, Counter):
+                counts.update(getattr(other, name))
         self.touchbacks += other.touchbacks
+        self.band_total += other.band_total
         self.points = [a + b for a, b in zip(self.points, other.points, strict=True)]
 
     def add_game(self, events: list[ev.Event], first: Team) -> None:
@@ -56,6 +58,7 @@ class Tally:
             ev.Punt: self._punt,
             ev.PlayResolved: self._play,
             ev.Fumble: self._fumble,
+            ev.FinalCallsRevealed: self._final_calls,
         }
         for event in events:
             handler = handlers.get(type(event))
@@ -79,9 +82,28 @@ class Tally:
         self.punt_nets[event.net] += 1
         self.touchbacks += event.touchback
 
+    def _final_calls(self, event: ev.FinalCallsRevealed) -> None:
+        self._defense_call = event.defense_call.value
+
     def _play(self, event: ev.PlayResolved) -> None:
         self.plays["count"] += 1
         self.by_band[event.band] += 1
+        self.band_total += event.band
+        call = self._last_call = event.call.value
+        self.call_plays[call] += 1
+        self.call_yards[call] += event.yards
+        self.call_turnovers[call] += event.result == "interception"
+        self.defense_plays[self._defense_call] += 1
+        self.defense_yards[self._defense_call] += event.yards
+        if event.band == 0:
+            if event.result == "run":
+                self.band_zero["carries"] += 1
+                self.band_zero["carry_yards"] += event.yards
+            else:
+                self.band_zero["passes"] += 1
+                self.band_zero[event.result] += 1
+                if event.result == "complete":
+                    self.band_zero["completion_yards"] += event.yards
         if event.result == "sack":
             self.plays["sacks"] += 1
             self.sack_yards[-event.yards] += 1
@@ -91,6 +113,8 @@ class Tally:
     def _fumble(self, event: ev.Fumble) -> None:
         self.plays["fumbles"] += 1
         self.plays["fumbles_lost"] += event.lost
+        if event.lost:
+            self.call_turnovers[self._last_call] += 1
 
     def _finish(self, outcome: Outcome, first: Team) -> None:
         if outcome.winner is None:

@@ -35,6 +35,7 @@ SPEC_KEYS = {
         "fumbles_lost",
     },
     "points": {"first_team", "second_team"},
+    "policies": {"first_team", "second_team"},
 }
 
 
@@ -49,7 +50,8 @@ def run_cli(*args: str) -> dict:
 
 
 def test_cli_prints_exactly_the_spec_object():
-    data = run_cli("--games", "200", "--seed", "3", "--json")
+    data = run_cli("--games", "200", "--seed", "3", "--json", "--second-team", "smart")
+    assert data["policies"] == {"first_team": "random", "second_team": "smart"}
     assert set(data) == set(SPEC_KEYS)
     for key, inner in SPEC_KEYS.items():
         if inner:
