@@ -30,7 +30,7 @@ def cpu_seconds(pid: int) -> float | None:
     return (int(fields[11]) + int(fields[12])) / ticks
 
 
-def one_run(idle: float, no_sound: bool) -> tuple[float, float, float | None]:
+def one_run(idle: float, no_sound: bool, settle: float) -> tuple[float, float, float | None]:
     command = [sys.executable, "-m", "sudden_death", "--headless", "--transcript", "-"]
     if no_sound:
         command.append("--no-sound")
@@ -48,7 +48,9 @@ def one_run(idle: float, no_sound: bool) -> tuple[float, float, float | None]:
             if record.get("kind") == "speech":
                 wall = time.perf_counter() - started
                 break
-        time.sleep(1.0)  # let start-up work (fonts, first frame, audio warm-up) finish
+        # Idle means nothing to do: wait until start-up work is done and the welcome has been
+        # spoken (the mixer mixes while speech plays, which is not idling).
+        time.sleep(settle)
         before = cpu_seconds(proc.pid)
         time.sleep(idle)
         after = cpu_seconds(proc.pid)
@@ -67,11 +69,15 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--idle", type=float, default=3.0, help="idle seconds sampled per run")
+    parser.add_argument(
+        "--settle", type=float, default=20.0,
+        help="seconds after the first word before sampling (the welcome finishes speaking)",
+    )
     parser.add_argument("--no-sound", action="store_true")
     args = parser.parse_args(argv)
     walls, stamps, shares = [], [], []
     for _ in range(args.runs):
-        wall, stamp, share = one_run(args.idle, args.no_sound)
+        wall, stamp, share = one_run(args.idle, args.no_sound, args.settle)
         walls.append(wall)
         stamps.append(stamp)
         if share is not None:
