@@ -9,11 +9,14 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from .protocols import CUE_NAMES, Message, Priority, Voice
+from .silent import SilentSpeaker
 
 
-class RecordingSpeaker:
+class RecordingSpeaker(SilentSpeaker):
+    """A silent speaker that also keeps every message and the settings applied to it."""
+
     def __init__(self) -> None:
-        self.notice: str | None = None
+        super().__init__()
         self.spoken: list[Message] = []
         self.silenced = 0
         # Settings the front end applied (None until it does), so tests can assert them.
@@ -21,7 +24,6 @@ class RecordingSpeaker:
         self.voice: str | None = None
         self.volume: float | None = None
         self.rate_range: tuple[int, int] = (80, 450)
-        self._listeners: list[Callable[[Message], None]] = []
 
     def say(
         self,
@@ -31,10 +33,8 @@ class RecordingSpeaker:
         priority: Priority = Priority.INFO,
         category: str = "info",
     ) -> None:
-        message = Message(text, priority, category)
-        self.spoken.append(message)
-        for listener in self._listeners:
-            listener(message)
+        self.spoken.append(Message(text, priority, category))
+        super().say(text, interrupt=interrupt, priority=priority, category=category)
 
     def silence(self) -> None:
         self.silenced += 1
@@ -51,12 +51,6 @@ class RecordingSpeaker:
 
     def voices(self) -> list[Voice]:
         return [Voice("fake/alto", "Alto"), Voice("fake/tenor", "Tenor")]
-
-    def add_listener(self, listener: Callable[[Message], None]) -> None:
-        self._listeners.append(listener)
-
-    def close(self) -> None:
-        self._listeners.clear()
 
 
 class RecordingCues:
