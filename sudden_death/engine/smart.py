@@ -13,10 +13,10 @@ from fractions import Fraction
 from functools import lru_cache
 
 from .card_model import Call, DefCall, OffCall, Player, PlayKind, Role
-from .cards import OFFENSIVE_CALLS, calls_for, players_for
+from .cards import MATCHUPS, OFFENSIVE_CALLS, PLAYERS, calls_for, players_for
 from .dice import choose
 from .field import field_goal_distance, field_goal_needs
-from .resolve import compute_band
+from .resolve import MAX_BAND, MIN_BAND
 from .state import CoinFace, GameState, Hand, Side, SnapChoice, Swap, SwapKind, Team
 from .stats import TURNOVER_COST_YARDS, band_stats
 
@@ -50,6 +50,52 @@ def play_worth(call: OffCall, band: int, distance: int) -> float:
     )
 
 
+@lru_cache(maxsize=4096)
+def matchup_worth(
+    off_call: OffCall, def_call: DefCall, off_bonus: bool, def_bonus: bool, distance: int
+) -> float:
+    """The offense's worth of one matchup, with or without each side's player bonus."""
+    band = max(MIN_BAND, min(MAX_BAND, MATCHUPS[off_call][def_call] + off_bonus - def_bonus))
+    return play_worth(off_call, band, distance)
+
+
+def _backed(players: tuple[Player, ...]) -> frozenset[OffCall]:
+    """The offensive calls these featured players add to or take from."""
+    return frozenset(PLAYERS[p].call for p in players)
+
+
+@lru_cache(maxsize=65536)
+def final_worth(role: Role, mine: Hand, theirs: Hand, distance: int) -> float:
+    """What `mine` is worth to its owner when both pick a final call and theirs is uniform.
+
+    Pure in the fixed card data, so it is memoised: a simulation asks the same questions
+    millions of times."""
+    on_offense = role is Role.OFFENSE
+    off_backing = _backed(mine.players if on_offense else theirs.players)  # type: ignore[arg-type]
+    def_backing = _backed(theirs.players if on_offense else mine.players)  # type: ignore[arg-type]
+    best = None
+    for call in mine.calls:
+        total = 0.0
+        for other in theirs.calls:
+            off, dfn = (call, other) if on_offense else (other, call)
+            assert isinstance(off, OffCall) and isinstance(dfn, DefCall)
+            worth = matchup_worth(off, dfn, off in off_backing, off in def_backing, distance)
+            total += worth if on_offense else -worth
+        worth = total / len(theirs.calls)
+        if best is None or worth > best:
+            best = worth
+    assert best is not None
+    return best
+
+
+def clear_caches() -> None:
+    """Forget memoised worths; needed only when card data is changed in place (tuning tools)."""
+    play_worth.cache_clear()
+    matchup_worth.cache_clear()
+    final_worth.cache_clear()
+    best_hand.cache_clear()
+
+
 class SmartPolicy:
     """Best expected result against an opponent who picks uniformly among its revealed cards."""
 
@@ -58,35 +104,8 @@ class SmartPolicy:
 
     # -- values ----------------------------------------------------------------------------
 
-    def value(self, call: OffCall, band: int, distance: int) -> float:
-        return play_worth(call, band, max(1, min(MAX_DISTANCE, distance)))
-
-    def _play_value(
-        self,
-        off_call: OffCall,
-        def_call: DefCall,
-        off_players: tuple[Player, ...],
-        def_players: tuple[Player, ...],
-        distance: int,
-    ) -> float:
-        band = compute_band(off_call, def_call, off_players, def_players).value
-        return self.value(off_call, band, distance)
-
     def _final_value(self, role: Role, mine: Hand, theirs: Hand, distance: int) -> float:
-        """What `mine` is worth to its owner when both pick a final call and theirs is uniform."""
-        best = None
-        for call in mine.calls:
-            total = 0.0
-            for other in theirs.calls:
-                if role is Role.OFFENSE:
-                    total += self._play_value(call, other, mine.players, theirs.players, distance)  # type: ignore[arg-type]
-                else:
-                    total -= self._play_value(other, call, theirs.players, mine.players, distance)  # type: ignore[arg-type]
-            worth = total / len(theirs.calls)
-            if best is None or worth > best:
-                best = worth
-        assert best is not None
-        return best
+        return final_worth(role, mine, theirs, max(1, min(MAX_DISTANCE, distance)))
 
     # -- decisions -------------------------------------------------------------------------
 
