@@ -16,7 +16,7 @@ from sudden_death.engine import (
     Player,
     Team,
 )
-from sudden_death.engine.cards import OFFENSIVE_CALLS
+from sudden_death.engine.cards import MATCHUPS, OFFENSIVE_CALLS
 
 
 class ForcedDice(random.Random):
@@ -61,6 +61,11 @@ def three_d6(total: int) -> list[float]:
         rest -= step
     assert rest == 0 and sum(dice) == total
     return d6(*dice)
+
+
+def even_defense(call: OffCall) -> DefCall:
+    """A defensive call whose matchup with `call` is 0, so the play is rolled at band 0."""
+    return next(defense for defense in DefCall if MATCHUPS[call][defense] == 0)
 
 
 def percent_for_yards(call: OffCall, band: int, yards: int) -> int:

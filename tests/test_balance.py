@@ -16,7 +16,8 @@ from sudden_death.simulate import simulate
 
 
 def test_random_against_random_drives_look_like_football():
-    data = simulate(3000, seed=11, jobs=2).as_json()
+    tally = simulate(3000, seed=11, jobs=2)
+    data = tally.as_json()
     drives = data["drives"]
     total = sum(drives.values())
     assert 0.25 <= drives["touchdown"] / total <= 0.42
@@ -24,18 +25,25 @@ def test_random_against_random_drives_look_like_football():
     assert 0.07 <= (drives["interception"] + drives["fumble_lost"]) / total <= 0.18
     assert drives["safety"] / total < 0.03
     assert data["outcomes"]["ties"] / data["games"] < 0.37
+    zero = tally.band_zero  # plays rolled at band 0, as the cards preview them
+    attempts = zero["passes"] - zero["sack"]
+    assert 3.6 <= zero["carry_yards"] / zero["carries"] <= 4.8
+    assert 0.56 <= zero["complete"] / attempts <= 0.70
+    assert 0.01 <= zero["interception"] / attempts <= 0.045
+    assert 0.03 <= zero["sack"] / zero["passes"] <= 0.10
 
 
-def test_the_smart_player_beats_the_rules_computer_from_either_side():
+def test_the_smart_player_beats_the_rules_computer_from_either_side_but_not_always():
     for first, second, smart_key in (
         ("smart", "random", "first_team_wins"),
         ("random", "smart", "second_team_wins"),
     ):
         outcomes = simulate(
-            400, seed=5, first_policy=first, second_policy=second, jobs=2
+            1000, seed=5, first_policy=first, second_policy=second, jobs=2
         ).as_json()["outcomes"]
         decided = outcomes["first_team_wins"] + outcomes["second_team_wins"]
-        assert outcomes[smart_key] / decided >= 0.6
+        # skill pays (target 60%), yet the rules' computer still wins some (target 20%)
+        assert 0.58 <= outcomes[smart_key] / decided <= 0.86
 
 
 def test_smart_policy_kicks_sensibly():

@@ -15,7 +15,7 @@ from sudden_death.engine.cards import (
     calls_for,
     players_for,
 )
-from sudden_death.engine.resolve import compute_band
+from sudden_death.engine.resolve import Band, compute_band
 from sudden_death.engine.stats import band_stats, matchup_stats
 
 
@@ -98,8 +98,10 @@ def test_band_is_matchup_plus_offense_bonus_minus_defense_bonus_clamped():
     assert MATCHUPS[call][defense] == 2
     boosted = compute_band(call, defense, (Player.DEEP_THREAT, Player.SCATBACK), ())
     assert (boosted.offense_bonus, boosted.value) == (1, 3)
-    capped = compute_band(call, DefCall.BLITZ, (), (Player.CENTER_FIELDER, Player.NOSE_TACKLE))
-    assert capped.defense_bonus == 1 and capped.value == -3
+    lowest = compute_band(call, DefCall.PREVENT, (), (Player.CENTER_FIELDER, Player.NOSE_TACKLE))
+    assert (lowest.matchup, lowest.defense_bonus, lowest.value) == (-2, 1, -3)
+    # the card data never goes past +-3 on its own, so the clamp is shown on a made-up band
+    assert Band(4, 1, 0, None, None).value == 3 and Band(-3, 0, 1, None, None).value == -3
     unrelated = compute_band(
         OffCall.DRAW, DefCall.BLITZ, (Player.POWER_BACK,), (Player.NOSE_TACKLE,)
     )
@@ -110,3 +112,23 @@ def test_band_is_matchup_plus_offense_bonus_minus_defense_bonus_clamped():
                 band = compute_band(off, defense_call, oplayers, dplayers)
                 raw = MATCHUPS[off][defense_call] + band.offense_bonus - band.defense_bonus
                 assert band.value == max(-3, min(3, raw))
+
+
+def test_band_tables_are_what_the_documented_recipe_gives():
+    """docs/balance.md explains the tables through tools/card_tables.py; keep the two in step."""
+    import importlib.util
+    import sys
+    from pathlib import Path
+
+    path = Path(__file__).resolve().parent.parent / "tools" / "card_tables.py"
+    spec = importlib.util.spec_from_file_location("card_tables", path)
+    assert spec is not None and spec.loader is not None
+    recipe = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = recipe  # its dataclass looks its module up there
+    try:
+        spec.loader.exec_module(recipe)
+    finally:
+        del sys.modules[spec.name]
+    for call, tables in recipe.all_tables().items():
+        assert OFFENSIVE_CALLS[call].bands == tables, call
+    assert "_DEEP_PASS = _pass_bands(" in recipe.source()

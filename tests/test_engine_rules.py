@@ -6,6 +6,7 @@ import pytest
 from engine_helpers import (
     ForcedDice,
     d6,
+    even_defense,
     final_call_game,
     kinds,
     pct,
@@ -16,7 +17,6 @@ from engine_helpers import (
 
 from sudden_death.engine import (
     CoinFace,
-    DefCall,
     DriveEnd,
     Game,
     GameEnd,
@@ -28,6 +28,10 @@ from sudden_death.engine import (
 )
 from sudden_death.engine import events as ev
 from sudden_death.engine.cards import OFFENSIVE_CALLS
+
+# Defensive calls that leave these offensive calls at band 0, whatever the card data says.
+RUN_EVEN = even_defense(OffCall.INSIDE_RUN)
+SCREEN_EVEN = even_defense(OffCall.SCREEN)
 
 
 def only(events: list[ev.Event], kind: type) -> ev.Event:
@@ -71,8 +75,8 @@ def test_coin_toss_winner_chooses_and_first_drive_starts_at_own_25(call, coin_dr
 def test_touchdown_scores_six_then_extra_point_needs_six_and_drive_two_starts_at_25(total, good):
     yards = 8
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, yards)) + three_d6(total)
-    game = final_call_game(95, OffCall.INSIDE_RUN, DefCall.BLITZ, dice)
-    events = game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    game = final_call_game(95, OffCall.INSIDE_RUN, RUN_EVEN, dice)
+    events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
     assert game.rng.exhausted  # no fumble check was rolled on a touchdown run
     assert only(events, ev.ExtraPoint).good is good
     assert game.state.scores == (7 if good else 6, 0)
@@ -86,13 +90,13 @@ def test_touchdown_on_the_second_drive_still_kicks_the_extra_point_then_ends_the
     game = final_call_game(
         95,
         OffCall.INSIDE_RUN,
-        DefCall.ZONE_COVERAGE,
+        RUN_EVEN,
         dice,
         drive=2,
         offense=Team.AWAY,
         scores=(7, 0),
     )
-    events = game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
     outcome = only(events, ev.GameOver).outcome
     assert outcome.scores == (7, 7) and outcome.winner is None  # a tie
     assert outcome.end is GameEnd.BOTH_DRIVES and game.is_over
@@ -164,8 +168,8 @@ def test_punt_into_the_end_zone_is_a_touchback_at_the_20(line, touchback):
 
 def test_interception_gives_the_ball_at_the_previous_line():
     table = OFFENSIVE_CALLS[OffCall.SCREEN].bands[0]
-    game = final_call_game(37, OffCall.SCREEN, DefCall.PREVENT, pct(table.sack + 1))
-    events = game.final_calls(OffCall.SCREEN, DefCall.PREVENT)
+    game = final_call_game(37, OffCall.SCREEN, SCREEN_EVEN, pct(table.sack + 1))
+    events = game.final_calls(OffCall.SCREEN, SCREEN_EVEN)
     assert only(events, ev.PlayResolved).result == "interception"
     start = drive_start(events)
     assert (start.offense, start.spot, start.after) == (Team.AWAY, 63, DriveEnd.INTERCEPTION)
@@ -173,8 +177,8 @@ def test_interception_gives_the_ball_at_the_previous_line():
 
 def test_lost_fumble_gives_the_ball_at_the_resulting_spot():
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 5)) + pct(1) + d6(4)
-    game = final_call_game(30, OffCall.INSIDE_RUN, DefCall.BLITZ, dice)
-    events = game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    game = final_call_game(30, OffCall.INSIDE_RUN, RUN_EVEN, dice)
+    events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
     assert only(events, ev.Fumble).lost
     start = drive_start(events)
     assert (start.spot, start.after) == (65, DriveEnd.FUMBLE_LOST)
@@ -182,16 +186,16 @@ def test_lost_fumble_gives_the_ball_at_the_resulting_spot():
 
 def test_recovered_fumble_keeps_the_drive_going_at_the_spot():
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 5)) + pct(1) + d6(3)
-    game = final_call_game(30, OffCall.INSIDE_RUN, DefCall.BLITZ, dice)
-    events = game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    game = final_call_game(30, OffCall.INSIDE_RUN, RUN_EVEN, dice)
+    events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
     assert not only(events, ev.Fumble).lost
     assert game.state.down.number == 2 and game.state.down.line == 35 and game.state.drive == 1
 
 
 def test_failed_fourth_down_gives_the_ball_at_the_resulting_spot():
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 2)) + pct(100)
-    game = final_call_game(40, OffCall.INSIDE_RUN, DefCall.BLITZ, dice, down=4, marker=45)
-    events = game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    game = final_call_game(40, OffCall.INSIDE_RUN, RUN_EVEN, dice, down=4, marker=45)
+    events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
     assert only(events, ev.TurnoverOnDowns).spot == 42
     start = drive_start(events)
     assert (start.spot, start.after) == (58, DriveEnd.DOWNS)
@@ -199,24 +203,24 @@ def test_failed_fourth_down_gives_the_ball_at_the_resulting_spot():
 
 def test_gaining_the_marker_on_fourth_down_is_a_first_down():
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 5)) + pct(100)
-    game = final_call_game(40, OffCall.INSIDE_RUN, DefCall.BLITZ, dice, down=4, marker=45)
-    events = game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    game = final_call_game(40, OffCall.INSIDE_RUN, RUN_EVEN, dice, down=4, marker=45)
+    events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
     assert only(events, ev.FirstDown).spot == 45
     assert game.state.down.number == 1 and game.state.down.marker == 55
 
 
 def test_a_short_gain_uses_up_a_down_and_keeps_the_marker():
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 3)) + pct(100)
-    game = final_call_game(40, OffCall.INSIDE_RUN, DefCall.BLITZ, dice)
-    game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    game = final_call_game(40, OffCall.INSIDE_RUN, RUN_EVEN, dice)
+    game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
     down = game.state.down
     assert (down.number, down.line, down.marker, down.distance) == (2, 43, 50, 7)
 
 
 def test_goal_to_go_when_the_marker_passes_the_goal_line():
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 6)) + pct(100)
-    game = final_call_game(85, OffCall.INSIDE_RUN, DefCall.BLITZ, dice, marker=90)
-    game.final_calls(OffCall.INSIDE_RUN, DefCall.BLITZ)
+    game = final_call_game(85, OffCall.INSIDE_RUN, RUN_EVEN, dice, marker=90)
+    game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
     down = game.state.down
     assert down.number == 1 and down.goal_to_go and down.distance == 9
 
@@ -224,8 +228,8 @@ def test_goal_to_go_when_the_marker_passes_the_goal_line():
 def test_sack_into_the_end_zone_is_a_safety_that_ends_the_game_at_once():
     table = OFFENSIVE_CALLS[OffCall.SCREEN].bands[0]
     assert table.sack >= 1
-    game = final_call_game(5, OffCall.SCREEN, DefCall.PREVENT, pct(1) + d6(3, 4))
-    events = game.final_calls(OffCall.SCREEN, DefCall.PREVENT)
+    game = final_call_game(5, OffCall.SCREEN, SCREEN_EVEN, pct(1) + d6(3, 4))
+    events = game.final_calls(OffCall.SCREEN, SCREEN_EVEN)
     assert game.rng.exhausted  # no fumble check on a safety
     play = only(events, ev.PlayResolved)
     assert (play.result, play.yards, play.spot) == ("sack", -7, 0)
@@ -238,17 +242,17 @@ def test_sack_into_the_end_zone_is_a_safety_that_ends_the_game_at_once():
 
 
 def test_sack_that_stays_in_the_field_loses_two_dice_of_yards():
-    game = final_call_game(30, OffCall.SCREEN, DefCall.PREVENT, pct(1) + d6(6, 5) + pct(100))
-    events = game.final_calls(OffCall.SCREEN, DefCall.PREVENT)
+    game = final_call_game(30, OffCall.SCREEN, SCREEN_EVEN, pct(1) + d6(6, 5) + pct(100))
+    events = game.final_calls(OffCall.SCREEN, SCREEN_EVEN)
     assert only(events, ev.PlayResolved).spot == 19 and game.state.down.distance == 21
 
 
 def test_incomplete_pass_keeps_the_line():
     table = OFFENSIVE_CALLS[OffCall.SCREEN].bands[0]
     game = final_call_game(
-        30, OffCall.SCREEN, DefCall.PREVENT, pct(table.sack + table.interception + 1)
+        30, OffCall.SCREEN, SCREEN_EVEN, pct(table.sack + table.interception + 1)
     )
-    events = game.final_calls(OffCall.SCREEN, DefCall.PREVENT)
+    events = game.final_calls(OffCall.SCREEN, SCREEN_EVEN)
     assert only(events, ev.PlayResolved).result == "incomplete"
     assert game.state.down.number == 2 and game.state.down.line == 30
 

@@ -477,11 +477,13 @@ def test_scripted_run_through_the_explorer(tmp_path: Path) -> None:
     assert_figures(band_1, OffCall.DEEP_PASS, 1)
     assert any(s.startswith("Deep Pass at band plus 1: first the pass roll, out of 100: sacked 7")
                for s in spoken)
-    assert "Deep Threat, checked. Deep Pass against Blitz: band minus 1" in spoken
+    tried = compute_band(OffCall.DEEP_PASS, DefCall.BLITZ, (Player.DEEP_THREAT,))
+    band, matchup = words.signed(tried.value), words.signed(tried.matchup)
+    assert f"Deep Threat, checked. Deep Pass against Blitz: band {band}" in spoken
     result = next(s for s in spoken if s.startswith("Deep Pass against Blitz: "))
-    assert result.startswith("Deep Pass against Blitz: band minus 1: matchup minus 2, "
-                             "Deep Threat adds 1. At band minus 1: average gain")
-    assert_figures(result, OFFENSIVE_CALLS[OffCall.DEEP_PASS].call, -1)
+    assert result.startswith(f"Deep Pass against Blitz: band {band}: matchup {matchup}, "
+                             f"Deep Threat adds 1. At band {band}: average gain")
+    assert_figures(result, OffCall.DEEP_PASS, tried.value)
     assert any(s.startswith(SCREENS["explorer_try"]) for s in spoken)
     closed = spoken.index("Explorer closed. Players, pick 2. Power Back, player, not checked, "
                           "1 of 4")
