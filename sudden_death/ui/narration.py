@@ -16,6 +16,7 @@ from ..engine.cards import card_name
 from ..engine.field import Down, field_goal_needs
 from ..engine.state import DriveEnd, GameEnd, GameState, Hand, Outcome, SwapKind, Team
 from . import explorer_words
+from .explorer_words import signed
 
 HUMAN = Team.HOME
 
@@ -77,10 +78,6 @@ def dice_words(dice: Sequence[int]) -> str:
     if len(dice) == 1:
         return str(dice[0])
     return f"{', '.join(str(d) for d in dice)}, total {sum(dice)}"
-
-
-def signed(value: int) -> str:
-    return f"plus {value}" if value > 0 else (f"minus {-value}" if value < 0 else "0")
 
 
 def score_words(scores: tuple[int, int], names: Names) -> str:
