@@ -88,14 +88,6 @@ def final_worth(role: Role, mine: Hand, theirs: Hand, distance: int) -> float:
     return best
 
 
-def clear_caches() -> None:
-    """Forget memoised worths; needed only when card data is changed in place (tuning tools)."""
-    play_worth.cache_clear()
-    matchup_worth.cache_clear()
-    final_worth.cache_clear()
-    best_hand.cache_clear()
-
-
 class SmartPolicy:
     """Best expected result against an opponent who picks uniformly among its revealed cards."""
 
