@@ -106,7 +106,9 @@ class Tally:
                     self.band_zero["completion_yards"] += event.yards
         if event.result == "sack":
             self.plays["sacks"] += 1
-            self.sack_yards[-event.yards] += 1
+            # The dice total, even when the goal line cut the loss short (a safety).
+            assert event.yardage_roll is not None
+            self.sack_yards[event.yardage_roll.total] += 1
         elif event.result in ("incomplete", "interception"):
             self.plays[event.result] += 1
 

@@ -64,6 +64,8 @@ def check_invariants(events: list[ev.Event]) -> None:
             assert 0 < event.spot < 100
         elif isinstance(event, ev.PlayResolved):
             assert -3 <= event.band <= 3 and 0 <= event.spot <= 100
+            # The yards are what the ball moved: never past either goal line.
+            assert event.spot == event.line + event.yards
     over = events[-1]
     assert isinstance(over, ev.GameOver), "the game must end"
     assert sum(isinstance(e, ev.GameOver) for e in events) == 1

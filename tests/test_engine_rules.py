@@ -78,6 +78,8 @@ def test_touchdown_scores_six_then_extra_point_needs_six_and_drive_two_starts_at
     game = final_call_game(95, OffCall.INSIDE_RUN, RUN_EVEN, dice)
     events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
     assert game.rng.exhausted  # no fumble check was rolled on a touchdown run
+    play = only(events, ev.PlayResolved)
+    assert (play.yards, play.spot) == (5, 100)  # an 8-yard row from the 95 gains only 5
     assert only(events, ev.ExtraPoint).good is good
     assert game.state.scores == (7 if good else 6, 0)
     start = drive_start(events)
@@ -232,7 +234,9 @@ def test_sack_into_the_end_zone_is_a_safety_that_ends_the_game_at_once():
     events = game.final_calls(OffCall.SCREEN, SCREEN_EVEN)
     assert game.rng.exhausted  # no fumble check on a safety
     play = only(events, ev.PlayResolved)
-    assert (play.result, play.yards, play.spot) == ("sack", -7, 0)
+    # Sack dice of 7 from the 5: the ball stops in the end zone, so the loss is 5 yards.
+    assert (play.result, play.yards, play.spot) == ("sack", -5, 0)
+    assert play.yardage_roll is not None and play.yardage_roll.total == 7
     assert only(events, ev.Safety).team is Team.AWAY
     outcome = only(events, ev.GameOver).outcome
     assert (

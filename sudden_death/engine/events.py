@@ -96,7 +96,11 @@ class BandSet(Event):
 
 @dataclass(frozen=True)
 class PlayResolved(Event):
-    """The play itself. `result` is run / complete / incomplete / interception / sack."""
+    """The play itself. `result` is run / complete / incomplete / interception / sack.
+
+    `yards` is what the ball really moved, stopped at a goal line (a touchdown gains only the
+    yards to the goal, a safety loses only the yards to its own), and `spot` is `line + yards`.
+    """
 
     kind: ClassVar[str] = "play_resolved"
     offense: Team

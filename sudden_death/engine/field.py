@@ -11,10 +11,12 @@ GOAL_LINE = 100
 OPENING_SPOT = 25
 TOUCHBACK_SPOT = 20
 FIRST_DOWN_YARDS = 10
+LAST_DOWN = 4
 FIELD_GOAL_EXTRA = 17
 LONGEST_FIELD_GOAL = 65
 MISSED_FIELD_GOAL_SETBACK = 7
 EXTRA_POINT_NEEDS = 6
+KICK_DICE = 3  # extra points, field goals and punts all roll three six-sided dice
 
 # (longest distance, 3d6 total needed), shortest kicks first.
 FIELD_GOAL_NEEDS: tuple[tuple[int, int], ...] = ((39, 6), (49, 8), (59, 10), (65, 13))

@@ -28,6 +28,8 @@ from .errors import (
 from .field import (
     EXTRA_POINT_NEEDS,
     GOAL_LINE,
+    KICK_DICE,
+    LAST_DOWN,
     LONGEST_FIELD_GOAL,
     OPENING_SPOT,
     Down,
@@ -63,7 +65,6 @@ TOUCHDOWN_POINTS = 6
 EXTRA_POINT_POINTS = 1
 FIELD_GOAL_POINTS = 3
 SAFETY_POINTS = 2
-KICK_DICE = 3
 
 
 class Game:
@@ -228,6 +229,9 @@ class Game:
         band = compute_band(off_call, def_call, off_hand.players, def_hand.players)  # type: ignore[arg-type]
         play = resolve_play(off_call, band.value, down.line, self.rng)
         spot = down.line + play.yards
+        # The ball stops at a goal line: a 30-yard row from the 98 is a 2-yard touchdown, and a
+        # 9-yard sack from the 4 a 4-yard safety. The event carries the yards really gained.
+        gained = max(-down.line, min(GOAL_LINE - down.line, play.yards))
         events: list[ev.Event] = [
             ev.FinalCallsRevealed(off_call, def_call),
             ev.BandSet(
@@ -244,8 +248,8 @@ class Game:
                 band.value,
                 play.result,
                 down.line,
-                play.yards,
-                max(0, min(GOAL_LINE, spot)),
+                gained,
+                down.line + gained,
                 play.outcome_roll,
                 play.yardage_roll,
             ),
@@ -349,7 +353,7 @@ def _next_down(state: GameState, events: list[ev.Event], down: Down, spot: int) 
     if spot >= down.marker:
         new_down = Down.first(spot)
         events.append(ev.FirstDown(offense, spot))
-    elif down.number == 4:
+    elif down.number == LAST_DOWN:
         events.append(ev.TurnoverOnDowns(offense, spot))
         return _end_drive(state, events, DriveEnd.DOWNS, flip(spot))
     else:

@@ -1,0 +1,61 @@
+"""Kick odds: the exact 3d6 chances the snap menu speaks, checked against every throw and the
+engine's own kick rules."""
+
+from __future__ import annotations
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from sudden_death.engine.field import (
+    FIELD_GOAL_NEEDS,
+    LONGEST_FIELD_GOAL,
+    field_goal_needs,
+    punt_net,
+    punt_receiving_spot,
+)
+from sudden_death.engine.kicks import (
+    chance_at_least,
+    field_goal_chance,
+    punt_outcomes,
+    total_chances,
+)
+
+THROWS = list(itertools.product(range(1, 7), repeat=3))
+
+
+def test_three_dice_totals_are_exact() -> None:
+    chances = total_chances()
+    assert sum(chances.values()) == 1
+    for total, chance in chances.items():
+        assert chance == Fraction(sum(sum(t) == total for t in THROWS), len(THROWS))
+    assert chances[10] == Fraction(27, 216) and chances[3] == Fraction(1, 216)
+
+
+@pytest.mark.parametrize("distance", range(18, LONGEST_FIELD_GOAL + 3))
+def test_field_goal_chance_counts_the_throws_the_rules_accept(distance: int) -> None:
+    needed = field_goal_needs(distance)
+    chance = field_goal_chance(distance)
+    if needed is None:
+        assert chance is None
+        return
+    made = sum(sum(throw) >= needed for throw in THROWS)
+    assert chance == Fraction(made, len(THROWS))
+
+
+def test_field_goal_bands_match_the_rules() -> None:
+    # 6+, 8+, 10+, 13+ on three dice: the four distance bands.
+    assert [chance_at_least(needed) for _, needed in FIELD_GOAL_NEEDS] == [
+        Fraction(206, 216), Fraction(181, 216), Fraction(135, 216), Fraction(56, 216)]
+
+
+@pytest.mark.parametrize("line", [1, 25, 49, 50, 60, 69, 70, 95])
+def test_punt_outcomes_follow_the_engine(line: int) -> None:
+    outcomes = punt_outcomes(line)
+    assert sum(o.chance for o in outcomes) == 1
+    for outcome in outcomes:
+        throws = [t for t in THROWS if punt_net(sum(t)) == outcome.net]
+        assert outcome.chance == Fraction(len(throws), len(THROWS))
+        assert (outcome.receiving_spot, outcome.touchback) == punt_receiving_spot(
+            line, outcome.net)
