@@ -3,11 +3,14 @@ and the cue player: every name plays, unknown names are ignored, dice click once
 
 from __future__ import annotations
 
+import cmath
 import hashlib
+import itertools
 import math
 import wave
 from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
+from functools import cache
 from pathlib import Path
 
 import pytest
@@ -18,6 +21,25 @@ from sudden_death.audio.system import AudioSystem, open_audio
 from sudden_death.resources import sounds_dir
 
 ROOT = Path(__file__).resolve().parent.parent
+# Cues allowed longer than the default 1.5 s, or held shorter because they interrupt play.
+MAX_SECONDS = {
+    "touchdown": 3.0,
+    "game_won": 2.5,
+    "game_lost": 2.5,
+    "game_tied": 2.5,
+    "big_play": 1.2,
+    "turnover": 1.2,
+}
+DRAMA_CUES = ("big_play", "turnover", "game_won", "game_lost", "game_tied")
+# The older cues a drama cue could most easily be mistaken for.
+LOOKALIKES = (
+    "touchdown",
+    "field_goal_good",
+    "field_goal_no_good",
+    "interception",
+    "fumble",
+    "safety",
+)
 
 
 def read(name: str) -> tuple[wave._wave_params, array]:
@@ -43,7 +65,7 @@ def test_each_cue_is_a_valid_short_audible_wav(name: str) -> None:
     params, samples = read(name)
     assert (params.nchannels, params.sampwidth, params.framerate) == (1, 2, 22050)
     seconds = params.nframes / params.framerate
-    assert 0.02 < seconds <= (3.0 if name == "touchdown" else 1.5)
+    assert 0.02 < seconds <= MAX_SECONDS.get(name, 1.5)
     assert max(abs(v) for v in samples) > 3000  # not silent (-18 dBFS RMS is about 4100)
     assert abs(samples[-1]) < 2000  # ends without a click
 
@@ -56,6 +78,86 @@ def test_no_two_cues_are_identical() -> None:
 def test_cues_are_loudness_matched() -> None:
     levels = {name: active_dbfs(read(name)[1], 22050) for name in CUE_NAMES}
     assert max(levels.values()) - min(levels.values()) < 4.0, levels
+
+
+FFT_SIZE = 1024
+SLICE_EDGES_S = (0.0, 0.3, 0.7, 1.3, 2.6)  # time slices of the spectrogram
+BAND_EDGES_HZ = tuple(100 * 80 ** (i / 12) for i in range(13))  # 12 log bands, 100 Hz-8 kHz
+FLOOR_DB = -50.0
+TWIDDLES = [cmath.exp(-2j * math.pi * k / FFT_SIZE) for k in range(FFT_SIZE // 2)]
+
+
+def fft(values: Sequence[complex]) -> list[complex]:
+    """Radix-2 FFT of up to FFT_SIZE points; numpy is not a dependency, and this is quick enough."""
+    n = len(values)
+    if n == 1:
+        return [complex(values[0])]
+    even, odd = fft(values[0::2]), fft(values[1::2])
+    step = FFT_SIZE // n
+    twiddled = [TWIDDLES[k * step] * odd[k] for k in range(n // 2)]
+    pairs = list(zip(even, twiddled, strict=True))
+    return [e + t for e, t in pairs] + [e - t for e, t in pairs]
+
+
+def spectrogram(samples: Sequence[float], rate: int = 22050) -> list[float]:
+    """Coarse spectrogram: energy in 12 log bands in each of 4 time slices, in dB of the total.
+
+    This is what sets two cues apart by ear (which pitches/noise, and when), but blind to level,
+    so loudness matching cannot make different cues look alike or alike cues look different."""
+    window = [0.5 - 0.5 * math.cos(2 * math.pi * i / FFT_SIZE) for i in range(FFT_SIZE)]
+    bins = [
+        [k for k in range(FFT_SIZE // 2) if lo <= k * rate / FFT_SIZE < hi]
+        for lo, hi in itertools.pairwise(BAND_EDGES_HZ)
+    ]
+    cells: list[float] = []
+    for start_s, end_s in itertools.pairwise(SLICE_EDGES_S):
+        power = [0.0] * (FFT_SIZE // 2)
+        end = min(len(samples), int(end_s * rate))
+        for start in range(int(start_s * rate), end, FFT_SIZE):
+            frame = list(samples[start : start + FFT_SIZE])
+            frame += [0.0] * (FFT_SIZE - len(frame))
+            spectrum = fft([v * w for v, w in zip(frame, window, strict=True)])
+            for k in range(FFT_SIZE // 2):
+                power[k] += abs(spectrum[k]) ** 2
+        cells.extend(sum(power[k] for k in band) for band in bins)
+    total = sum(cells)
+    return [max(FLOOR_DB, 10 * math.log10(c / total)) if c > 0 else FLOOR_DB for c in cells]
+
+
+def spectral_distance(a: Sequence[float], b: Sequence[float]) -> float:
+    """Mean dB difference over the cells where either cue is audible (within 40 dB of its total):
+    cells silent in both would only dilute the difference between two short cues."""
+    cells = [(x, y) for x, y in zip(a, b, strict=True) if max(x, y) > FLOOR_DB + 10]
+    return sum(abs(x - y) for x, y in cells) / len(cells)
+
+
+@cache
+def cue_spectrogram(name: str) -> tuple[float, ...]:
+    """Each committed cue's spectrogram, computed once: the FFTs are most of these tests' time."""
+    return tuple(spectrogram(read(name)[1]))
+
+
+def test_the_distance_ignores_level_and_a_small_delay_but_not_content() -> None:
+    """The check below is only worth something if the same sound scores near zero here."""
+    samples = read("big_play")[1]
+    quieter_later = [0.0] * 441 + [v * 0.3 for v in samples]  # -10 dB, 20 ms late
+    same = spectral_distance(cue_spectrogram("big_play"), spectrogram(quieter_later))
+    assert same < 2.0
+    half_speed = [v for v in samples for _ in range(2)][: len(samples)]  # an octave down, slower
+    assert spectral_distance(cue_spectrogram("big_play"), spectrogram(half_speed)) > 6.0
+
+
+@pytest.mark.parametrize("name", DRAMA_CUES)
+def test_drama_cues_are_spectrally_distinct(name: str) -> None:
+    """Big play, turnover and the three game results must not be mistaken for each other or
+    for the scoring and turnover cues they sit beside. Different hashes are not enough: two
+    cheers with different noise seeds differ in every byte yet sound the same."""
+    others = [n for n in (*DRAMA_CUES, *LOOKALIKES) if n != name]
+    distances = {
+        other: spectral_distance(cue_spectrogram(name), cue_spectrogram(other)) for other in others
+    }
+    too_close = {other: round(d, 1) for other, d in distances.items() if d < 8.0}
+    assert not too_close, f"{name} sounds too much like {too_close}"
 
 
 def test_the_generator_reproduces_the_committed_files() -> None:

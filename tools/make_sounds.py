@@ -7,7 +7,8 @@ carry no licence question and anyone can re-run this and get byte-identical outp
     python tools/make_sounds.py --check    # exits 1 if a committed file differs from a fresh one
 
 Each cue is loudness-matched (the RMS of its audible part is brought to TARGET_DBFS, then peaks are
-softly limited), short (under 1.5 s; the touchdown cheer up to 3 s) and distinct from the others.
+softly limited), short (under 1.5 s; the end-of-game phrases up to 2.5 s, the touchdown cheer up
+to 3 s) and distinct from the others.
 """
 
 from __future__ import annotations
@@ -126,6 +127,29 @@ def fade_out(samples: Samples, seconds: float) -> Samples:
     for i in range(n):
         out[len(out) - n + i] *= 1 - i / n
     return out
+
+
+def brass(freq: float, seconds: float, attack: float = 0.03, decay: float | None = None) -> Samples:
+    """A brass-like note: two slightly detuned saws through two low-passes, bright but not buzzy;
+    the 40 ms scoop up into the pitch is what makes it read as a horn rather than an organ."""
+
+    def scoop(t: float, f: float) -> float:
+        return f * (1 - 0.03 * max(0.0, 1 - t / 0.04))
+
+    a = tone(lambda t: scoop(t, freq), seconds, shape="saw", attack=attack, decay=decay)
+    b = tone(lambda t: scoop(t, freq * 1.004), seconds, shape="saw", attack=attack, decay=decay)
+    return lowpass(lowpass(mix([(0, a, 0.5), (0, b, 0.5)]), 2400), 3200)
+
+
+def bell(freq: float, seconds: float, decay: float = 0.5) -> Samples:
+    """A soft struck bell: a sine with two faint inharmonic partials, so it shimmers over a pad."""
+    partials = [(1.0, 1.0), (2.76, 0.25), (5.4, 0.08)]
+    return mix([(0, tone(freq * r, seconds, decay=decay / r), g) for r, g in partials])
+
+
+def chord(freqs: list[float], seconds: float, voice: Callable[[float, float], Samples]) -> Samples:
+    """One voice (frequency, seconds -> samples) on several pitches, summed at equal level."""
+    return mix([(0, voice(f, seconds), 1.0 / len(freqs)) for f in freqs])
 
 
 # --- loudness ---------------------------------------------------------------------------------
@@ -307,6 +331,81 @@ def safety(rng: random.Random) -> Samples:
     return mix([(0, horn1, 1.0), (0.42, horn2, 1.0)])
 
 
+def big_play(rng: random.Random) -> Samples:
+    """A gain of 15+ yards: a quick brass pickup ripping up into a D major stab over a short
+    crowd swell. Brass and a one-second swell keep it apart from field_goal_good's sine arpeggio
+    and touchdown's long cheer."""
+    pickup = brass(293.7, 0.09, attack=0.01)
+    lift = brass(440.0, 0.09, attack=0.01)
+    stab = chord([587.3, 740.0, 880.0, 1174.7], 0.6, lambda f, s: brass(f, s, 0.015, 0.3))
+    swell = bandpass(noise(rng, 0.95), 400, 2500)
+    swell = envelope(swell, lambda t: math.sin(math.pi * min(1.0, t / 0.95)) ** 2)
+    out = mix([(0, pickup, 0.8), (0.08, lift, 0.8), (0.16, stab, 1.6), (0.12, swell, 0.3)], 1.1)
+    return fade_out(out, 0.12)
+
+
+def turnover(rng: random.Random) -> Samples:
+    """Possession changes: a dramatic low hit whose boom falls away, under a minor 'uh-oh' of two
+    brass stabs a minor third apart, the second sagging. Chords over a boom set it apart from
+    interception's siren, fumble's bounces, field_goal_no_good's lone square voice and safety's
+    low single horns."""
+    boom = tone(lambda t: 110 * 2 ** (-t / 0.35), 0.9, attack=0.002, decay=0.3)
+    crack = bandpass(noise(rng, 0.15, decay=0.04), 200, 3000)
+    uh = chord([587.3, 698.5, 880.0], 0.24, lambda f, s: brass(f, s, attack=0.008))
+
+    def sag(f: float, s: float) -> Samples:
+        glide = tone(lambda t: f * (1 - 0.06 * t), s, shape="saw", attack=0.008, decay=0.3)
+        return lowpass(lowpass(glide, 2400), 3200)
+
+    oh = chord([493.9, 587.3, 740.0], 0.6, sag)
+    out = mix([(0, boom, 1.0), (0, crack, 0.5), (0, uh, 1.4), (0.3, oh, 1.4)])
+    return fade_out(out, 0.12)
+
+
+def game_won(rng: random.Random) -> Samples:
+    """The player won: a IV-V-I cadence in brass over a timpani roll, the tonic held with a low
+    boom so it lands as final and triumphant."""
+
+    def horn(f: float, s: float) -> Samples:
+        return brass(f, s, attack=0.02)
+
+    four = chord([349.2, 440.0, 523.3], 0.3, horn)
+    five = chord([392.0, 493.9, 587.3], 0.3, horn)
+    one = chord([261.6, 523.3, 659.3, 784.0, 1046.5], 1.45, lambda f, s: brass(f, s, 0.02, 0.9))
+    roll = mix([(i * 0.045, tone(98.0, 0.2, attack=0.002, decay=0.08), 0.5) for i in range(12)])
+    boom = tone(65.4, 1.2, attack=0.002, decay=0.35)
+    out = mix(
+        [(0, four, 1.0), (0.31, five, 1.0), (0.62, one, 1.3), (0.08, roll, 0.7), (0.62, boom, 0.9)]
+    )
+    return fade_out(out, 0.4)
+
+
+def game_lost(rng: random.Random) -> Samples:
+    """The player lost: a slow, muted line stepping down the A minor scale onto a low A minor
+    chord; soft sines with a slight vibrato, so it is somber rather than a buzzer."""
+
+    def muted(f: float, s: float) -> Samples:
+        vib = tone(lambda t: f * (1 + 0.004 * math.sin(2 * math.pi * 5 * t)), s, attack=0.05)
+        return lowpass(mix([(0, vib, 1.0), (0, tone(2 * f, s, attack=0.05), 0.3)]), 900)
+
+    line = [(i * 0.34, muted(f, 0.36), 1.0) for i, f in enumerate([329.6, 293.7, 261.6, 246.9])]
+    rest = chord([110.0, 220.0, 261.6, 329.6], 0.95, muted)
+    return fade_out(mix([*line, (1.36, rest, 2.2)]), 0.6)
+
+
+def game_tied(rng: random.Random) -> Samples:
+    """A tie: a held Dsus4 pad that never resolves, with bells swinging between the suspended G
+    and the A above it, leaving the ear hanging: neither bright nor dark."""
+
+    def pad_voice(f: float, s: float) -> Samples:
+        return tone(lambda t: f * (1 + 0.003 * math.sin(2 * math.pi * 0.8 * t)), s, attack=0.25)
+
+    pad = chord([146.8, 293.7, 392.0, 440.0], 2.3, pad_voice)
+    pad = envelope(pad, lambda t: 0.75 + 0.25 * math.sin(2 * math.pi * 3 * t))
+    bells = [(i * 0.5, bell(f, 0.8), 0.6) for i, f in enumerate([880.0, 784.0, 880.0, 784.0])]
+    return fade_out(mix([(0, pad, 1.0), *bells], 2.3), 0.5)
+
+
 def menu_move(rng: random.Random) -> Samples:
     """Focus moved: a tiny, neutral tick."""
     return tone(1200, 0.04, attack=0.001, decay=0.01)
@@ -341,6 +440,11 @@ CUES: dict[str, Callable[[random.Random], Samples]] = {
     "interception": interception,
     "fumble": fumble,
     "safety": safety,
+    "big_play": big_play,
+    "turnover": turnover,
+    "game_won": game_won,
+    "game_lost": game_lost,
+    "game_tied": game_tied,
     "menu_move": menu_move,
     "menu_edge": menu_edge,
     "menu_select": menu_select,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import sys
+import threading
 import wave
 from array import array
 from collections import OrderedDict
@@ -32,6 +33,7 @@ class CueBank:
         self.notice: str | None = None
         self._notices = notices
         self._volume = 1.0
+        self._closed = False
         self._listeners: list[Callable[[str], None]] = []
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         self._dice_sounds: OrderedDict[tuple[int, ...], pygame.mixer.Sound] = OrderedDict()
@@ -55,8 +57,9 @@ class CueBank:
             sound.play()
         self._emit(name)
 
-    def play_dice(self, dice: Sequence[int]) -> None:
-        """One click per die, each pitched by its pips: the roll is heard, not just announced."""
+    def play_dice(self, dice: Sequence[int], then: str | None = None) -> None:
+        """One click per die, each pitched by its pips: the roll is heard, not just announced.
+        `then` is the result's cue, played as the last click dies away, never before it."""
         key = tuple(int(d) for d in dice)
         sound = self._dice_sounds.get(key)
         if sound is None:
@@ -66,6 +69,19 @@ class CueBank:
         if sound is not None:
             sound.play()
         self._emit("dice")
+        if then is not None:
+            self._play_after(then, self._dice_seconds(len(key)))
+
+    def _dice_seconds(self, count: int) -> float:
+        """How long a roll of `count` dice lasts (the clicks are DIE_GAP_S apart)."""
+        click = len(self._click) / self._click_rate if self._click is not None else 0.0
+        return DIE_GAP_S * max(0, count - 1) + click
+
+    def _play_after(self, name: str, seconds: float) -> None:
+        """Start a cue `seconds` from now on a timer, so the roll is heard first."""
+        timer = threading.Timer(seconds, self._play_unless_closed, (name,))
+        timer.daemon = True
+        timer.start()
 
     def play_tone(self, wav: bytes, name: str = "tone") -> None:
         """Play a generated sound (a WAV in memory) at the cue volume; listeners hear `name`."""
@@ -88,7 +104,12 @@ class CueBank:
     def add_listener(self, listener: Callable[[str], None]) -> None:
         self._listeners.append(listener)
 
+    def _play_unless_closed(self, name: str) -> None:
+        if not self._closed:
+            self.play(name)
+
     def close(self) -> None:
+        self._closed = True
         self._listeners.clear()
         for sound in self._sounds.values():
             sound.stop()

@@ -24,6 +24,11 @@ CUE_NAMES: tuple[str, ...] = (
     "interception",
     "fumble",
     "safety",
+    "big_play",
+    "turnover",
+    "game_won",
+    "game_lost",
+    "game_tied",
     "menu_move",
     "menu_edge",
     "menu_select",
@@ -56,6 +61,9 @@ class Voice:
 
 
 class Speaker(Protocol):
+    """`say(..., on_start=f)` calls `f` when the words start to be heard (at once when they
+    can't be): the cues of a line play with its words, not when the line was queued."""
+
     notice: str | None  # why speech is unavailable, to show once; None when all is well
 
     def say(
@@ -65,6 +73,7 @@ class Speaker(Protocol):
         interrupt: bool = True,
         priority: Priority = Priority.INFO,
         category: str = "info",
+        on_start: Callable[[], None] | None = None,
     ) -> None: ...
 
     def silence(self) -> None: ...
@@ -75,11 +84,13 @@ class Speaker(Protocol):
 
 
 class CuePlayer(Protocol):
+    """`play_dice(dice, then=cue)` plays the roll, then the cue that tells its result."""
+
     notice: str | None
 
     def play(self, name: str) -> None: ...
 
-    def play_dice(self, dice: Sequence[int]) -> None: ...
+    def play_dice(self, dice: Sequence[int], then: str | None = None) -> None: ...
 
     def add_listener(self, listener: Callable[[str], None]) -> None: ...
 

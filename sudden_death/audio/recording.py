@@ -32,9 +32,11 @@ class RecordingSpeaker(SilentSpeaker):
         interrupt: bool = True,
         priority: Priority = Priority.INFO,
         category: str = "info",
+        on_start: Callable[[], None] | None = None,
     ) -> None:
         self.spoken.append(Message(text, priority, category))
-        super().say(text, interrupt=interrupt, priority=priority, category=category)
+        super().say(text, interrupt=interrupt, priority=priority, category=category,
+                    on_start=on_start)
 
     def silence(self) -> None:
         self.silenced += 1
@@ -66,8 +68,10 @@ class RecordingCues:
             raise KeyError(f"no cue named {name!r}")
         self._emit(name)
 
-    def play_dice(self, dice: Sequence[int]) -> None:
+    def play_dice(self, dice: Sequence[int], then: str | None = None) -> None:
         self._emit("dice")
+        if then is not None:
+            self.play(then)
 
     def play_tone(self, wav: bytes, name: str = "tone") -> None:
         self.tones.append((name, wav))

@@ -22,7 +22,10 @@ class SilentSpeaker:
         interrupt: bool = True,
         priority: Priority = Priority.INFO,
         category: str = "info",
+        on_start: Callable[[], None] | None = None,
     ) -> None:
+        if on_start is not None:  # nothing to wait for: the sounds open the line at once
+            on_start()
         message = Message(text, priority, category)
         for listener in list(self._listeners):
             listener(message)
@@ -48,8 +51,10 @@ class SilentCues:
         if name in CUE_NAMES:  # unknown names are ignored, never raised
             self._emit(name)
 
-    def play_dice(self, dice: Sequence[int]) -> None:
+    def play_dice(self, dice: Sequence[int], then: str | None = None) -> None:
         self._emit("dice")
+        if then is not None:
+            self.play(then)
 
     def play_tone(self, wav: bytes, name: str = "tone") -> None:
         self._emit(name)

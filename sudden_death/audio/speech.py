@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 import threading
 import time
+import traceback
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -44,6 +45,7 @@ class _Request:
     voice: str | None
     rate: int | None
     cancelled: bool = False
+    on_start: Callable[[], None] | None = None
 
     @property
     def key(self) -> Key:
@@ -96,17 +98,22 @@ class SpeechService:
         interrupt: bool = True,
         priority: Priority = Priority.INFO,
         category: str = "info",
+        on_start: Callable[[], None] | None = None,
     ) -> None:
-        """Tell listeners now; queue the speech, or start it at once if it is cached."""
+        """Tell listeners now; queue the speech, or start it at once if it is cached.
+        `on_start` runs when playback starts (at once if nothing will be heard; never if the
+        words are cut before they start)."""
         message = self._message(text, priority, category)
         for listener in list(self._listeners):
             listener(message)
-        if not text.strip() or not self._alive:
+        if not text.strip() or not self._alive or self._closed:
+            if on_start is not None:
+                on_start()
             return
         with self._cond:
             if self._closed:
                 return
-            request = _Request(text, priority, self._voice, self._rate)
+            request = _Request(text, priority, self._voice, self._rate, on_start=on_start)
             if interrupt:
                 self._cut(priority)
             if not self._queue and self._pending is None and not self._busy():
@@ -231,6 +238,8 @@ class SpeechService:
         self._channel.set_volume(self._volume)
         self._playing = request
         started = time.perf_counter()
+        if request.on_start is not None:
+            _run_hook(request.on_start)
         for listener in list(self._playback_listeners):
             listener(request.text, started)
 
@@ -308,6 +317,14 @@ class SpeechService:
             with self._cond:
                 self._cache.put(request.key, sound, size)
         return sound
+
+
+def _run_hook(hook: Callable[[], None]) -> None:
+    """A line's sounds start with its words; a failing hook must not stop the speech worker."""
+    try:
+        hook()
+    except Exception:
+        traceback.print_exc()
 
 
 def _short(sound: pygame.mixer.Sound) -> bool:
