@@ -202,13 +202,13 @@ def test_sound_files_missing_or_corrupt(monkeypatch: pytest.MonkeyPatch, tmp_pat
     (sounds / "die_click.wav").write_bytes(os.urandom(500))
     (sounds / "reveal.wav").write_bytes(b"")
     monkeypatch.setattr(system_module, "sounds_dir", lambda: sounds)
-    result = launch(monkeypatch, tmp_path, [*TO_SELECTION, "1", "2", "tab", "1", "2", "3",
+    result = launch(monkeypatch, tmp_path, [*TO_SELECTION, "1", "2", "1", "2", "3",
                                              "return", "return", "return", "s"])
     notice = next(n for n in result.notices() if n.startswith("Some sound cues are missing"))
     for name in ("coin", "whistle", "reveal"):
         assert name in notice
     assert notice in result.app.notices
-    assert any(t.startswith("Final calls:") for t in result.texts)  # a whole down was played
+    assert any(t.endswith(" against Blitz.") for t in result.texts)  # a whole down was played
     assert result.heard[-1].category == "info"
 
 
@@ -234,7 +234,7 @@ def test_window_closed_during_speech_exits_within_a_second(
     result = launch(monkeypatch, tmp_path, [*TO_COIN, close_while_speaking, "s", "s"])
     elapsed = time.monotonic() - closed[0]
     assert elapsed < EXIT_BUDGET_S, elapsed
-    assert result.texts[-1].startswith("Coin toss")  # the keys after the close were not read
+    assert result.texts[-2].startswith("Coin toss")  # the keys after the close were not read
     assert not any("could not be synthesized" in n for n in result.notices())
     assert not result.app.speaker.worker_alive
 

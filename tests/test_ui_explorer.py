@@ -340,8 +340,8 @@ def test_an_explorer_session_never_changes_the_game(keys: list[str]) -> None:
 
 @pytest.mark.parametrize("phase_keys", [
     [],  # selection
-    ["1", "2", "tab", "1", "2", "3", "return"],  # substitution
-    ["1", "2", "tab", "1", "2", "3", "return", "return"],  # final call
+    ["1", "2", "1", "2", "3", "return"],  # substitution
+    ["1", "2", "1", "2", "3", "return", "return"],  # final call
 ])
 def test_explorer_leaves_every_decision_untouched(phase_keys: list[str]) -> None:
     app, _ = app_at_selection()
@@ -356,7 +356,7 @@ def test_explorer_leaves_every_decision_untouched(phase_keys: list[str]) -> None
     assert snapshot(app) == before
 
 
-CLOSED_ON_DRAW = "Explorer closed. Calls, pick 3. Draw Play, call, checked, 3 of 6"
+CLOSED_ON_DRAW = "Explorer closed. Calls, pick 3: Draw Play, checked, 3 of 6"
 
 
 def test_escape_restores_focus_and_says_where(tmp_path: Path) -> None:
@@ -368,9 +368,9 @@ def test_escape_restores_focus_and_says_where(tmp_path: Path) -> None:
     press(app, "return", "end", "up", "return", "right", "right")  # Deep Pass, band plus 2
     assert speaker.spoken[-1].text.startswith("Band plus 2, average gain")
     press(app, "escape")
-    assert speaker.spoken[-1].text == "Back. Offensive calls. Deep Pass, pass play, button, 6 of 7"
+    assert speaker.spoken[-1].text == "Back. Offensive calls: Deep Pass, pass play, 6 of 7"
     press(app, "escape")
-    assert speaker.spoken[-1].text == "Back. Explorer. Offensive calls, button, 1 of 7"
+    assert speaker.spoken[-1].text == "Back. Explorer: Offensive calls, 1 of 7"
     press(app, "escape")
     assert app.top is origin
     assert speaker.spoken[-1].text == CLOSED_ON_DRAW
@@ -398,7 +398,7 @@ def test_explorer_from_the_title_screen_and_from_a_section() -> None:
     press(app2, "h", "h", "e")
     assert app2.section == 0 and isinstance(app2.top, ExplorerHome)
     press(app2, "escape")
-    assert speaker2.spoken[-1].text.startswith("Explorer closed. Players, pick 2.")
+    assert speaker2.spoken[-1].text.startswith("Explorer closed. Players, pick 2:")
 
 
 def test_details_key_speaks_the_explorer_summary_and_collapses() -> None:
@@ -445,7 +445,7 @@ EXPLORER_KEYS = [
     "f1",
     "escape", "escape",
 ]
-GAME_KEYS = ["1", "2", "tab", "1", "2", "3", "return"]
+GAME_KEYS = ["1", "2", "1", "2", "3", "return"]
 
 
 def run(tmp_path: Path, keys: list[str], name: str) -> list[str]:
@@ -456,7 +456,7 @@ def run(tmp_path: Path, keys: list[str], name: str) -> list[str]:
                PYGAME_HIDE_SUPPORT_PROMPT="1")
     result = subprocess.run(
         [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", "1",
-         "--keys", str(key_file), "--transcript", str(out)],
+         "--keys", str(key_file), "--transcript", str(out), "--config", str(tmp_path / "cfg")],
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 0, result.stderr
@@ -479,14 +479,13 @@ def test_scripted_run_through_the_explorer(tmp_path: Path) -> None:
                for s in spoken)
     tried = compute_band(OffCall.DEEP_PASS, DefCall.BLITZ, (Player.DEEP_THREAT,))
     band, matchup = words.signed(tried.value), words.signed(tried.matchup)
-    assert f"Deep Threat, checked. Deep Pass against Blitz: band {band}" in spoken
+    assert f"Checked. Deep Pass against Blitz: band {band}" in spoken
     result = next(s for s in spoken if s.startswith("Deep Pass against Blitz: "))
     assert result.startswith(f"Deep Pass against Blitz: band {band}: matchup {matchup}, "
                              f"Deep Threat adds 1. At band {band}: average gain")
     assert_figures(result, OffCall.DEEP_PASS, tried.value)
     assert any(s.startswith(SCREENS["explorer_try"]) for s in spoken)
-    closed = spoken.index("Explorer closed. Players, pick 2. Power Back, player, not checked, "
-                          "1 of 4")
+    closed = spoken.index("Explorer closed. Players, pick 2: Power Back, not checked, 1 of 4")
     # The game goes on exactly as it would have without the explorer: same reveal, same dice.
     assert spoken[closed + 1:] == plain[plain.index(spoken[closed + 1]):]
-    assert any(s.startswith("Cards revealed.") for s in spoken[closed:])
+    assert any(s.startswith("The Bears show ") for s in spoken[closed:])

@@ -16,7 +16,7 @@ from sudden_death.ui.app import run_app
 from sudden_death.ui.cli import Options
 
 TO_FIRST_SNAP = ["return", "type Jets", "return", "return", "return", "return"]
-ONE_DOWN = [*TO_FIRST_SNAP, "return", "1", "2", "tab", "1", "2", "3", "return", "return",
+ONE_DOWN = [*TO_FIRST_SNAP, "return", "1", "2", "1", "2", "3", "return", "return",
             "return"]
 
 
@@ -94,7 +94,9 @@ def test_f_plays_the_tone_then_says_the_spot(tmp_path: Path) -> None:
 
 def test_a_brief_tone_follows_each_play(tmp_path: Path) -> None:
     spoken, cues = play(tmp_path, ONE_DOWN)
-    assert any(s.startswith("Final calls:") for s in spoken)
+    assert "Inside Run against Blitz." in spoken
     assert len(cues.tones) == 1
+    # The tone comes with the new down's words, not when the final call is pressed.
+    assert cues.played[cues.played.index("dice") + 1] == "field_tone"
     with wave.open(io.BytesIO(cues.tones[0][1]), "rb") as wav:
         assert wav.getnframes() / wav.getframerate() < field_tone.TONE_SECONDS

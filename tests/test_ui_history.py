@@ -8,11 +8,11 @@ from sudden_death.audio.protocols import Message
 from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.ui.app import run_app
 from sudden_death.ui.cli import Options
-from sudden_death.ui.history import History
+from sudden_death.ui.history import NOT_RECORDED, History
 
 # Seed 1 with heads: the player wins the toss; then one whole down with the first cards.
 ONE_DOWN = ["return", "type Jets", "return", "return", "return", "return", "return",
-            "1", "2", "tab", "1", "2", "3", "return", "return", "return"]
+            "1", "2", "1", "2", "3", "return", "return", "return"]
 
 
 def test_history_steps_and_filters() -> None:
@@ -22,24 +22,26 @@ def test_history_steps_and_filters() -> None:
                            ("The Bears punt.", "computer"), ("Review text", "history"),
                            ("Gain of 4 yards.", "result")):
         history.record(Message(text, category=category))
+    # Focus moves (menu) are the echo of the player's own keys, not messages to review.
     assert [m.text for m in history.messages] == [
-        "Coin shows heads.", "Focus one", "The Bears punt.", "Gain of 4 yards."]
-    assert history.step(-1).text == "Gain of 4 yards. 4 of 4."
-    assert history.step(-1).text == "The Bears punt. 3 of 4."
-    assert history.step(1).text == "Gain of 4 yards. 4 of 4."
+        "Coin shows heads.", "The Bears punt.", "Gain of 4 yards."]
+    assert history.step(-1).text == "Gain of 4 yards. 3 of 3."
+    assert history.step(-1).text == "The Bears punt. 2 of 3."
+    assert history.step(1).text == "Gain of 4 yards. 3 of 3."
     edge = history.step(1)
-    assert edge.cue == "menu_edge" and edge.text == "Gain of 4 yards. 4 of 4."
-    assert history.first().text == "Coin shows heads. 1 of 4."
+    assert edge.cue == "menu_edge" and edge.text == "Gain of 4 yards. 3 of 3."
+    assert history.first().text == "Coin shows heads. 1 of 3."
     assert history.step(-1).cue == "menu_edge"
-    assert history.last().text == "Gain of 4 yards. 4 of 4."
-    assert history.step(-2).text == "Focus one. 2 of 4."
+    assert history.last().text == "Gain of 4 yards. 3 of 3."
+    assert history.step(-2).text == "Coin shows heads. 1 of 3."
     assert history.cycle_filter().text == "History: results, 2 messages."
     assert history.step(-1).text == "Gain of 4 yards. 2 of 2."
     assert history.first().text == "Coin shows heads. 1 of 2."
     assert history.cycle_filter().text == "History: computer, 1 message."
     assert history.last().text == "The Bears punt. 1 of 1."
     history.record(Message("New focus", category="menu"))
-    assert history.cycle_filter().text.startswith("History: everything, 5")
+    history.record(Message("The Bears keep their cards.", category="computer"))
+    assert history.cycle_filter().text.startswith("History: everything, 4")
 
 
 def test_review_reads_every_message_of_the_game_in_order(tmp_path: Path) -> None:
@@ -50,10 +52,12 @@ def test_review_reads_every_message_of_the_game_in_order(tmp_path: Path) -> None
     options = Options(seed=1, headless=True, keys=str(key_file), no_sound=True,
                       config=tmp_path / "cfg")
     assert run_app(options, speaker=speaker, cues=cues) == 0
-    game = [m.text for m in speaker.spoken if m.category != "history"]
+    game = [m.text for m in speaker.spoken
+            if m.category not in NOT_RECORDED and m.text.strip()]
     review = [m.text for m in speaker.spoken if m.category == "history"]
     total = len(game)
-    assert total > 30 and any(t.startswith("Final calls:") for t in game)
+    assert total > 15 and any(t == "Inside Run against Blitz." for t in game)
+    assert not any(t.endswith(("1 of 3", "1 of 2")) for t in game)  # no focus chatter
     expected = []
     for index, text in enumerate(game, 1):
         joiner = " " if text.rstrip().endswith((".", "!", "?", ":")) else ". "
@@ -72,11 +76,16 @@ def test_review_keys_in_the_game_and_their_categories(tmp_path: Path) -> None:
                       config=tmp_path / "cfg")
     assert run_app(options, speaker=speaker, cues=RecordingCues()) == 0
     review = [m.text for m in speaker.spoken if m.category == "history"]
-    assert review[0].startswith("Your decision, 2nd")  # the latest message: the new decision
+    assert review[0].startswith("Play or kick? ")  # the latest message: the new decision
     assert review[1].startswith("History: results,")
     results = [m.text for m in speaker.spoken if m.category in ("result", "game_over")]
     assert review[2] == f"{results[-1]} {len(results)} of {len(results)}."
     assert review[3] == f"{results[0]} 1 of {len(results)}."
     assert review[4].startswith("History: computer,")
+    computer = [m.text for m in speaker.spoken if m.category == "computer"]
+    assert computer[-3:] == [  # their reveal, their swap and both final calls
+        "The Bears show Nose Tackle and Edge Setter; Blitz, Zone Coverage, Prevent.",
+        "The Bears keep their cards.", "Inside Run against Blitz."]
+    assert review[5] == f"{computer[-1]} {len(computer)} of {len(computer)}."
     assert review[6].startswith("History: everything,")
     assert review[7].startswith("History: computer,")  # Shift+slash goes back

@@ -20,6 +20,7 @@ from sudden_death.ui.script import plan_game
 
 ROOT = Path(__file__).resolve().parent.parent
 TOUCHDOWN_SEED = 0
+FINAL_CALLS = re.compile(r"(Final calls: )?[A-Z][A-Za-z ]+ against [A-Z][A-Za-z ]+\.")
 DOWN_RE = re.compile(r"\b(1st|2nd|3rd|4th) and (\d+|goal) at (your own \d+|their own \d+|"
                      r"your \d+|their \d+|midfield)")
 
@@ -36,7 +37,7 @@ def run_game(tmp_path: Path, seed: int, keys: list[str]) -> tuple[list[dict], st
     out = tmp_path / "transcript.jsonl"
     result = subprocess.run(
         [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", str(seed),
-         "--keys", str(key_file), "--transcript", str(out)],
+         "--keys", str(key_file), "--transcript", str(out), "--config", str(tmp_path / "cfg")],
         cwd=ROOT, env=_env(), capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 0, result.stderr
@@ -64,16 +65,25 @@ def test_the_first_words_welcome_and_offer_help(touchdown_game) -> None:
 
 
 def test_every_decision_announces_its_options(touchdown_game) -> None:
+    """The first time in a drive a decision explains itself in full; afterwards it is a few
+    words and the focus, which names the first option and how many there are."""
     lines = speech(touchdown_game[0])
-    assert any(line.startswith("Coin toss") and "Heads" in line for line in lines)
-    snaps = [line for line in lines if line.startswith("Your decision,")]
-    assert snaps and all("Run a play" in s and "Punt" in s and "Field goal" in s for s in snaps)
-    picks = [line for line in lines if line.startswith("Pick your")]
-    assert picks
-    for pick in picks:
-        assert "2 players and 3 calls" in pick and "Calls:" in pick
-    assert any(line.startswith("Substitution.") and "replace a player" in line for line in lines)
-    assert any(line.startswith("Final call: which play") for line in lines)
+    assert lines[lines.index("Coin toss: heads or tails?") + 1] == "Heads, 1 of 2"
+    snaps = [i for i, line in enumerate(lines) if "Play or kick?" in line
+             or line.startswith("Before each down on offense you choose")]
+    assert snaps and all(lines[i + 1] == "Run a play, 1 of 3" for i in snaps)
+    assert lines[snaps[0]].startswith("Before each down on offense you choose: run a play, punt")
+    picks = [line for line in lines if line.startswith(("Pick your", "Your cards."))]
+    assert picks[0].startswith(("Pick your offense cards", "Pick your defense cards"))
+    assert "2 players and 3 calls" in picks[0] and "Calls: " in picks[0]
+    full = [line for line in picks if line.startswith("Pick your")]
+    assert len(full) == 2  # once in each drive; every other down just "Your cards."
+    assert len(picks) > 6 and all(line.startswith("Your cards.") for line in picks[1:]
+                                  if line not in full)
+    assert any(line.startswith("Now you may answer their cards: keep all yours, replace one "
+                               "player") for line in lines)
+    assert "Keep or replace?" in lines and "Final call?" in lines
+    assert any(line.startswith("Final call: which of your three calls") for line in lines)
     assert APOLOGY not in lines
 
 
@@ -83,41 +93,56 @@ def test_counts_are_spoken_on_every_toggle(touchdown_game) -> None:
     toggles = [line for line in lines if ", checked." in line or ", unchecked." in line]
     selections = sum(1 for e in events if isinstance(e, ev.HandsRevealed) and e.step == 1)
     assert len(toggles) == 5 * selections
-    assert all(re.search(r"\d of 2 players, \d of 3 calls$", t) for t in toggles)
-    assert "Power Back, checked. 1 of 2 players, 0 of 3 calls" in lines
+    assert all(re.search(r"\. \d of (2 players|3 calls)", t) for t in toggles)
+    assert "Power Back, checked. 1 of 2 players" in lines
+    # A full players list hands the focus to the calls; a full hand says how to confirm.
+    assert any(t.startswith("Scatback, checked. 2 of 2 players. Calls, pick 3: Inside Run")
+               for t in toggles)
+    assert "Draw Play, checked. 3 of 3 calls. Enter confirms." in toggles
 
 
 def test_each_result_says_down_distance_and_spot(touchdown_game) -> None:
     lines = speech(touchdown_game[0])
-    starts = [i for i, line in enumerate(lines) if line.startswith("Final calls:")]
+    starts = [i for i, line in enumerate(lines) if FINAL_CALLS.fullmatch(line)]
     assert starts
     for index in starts:
         following = lines[index + 1 : index + 12]
-        said = next(
-            (x for x in following if DOWN_RE.search(x) or x.startswith("End of drive")), None
-        )
+        said = next((x for x in following if DOWN_RE.search(x)
+                     or x.startswith(("Drive 2 of 2", "Final score"))), None)
         assert said is not None, following
 
 
 def test_scores_are_announced_when_they_change(touchdown_game) -> None:
+    """Each new score is said once: after the last points of a play, or in the final score."""
     records, events = touchdown_game
     lines = speech(records)
-    changes = [e for e in events if isinstance(e, ev.ScoreChanged)]
-    assert changes, "seed 0 should score"
-    for change in changes:
-        wanted = f"Score: Hawks {change.scores[0]}, Bears {change.scores[1]}."
-        assert any(wanted in line for line in lines), wanted
+    # The score each drive ended with (its last change) is heard; 6 before the extra point
+    # is not, since the extra point's result is said straight after it.
+    last_change: ev.ScoreChanged | None = None
+    ended_with = []
+    for event in events:
+        if isinstance(event, ev.ScoreChanged):
+            last_change = event
+        elif isinstance(event, ev.DriveEnded) and last_change is not None:
+            ended_with.append(last_change.scores)
+            last_change = None
+    assert ended_with, "seed 0 should score"
+    for home, away in ended_with:
+        assert any(f"Hawks {home}, Bears {away}." in line for line in lines), (home, away)
     assert any(line.startswith("Touchdown, ") for line in lines)
+    assert not any("Hawks 0, Bears 6." in line or "Hawks 6, Bears 0." in line
+                   for line in lines)
 
 
 def test_both_drives_happen_and_the_final_message(touchdown_game) -> None:
     lines = speech(touchdown_game[0])
-    assert any(line.startswith("Drive 1 of 2") for line in lines)
-    assert any("start drive 2 at" in line for line in lines)
-    assert any(line.startswith("End of drive 2") for line in lines)
+    assert any(re.fullmatch(r"Drive 1 of 2: (Hawks|Bears) ball, 1st and 10 at "
+                            r"(your|their) own 25\.", line) for line in lines)
+    assert any(re.match(r"Drive 2 of 2: (Hawks|Bears) ball, 1st and 10 at", line)
+               for line in lines)
     finals = [line for line in lines if line.startswith("Final score")]
     assert len(finals) == 1
-    assert lines[-1].startswith("Game over. Play again or quit?")
+    assert lines[-2:] == ["Play again or quit?", "Play again, 1 of 2"]
 
 
 def _safety_seed() -> int:
@@ -138,7 +163,7 @@ def test_a_safety_ends_the_game(tmp_path: Path) -> None:
     final = next(i for i, line in enumerate(lines) if line.startswith("Final score"))
     assert safety < final
     assert "ended on a safety" in lines[final]
-    assert not any(line.startswith("Your decision") or line.startswith("Pick your")
+    assert not any(line.startswith(("Play or kick?", "Your cards", "Pick your"))
                    for line in lines[safety:])
     cues = [r["name"] for r in records if r.get("kind") == "cue"]
     assert "safety" in cues
@@ -147,7 +172,7 @@ def test_a_safety_ends_the_game(tmp_path: Path) -> None:
 def test_keys_from_stdin_report_waiting(tmp_path: Path) -> None:
     proc = subprocess.Popen(
         [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", "1",
-         "--keys", "-", "--transcript", "-"],
+         "--keys", "-", "--transcript", "-", "--config", str(tmp_path / "cfg")],
         cwd=ROOT, env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
     )

@@ -27,7 +27,6 @@ from sudden_death.settings import (
 )
 from sudden_death.ui.app import App
 from sudden_death.ui.settings_menu import SettingsScreen
-from sudden_death.ui.verbosity import narrate
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = {"o": pygame.K_o, "f2": pygame.K_F2, "left": pygame.K_LEFT, "right": pygame.K_RIGHT,
@@ -177,7 +176,7 @@ def test_settings_menu_from_title_and_in_game_each_change_heard_and_saved(
         verbosity="short", menu_wrap=True)
     press(app, "escape")
     assert app.top.help_key == "welcome"
-    assert speaker.spoken[-1].text.startswith("Back. Main menu. Settings")
+    assert speaker.spoken[-1].text.startswith("Back. Main menu: Settings")
     # In game: O and F2 open it over the current decision, Escape returns to it.
     app.names_chosen("Hawks", "Bears")
     press(app, "o")
@@ -226,7 +225,7 @@ def test_verbosity_changes_what_is_said() -> None:
     said = {}
     cues = {}
     for verbosity in ("short", "normal", "detailed"):
-        lines = narrate(Narrator(Names("Hawks", "Bears")), events, verbosity)
+        lines = Narrator(Names("Hawks", "Bears")).lines(events, verbosity)
         said[verbosity] = " ".join(line.text for line in lines if line.text)
         cues[verbosity] = [(line.cue, line.dice) for line in lines if line.cue or line.dice]
     assert len(said["short"]) < 0.7 * len(said["normal"]) < 0.7 * len(said["detailed"])

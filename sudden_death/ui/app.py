@@ -17,17 +17,29 @@ from typing import Any
 
 from ..audio.protocols import CuePlayer, Message, Priority, Speaker
 from ..engine import events as ev
+from ..engine.card_model import DefCall, OffCall, Player, Role
 from ..engine.errors import RulesError
+from ..engine.field import LAST_DOWN
 from ..engine.match import Match
-from ..engine.state import Phase, Team
+from ..engine.state import Hand, Phase, Team
 from . import sections
 from .cli import Options, parse_options
 from .comfort import Comfort
 from .explorer import open_explorer
-from .help_text import help_for
+from .game_words import (
+    HUMAN,
+    Names,
+    field_goal_option,
+    kick_summary,
+    outcome_words,
+    punt_option,
+    score_words,
+    situation_words,
+)
+from .help_text import KEYS, screen_help
 from .keys import KeyScriptError, KeySource, Step, post_step
 from .menu import Feedback, Menu
-from .narration import HUMAN, Line, Names, Narrator, card_details, score_words, situation_words
+from .narration import Line, Narrator, card_details
 from .render import HEIGHT, WIDTH, Fonts, View, draw
 from .screens import (
     CoinScreen,
@@ -43,10 +55,14 @@ from .screens import (
     WelcomeScreen,
 )
 from .transcript import Transcript
+from .verbosity import DETAILED, SHORT
 
 APOLOGY = "Sorry, something went wrong there. The game goes on; press F1 for help."
-LOG_CATEGORIES = ("result", "computer", "decision", "game_over", "notice")
+# What the game log (H) keeps: what happened, not the questions asked or the focus moves.
+LOG_CATEGORIES = ("result", "computer", "game_over", "notice")
 FRAME_SECONDS = 1 / 30
+
+Card = OffCall | DefCall | Player
 
 
 class App:
@@ -67,7 +83,7 @@ class App:
         self.match: Match | None = None
         self.narrator = Narrator(self.names)
         self.log: list[str] = []
-        self.computer_log: list[str] = []
+        self.computer = sections.ComputerCalls()
         self.result: list[str] = []
         self.details_for: object = None
         self.details = ""
@@ -75,6 +91,10 @@ class App:
         self.last_spoken = ""
         self.notices: list[str] = []
         self.steps_taken = 0
+        self.help_step = 0  # 1 after F1 read the screen's help: F1 again reads every key
+        self.told: set[object] = set()  # explanations already given in full (see first_time)
+        self.last_hands: dict[Role, Hand] = {}  # the player's cards of the last down, per side
+        self.taught_again = False
         speaker.add_listener(self._heard)
         self.comfort = Comfort(self)  # settings, history, field tone, how to play
 
@@ -88,10 +108,22 @@ class App:
             self.log.append(message.text)
         self.dirty = True
 
+    @property
+    def verbosity(self) -> str:
+        return self.comfort.verbosity
+
+    @property
+    def terse(self) -> bool:
+        return self.verbosity == SHORT
+
     def say(self, text: str, *, interrupt: bool = True, category: str = "menu",
-            priority: Priority = Priority.INFO) -> None:
+            priority: Priority = Priority.INFO,
+            on_start: Callable[[], None] | None = None) -> None:
         if text:
-            self.speaker.say(text, interrupt=interrupt, priority=priority, category=category)
+            self.speaker.say(text, interrupt=interrupt, priority=priority, category=category,
+                             on_start=on_start)
+        elif on_start is not None:
+            on_start()
 
     def cue(self, name: str) -> None:
         self.cues.play(name)
@@ -102,16 +134,26 @@ class App:
         self.say(result.text)
 
     def speak_lines(self, lines: list[Line], interrupt_first: bool = True) -> None:
+        """Say each line; its dice, cue and field tone start with its words, not before."""
         first = interrupt_first
         for line in lines:
+            self.say(line.text, interrupt=first, category=line.category,
+                     priority=line.priority, on_start=self._sounds_of(line))
+            first = first and not line.text
+
+    def _sounds_of(self, line: Line) -> Callable[[], None] | None:
+        if not (line.dice or line.cue or line.field_tone):
+            return None
+
+        def play() -> None:
             if line.dice:
-                self.cues.play_dice(line.dice)
-            if line.cue:
-                self.cue(line.cue)
-            if line.text:
-                self.say(line.text, interrupt=first, category=line.category,
-                         priority=line.priority)
-                first = False
+                self.cues.play_dice(line.dice, then=line.cue)
+            elif line.cue:
+                self.cues.play(line.cue)
+            if line.field_tone:
+                self.comfort.play_field_tone(speak=False)
+
+        return play
 
     # -- screens -----------------------------------------------------------------------------
 
@@ -120,17 +162,21 @@ class App:
         return self.stack[-1]
 
     def show(self, screen: Screen, interrupt: bool = True) -> None:
-        """Make `screen` the whole stack (a new decision) and announce it."""
+        """Make `screen` the whole stack (a new decision) and announce it: the question, then
+        (as a separate line that is never logged) where the focus is."""
         self.stack = [screen]
         self.section = 0
         self.details_for, self.details = None, ""
         self.dirty = True
-        self.say(screen.intro(), interrupt=interrupt, category="decision")
+        screen.menu.terse = self.terse
+        self.say(screen.prompt(), interrupt=interrupt, category="decision")
+        self.say(screen.focus_words(), interrupt=False, category="menu")  # "" says nothing
         self.comfort.on_show(screen)
 
     def push(self, screen: Screen) -> None:
         self.stack.append(screen)
         self.dirty = True
+        screen.menu.terse = self.terse
         self.say(screen.intro(), category="menu")
 
     def pop(self, announce: bool = True) -> None:
@@ -139,6 +185,15 @@ class App:
         self.dirty = True
         if announce:
             self.say(f"Back. {self.top.menu.describe_group()}")
+
+    def first_time(self, topic: str) -> bool:
+        """Whether a screen explains itself in full now: every time at detailed, the first time
+        in each drive at normal, the first time in the game at short."""
+        drive = self.match.state.drive if self.match is not None else 0
+        key = topic if self.terse else (topic, drive)
+        told = key in self.told
+        self.told.add(key)
+        return self.verbosity == DETAILED or not told
 
     # -- the flow of a game ------------------------------------------------------------------
 
@@ -159,9 +214,11 @@ class App:
         self.games += 1
         self.match = Match.against_computer(seed)
         self.narrator = Narrator(self.names)
-        self.computer_log = []
+        self.computer = sections.ComputerCalls()
         self.result = []
-        self.speak_lines(self.narrator.lines(self.match.advance()))
+        self.told = set()
+        self.last_hands = {}
+        self.speak_lines(self.comfort.narrate(self.match.advance()))
         self.show_decision(interrupt=interrupt)
 
     def play_again(self) -> None:
@@ -181,31 +238,23 @@ class App:
         self.after(events)
 
     def after(self, events: list[ev.Event]) -> None:
-        self._note_computer(events)
+        offense = self.narrator.offense  # the side of the ball before these events
+        self.computer.note(events, offense, self.names.away)
+        self._keep_hands(events, offense)
         lines = self.comfort.narrate(events)  # at the player's verbosity
         self.result = [line.text for line in lines if line.text]
         self.speak_lines(lines)
         self.comfort.after_events(events)
         self.show_decision(interrupt=not self.result)
 
-    def _note_computer(self, events: list[ev.Event]) -> None:
-        """Record only what has been revealed of the computer's cards."""
-        offense = self.narrator.offense
+    def _keep_hands(self, events: list[ev.Event], offense: Team | None) -> None:
+        """Remember the cards the player ended each down with, for "the same cards again"."""
         for event in events:
             if isinstance(event, ev.DriveStarted):
                 offense = event.offense
-            computer_offense = offense is not HUMAN
-            if isinstance(event, ev.HandsRevealed):
-                hand = event.offense if computer_offense else event.defense
-                step = "First reveal" if event.step == 1 else "Second reveal"
-                from .narration import hand_words
-
-                self.computer_log.append(f"{step}: {hand_words(hand)}")
-            elif isinstance(event, ev.FinalCallsRevealed):
-                from ..engine.cards import card_name
-
-                call = event.offense_call if computer_offense else event.defense_call
-                self.computer_log.append(f"Final call: {card_name(call)}")
+            elif isinstance(event, ev.HandsRevealed) and event.step == 2:
+                role = Role.OFFENSE if offense is HUMAN else Role.DEFENSE
+                self.last_hands[role] = event.offense if offense is HUMAN else event.defense
 
     def show_decision(self, interrupt: bool = True) -> None:
         match = self.match
@@ -214,36 +263,44 @@ class App:
         state = match.state
         if decision is None:
             assert state.outcome is not None
-            from .narration import outcome_words
-
             self.show(GameOverScreen(self, outcome_words(state.outcome, self.names)),
                       interrupt=interrupt)
             return
         role = decision.role
+        screen: Screen
         if decision.phase is Phase.COIN_TOSS:
-            screen: Screen = CoinScreen(self)
+            screen = CoinScreen(self)
         elif decision.phase is Phase.SIDE_CHOICE:
             screen = SideScreen(self)
         elif decision.phase is Phase.SNAP_CHOICE:
-            from .narration import down_words
-
             assert state.down is not None
-            distance = match.game.field_goal_distance() or 0
-            screen = SnapScreen(self, distance, down_words(state.down, HUMAN))
+            fourth = kick_summary(state) if state.down.number == LAST_DOWN else ""
+            screen = SnapScreen(self, punt_option(state, self.names, self.verbosity == DETAILED),
+                                field_goal_option(state, self.names), fourth,
+                                full=self.first_time("snap"))
         elif decision.phase is Phase.SELECTION:
             assert role is not None
-            screen = SelectionScreen(self, role)
+            again = self.last_hands.get(role)
+            teach = again is not None and not self.taught_again
+            self.taught_again = self.taught_again or teach
+            screen = SelectionScreen(self, role, full=self.first_time("selection"), again=again,
+                                     teach_again=teach)
         elif decision.phase is Phase.SUBSTITUTION:
             assert role is not None
-            hand = state.offense_hand if decision.team is state.offense else state.defense_hand
-            assert hand is not None
-            screen = SubstitutionScreen(self, role, hand)
+            screen = SubstitutionScreen(self, role, self._my_hand(decision.team),
+                                        full=self.first_time("substitution"))
         else:
             assert role is not None
-            hand = state.offense_hand if decision.team is state.offense else state.defense_hand
-            assert hand is not None
-            screen = FinalCallScreen(self, role, hand)
+            screen = FinalCallScreen(self, role, self._my_hand(decision.team),
+                                     full=self.first_time("final"))
         self.show(screen, interrupt=interrupt)
+
+    def _my_hand(self, team: Team) -> Hand:
+        assert self.match is not None
+        state = self.match.state
+        hand = state.offense_hand if team is state.offense else state.defense_hand
+        assert hand is not None
+        return hand
 
     def ask_concede(self) -> None:
         self.push(ConfirmScreen(self, f"Concede the game? The {self.names.away} would win.",
@@ -274,7 +331,9 @@ class App:
     # -- keys --------------------------------------------------------------------------------
 
     def active_menu(self) -> Menu:
-        return self.section_menu if self.section and self.section_menu else self.top.menu
+        menu = self.section_menu if self.section and self.section_menu else self.top.menu
+        menu.terse = self.terse
+        return menu
 
     def handle_text(self, text: str) -> None:
         if self.section == 0:
@@ -293,9 +352,9 @@ class App:
                    pygame.K_CAPSLOCK, pygame.K_LGUI, pygame.K_RGUI, pygame.K_NUMLOCK):
             return
         if key == pygame.K_F1:
-            name = "section" if self.section else self.top.help_key
-            self.say(help_for(name), category="help")
+            self.help()
             return
+        self.help_step = 0
         if self.section == 0 and self.top.handle_key(key, mod):
             return
         if key == pygame.K_ESCAPE:
@@ -346,6 +405,16 @@ class App:
             self.cue("menu_error")
             self.say("That key does nothing here. Press F1 for help.")
 
+    def help(self) -> None:
+        """F1: what this screen is for; pressed again, every key."""
+        if self.help_step == 1:
+            self.help_step = 0
+            self.say(KEYS, category="help")
+            return
+        self.help_step = 1
+        name = "section" if self.section else self.top.help_key
+        self.say(screen_help(name), category="help")
+
     def _menu_feedback(self, result: Feedback) -> None:
         if result.cue == "menu_move":
             self.details_for, self.details = None, ""
@@ -363,18 +432,17 @@ class App:
         name = sections.SECTION_NAMES[index]
         if index == 0:
             self.section_menu = None
-            self.say(f"{name}. {self.top.menu.describe_group()}")
+            self.say(f"{name}. {self.active_menu().describe_group()}")
             return
         if index == 1:
-            menu = sections.computer_calls_menu(self.computer_log)
+            menu = sections.computer_calls_menu(self.computer)
         elif index == 2:
             role = self.match.role_of(HUMAN) if self.match else None
             menu = sections.rosters_menu(role, self.names.home, self.names.away)
         else:
             menu = sections.game_log_menu(self.log)
         self.section_menu = menu
-        count = sum(len(group.items) for group in menu.groups)
-        self.say(f"{name}, {count} items. {menu.describe_group()}")
+        self.say(sections.intro(name, self.active_menu()))
 
     def say_situation(self) -> None:
         if self.match is None:
@@ -385,8 +453,6 @@ class App:
     def toggle_details(self) -> None:
         item = self.active_menu().item
         card = item.value if item is not None else None
-        from ..engine.card_model import DefCall, OffCall, Player
-
         if not isinstance(card, (OffCall, DefCall, Player)):
             self.cue("menu_error")
             self.say("Details are for cards; focus a player or a call first.")

@@ -16,9 +16,10 @@ from ..audio.protocols import Voice
 from ..engine import events as ev
 from ..settings import Settings, load_settings, save_settings
 from . import field_tone
+from .game_words import HUMAN
 from .history import History, Review
-from .narration import HUMAN, Line
-from .verbosity import DETAILED, narrate
+from .narration import Line
+from .verbosity import DETAILED
 
 if TYPE_CHECKING:
     from .app import App
@@ -99,17 +100,20 @@ class Comfort:
 
     # -- hooks the app calls -----------------------------------------------------------------
 
+    @property
+    def verbosity(self) -> str:
+        """The player's verbosity; the guided first down is always told in detail."""
+        return DETAILED if self.guide.active else self.settings.verbosity
+
     def narrate(self, events: Sequence[ev.Event]) -> list[Line]:
-        verbosity = DETAILED if self.guide.active else self.settings.verbosity
-        return narrate(self.app.narrator, events, verbosity)
+        return self.app.narrator.lines(events, self.verbosity)
 
     def on_show(self, screen: Screen) -> None:
         self.guide.on_show(screen)
 
     def after_events(self, events: Sequence[ev.Event]) -> None:
-        """After a play: the short field tone; the guide may close the lesson."""
-        if any(isinstance(event, ev.PlayResolved) for event in events):
-            self.play_field_tone(speak=False)
+        """After a play the guide may close the lesson (the short field tone comes with the
+        new down's words: see narration.Line.field_tone)."""
         self.guide.after_events(events)
 
     def handle_key(self, key: int, mod: int) -> bool:

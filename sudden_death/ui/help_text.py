@@ -1,12 +1,13 @@
-"""F1 help: what each screen is for, then every key. Kept apart so wording is easy to review."""
+"""F1 help: what each screen is for; F1 again reads every key. Kept apart so wording is easy to
+review."""
 
 from __future__ import annotations
 
 KEYS = (
     "Keys: Tab and Shift+Tab move between controls. Up and Down arrows move within a list; "
     "in a radio group they also select. Space checks a box or selects an option. "
-    "Enter presses a button or confirms your decision. Home and End jump to the first or "
-    "last item. Number keys 1 to 9 pick that item of the list. H and Shift+H step through "
+    "Enter presses the focused choice or confirms your decision. Home and End jump to the "
+    "first or last item. Number keys 1 to 9 pick that item of the list. H and Shift+H step through "
     "the sections: current decision, computer calls, rosters and game log. S reads the score "
     "and situation. R repeats the last message. D reads details of the focused card; press it "
     "again to close them. E opens the explorer of play cards and bands; it never changes the "
@@ -15,8 +16,10 @@ KEYS = (
     "Comma and period step back and forward through everything said so far; Shift+Comma and "
     "Shift+Period jump to the first and the last; slash chooses everything, results only, or "
     "the computer's moves. F plays the field tone: higher and further right means closer to "
-    "their goal, then says the ball and the first-down marker. O or F2 opens settings."
+    "their goal, then says the ball and the first-down marker. O or F2 opens settings. "
+    "When picking cards, A plays last down's cards again."
 )
+MORE = " F1 again lists every key."
 
 SCREENS: dict[str, str] = {
     "welcome": (
@@ -35,19 +38,21 @@ SCREENS: dict[str, str] = {
     ),
     "snap": (
         "Before the down, on offense. Run a play to pick cards, or punt, or try a field goal. "
-        "The field goal item says its distance and the 3 dice total it needs; past 65 yards it "
-        "is unavailable. Shift+Tab reaches Concede."
+        "The punt says where the ball would land for each of its three rolls; the field goal "
+        "says its distance, the dice total it needs and its chance. On the last drive each "
+        "says how the game would end, and a kick that can only lose asks first. Shift+Tab "
+        "reaches Concede."
     ),
     "selection": (
-        "Pick exactly 2 players and 3 calls for this down. Players are in the first list, "
-        "calls in the second; Tab moves between them and the Confirm button. Space checks a "
-        "card, and the counts are read after every change. Enter confirms. D reads a card's "
-        "details. The computer has already chosen and cannot see yours."
+        "Pick 2 players and 3 calls for this down. Space checks a card and the count is read; "
+        "when the players list is full the focus moves on to the calls. Enter confirms. With "
+        "nothing checked, Enter plays last down's cards again, and A does at any time. D reads "
+        "a card's details. The computer has already chosen and cannot see yours."
     ),
     "substitution": (
         "Substitution. Keep all your cards, or replace one player, or replace one call. "
-        "After choosing to replace, pick the card to take out, then the card to bring in. "
-        "Escape goes back a step."
+        "After choosing to replace, pick the card to take out, then the card to bring in; D "
+        "reads any of them. Escape goes back a step."
     ),
     "final": "Final call. Choose which of your three calls is played, then press Enter.",
     "game_over": "The game is over. Play again with the same team names, or quit.",
@@ -101,6 +106,7 @@ SCREENS: dict[str, str] = {
 }
 
 
-def help_for(screen: str) -> str:
-    """Help for `screen`, then the full list of keys."""
-    return f"{SCREENS.get(screen, '')} {KEYS}".strip()
+def screen_help(screen: str) -> str:
+    """What `screen` is for and its own keys; F1 once more reads `KEYS`."""
+    text = SCREENS.get(screen, "")
+    return f"{text}{MORE}" if text else KEYS

@@ -14,7 +14,9 @@ from ..audio.protocols import Message
 # Categories the narration and app use (Message.category) and the review filters over them.
 RESULT_CATEGORIES = frozenset({"result", "game_over"})
 COMPUTER_CATEGORIES = frozenset({"computer"})
-NOT_RECORDED = frozenset({"history", "repeat"})  # the review itself and R's repeats
+# Not messages to review: the review itself, R's repeats, and the echo of the player's own
+# keys (focus moves, typed letters), which would bury what the game said.
+NOT_RECORDED = frozenset({"history", "repeat", "menu", "echo"})
 
 FILTERS: tuple[tuple[str, frozenset[str] | None], ...] = (
     ("everything", None),

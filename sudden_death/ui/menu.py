@@ -66,7 +66,9 @@ class Menu:
     title: str
     groups: list[Group]
     group_index: int = 0
-    status: Callable[[], str] | None = field(default=None, repr=False)  # spoken after toggles
+    # Spoken after a checkbox toggle (counts); it may also move the focus to the next group.
+    status: Callable[[], str] | None = field(default=None, repr=False)
+    terse: bool = False  # short verbosity: no notes, no positions, "checked" only when checked
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -79,29 +81,30 @@ class Menu:
         return self.group.focused if self.groups else None
 
     def describe(self, item: Item | None = None, group: Group | None = None) -> str:
-        """"Power Back, player, checked, 2 of 4": label, note, state, position."""
+        """"Power Back, checked, 2 of 4": label, note, state, position; terse drops the note,
+        the position and an unchecked state. Buttons are not called buttons: every choice in
+        the game is one, and Enter presses it (F1 says so)."""
         group = group or self.group
         item = item or group.focused
         if item is None:
             return f"{group.title}, empty"
         parts = [item.label]
-        if item.note:
+        if item.note and not self.terse:
             parts.append(item.note)
-        if item.kind is ItemKind.CHECKBOX:
+        if item.kind is ItemKind.CHECKBOX and (item.checked or not self.terse):
             parts.append("checked" if item.checked else "not checked")
-        elif item.kind is ItemKind.RADIO:
+        elif item.kind is ItemKind.RADIO and (item.checked or not self.terse):
             parts.append("selected" if item.checked else "not selected")
-        elif item.kind is ItemKind.BUTTON:
-            parts.append("button")
         if not item.enabled:
             parts.append("unavailable")
-        parts.append(f"{group.items.index(item) + 1} of {len(group.items)}")
+        if not self.terse:
+            parts.append(f"{group.items.index(item) + 1} of {len(group.items)}")
         return ", ".join(parts)
 
     def describe_group(self) -> str:
         """The group title then its focused item: what Tab and a new decision say."""
         title = self.group.title
-        return f"{title}{'' if title.endswith(('.', '?', '!')) else '.'} {self.describe()}"
+        return f"{title}{'' if title.endswith(('.', '?', '!', ':')) else ':'} {self.describe()}"
 
     def focus_group(self, index: int) -> None:
         self.group_index = max(0, min(len(self.groups) - 1, index))
@@ -145,7 +148,7 @@ class Menu:
         focused = self._focus(number - 1)
         item = group.items[number - 1]
         if item.kind is ItemKind.CHECKBOX:
-            return self.toggle()
+            return self.toggle(name=True)
         return focused
 
     def _focus(self, index: int) -> Feedback:
@@ -158,8 +161,10 @@ class Menu:
 
     # -- changing state ----------------------------------------------------------------------
 
-    def toggle(self) -> Feedback:
-        """Space: flip a checkbox (within the group's limit), select a radio, press a button."""
+    def toggle(self, name: bool = False) -> Feedback:
+        """Space: flip a checkbox (within the group's limit), select a radio, press a button.
+        A checkbox says "Checked" (the label was just heard with the focus); `name` (a number
+        key, which moves and checks at once) says the label too."""
         group, item = self.group, self.item
         if item is None:
             return Feedback("Nothing to choose here.", "menu_error")
@@ -177,7 +182,8 @@ class Menu:
                 f"You already have {group.limit} {group.noun}. Uncheck one first.", "menu_error"
             )
         item.checked = not item.checked
-        words = f"{item.label}, {'checked' if item.checked else 'unchecked'}"
+        state = "checked" if item.checked else "unchecked"
+        words = f"{item.label}, {state}" if name else state.capitalize()
         if self.status is not None:
             words += f". {self.status()}"
         return Feedback(words, "menu_select")

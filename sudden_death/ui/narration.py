@@ -1,7 +1,10 @@
-"""All game wording: engine events, spots, downs and card details as short spoken sentences.
+"""The game's voice: engine events turned into short spoken lines at the player's verbosity.
 
-The engine emits data, never prose; this module is the one place that turns it into English,
-always from the human player's point of view ("your own 25", "their 30").
+The engine emits data, never prose; this module is the one place that tells a down. Each thing is
+said once: the down and spot once per down, the score once per scoring drive, the player's own
+cards never read back to them at normal verbosity (they just chose them). Short keeps only what
+changed; detailed adds the rolls and the reasons. Cues and dice sounds are the same at every
+verbosity and belong to the line they introduce, so they are heard with its words, never before.
 """
 
 from __future__ import annotations
@@ -11,141 +14,54 @@ from dataclasses import dataclass
 
 from ..audio.protocols import Priority
 from ..engine import events as ev
-from ..engine.card_model import DefCall, OffCall, Player, Role
+from ..engine.card_model import DefCall, OffCall, Player
 from ..engine.cards import card_name
-from ..engine.field import Down, field_goal_needs
-from ..engine.state import DriveEnd, GameEnd, GameState, Hand, Outcome, SwapKind, Team
+from ..engine.field import GOAL_LINE, OPENING_SPOT, TOUCHBACK_SPOT, Down
+from ..engine.game import SAFETY_POINTS
+from ..engine.resolve import MAX_BAND, MIN_BAND, RECOVERY_SIDES
+from ..engine.state import DriveEnd, Hand, Side, SnapChoice, Swap, SwapKind, Team
 from . import explorer_words
 from .explorer_words import signed
+from .game_words import (
+    HUMAN,
+    LAST_DRIVE,
+    Names,
+    dice_words,
+    down_words,
+    gain_words,
+    hand_words,
+    outcome_words,
+    plural,
+    score_words,
+)
+from .verbosity import DETAILED, NORMAL, SHORT
 
-HUMAN = Team.HOME
+BIG_PLAY_YARDS = 15  # a gain this long gets its own cue and call
+
+__all__ = ["HUMAN", "Line", "Names", "Narrator", "card_details", "card_label"]
 
 
 @dataclass(frozen=True)
 class Line:
-    """One spoken line with its cue (played just before it) and how urgent it is."""
+    """One spoken line and the sounds that open it: the dice first, then the cue.
+
+    `field_tone` asks for the short field tone with the line (the new spot after a play).
+    """
 
     text: str
     cue: str | None = None
     priority: Priority = Priority.ALERT
     category: str = "result"
-    dice: tuple[int, ...] = ()  # when set, the dice cue is played for these dice
+    dice: tuple[int, ...] = ()
+    field_tone: bool = False
 
-
-@dataclass(frozen=True)
-class Names:
-    """The two team names: the player's first."""
-
-    home: str
-    away: str
-
-    def of(self, team: Team) -> str:
-        return self.home if team is Team.HOME else self.away
-
-
-# -- numbers, spots, downs ---------------------------------------------------------------------
-
-
-def ordinal(number: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(number, f"{number}th")
-
-
-def spot_words(spot: int, offense: Team) -> str:
-    """A spot (yards from the offense's goal line) as the player hears it."""
-    if spot == 50:
-        return "midfield"
-    mine = offense is HUMAN
-    if spot < 50:
-        return f"your own {spot}" if mine else f"their own {spot}"
-    return f"their {100 - spot}" if mine else f"your {100 - spot}"
-
-
-def down_words(down: Down, offense: Team) -> str:
-    """ "2nd and 7 at your own 31", "1st and goal at their 6"."""
-    distance = "goal" if down.goal_to_go else str(down.distance)
-    return f"{ordinal(down.number)} and {distance} at {spot_words(down.line, offense)}"
-
-
-def yards_words(yards: int) -> str:
-    if yards > 0:
-        return f"a gain of {yards} {'yard' if yards == 1 else 'yards'}"
-    if yards < 0:
-        return f"a loss of {-yards} {'yard' if yards == -1 else 'yards'}"
-    return "no gain"
-
-
-def dice_words(dice: Sequence[int]) -> str:
-    if len(dice) == 1:
-        return str(dice[0])
-    return f"{', '.join(str(d) for d in dice)}, total {sum(dice)}"
-
-
-def score_words(scores: tuple[int, int], names: Names) -> str:
-    return f"{names.home} {scores[0]}, {names.away} {scores[1]}"
-
-
-def hand_words(hand: Hand) -> str:
-    players = " and ".join(card_name(p) for p in hand.players)
-    calls = ", ".join(card_name(c) for c in hand.calls)
-    return f"{players}; {calls}"
-
-
-def kick_option_words(distance: int) -> tuple[bool, str]:
-    """Whether a field goal can be tried, and the words for it (distance and roll, or why not)."""
-    needed = field_goal_needs(distance)
-    if needed is None:
-        return False, (
-            f"Field goal unavailable: it would be {distance} yards, past the 65 yard limit"
-        )
-    return True, f"Field goal, {distance} yards, needs {needed} or more on 3 dice"
-
-
-def situation_words(state: GameState, names: Names) -> str:
-    """What S says: the score, the drive, who has the ball and the down."""
-    words = f"Score: {score_words(state.scores, names)}."
-    if state.outcome is not None:
-        return words + " The game is over."
-    if state.offense is None:
-        return words + " The game has not kicked off yet."
-    role = "on offense" if state.offense is HUMAN else "on defense"
-    words += f" Drive {state.drive} of 2, you are {role}."
-    if state.down is not None:
-        words += f" {names.of(state.offense)} ball, {down_words(state.down, state.offense)}."
-    return words
-
-
-def outcome_words(outcome: Outcome, names: Names) -> str:
-    """The game-over message; it always begins with "Final score"."""
-    words = f"Final score: {score_words(outcome.scores, names)}."
-    if outcome.end is GameEnd.CONCEDED:
-        loser = outcome.winner.other if outcome.winner is not None else HUMAN
-        words += f" {names.of(loser)} conceded."
-    elif outcome.end is GameEnd.SAFETY:
-        words += " The game ended on a safety."
-    if outcome.winner is None:
-        return words + " It's a tie."
-    if outcome.winner is HUMAN:
-        return words + f" You win! The {names.home} take it."
-    return words + f" The {names.away} win."
-
-
-# -- events ------------------------------------------------------------------------------------
-
-_DRIVE_END = {
-    DriveEnd.TOUCHDOWN: "touchdown",
-    DriveEnd.FIELD_GOAL_MADE: "field goal",
-    DriveEnd.FIELD_GOAL_MISSED: "missed field goal",
-    DriveEnd.PUNT: "punt",
-    DriveEnd.INTERCEPTION: "interception",
-    DriveEnd.FUMBLE_LOST: "lost fumble",
-    DriveEnd.DOWNS: "turnover on downs",
-    DriveEnd.SAFETY: "safety",
-}
 
 _NEXT_START_WHY = {
-    DriveEnd.TOUCHDOWN: "after a score the next drive starts at the 25",
-    DriveEnd.FIELD_GOAL_MADE: "after a score the next drive starts at the 25",
-    DriveEnd.FIELD_GOAL_MISSED: "at the kicking spot, or the 20 if that is farther out",
+    DriveEnd.TOUCHDOWN: f"after a score the next drive starts at the {OPENING_SPOT}",
+    DriveEnd.FIELD_GOAL_MADE: f"after a score the next drive starts at the {OPENING_SPOT}",
+    DriveEnd.FIELD_GOAL_MISSED: (
+        f"at the kicking spot, or the {TOUCHBACK_SPOT} if that is farther out"
+    ),
     DriveEnd.PUNT: "where the punt came down",
     DriveEnd.INTERCEPTION: "where the pass was thrown",
     DriveEnd.FUMBLE_LOST: "where the ball came loose",
@@ -159,183 +75,317 @@ class Narrator:
     def __init__(self, names: Names, offense: Team | None = None) -> None:
         self.names = names
         self.offense = offense  # who has the ball, followed through DriveStarted events
+        self.verbosity = NORMAL
 
-    def lines(self, events: Sequence[ev.Event]) -> list[Line]:
+    def lines(self, events: Sequence[ev.Event], verbosity: str = NORMAL) -> list[Line]:
+        """The lines for one batch of events (one player action and what followed)."""
+        self.verbosity = verbosity
+        game_over = any(isinstance(event, ev.GameOver) for event in events)
+        last_score = max(
+            (i for i, event in enumerate(events) if isinstance(event, ev.ScoreChanged)),
+            default=-1,
+        )
         out: list[Line] = []
-        for event in events:
-            out.extend(self.line(event))
+        previous: ev.Event | None = None
+        for index, event in enumerate(events):
+            said_with_previous = (
+                # A new drive's line already gives its first down and spot.
+                (isinstance(event, ev.DownStarted) and isinstance(previous, ev.DriveStarted))
+                # The score is said once, after the last points; the final score says it last.
+                or (isinstance(event, ev.ScoreChanged) and (index != last_score or game_over))
+            )
+            previous = event
+            if not said_with_previous:
+                out.extend(self.line(event))
         return out
 
+    @property
+    def short(self) -> bool:
+        return self.verbosity == SHORT
+
+    @property
+    def detailed(self) -> bool:
+        return self.verbosity == DETAILED
+
     def line(self, event: ev.Event) -> list[Line]:
+        """The lines for one event at the current verbosity."""
         n = self.names
         if isinstance(event, ev.CoinTossed):
-            who = "You win the toss." if event.winner is HUMAN else f"The {n.away} win the toss."
-            return [Line(f"You called {event.call.value}. The coin shows {event.face.value}. "
-                         f"{who}", cue="coin")]
+            who = "you win the toss" if event.winner is HUMAN else f"the {n.away} win the toss"
+            face = event.face.value.capitalize()
+            text = f"{face}: {who}." if self.short else f"The coin shows {event.face.value}: {who}."
+            return [Line(text, cue="coin")]
         if isinstance(event, ev.SideChosen):
-            first = "take the ball first" if event.side.value == "offense" else "defend first"
             if event.team is HUMAN:
-                return [Line(f"You chose to {first}.")]
-            return [Line(f"The {n.away} chose to {first}.", category="computer")]
+                return []  # the drive's first line says who has the ball
+            first = "take the ball first" if event.side is Side.OFFENSE else "defend first"
+            return [Line(f"The {n.away} {first}.", category="computer")]
         if isinstance(event, ev.DriveStarted):
-            self.offense = event.offense
-            if event.drive == 1:
-                return [Line(f"Drive 1 of 2: the {n.of(event.offense)} have the ball.",
-                             cue="whistle")]
-            return [Line(f"Drive 2 of 2: the {n.of(event.offense)} have the ball.",
-                         cue="whistle")]
+            return [self._drive_start(event)]
         if isinstance(event, ev.DownStarted):
-            return [Line(f"{n.of(event.offense)} ball, "
-                         f"{down_words(event.down, event.offense)}.")]
+            return [self._down(event.down, event.offense)]
         if isinstance(event, ev.SnapChosen):
-            if event.choice.value == "play":
-                return []
-            kick = "punt" if event.choice.value == "punt" else "try a field goal"
-            if event.team is HUMAN:
-                return [Line(f"You {kick}.")]
-            return [Line(f"The {n.away} {kick}.", category="computer")]
+            return self._snap(event)
         if isinstance(event, ev.HandsRevealed):
             return [self._reveal(event)]
         if isinstance(event, ev.FinalCallsRevealed):
-            return [Line(f"Final calls: {card_name(event.offense_call)} against "
-                         f"{card_name(event.defense_call)}.", cue="reveal")]
+            prefix = "Final calls: " if self.detailed else ""
+            return [Line(f"{prefix}{card_name(event.offense_call)} against "
+                         f"{card_name(event.defense_call)}.", cue="reveal", category="computer")]
         if isinstance(event, ev.BandSet):
             return [Line(self._band(event))]
         if isinstance(event, ev.PlayResolved):
-            return self._play(event)
+            return [self._play(event)]
         if isinstance(event, ev.Fumble):
-            rec = dice_words(event.recovery_roll.dice)
-            if event.lost:
-                return [Line(f"Fumble! Recovery die {rec}: the defense has it.", cue="fumble",
-                             dice=event.recovery_roll.dice)]
-            return [Line(f"Fumble! Recovery die {rec}: the {n.of(event.offense)} fall on it.",
-                         cue="fumble", dice=event.recovery_roll.dice)]
+            return self._fumble(event)
         if isinstance(event, ev.FirstDown):
-            return [Line("First down!")]
+            return [] if self.short else [Line("First down!")]
         if isinstance(event, ev.Touchdown):
             return [Line(f"Touchdown, {n.of(event.team)}!", cue="touchdown")]
         if isinstance(event, ev.ExtraPoint):
-            verdict = "good" if event.good else "no good"
-            return [Line(f"Extra point: dice {dice_words(event.roll.dice)}, needs "
-                         f"{event.needed}: {verdict}.", dice=event.roll.dice,
-                         cue="field_goal_good" if event.good else "field_goal_no_good")]
+            return [self._extra_point(event)]
         if isinstance(event, ev.Safety):
-            return [Line(f"Safety! Tackled in the end zone: 2 points to the "
-                         f"{n.of(event.team)}, and the game ends at once.", cue="safety")]
+            points = plural(SAFETY_POINTS, "point")
+            return [Line(f"Safety! {points} to the {n.of(event.team)}.", cue="safety")]
         if isinstance(event, ev.FieldGoal):
-            verdict = "it's good!" if event.good else "no good."
-            return [Line(f"Field goal from {event.distance} yards: dice "
-                         f"{dice_words(event.roll.dice)}, needs {event.needed}: {verdict}",
-                         dice=event.roll.dice,
-                         cue="field_goal_good" if event.good else "field_goal_no_good")]
+            return [self._field_goal(event)]
         if isinstance(event, ev.Punt):
-            tail = " Into the end zone: touchback." if event.touchback else ""
-            return [Line(f"Punt: dice {dice_words(event.roll.dice)}, {event.net} net yards."
-                         f"{tail}", cue="punt", dice=event.roll.dice)]
+            return [self._punt(event)]
         if isinstance(event, ev.TurnoverOnDowns):
-            return [Line(f"Stopped short on fourth down: the {n.of(event.team)} turn it over "
-                         f"on downs.")]
+            text = ("Turnover on downs." if self.short else
+                    f"Stopped on fourth down! The {n.of(event.team.other)} take over.")
+            return [Line(text, cue="turnover")]
         if isinstance(event, ev.ScoreChanged):
-            return [Line(f"{n.of(event.team)} score {event.points}. "
-                         f"Score: {score_words(event.scores, n)}.")]
+            prefix = "" if self.short else "Score: "
+            return [Line(f"{prefix}{score_words(event.scores, n)}.")]
         if isinstance(event, ev.DriveEnded):
-            return [self._drive_end(event)]
+            return self._drive_end(event)
         if isinstance(event, ev.Conceded):
             return [Line(f"The {n.of(event.team)} concede.")]
         if isinstance(event, ev.GameOver):
-            return [Line(outcome_words(event.outcome, n), cue="whistle", category="game_over")]
+            winner = event.outcome.winner
+            cue = "game_tied" if winner is None else ("game_won" if winner is HUMAN
+                                                      else "game_lost")
+            return [Line(outcome_words(event.outcome, n), cue=cue, category="game_over")]
         return []
 
+    # -- drives and downs --------------------------------------------------------------------
+
+    def _drive_start(self, event: ev.DriveStarted) -> Line:
+        self.offense = event.offense
+        team = self.names.of(event.offense)
+        down = down_words(Down.first(event.spot), event.offense)
+        if self.short:
+            text = f"Drive {event.drive}: {team} ball, {down}."
+        else:
+            text = f"Drive {event.drive} of {LAST_DRIVE}: {team} ball, {down}."
+        if self.detailed and event.after is not None:
+            why = (f"a touchback puts the ball at the {TOUCHBACK_SPOT}" if event.touchback
+                   else _NEXT_START_WHY.get(event.after, ""))
+            text += f" The spot: {why}." if why else ""
+        if self.detailed:
+            text += f" {plural(GOAL_LINE - event.spot, 'yard')} to the goal line."
+        return Line(text, cue="whistle")
+
+    def _down(self, down: Down, offense: Team) -> Line:
+        text = down_words(down, offense) + "."
+        if self.detailed:
+            text += f" {plural(GOAL_LINE - down.line, 'yard')} to the goal line."
+        return Line(text[0].upper() + text[1:], field_tone=True)
+
+    def _drive_end(self, event: ev.DriveEnded) -> list[Line]:
+        """The reason was just heard and the next drive's line follows, so only detailed says it."""
+        if not self.detailed:
+            return []
+        return [Line(f"End of drive {event.drive}.")]
+
+    def _snap(self, event: ev.SnapChosen) -> list[Line]:
+        if event.choice is SnapChoice.PLAY or event.team is HUMAN:
+            return []  # a play is just the cards that follow; your own kick is its result line
+        kick = "punt" if event.choice is SnapChoice.PUNT else "try a field goal"
+        return [Line(f"The {self.names.away} {kick}.", category="computer")]
+
+    # -- the cards ---------------------------------------------------------------------------
+
+    def _mine_theirs(self, offense: object, defense: object) -> tuple[object, object]:
+        return (offense, defense) if self.offense is HUMAN else (defense, offense)
+
     def _reveal(self, event: ev.HandsRevealed) -> Line:
-        n = self.names
-        human_offense = self._human_is(event, Role.OFFENSE)
-        mine, theirs = (
-            (event.offense, event.defense) if human_offense else (event.defense, event.offense)
-        )
+        away = self.names.away
+        mine, theirs = self._mine_theirs(event.offense, event.defense)
+        assert isinstance(mine, Hand) and isinstance(theirs, Hand)
         if event.step == 1:
-            text = (f"Cards revealed. You: {hand_words(mine)}. "
-                    f"The {n.away}: {hand_words(theirs)}.")
-            return Line(text, cue="reveal")
-        my_swap, their_swap = (
-            (event.offense_swap, event.defense_swap)
-            if human_offense
-            else (event.defense_swap, event.offense_swap)
-        )
-        text = (f"Second reveal. {self._swap_words(my_swap, 'You', 'kept')} "
-                f"{self._swap_words(their_swap, f'The {n.away}', 'kept')} "
-                f"You now hold {hand_words(mine)}. The {n.away} hold {hand_words(theirs)}.")
-        return Line(text, cue="reveal")
-
-    def _human_is(self, event: ev.HandsRevealed, role: Role) -> bool:
-        """Whether the player holds `role`'s hand: the offense is tracked from DriveStarted."""
-        human_offense = self.offense is HUMAN
-        return human_offense if role is Role.OFFENSE else not human_offense
-
-    @staticmethod
-    def _swap_words(swap: object, who: str, kept: str) -> str:
-        from ..engine.state import Swap
-
-        if not isinstance(swap, Swap) or swap.kind is SwapKind.KEEP:
-            return f"{who} {kept} all cards."
-        assert swap.out is not None and swap.into is not None
-        return f"{who} replaced {card_name(swap.out)} with {card_name(swap.into)}."
+            if self.short:
+                text = f"{away}: {hand_words(theirs)}."
+            elif self.detailed:
+                text = f"Cards revealed. You: {hand_words(mine)}. The {away}: {hand_words(theirs)}."
+            else:
+                text = f"The {away} show {hand_words(theirs)}."
+            return Line(text, cue="reveal", category="computer")
+        my_swap, their_swap = self._mine_theirs(event.offense_swap, event.defense_swap)
+        theirs_said = _swap_words(their_swap, away, short=self.short)
+        if self.short:
+            return Line(theirs_said, cue="reveal", category="computer")
+        mine_said = _swap_words(my_swap, "", short=False)
+        text = theirs_said if not mine_said else f"{mine_said} {theirs_said}"
+        if self.detailed:
+            text += f" You hold {hand_words(mine)}. The {away} hold {hand_words(theirs)}."
+        return Line(text, cue="reveal", category="computer")
 
     def _band(self, event: ev.BandSet) -> str:
+        if self.short:
+            return f"Band {signed(event.band)}."
         parts = [f"matchup {signed(event.matchup)}"]
         if event.offense_player is not None:
-            parts.append(f"{card_name(event.offense_player)} adds 1")
+            parts.append(f"{card_name(event.offense_player)} plus 1")
         if event.defense_player is not None:
-            parts.append(f"{card_name(event.defense_player)} takes 1 away")
+            parts.append(f"{card_name(event.defense_player)} minus 1")
         words = f"Band {signed(event.band)}: " + ", ".join(parts)
         if event.raw != event.band:
             words += f", capped at {signed(event.band)}"
-        return words + "."
+        words += "."
+        if self.detailed:
+            lean = ("favours the offense" if event.band > 0 else
+                    "favours the defense" if event.band < 0 else "is even")
+            words += (f" Bands run from {signed(MIN_BAND)} to {signed(MAX_BAND)}; this one "
+                      f"{lean}.")
+        return words
 
-    def _play(self, event: ev.PlayResolved) -> list[Line]:
-        name = card_name(event.call)
-        outcome = event.outcome_roll.total if event.outcome_roll else None
-        yardage = event.yardage_roll
+    # -- the play ----------------------------------------------------------------------------
+
+    def _play(self, event: ev.PlayResolved) -> Line:
         dice: tuple[int, ...] = ()
         for roll in (event.outcome_roll, event.yardage_roll):
             if roll is not None:
                 dice += roll.dice
-        if event.result == "run":
-            assert yardage is not None
-            text = f"{name}: yardage roll {yardage.total}, {yards_words(event.yards)}."
-            cue = None
-        elif event.result == "complete":
-            assert yardage is not None
-            text = (f"{name}: pass roll {outcome}, complete. Yardage roll {yardage.total}, "
-                    f"{yards_words(event.yards)}.")
-            cue = None
-        elif event.result == "incomplete":
-            text = f"{name}: pass roll {outcome}, incomplete. No gain."
-            cue = None
-        elif event.result == "interception":
-            text = (f"{name}: pass roll {outcome}, intercepted! The defense takes over where "
-                    f"the ball was snapped.")
-            cue = "interception"
-        else:
-            assert yardage is not None
-            text = (f"{name}: pass roll {outcome}, sacked! Sack dice "
-                    f"{dice_words(yardage.dice)}, {yards_words(event.yards)}.")
-            cue = "sack"
-        lines = [Line(text, dice=dice)]
-        if cue is not None:
-            lines.insert(0, Line("", cue=cue))
-        return lines
+        cue, text = self._play_words(event)
+        rolls = self._rolls(event) if self.detailed else ""
+        return Line(f"{rolls}{text}", cue=cue, dice=dice)
 
-    def _drive_end(self, event: ev.DriveEnded) -> Line:
-        n = self.names
-        words = f"End of drive {event.drive}: {_DRIVE_END[event.reason]}."
-        if event.next_spot is None:
-            return Line(words, category="result")
-        other = event.offense.other
-        why = _NEXT_START_WHY.get(event.reason, "")
-        if event.reason is DriveEnd.PUNT and event.touchback:
-            why = "a touchback puts the ball at the 20"
-        start = spot_words(event.next_spot, other)
-        return Line(f"{words} The {n.of(other)} start drive 2 at {start}: {why}.")
+    def _play_words(self, event: ev.PlayResolved) -> tuple[str | None, str]:
+        """The result cue (or None) and the words; yards are what the ball really moved."""
+        yards, short = event.yards, self.short
+        if event.result == "interception":
+            return "interception", f"Intercepted by the {self.names.of(event.offense.other)}!"
+        if event.result == "incomplete":
+            return None, "Incomplete."
+        lead = {"sack": "Sacked", "complete": "Complete"}.get(event.result, "")
+        cue = "sack" if event.result == "sack" else None
+        if event.spot >= GOAL_LINE:
+            told = f"{plural(yards, 'yard')}, into the end zone!"
+        elif event.spot <= 0:
+            where = "Sacked" if event.result == "sack" else "Tackled"
+            told = f"{where} in the end zone, {gain_words(yards)}!"
+            lead = ""
+        elif short:
+            told = f"{_short_gain(yards)}."
+        elif yards >= BIG_PLAY_YARDS:
+            cue = "big_play"
+            lead = "Big play! Complete" if event.result == "complete" else "Breaks loose"
+            told = f"{gain_words(yards)}!"
+        else:
+            told = f"{gain_words(yards)}."
+        if not lead:
+            return cue, _capital(told)
+        if lead == "Complete":
+            return cue, f"Complete, {told}"
+        return cue, f"{lead}! {_capital(told)}"
+
+    @staticmethod
+    def _rolls(event: ev.PlayResolved) -> str:
+        """Detailed only: the raw rolls, with what they are out of."""
+        parts = []
+        if event.outcome_roll is not None:
+            parts.append(f"pass roll {event.outcome_roll.total} of 100")
+        if event.yardage_roll is not None:
+            if event.result == "sack":
+                parts.append(f"sack dice {dice_words(event.yardage_roll.dice)}")
+            else:
+                parts.append(f"yardage roll {event.yardage_roll.total} of 100")
+        return (", ".join(parts).capitalize() + ". ") if parts else ""
+
+    def _fumble(self, event: ev.Fumble) -> list[Line]:
+        """ "Fumble!" with its sound, then the recovery die and who has the ball, by name."""
+        keeper = event.offense.other if event.lost else event.offense
+        name = self.names.of(keeper)
+        if self.short:
+            text = f"{name} ball."
+        elif event.lost:
+            text = f"The {name} recover it!"
+        else:
+            text = f"The {name} fall on it and keep the ball."
+        if self.detailed:
+            half = RECOVERY_SIDES // 2
+            text += (f" Recovery die {dice_words(event.recovery_roll.dice)}: 1 to {half} stays "
+                     f"with the offense, {half + 1} to {RECOVERY_SIDES} goes to the defense.")
+        return [Line("Fumble!", cue="fumble"),
+                Line(text, cue="turnover" if event.lost else None,
+                     dice=event.recovery_roll.dice)]
+
+    # -- kicks -------------------------------------------------------------------------------
+
+    def _kicker(self, team: Team) -> str:
+        return "You" if team is HUMAN else f"The {self.names.of(team)}"
+
+    def _extra_point(self, event: ev.ExtraPoint) -> Line:
+        verdict = "good" if event.good else "no good"
+        if self.short:
+            text = f"Extra point {verdict}."
+        elif self.detailed:
+            text = (f"Extra point: dice {dice_words(event.roll.dice)}, needs {event.needed}: "
+                    f"{verdict}.")
+        else:
+            text = f"The extra point is {verdict}."
+        return Line(text, dice=event.roll.dice,
+                    cue="field_goal_good" if event.good else "field_goal_no_good")
+
+    def _field_goal(self, event: ev.FieldGoal) -> Line:
+        cue = "field_goal_good" if event.good else "field_goal_no_good"
+        if self.short:
+            text = "Field goal good." if event.good else "Field goal no good."
+        else:
+            verdict = "it's good!" if event.good else "no good."
+            roll = (f" Dice {dice_words(event.roll.dice)}, needs {event.needed}:"
+                    if self.detailed else "")
+            text = f"{self._kicker(event.team)} kick from {event.distance} yards...{roll} {verdict}"
+        return Line(text, dice=event.roll.dice, cue=cue)
+
+    def _punt(self, event: ev.Punt) -> Line:
+        landing = "a touchback" if event.touchback else f"{event.net} yards"
+        if self.short:
+            text = f"Punt, {landing}."
+        else:
+            roll = f" Dice {dice_words(event.roll.dice)}." if self.detailed else ""
+            text = f"{self._kicker(event.team)} punt:{roll} {landing}."
+        return Line(text, dice=event.roll.dice, cue="punt")
+
+
+def _capital(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _short_gain(yards: int) -> str:
+    """Short verbosity: "5 yards", "loss of 2", "no gain"."""
+    if yards > 0:
+        return plural(yards, "yard")
+    return f"loss of {-yards}" if yards < 0 else "no gain"
+
+
+def _swap_words(swap: object, who: str, short: bool) -> str:
+    """ "The Bears bring in Nose Tackle for Edge Setter." / "You keep your cards." ("" for your
+    own keep: nothing changed, so nothing is said)."""
+    kept = not isinstance(swap, Swap) or swap.kind is SwapKind.KEEP
+    if not who:  # the player's own swap
+        if kept:
+            return ""
+        assert isinstance(swap, Swap) and swap.out is not None and swap.into is not None
+        return f"You bring in {card_name(swap.into)} for {card_name(swap.out)}."
+    if kept:
+        return f"{who} keep." if short else f"The {who} keep their cards."
+    assert isinstance(swap, Swap) and swap.out is not None and swap.into is not None
+    if short:
+        return f"{who}: {card_name(swap.into)} for {card_name(swap.out)}."
+    return f"The {who} bring in {card_name(swap.into)} for {card_name(swap.out)}."
 
 
 # -- card details (D) --------------------------------------------------------------------------

@@ -11,9 +11,10 @@ from typing import Protocol
 
 from ..engine.card_model import DefCall, OffCall, Player, Role
 from ..engine.cards import calls_for, card_name, players_for
+from ..engine.game import CALLS_PER_HAND, PLAYERS_PER_HAND
 from ..engine.state import CoinFace, Hand, Side, SnapChoice, Swap
+from .game_words import KickOption, hand_words
 from .menu import Group, Item, ItemKind, Menu
-from .narration import card_label, hand_words, kick_option_words
 
 Card = OffCall | DefCall | Player
 
@@ -58,9 +59,17 @@ class Screen:
         self.host = host
         self.menu = menu
 
+    def prompt(self) -> str:
+        """The question this screen asks (kept in the history and the game log)."""
+        return f"{self.menu.title}."
+
+    def focus_words(self) -> str:
+        """Where the focus is: said after the prompt, never logged."""
+        return self.menu.describe_group()
+
     def intro(self) -> str:
         """Spoken when the screen first takes focus: what it is, the options, the focus."""
-        return f"{self.menu.title}. {self.menu.describe_group()}"
+        return f"{self.prompt()} {self.focus_words()}"
 
     def handle_key(self, key: int, mod: int) -> bool:
         """Screen-specific keys, tried before the shared ones; True when handled."""
@@ -102,11 +111,11 @@ class WelcomeScreen(Screen):
              ("How to play", "rules"), ("Settings", "settings"), ("Quit", "quit")]))])
         super().__init__(host, menu)
 
-    def intro(self) -> str:
+    def prompt(self) -> str:
         return (
             "Welcome to Sudden Death, an American football card game you play by ear. "
             "You and the computer get one drive each; every down you pick players and calls. "
-            "Press F1 for help at any time. " + self.menu.describe_group()
+            "Press F1 for help at any time."
         )
 
     def on_button(self, item: Item) -> None:
@@ -138,9 +147,12 @@ class NamingScreen(Screen):
         shown = self.text or f"(empty: Enter takes {self._default()})"
         return Menu("Name the teams", [Group(self._prompt(), [Item(shown, ItemKind.TEXT)])])
 
-    def intro(self) -> str:
+    def prompt(self) -> str:
         return (f"{self._prompt()}: type it and press Enter. Leave it empty for "
                 f"{self._default()}.")
+
+    def focus_words(self) -> str:
+        return ""  # the prompt says it all; the text line is empty
 
     def _refresh(self) -> None:
         self.menu = self._build()
@@ -188,7 +200,7 @@ class NamingScreen(Screen):
             self.host.names_chosen(self.names[0], self.names[1])
             return
         self._refresh()
-        self.host.say(self.intro(), interrupt=False, category="decision")
+        self.host.say(self.prompt(), interrupt=False, category="decision")
 
 
 class CoinScreen(Screen):
@@ -199,8 +211,11 @@ class CoinScreen(Screen):
             [("Heads", CoinFace.HEADS), ("Tails", CoinFace.TAILS)]))])
         super().__init__(host, menu)
 
-    def intro(self) -> str:
-        return "Coin toss: call it, Heads or Tails. " + self.menu.describe()
+    def prompt(self) -> str:
+        return "Coin toss: heads or tails?"
+
+    def focus_words(self) -> str:
+        return self.menu.describe()
 
     def on_button(self, item: Item) -> None:
         self.host.act(item.value)
@@ -215,8 +230,11 @@ class SideScreen(Screen):
              ("Defense: defend first", Side.DEFENSE)]))])
         super().__init__(host, menu)
 
-    def intro(self) -> str:
-        return "You won the toss. Offense or defense first? " + self.menu.describe()
+    def prompt(self) -> str:
+        return "Take the ball first, or defend first?"
+
+    def focus_words(self) -> str:
+        return self.menu.describe()
 
     def on_button(self, item: Item) -> None:
         self.host.act(item.value)
@@ -226,11 +244,16 @@ class SideScreen(Screen):
 
 
 class DecisionScreen(Screen):
-    """A decision during play: Concede comes first, focus starts on the real choice."""
+    """A decision during play: Concede comes first, focus starts on the real choice.
 
-    def __init__(self, host: Host, menu: Menu) -> None:
+    `full` asks for the whole explanation (the first time in a drive, or at detailed verbosity);
+    otherwise the prompt is a few words and the focus, since the player has heard it before.
+    """
+
+    def __init__(self, host: Host, menu: Menu, full: bool = True) -> None:
         menu.groups.insert(0, _concede_group())
         menu.focus_group(1)
+        self.full = full
         super().__init__(host, menu)
 
     def on_button(self, item: Item) -> None:
@@ -244,43 +267,76 @@ class DecisionScreen(Screen):
 
 
 class SnapScreen(DecisionScreen):
+    """Before a down on offense: run a play, or a kick whose label says what it would do."""
+
     help_key = "snap"
 
-    def __init__(self, host: Host, distance: int, situation: str) -> None:
-        available, kick_words = kick_option_words(distance)
-        kick = Item(kick_words, ItemKind.BUTTON, SnapChoice.FIELD_GOAL, enabled=available,
-                    reason=kick_words + "." if not available else "")
-        items = [*_buttons([("Run a play", SnapChoice.PLAY), ("Punt", SnapChoice.PUNT)]), kick]
-        self.situation = situation
-        super().__init__(host, Menu("Your ball: play or kick", [Group("Before the snap", items)]))
+    def __init__(self, host: Host, punt: KickOption, field_goal: KickOption, fourth: str = "",
+                 full: bool = True) -> None:
+        self.kicks = {SnapChoice.PUNT: punt, SnapChoice.FIELD_GOAL: field_goal}
+        items = [
+            Item("Run a play", ItemKind.BUTTON, SnapChoice.PLAY),
+            Item(punt.label, ItemKind.BUTTON, SnapChoice.PUNT),
+            Item(field_goal.label, ItemKind.BUTTON, SnapChoice.FIELD_GOAL,
+                 enabled=field_goal.available, reason=field_goal.reason),
+        ]
+        self.fourth = fourth  # on fourth down: the field goal in one clause
+        super().__init__(host, Menu("Play or kick", [Group("Before the snap", items)]), full)
 
-    def intro(self) -> str:
-        labels = "; ".join(item.label for item in self.menu.group.items)
-        return (f"Your decision, {self.situation}: {labels}. {self.menu.describe()}")
+    def prompt(self) -> str:
+        if self.full:
+            return ("Before each down on offense you choose: run a play, punt, or try a field "
+                    "goal. Down arrow to a kick to hear where it lands or its chance.")
+        if self.fourth:
+            return f"Fourth down, {self.fourth}. Play or kick?"
+        return "Play or kick?"
+
+    def focus_words(self) -> str:
+        return self.menu.describe()
+
+    def choose(self, item: Item) -> None:
+        kick = self.kicks.get(item.value)  # type: ignore[call-overload]
+        if kick is not None and kick.confirm:
+            choice = item.value
+            self.host.push(ConfirmScreen(self.host, kick.confirm,
+                                         lambda: self.host.act(choice), yes="Yes, kick"))
+            return
+        self.host.act(item.value)
 
 
 class SelectionScreen(DecisionScreen):
+    """Pick 2 players and 3 calls. A full group hands the focus to the one still open; with
+    nothing checked, Enter (or A) plays last down's cards again."""
+
     help_key = "selection"
 
-    def __init__(self, host: Host, role: Role) -> None:
+    def __init__(self, host: Host, role: Role, full: bool = True, again: Hand | None = None,
+                 teach_again: bool = False) -> None:
         self.role = role
+        self.again = again
+        self.teach_again = teach_again  # say once how to play the same cards again
         players = [self._card_item(p) for p in players_for(role)]
         calls = [self._card_item(c) for c in calls_for(role)]
+        confirm = [Item("Confirm these cards", ItemKind.BUTTON, "confirm")]
+        if again is not None:
+            confirm.append(Item(f"Same cards as last down: {hand_words(again)}",
+                                ItemKind.BUTTON, "again"))
         menu = Menu(
-            f"Pick your {role.value} cards",
+            f"Your {role.value} cards",
             [
-                Group("Players, pick 2", players, limit=2, noun="players"),
-                Group("Calls, pick 3", calls, limit=3, noun="calls"),
-                Group("Confirm", [Item("Confirm selection", ItemKind.BUTTON, "confirm")]),
+                Group(f"Players, pick {PLAYERS_PER_HAND}", players, limit=PLAYERS_PER_HAND,
+                      noun="players"),
+                Group(f"Calls, pick {CALLS_PER_HAND}", calls, limit=CALLS_PER_HAND,
+                      noun="calls"),
+                Group("Confirm", confirm),
             ],
         )
-        menu.status = self.counts
-        super().__init__(host, menu)
+        menu.status = self.after_toggle
+        super().__init__(host, menu, full)
 
     @staticmethod
     def _card_item(card: Card) -> Item:
-        label, kind = card_label(card)
-        return Item(label, ItemKind.CHECKBOX, card, note=kind)
+        return Item(card_name(card), ItemKind.CHECKBOX, card)
 
     def _picked(self) -> tuple[list[Card], list[Card]]:
         players_group, calls_group = self.menu.groups[1], self.menu.groups[2]
@@ -290,25 +346,67 @@ class SelectionScreen(DecisionScreen):
 
     def counts(self) -> str:
         players, calls = self._picked()
-        return f"{len(players)} of 2 players, {len(calls)} of 3 calls"
+        return (f"{len(players)} of {PLAYERS_PER_HAND} players, "
+                f"{len(calls)} of {CALLS_PER_HAND} calls")
 
-    def intro(self) -> str:
+    def after_toggle(self) -> str:
+        """The toggled list's count; when it is full, the focus moves on to the open list."""
+        toggled = self.menu.group
+        count = f"{len(toggled.checked())} of {toggled.limit} {toggled.noun}"
+        lists = self.menu.groups[1:3]
+        if toggled.limit is None or len(toggled.checked()) < toggled.limit:
+            return count
+        open_lists = [group for group in lists if len(group.checked()) < (group.limit or 0)]
+        if not open_lists:
+            return f"{count}. Enter confirms."
+        self.menu.focus_group(self.menu.groups.index(open_lists[0]))
+        return f"{count}. {self.menu.describe_group()}"
+
+    def prompt(self) -> str:
+        teach = ""
+        if self.teach_again and self.again is not None:
+            teach = (" New: with nothing checked, Enter plays last down's cards again; so does "
+                     "A at any time.")
+        if not self.full:
+            return f"Your cards.{teach}"
         players = ", ".join(item.label for item in self.menu.groups[1].items)
         calls = ", ".join(item.label for item in self.menu.groups[2].items)
-        return (f"Pick your {self.role.value} cards for this down: 2 players and 3 calls. "
-                f"Players: {players}. Calls: {calls}. Tab moves between the lists; Space "
-                f"checks; Enter confirms. {self.menu.describe_group()}")
+        return (f"Pick your {self.role.value} cards for this down: {PLAYERS_PER_HAND} players "
+                f"and {CALLS_PER_HAND} calls. Players: {players}. Calls: {calls}. Space checks "
+                f"a card; a full list moves you on to the next; Enter confirms.{teach}")
+
+    def handle_key(self, key: int, mod: int) -> bool:
+        import pygame
+
+        if key == pygame.K_a:
+            self.play_again()
+            return True
+        return False
 
     def choose(self, item: Item) -> None:
-        self.confirm()
+        if item.value == "again":
+            self.play_again()
+        else:
+            self.confirm()
+
+    def play_again(self) -> None:
+        if self.again is None:
+            self.host.cue("menu_error")
+            self.host.say("There are no cards from last down yet; pick them this time.")
+            return
+        self.host.say(f"Same cards again: {hand_words(self.again)}.", category="echo")
+        self.host.act(self.again)
 
     def confirm(self) -> None:
         players, calls = self._picked()
+        if not players and not calls and self.again is not None:
+            self.play_again()
+            return
         missing = []
-        for have, need, noun in ((len(players), 2, "player"), (len(calls), 3, "call")):
+        for have, need, noun in ((len(players), PLAYERS_PER_HAND, "player"),
+                                 (len(calls), CALLS_PER_HAND, "call")):
             if have < need:
-                more = need - have
-                missing.append(f"{more} more {noun}{'s' if more > 1 else ''}")
+                missing.append(f"{need - have} more {noun}{'s' if need - have > 1 else ''}")
         if missing:
             self.host.cue("menu_error")
             self.host.say(f"Not yet: pick {' and '.join(missing)}. You have {self.counts()}.",
@@ -318,16 +416,19 @@ class SelectionScreen(DecisionScreen):
 
 
 class SubstitutionScreen(DecisionScreen):
-    """Keep, or replace one player or one call: out first, then in; Escape steps back."""
+    """Keep, or replace one player or one call: out first, then in; Escape steps back.
+
+    Every card in the out and in lists is the card itself, so D reads its details there too.
+    """
 
     help_key = "substitution"
 
-    def __init__(self, host: Host, role: Role, hand: Hand) -> None:
+    def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True) -> None:
         self.role = role
         self.hand = hand
         self.kind = ""  # "", "player" or "call"
         self.out: Card | None = None
-        super().__init__(host, Menu("Substitution", [self._main_group()]))
+        super().__init__(host, Menu("Keep or replace", [self._main_group()]), full)
 
     def _main_group(self) -> Group:
         return Group("Keep or replace", _buttons([
@@ -340,9 +441,14 @@ class SubstitutionScreen(DecisionScreen):
         self.menu.groups[1] = group
         self.menu.focus_group(1)
 
-    def intro(self) -> str:
-        return (f"Substitution. You hold {hand_words(self.hand)}. Keep all cards, replace a "
-                f"player, or replace a call. {self.menu.describe()}")
+    def prompt(self) -> str:
+        if self.full:
+            return ("Now you may answer their cards: keep all yours, replace one player, or "
+                    "replace one call.")
+        return "Keep or replace?"
+
+    def focus_words(self) -> str:
+        return self.menu.describe()
 
     def choose(self, item: Item) -> None:
         value = item.value
@@ -352,47 +458,45 @@ class SubstitutionScreen(DecisionScreen):
             self.kind = str(value)
             held = self.hand.players if value == "player" else self.hand.calls
             self._set_group(Group(f"Take out which {value}?", [
-                Item(card_name(card), ItemKind.BUTTON, ("out", card), note=str(value))
-                for card in held
+                Item(card_name(card), ItemKind.BUTTON, card) for card in held
             ]))
-            self.host.say(f"Take out which {value}? {self.menu.describe()}")
-        elif isinstance(value, tuple) and value[0] == "out":
-            self.out = value[1]
+            self.host.say(self.menu.describe_group())
+        elif self.out is None:
+            self.out = value  # type: ignore[assignment]
             held = self.hand.players if self.kind == "player" else self.hand.calls
             pool = players_for(self.role) if self.kind == "player" else calls_for(self.role)
-            self._set_group(Group(f"Bring in which {self.kind} for {card_name(value[1])}?", [
-                Item(card_name(card), ItemKind.BUTTON, ("in", card), note=self.kind)
-                for card in pool if card not in held
+            self._set_group(Group(f"Bring in which {self.kind} for {card_name(value)}?", [
+                Item(card_name(card), ItemKind.BUTTON, card) for card in pool if card not in held
             ]))
-            self.host.say(f"Bring in which {self.kind} for {card_name(value[1])}? "
-                          f"{self.menu.describe()}")
-        elif isinstance(value, tuple) and value[0] == "in" and self.out is not None:
-            if self.kind == "player":
-                self.host.act(Swap.player(self.out, value[1]))  # type: ignore[arg-type]
-            else:
-                self.host.act(Swap.call(self.out, value[1]))
+            self.host.say(self.menu.describe_group())
+        elif self.kind == "player":
+            self.host.act(Swap.player(self.out, value))  # type: ignore[arg-type]
+        else:
+            self.host.act(Swap.call(self.out, value))  # type: ignore[arg-type]
 
     def on_escape(self) -> bool:
         if not self.kind:
             return False
         self.kind, self.out = "", None
         self._set_group(self._main_group())
-        self.host.say(f"Back. Keep or replace. {self.menu.describe()}")
+        self.host.say(f"Back. {self.menu.describe_group()}")
         return True
 
 
 class FinalCallScreen(DecisionScreen):
     help_key = "final"
 
-    def __init__(self, host: Host, role: Role, hand: Hand) -> None:
-        items = [
-            Item(card_name(call), ItemKind.BUTTON, call, note="call") for call in hand.calls
-        ]
-        super().__init__(host, Menu("Final call", [Group("Your final call", items)]))
+    def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True) -> None:
+        items = [Item(card_name(call), ItemKind.BUTTON, call) for call in hand.calls]
+        super().__init__(host, Menu("Final call", [Group("Your final call", items)]), full)
 
-    def intro(self) -> str:
-        labels = ", ".join(item.label for item in self.menu.group.items)
-        return f"Final call: which play is it? {labels}. {self.menu.describe()}"
+    def prompt(self) -> str:
+        if self.full:
+            return "Final call: which of your three calls is the play?"
+        return "Final call?"
+
+    def focus_words(self) -> str:
+        return self.menu.describe()
 
 
 # -- after the game, dialogs -------------------------------------------------------------------
@@ -407,8 +511,11 @@ class GameOverScreen(Screen):
             [("Play again", "again"), ("Quit", "quit")]))])
         super().__init__(host, menu)
 
-    def intro(self) -> str:
-        return f"Game over. Play again or quit? {self.menu.describe()}"
+    def prompt(self) -> str:
+        return "Play again or quit?"
+
+    def focus_words(self) -> str:
+        return self.menu.describe()
 
     def on_button(self, item: Item) -> None:
         if item.value == "again":

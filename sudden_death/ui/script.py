@@ -10,16 +10,18 @@ from __future__ import annotations
 from ..engine.card_model import Role
 from ..engine.cards import calls_for, players_for
 from ..engine.events import Event, GameOver
+from ..engine.field import LAST_DOWN
 from ..engine.match import Match
 from ..engine.state import CoinFace, Hand, Phase, Side, SnapChoice, Swap
+from .game_words import Names, punt_option
 
 
 def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,
               ) -> tuple[list[str], list[Event]]:
     """Key lines from launch to game over, and the engine events the game will produce.
 
-    Strategy: call heads, take offense, run plays (punt on fourth down), pick the first 2
-    players and first 3 calls, keep them, and play the first call.
+    Strategy: call heads, take offense, run plays (punt on fourth down, confirming when the
+    game asks), pick the first 2 players and first 3 calls, keep them, and play the first call.
     """
     keys = ["return", f"type {home}", "return", "return"]  # start, name, default away name
     match = Match.against_computer(seed)
@@ -35,15 +37,17 @@ def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,
         elif phase is Phase.SNAP_CHOICE:
             down = match.state.down
             assert down is not None
-            if punt_on_fourth and down.number == 4:
+            if punt_on_fourth and down.number == LAST_DOWN:
                 keys += ["down", "return"]
+                if punt_option(match.state, Names(home, "Bears")).confirm:
+                    keys += ["down", "return"]  # "Punt anyway?": yes
                 events += match.act(SnapChoice.PUNT)
             else:
                 keys.append("return")
                 events += match.act(SnapChoice.PLAY)
         elif phase is Phase.SELECTION:
             role = decision.role or Role.OFFENSE
-            keys += ["1", "2", "tab", "1", "2", "3", "return"]
+            keys += ["1", "2", "1", "2", "3", "return"]  # a full players list moves to calls
             hand = Hand(players_for(role)[:2], calls_for(role)[:3])
             events += match.act(hand)
         elif phase is Phase.SUBSTITUTION:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import sys
+import threading
 import time
 from typing import IO, Any
 
@@ -19,6 +20,8 @@ class Transcript:
         self._stream = stream
         self._start = start
         self._owns = owns
+        # Cues that open a spoken line are played (and recorded) from the speech worker.
+        self._lock = threading.Lock()
 
     @classmethod
     def open(cls, target: str | None, start: float) -> Transcript:
@@ -30,10 +33,11 @@ class Transcript:
         return cls(open(target, "w", encoding="utf-8"), start, owns=True)
 
     def _write(self, record: dict[str, Any]) -> None:
-        if self._stream is None:
-            return
-        self._stream.write(json.dumps(record) + "\n")
-        self._stream.flush()
+        with self._lock:
+            if self._stream is None:
+                return
+            self._stream.write(json.dumps(record) + "\n")
+            self._stream.flush()
 
     def _now(self) -> float:
         return round(time.perf_counter() - self._start, 4)
@@ -48,6 +52,7 @@ class Transcript:
         self._write({"kind": "waiting"})
 
     def close(self) -> None:
-        if self._stream is not None and self._owns:
-            self._stream.close()
-        self._stream = None
+        with self._lock:
+            if self._stream is not None and self._owns:
+                self._stream.close()
+            self._stream = None
