@@ -35,7 +35,7 @@ from sudden_death.ui.cli import Options
 
 ROOT = Path(__file__).resolve().parent.parent
 TO_COIN = ["return", "type Jets", "return", "return"]
-TO_SELECTION = [*TO_COIN, "return", "return", "return"]  # seed 1: heads wins, take offense
+TO_SELECTION = [*TO_COIN, "return", "return"]  # seed 1: heads wins, take offense: the cards
 EXIT_BUDGET_S = 1.0
 
 

@@ -37,6 +37,7 @@ from sudden_death.ui.explorer import (
 from sudden_death.ui.help_text import SCREENS
 from sudden_death.ui.menu import Item, Menu
 from sudden_death.ui.narration import card_details
+from sudden_death.ui.screens import SelectionScreen
 
 ROOT = Path(__file__).resolve().parent.parent
 NUMBER = r"(\d+(?:\.\d+)?)"
@@ -290,8 +291,9 @@ def app_at_selection() -> tuple[App, RecordingSpeaker]:
     app.start()
     press(app, "return")
     app.handle_text("Jets")
-    press(app, "return", "return", "return", "return", "return")
-    assert app.match is not None and app.match.state.phase is Phase.SELECTION
+    press(app, "return", "return", "return", "return")  # names, coin, offense: the cards
+    assert app.match is not None and app.match.state.phase is Phase.SNAP_CHOICE
+    assert isinstance(app.top, SelectionScreen)
     return app, speaker
 
 
@@ -356,7 +358,7 @@ def test_explorer_leaves_every_decision_untouched(phase_keys: list[str]) -> None
     assert snapshot(app) == before
 
 
-CLOSED_ON_DRAW = "Explorer closed. Calls, pick 3: Draw Play, checked, 3 of 6"
+CLOSED_ON_DRAW = "Explorer closed. Calls: Draw Play, checked, 3 of 6"
 
 
 def test_escape_restores_focus_and_says_where(tmp_path: Path) -> None:
@@ -398,7 +400,7 @@ def test_explorer_from_the_title_screen_and_from_a_section() -> None:
     press(app2, "h", "h", "e")
     assert app2.section == 0 and isinstance(app2.top, ExplorerHome)
     press(app2, "escape")
-    assert speaker2.spoken[-1].text.startswith("Explorer closed. Players, pick 2:")
+    assert speaker2.spoken[-1].text.startswith("Explorer closed. Players: Power Back, 1 of 4")
 
 
 def test_details_key_speaks_the_explorer_summary_and_collapses() -> None:
@@ -431,7 +433,7 @@ def test_buttons_open_every_level() -> None:
 
 # -- a scripted run through the real program ---------------------------------------------------
 
-TO_SELECTION = ["return", "type Jets", "return", "return", "return", "return", "return"]
+TO_SELECTION = ["return", "type Jets", "return", "return", "return", "return"]
 EXPLORER_KEYS = [
     "e",  # explorer over the card picks
     "return", "end", "up", "return",  # Offensive calls, Deep Pass
@@ -479,13 +481,13 @@ def test_scripted_run_through_the_explorer(tmp_path: Path) -> None:
                for s in spoken)
     tried = compute_band(OffCall.DEEP_PASS, DefCall.BLITZ, (Player.DEEP_THREAT,))
     band, matchup = words.signed(tried.value), words.signed(tried.matchup)
-    assert f"Checked. Deep Pass against Blitz: band {band}" in spoken
+    assert f"Checked, Deep Pass against Blitz: band {band}" in spoken
     result = next(s for s in spoken if s.startswith("Deep Pass against Blitz: "))
     assert result.startswith(f"Deep Pass against Blitz: band {band}: matchup {matchup}, "
                              f"Deep Threat adds 1. At band {band}: average gain")
     assert_figures(result, OffCall.DEEP_PASS, tried.value)
     assert any(s.startswith(SCREENS["explorer_try"]) for s in spoken)
-    closed = spoken.index("Explorer closed. Players, pick 2: Power Back, not checked, 1 of 4")
+    closed = spoken.index("Explorer closed. Players: Power Back, 1 of 4")
     # The game goes on exactly as it would have without the explorer: same reveal, same dice.
     assert spoken[closed + 1:] == plain[plain.index(spoken[closed + 1]):]
     assert any(s.startswith("The Bears show ") for s in spoken[closed:])

@@ -15,9 +15,8 @@ from sudden_death.ui import field_tone
 from sudden_death.ui.app import run_app
 from sudden_death.ui.cli import Options
 
-TO_FIRST_SNAP = ["return", "type Jets", "return", "return", "return", "return"]
-ONE_DOWN = [*TO_FIRST_SNAP, "return", "1", "2", "1", "2", "3", "return", "return",
-            "return"]
+TO_FIRST_CARDS = ["return", "type Jets", "return", "return", "return", "return"]
+ONE_DOWN = [*TO_FIRST_CARDS, "1", "2", "1", "2", "3", "return", "return", "return"]
 
 
 def measured_frequency(samples: array, rate: int) -> float:
@@ -81,7 +80,7 @@ def play(tmp_path: Path, keys: list[str]) -> tuple[list[str], RecordingCues]:
 
 
 def test_f_plays_the_tone_then_says_the_spot(tmp_path: Path) -> None:
-    spoken, cues = play(tmp_path, ["f", *TO_FIRST_SNAP, "f"])
+    spoken, cues = play(tmp_path, ["f", *TO_FIRST_CARDS, "f"])
     assert "No ball on the field yet." in spoken
     assert spoken[-1] == "Ball on your own 25, first down at your own 35, 10 to go."
     assert [name for name, _ in cues.tones] == ["field_tone"]

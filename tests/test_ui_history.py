@@ -11,7 +11,7 @@ from sudden_death.ui.cli import Options
 from sudden_death.ui.history import NOT_RECORDED, History
 
 # Seed 1 with heads: the player wins the toss; then one whole down with the first cards.
-ONE_DOWN = ["return", "type Jets", "return", "return", "return", "return", "return",
+ONE_DOWN = ["return", "type Jets", "return", "return", "return", "return",
             "1", "2", "1", "2", "3", "return", "return", "return"]
 
 
@@ -76,7 +76,7 @@ def test_review_keys_in_the_game_and_their_categories(tmp_path: Path) -> None:
                       config=tmp_path / "cfg")
     assert run_app(options, speaker=speaker, cues=RecordingCues()) == 0
     review = [m.text for m in speaker.spoken if m.category == "history"]
-    assert review[0].startswith("Play or kick? ")  # the latest message: the new decision
+    assert review[0].startswith("Your cards: ")  # the latest: the new decision
     assert review[1].startswith("History: results,")
     results = [m.text for m in speaker.spoken if m.category in ("result", "game_over")]
     assert review[2] == f"{results[-1]} {len(results)} of {len(results)}."
@@ -84,7 +84,7 @@ def test_review_keys_in_the_game_and_their_categories(tmp_path: Path) -> None:
     assert review[4].startswith("History: computer,")
     computer = [m.text for m in speaker.spoken if m.category == "computer"]
     assert computer[-3:] == [  # their reveal, their swap and both final calls
-        "The Bears show Nose Tackle and Edge Setter; Blitz, Zone Coverage, Prevent.",
+        "The Bears show Nose Tackle, Edge Setter; Blitz, Zone Coverage, Prevent.",
         "The Bears keep their cards.", "Inside Run against Blitz."]
     assert review[5] == f"{computer[-1]} {len(computer)} of {len(computer)}."
     assert review[6].startswith("History: everything,")

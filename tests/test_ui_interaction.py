@@ -16,13 +16,21 @@ from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.ui.app import APOLOGY, run_app
 from sudden_death.ui.cli import Options, parse_options
 from sudden_death.ui.keys import Step, parse_step
-from sudden_death.ui.menu import Group, Item, ItemKind, Menu
+from sudden_death.ui.menu import (
+    FULL_DETAIL,
+    NORMAL_DETAIL,
+    SHORT_DETAIL,
+    Group,
+    Item,
+    ItemKind,
+    Menu,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 # Both final calls, as every verbosity but detailed says them: "Inside Run against Blitz."
 FINAL_CALLS = re.compile(r"(Final calls: )?[A-Z][A-Za-z ]+ against [A-Z][A-Za-z ]+\.")
 # Seed 1 with heads: the player wins the toss, so the first decisions are known.
-TO_SELECTION = ["return", "type Jets", "return", "return", "return", "return", "return"]
+TO_SELECTION = ["return", "type Jets", "return", "return", "return", "return"]
 
 
 def play(tmp_path: Path, keys: list[str], seed: int = 1) -> tuple[list[str], list[str]]:
@@ -54,21 +62,23 @@ def test_options_parse() -> None:
 def test_menu_positions_edges_limits_and_numbers() -> None:
     group = Group("Players", [Item(n, ItemKind.CHECKBOX, note="player") for n in "ABCD"],
                   limit=2, noun="players")
-    menu = Menu("Pick", [group, Group("Go", [Item("Confirm")])])
+    menu = Menu("Pick", [group, Group("Go", [Item("Confirm")])], detail=FULL_DETAIL)
     menu.status = lambda: f"{len(group.checked())} of 2 players"
     assert menu.describe() == "A, player, not checked, 1 of 4"
     assert menu.move(-1).cue == "menu_edge"
-    assert menu.pick(2).text == "B, checked. 1 of 2 players"  # a number key names the card
+    assert menu.pick(2).text == "B, checked, 1 of 2 players"  # a number key names the card
     assert menu.describe() == "B, player, checked, 2 of 4"
     menu.move(-1)
-    assert menu.toggle().text == "Checked. 2 of 2 players"  # Space: the label was just heard
+    assert menu.toggle().text == "Checked, 2 of 2 players"  # Space: the label was just heard
     menu.toggle()
     menu.move(1)
-    menu.terse = True  # short verbosity: no note, no position, no "not checked"
-    assert menu.describe() == "B, checked"
-    assert menu.move(1).text == "C"
-    menu.terse = False
-    menu.move(-1)
+    menu.detail = NORMAL_DETAIL  # the state only when checked; the position on entering
+    assert menu.describe() == "B, player, checked"
+    assert menu.move(1).text == "C, player"
+    assert menu.describe_group() == "Players: C, player, 3 of 4"
+    menu.detail = SHORT_DETAIL  # no note either
+    assert menu.describe() == "C" and menu.move(-1).text == "B, checked"
+    menu.detail = FULL_DETAIL
     menu.pick(3)
     refused = menu.pick(4)
     assert refused.cue == "menu_error" and "already have 2 players" in refused.text
@@ -95,8 +105,7 @@ def test_wrong_counts_say_what_is_missing(tmp_path: Path) -> None:
     # 2 fills the players and moves to the calls; Shift+Tab goes back to try a third player.
     spoken, cues = play(tmp_path, [*TO_SELECTION, "1", "return", "2", "shift+tab", "3", "tab",
                                    "1", "return"])
-    assert "Scatback, checked. 2 of 2 players. Calls, pick 3: Inside Run, not checked, 1 of 6" \
-        in spoken
+    assert "Scatback, checked, 2 of 2. Calls: Inside Run, 1 of 6" in spoken
     assert any(s.startswith("Not yet: pick 1 more player and 3 more calls.") for s in spoken)
     assert any("You already have 2 players. Uncheck one first." in s for s in spoken)
     assert any(s.startswith("Not yet: pick 2 more calls.") for s in spoken)
@@ -104,8 +113,10 @@ def test_wrong_counts_say_what_is_missing(tmp_path: Path) -> None:
 
 
 def test_field_goal_past_65_yards_says_why(tmp_path: Path) -> None:
-    spoken, cues = play(tmp_path, [*TO_SELECTION[:-1], "3", "return"])
-    assert "Field goal: 92 yards is too far; the longest is 65, unavailable, 3 of 3" in spoken
+    # Before fourth down the kicks are the last list of the card screen: Shift+Tab twice.
+    spoken, cues = play(tmp_path, [*TO_SELECTION, "shift+tab", "shift+tab", "2", "return"])
+    assert "Or kick instead: Punt: lands at their 45, their 35 or their 25, 1 of 2" in spoken
+    assert "Field goal: 92 yards is too far; the longest is 65, unavailable" in spoken
     assert spoken[-1] == "Field goal: 92 yards is too far; the longest is 65."
     assert cues[-1] == "menu_error"
 
@@ -136,7 +147,7 @@ def test_escape_asks_before_quitting_and_returns_focus(tmp_path: Path) -> None:
     spoken, _ = play(tmp_path, [*TO_SELECTION, "down", "escape", "return", "escape", "down",
                                 "return"])
     assert any(s.startswith("Quit Sudden Death? No, 1 of 2") for s in spoken)
-    assert "Back. Players, pick 2: Scatback, not checked, 2 of 4" in spoken
+    assert "Back. Players: Scatback, 2 of 4" in spoken
     assert spoken[-1] == "Goodbye."
 
 

@@ -21,6 +21,7 @@ from sudden_death.ui.script import plan_game
 ROOT = Path(__file__).resolve().parent.parent
 TOUCHDOWN_SEED = 0
 FINAL_CALLS = re.compile(r"(Final calls: )?[A-Z][A-Za-z ]+ against [A-Z][A-Za-z ]+\.")
+FIRST_DOWN_RE = re.compile(r"First (down|and goal) at (your own|their own|your|their) \d+!")
 DOWN_RE = re.compile(r"\b(1st|2nd|3rd|4th) and (\d+|goal) at (your own \d+|their own \d+|"
                      r"your \d+|their \d+|midfield)")
 
@@ -69,36 +70,42 @@ def test_every_decision_announces_its_options(touchdown_game) -> None:
     words and the focus, which names the first option and how many there are."""
     lines = speech(touchdown_game[0])
     assert lines[lines.index("Coin toss: heads or tails?") + 1] == "Heads, 1 of 2"
-    snaps = [i for i, line in enumerate(lines) if "Play or kick?" in line
-             or line.startswith("Before each down on offense you choose")]
-    assert snaps and all(lines[i + 1] == "Run a play, 1 of 3" for i in snaps)
-    assert lines[snaps[0]].startswith("Before each down on offense you choose: run a play, punt")
-    picks = [line for line in lines if line.startswith(("Pick your", "Your cards."))]
-    assert picks[0].startswith(("Pick your offense cards", "Pick your defense cards"))
-    assert "2 players and 3 calls" in picks[0] and "Calls: " in picks[0]
+    fourth = [i for i, line in enumerate(lines) if line.startswith("Fourth down")]
+    assert fourth and all(lines[i + 1] == "Go for it, 1 of 3" for i in fourth)
+    assert lines[fourth[0]].startswith("Fourth down: go for it with your cards, punt, or try")
+    assert not any("Play or kick" in line for line in lines)  # no key spent before downs 1-3
+    picks = [line for line in lines if line.startswith(("Pick your", "Your cards"))]
     full = [line for line in picks if line.startswith("Pick your")]
     assert len(full) == 2  # once in each drive; every other down just "Your cards."
-    assert len(picks) > 6 and all(line.startswith("Your cards.") for line in picks[1:]
-                                  if line not in full)
-    assert any(line.startswith("Now you may answer their cards: keep all yours, replace one "
-                               "player") for line in lines)
+    assert "2 players and 3 calls" in full[0] and "Calls: " in full[0]
+    offense = next(line for line in full if line.startswith("Pick your offense"))
+    assert offense.endswith("To punt or kick a field goal instead, Tab past Confirm.")
+    again = [line for line in picks if line not in full]
+    assert len(again) > 6
+    assert all(re.fullmatch(r"Your cards: [A-Z][\w ]+, [A-Z][\w ]+; "
+                            r"[A-Z][\w ]+, [A-Z][\w ]+, [A-Z][\w ]+\.( Last down's cards are "
+                            r"checked again: Enter plays them, or change a card first\.)?", line)
+               for line in again)
+    assert sum("checked again" in line for line in again) == 1  # taught once
+    assert any(line.startswith("Now you may answer their cards: keep all yours, or replace "
+                               "one player or one call.") for line in lines)
     assert "Keep or replace?" in lines and "Final call?" in lines
     assert any(line.startswith("Final call: which of your three calls") for line in lines)
     assert APOLOGY not in lines
 
 
 def test_counts_are_spoken_on_every_toggle(touchdown_game) -> None:
-    records, events = touchdown_game
+    records, _events = touchdown_game
     lines = speech(records)
-    toggles = [line for line in lines if ", checked." in line or ", unchecked." in line]
-    selections = sum(1 for e in events if isinstance(e, ev.HandsRevealed) and e.step == 1)
-    assert len(toggles) == 5 * selections
-    assert all(re.search(r"\. \d of (2 players|3 calls)", t) for t in toggles)
-    assert "Power Back, checked. 1 of 2 players" in lines
+    toggles = [line for line in lines
+               if re.fullmatch(r"[A-Z][\w ]+, (un)?checked, \d of [23](\. .*)?", line)]
+    assert len(toggles) == 5 * 2  # the first cards of each drive; later downs keep them
+    assert all(re.search(r", [a-z]+, \d of [23]", t) for t in toggles)
     # A full players list hands the focus to the calls; a full hand says how to confirm.
-    assert any(t.startswith("Scatback, checked. 2 of 2 players. Calls, pick 3: Inside Run")
+    assert any(t.startswith(("Scatback, checked, 2 of 2. Calls: Inside Run, 1 of 6",
+                             "Edge Setter, checked, 2 of 2. Calls: Stack the Box, 1 of 6"))
                for t in toggles)
-    assert "Draw Play, checked. 3 of 3 calls. Enter confirms." in toggles
+    assert any(t.endswith(", checked, 3 of 3. Enter confirms.") for t in toggles)
 
 
 def test_each_result_says_down_distance_and_spot(touchdown_game) -> None:
@@ -107,7 +114,7 @@ def test_each_result_says_down_distance_and_spot(touchdown_game) -> None:
     assert starts
     for index in starts:
         following = lines[index + 1 : index + 12]
-        said = next((x for x in following if DOWN_RE.search(x)
+        said = next((x for x in following if DOWN_RE.search(x) or FIRST_DOWN_RE.fullmatch(x)
                      or x.startswith(("Drive 2 of 2", "Final score"))), None)
         assert said is not None, following
 

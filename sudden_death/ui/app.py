@@ -21,13 +21,14 @@ from ..engine.card_model import DefCall, OffCall, Player, Role
 from ..engine.errors import RulesError
 from ..engine.field import LAST_DOWN
 from ..engine.match import Match
-from ..engine.state import Hand, Phase, Team
+from ..engine.state import Hand, Phase, SnapChoice, Team
 from . import sections
 from .cli import Options, parse_options
 from .comfort import Comfort
 from .explorer import open_explorer
 from .game_words import (
     HUMAN,
+    KickOption,
     Names,
     field_goal_option,
     kick_summary,
@@ -38,7 +39,7 @@ from .game_words import (
 )
 from .help_text import KEYS, screen_help
 from .keys import KeyScriptError, KeySource, Step, post_step
-from .menu import Feedback, Menu
+from .menu import FULL_DETAIL, NORMAL_DETAIL, SHORT_DETAIL, Feedback, Menu
 from .narration import Line, Narrator, card_details
 from .render import HEIGHT, WIDTH, Fonts, View, draw
 from .screens import (
@@ -116,6 +117,11 @@ class App:
     def terse(self) -> bool:
         return self.verbosity == SHORT
 
+    @property
+    def detail(self) -> int:
+        """How much a menu focus says at the player's verbosity (menu.Menu.detail)."""
+        return {SHORT: SHORT_DETAIL, DETAILED: FULL_DETAIL}.get(self.verbosity, NORMAL_DETAIL)
+
     def say(self, text: str, *, interrupt: bool = True, category: str = "menu",
             priority: Priority = Priority.INFO,
             on_start: Callable[[], None] | None = None) -> None:
@@ -168,7 +174,7 @@ class App:
         self.section = 0
         self.details_for, self.details = None, ""
         self.dirty = True
-        screen.menu.terse = self.terse
+        screen.menu.detail = self.detail
         self.say(screen.prompt(), interrupt=interrupt, category="decision")
         self.say(screen.focus_words(), interrupt=False, category="menu")  # "" says nothing
         self.comfort.on_show(screen)
@@ -176,7 +182,7 @@ class App:
     def push(self, screen: Screen) -> None:
         self.stack.append(screen)
         self.dirty = True
-        screen.menu.terse = self.terse
+        screen.menu.detail = self.detail
         self.say(screen.intro(), category="menu")
 
     def pop(self, announce: bool = True) -> None:
@@ -225,16 +231,22 @@ class App:
         self.say("New game.", category="decision")
         self.new_match(interrupt=False)
 
-    def act(self, choice: object) -> None:
+    def act(self, *choices: object) -> None:
+        """The player's choices, in order (the snap and the cards come together before fourth
+        down); a refused one is said, and what went before it still counts."""
         match = self.match
         if match is None:
             return
-        try:
-            events = match.act(choice)  # type: ignore[arg-type]
-        except RulesError as error:
-            self.cue("menu_error")
-            self.say(f"Not allowed: {error}.")
-            return
+        events: list[ev.Event] = []
+        for choice in choices:
+            try:
+                events += match.act(choice)  # type: ignore[arg-type]
+            except RulesError as error:
+                self.cue("menu_error")
+                self.say(f"Not allowed: {error}.")
+                if not events:
+                    return
+                break
         self.after(events)
 
     def after(self, events: list[ev.Event]) -> None:
@@ -272,19 +284,18 @@ class App:
             screen = CoinScreen(self)
         elif decision.phase is Phase.SIDE_CHOICE:
             screen = SideScreen(self)
-        elif decision.phase is Phase.SNAP_CHOICE:
-            assert state.down is not None
-            fourth = kick_summary(state) if state.down.number == LAST_DOWN else ""
-            screen = SnapScreen(self, punt_option(state, self.names, self.verbosity == DETAILED),
-                                field_goal_option(state, self.names), fourth,
+        elif decision.phase is Phase.SNAP_CHOICE and state.down is not None and \
+                state.down.number == LAST_DOWN:
+            screen = SnapScreen(self, self._kicks(), kick_summary(state),
                                 full=self.first_time("snap"))
-        elif decision.phase is Phase.SELECTION:
+        elif decision.phase in (Phase.SNAP_CHOICE, Phase.SELECTION):
             assert role is not None
             again = self.last_hands.get(role)
             teach = again is not None and not self.taught_again
             self.taught_again = self.taught_again or teach
+            kicks = self._kicks() if decision.phase is Phase.SNAP_CHOICE else None
             screen = SelectionScreen(self, role, full=self.first_time("selection"), again=again,
-                                     teach_again=teach)
+                                     teach_again=teach, kicks=kicks)
         elif decision.phase is Phase.SUBSTITUTION:
             assert role is not None
             screen = SubstitutionScreen(self, role, self._my_hand(decision.team),
@@ -294,6 +305,12 @@ class App:
             screen = FinalCallScreen(self, role, self._my_hand(decision.team),
                                      full=self.first_time("final"))
         self.show(screen, interrupt=interrupt)
+
+    def _kicks(self) -> dict[SnapChoice, KickOption]:
+        assert self.match is not None
+        state, detailed = self.match.state, self.verbosity == DETAILED
+        return {SnapChoice.PUNT: punt_option(state, self.names, detailed),
+                SnapChoice.FIELD_GOAL: field_goal_option(state, self.names)}
 
     def _my_hand(self, team: Team) -> Hand:
         assert self.match is not None
@@ -332,7 +349,7 @@ class App:
 
     def active_menu(self) -> Menu:
         menu = self.section_menu if self.section and self.section_menu else self.top.menu
-        menu.terse = self.terse
+        menu.detail = self.detail
         return menu
 
     def handle_text(self, text: str) -> None:

@@ -102,7 +102,7 @@ class ExplorerHome(ExplorerScreen):
 
     def intro(self) -> str:
         return ("Explorer of play cards and bands. Looking here never changes the game; "
-                f"Escape closes it. {self.menu.describe()}")
+                f"Escape closes it. {self.menu.describe(entering=True)}")
 
     def close(self) -> None:
         if self.app is not None:  # details read inside the explorer do not stay on screen
@@ -151,7 +151,7 @@ class CardListScreen(ExplorerScreen):
         super().__init__(host, Menu(title, [Group(title, items)]))
 
     def intro(self) -> str:
-        return f"{self.menu.title}. Enter opens a card. {self.menu.describe()}"
+        return f"{self.menu.title}. Enter opens a card. {self.menu.describe(entering=True)}"
 
     def choose(self, item: Item) -> None:
         card = item.value

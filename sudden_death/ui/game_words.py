@@ -91,8 +91,8 @@ def score_words(scores: tuple[int, int], names: Names) -> str:
 
 
 def hand_words(hand: Hand) -> str:
-    """ "Power Back and Scatback; Inside Run, Draw Play, Deep Pass"."""
-    players = " and ".join(card_name(p) for p in hand.players)
+    """ "Power Back, Scatback; Inside Run, Draw Play, Deep Pass"."""
+    players = ", ".join(card_name(p) for p in hand.players)
     calls = ", ".join(card_name(c) for c in hand.calls)
     return f"{players}; {calls}"
 

@@ -16,8 +16,7 @@ KEYS = (
     "Comma and period step back and forward through everything said so far; Shift+Comma and "
     "Shift+Period jump to the first and the last; slash chooses everything, results only, or "
     "the computer's moves. F plays the field tone: higher and further right means closer to "
-    "their goal, then says the ball and the first-down marker. O or F2 opens settings. "
-    "When picking cards, A plays last down's cards again."
+    "their goal, then says the ball and the first-down marker. O or F2 opens settings."
 )
 MORE = " F1 again lists every key."
 
@@ -45,13 +44,14 @@ SCREENS: dict[str, str] = {
     ),
     "selection": (
         "Pick 2 players and 3 calls for this down. Space checks a card and the count is read; "
-        "when the players list is full the focus moves on to the calls. Enter confirms. With "
-        "nothing checked, Enter plays last down's cards again, and A does at any time. D reads "
-        "a card's details. The computer has already chosen and cannot see yours."
+        "when the players list is full the focus moves on to the calls. Enter confirms. From "
+        "the second down on each side, last down's cards are already checked: Enter plays them "
+        "again, or uncheck one and check another first. D reads a card's details. The "
+        "computer has already chosen and cannot see yours."
     ),
     "substitution": (
-        "Substitution. Keep all your cards, or replace one player, or replace one call. "
-        "After choosing to replace, pick the card to take out, then the card to bring in; D "
+        "Substitution. Keep all your cards, or replace one player or one call: below Keep "
+        "comes each card you hold. Choose the one to replace, then the card to bring in; D "
         "reads any of them. Escape goes back a step."
     ),
     "final": "Final call. Choose which of your three calls is played, then press Enter.",

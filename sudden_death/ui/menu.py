@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
+SHORT_DETAIL, NORMAL_DETAIL, FULL_DETAIL = 0, 1, 2
+
 
 class ItemKind(str, Enum):
     BUTTON = "button"
@@ -68,7 +70,9 @@ class Menu:
     group_index: int = 0
     # Spoken after a checkbox toggle (counts); it may also move the focus to the next group.
     status: Callable[[], str] | None = field(default=None, repr=False)
-    terse: bool = False  # short verbosity: no notes, no positions, "checked" only when checked
+    # How much a focus says, from the player's verbosity: SHORT the label and a checked state;
+    # NORMAL adds the note, and the position when a list is entered; DETAILED everything.
+    detail: int = 1
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -80,31 +84,35 @@ class Menu:
     def item(self) -> Item | None:
         return self.group.focused if self.groups else None
 
-    def describe(self, item: Item | None = None, group: Group | None = None) -> str:
-        """"Power Back, checked, 2 of 4": label, note, state, position; terse drops the note,
-        the position and an unchecked state. Buttons are not called buttons: every choice in
-        the game is one, and Enter presses it (F1 says so)."""
+    def describe(self, item: Item | None = None, group: Group | None = None,
+                 entering: bool = False) -> str:
+        """"Power Back, checked, 2 of 4": label, note, state, position, as `detail` allows.
+        An unchecked box is just its name below DETAILED; the position is said at NORMAL only
+        when a list is `entering` focus (the edge cue marks its ends after that). Buttons are
+        not called buttons: every choice in the game is one, and Enter presses it (F1 says so).
+        """
         group = group or self.group
         item = item or group.focused
         if item is None:
             return f"{group.title}, empty"
         parts = [item.label]
-        if item.note and not self.terse:
+        if item.note and self.detail >= NORMAL_DETAIL:
             parts.append(item.note)
-        if item.kind is ItemKind.CHECKBOX and (item.checked or not self.terse):
+        if item.kind is ItemKind.CHECKBOX and (item.checked or self.detail > NORMAL_DETAIL):
             parts.append("checked" if item.checked else "not checked")
-        elif item.kind is ItemKind.RADIO and (item.checked or not self.terse):
+        elif item.kind is ItemKind.RADIO and (item.checked or self.detail > NORMAL_DETAIL):
             parts.append("selected" if item.checked else "not selected")
         if not item.enabled:
             parts.append("unavailable")
-        if not self.terse:
+        if self.detail > NORMAL_DETAIL or (entering and self.detail == NORMAL_DETAIL):
             parts.append(f"{group.items.index(item) + 1} of {len(group.items)}")
         return ", ".join(parts)
 
     def describe_group(self) -> str:
         """The group title then its focused item: what Tab and a new decision say."""
         title = self.group.title
-        return f"{title}{'' if title.endswith(('.', '?', '!', ':')) else ':'} {self.describe()}"
+        joiner = "" if title.endswith((".", "?", "!", ":")) else ":"
+        return f"{title}{joiner} {self.describe(entering=True)}"
 
     def focus_group(self, index: int) -> None:
         self.group_index = max(0, min(len(self.groups) - 1, index))
@@ -185,7 +193,7 @@ class Menu:
         state = "checked" if item.checked else "unchecked"
         words = f"{item.label}, {state}" if name else state.capitalize()
         if self.status is not None:
-            words += f". {self.status()}"
+            words += f", {self.status()}"
         return Feedback(words, "menu_select")
 
     def activate(self) -> Feedback:

@@ -33,6 +33,7 @@ from .game_words import (
     outcome_words,
     plural,
     score_words,
+    spot_words,
 )
 from .verbosity import DETAILED, NORMAL, SHORT
 
@@ -94,9 +95,9 @@ class Narrator:
                 # The score is said once, after the last points; the final score says it last.
                 or (isinstance(event, ev.ScoreChanged) and (index != last_score or game_over))
             )
-            previous = event
             if not said_with_previous:
-                out.extend(self.line(event))
+                out.extend(self.line(event, previous))
+            previous = event
         return out
 
     @property
@@ -107,8 +108,8 @@ class Narrator:
     def detailed(self) -> bool:
         return self.verbosity == DETAILED
 
-    def line(self, event: ev.Event) -> list[Line]:
-        """The lines for one event at the current verbosity."""
+    def line(self, event: ev.Event, previous: ev.Event | None = None) -> list[Line]:
+        """The lines for one event at the current verbosity (`previous`: the event before)."""
         n = self.names
         if isinstance(event, ev.CoinTossed):
             who = "you win the toss" if event.winner is HUMAN else f"the {n.away} win the toss"
@@ -123,7 +124,7 @@ class Narrator:
         if isinstance(event, ev.DriveStarted):
             return [self._drive_start(event)]
         if isinstance(event, ev.DownStarted):
-            return [self._down(event.down, event.offense)]
+            return [self._down(event.down, event.offense, after=previous)]
         if isinstance(event, ev.SnapChosen):
             return self._snap(event)
         if isinstance(event, ev.HandsRevealed):
@@ -139,7 +140,7 @@ class Narrator:
         if isinstance(event, ev.Fumble):
             return self._fumble(event)
         if isinstance(event, ev.FirstDown):
-            return [] if self.short else [Line("First down!")]
+            return []  # the next down's line says it: "First down at their 32."
         if isinstance(event, ev.Touchdown):
             return [Line(f"Touchdown, {n.of(event.team)}!", cue="touchdown")]
         if isinstance(event, ev.ExtraPoint):
@@ -187,8 +188,14 @@ class Narrator:
             text += f" {plural(GOAL_LINE - event.spot, 'yard')} to the goal line."
         return Line(text, cue="whistle")
 
-    def _down(self, down: Down, offense: Team) -> Line:
+    def _down(self, down: Down, offense: Team, after: ev.Event | None = None) -> Line:
         text = down_words(down, offense) + "."
+        if self.short:  # "2nd and 4, their 26."
+            text = text.replace(" at ", ", ", 1)
+        if isinstance(after, ev.FirstDown) and not self.short:  # a new set of downs: cheer it
+            where = spot_words(down.line, offense)
+            text = (f"First and goal at {where}!" if down.goal_to_go
+                    else f"First down at {where}!")
         if self.detailed:
             text += f" {plural(GOAL_LINE - down.line, 'yard')} to the goal line."
         return Line(text[0].upper() + text[1:], field_tone=True)
@@ -224,17 +231,17 @@ class Narrator:
             return Line(text, cue="reveal", category="computer")
         my_swap, their_swap = self._mine_theirs(event.offense_swap, event.defense_swap)
         theirs_said = _swap_words(their_swap, away, short=self.short)
-        if self.short:
+        if not self.detailed:  # your own swap was your last key; theirs is the news
             return Line(theirs_said, cue="reveal", category="computer")
         mine_said = _swap_words(my_swap, "", short=False)
         text = theirs_said if not mine_said else f"{mine_said} {theirs_said}"
-        if self.detailed:
-            text += f" You hold {hand_words(mine)}. The {away} hold {hand_words(theirs)}."
+        text += f" You hold {hand_words(mine)}. The {away} hold {hand_words(theirs)}."
         return Line(text, cue="reveal", category="computer")
 
     def _band(self, event: ev.BandSet) -> str:
-        if self.short:
-            return f"Band {signed(event.band)}."
+        plain = event.offense_player is None and event.defense_player is None
+        if self.short or (plain and event.raw == event.band and not self.detailed):
+            return f"Band {signed(event.band)}."  # no players: the band is the matchup
         parts = [f"matchup {signed(event.matchup)}"]
         if event.offense_player is not None:
             parts.append(f"{card_name(event.offense_player)} plus 1")
@@ -280,16 +287,16 @@ class Narrator:
         elif short:
             told = f"{_short_gain(yards)}."
         elif yards >= BIG_PLAY_YARDS:
-            cue = "big_play"
-            lead = "Big play! Complete" if event.result == "complete" else "Breaks loose"
-            told = f"{gain_words(yards)}!"
+            run = event.result == "run"
+            return "big_play", (f"Breaks loose for {yards} yards!" if run
+                                else f"Big play! Complete for {yards} yards!")
         else:
             told = f"{gain_words(yards)}."
         if not lead:
             return cue, _capital(told)
         if lead == "Complete":
             return cue, f"Complete, {told}"
-        return cue, f"{lead}! {_capital(told)}"
+        return cue, f"{lead}! {_capital(told)}"  # "Sacked! A loss of 7 yards."
 
     @staticmethod
     def _rolls(event: ev.PlayResolved) -> str:

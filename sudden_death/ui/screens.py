@@ -14,7 +14,7 @@ from ..engine.cards import calls_for, card_name, players_for
 from ..engine.game import CALLS_PER_HAND, PLAYERS_PER_HAND
 from ..engine.state import CoinFace, Hand, Side, SnapChoice, Swap
 from .game_words import KickOption, hand_words
-from .menu import Group, Item, ItemKind, Menu
+from .menu import NORMAL_DETAIL, SHORT_DETAIL, Group, Item, ItemKind, Menu
 
 Card = OffCall | DefCall | Player
 
@@ -29,7 +29,7 @@ class Host(Protocol):
 
     def cue(self, name: str) -> None: ...
 
-    def act(self, choice: object) -> None: ...
+    def act(self, *choices: object) -> None: ...
 
     def push(self, screen: Screen) -> None: ...
 
@@ -215,7 +215,7 @@ class CoinScreen(Screen):
         return "Coin toss: heads or tails?"
 
     def focus_words(self) -> str:
-        return self.menu.describe()
+        return self.menu.describe(entering=True)
 
     def on_button(self, item: Item) -> None:
         self.host.act(item.value)
@@ -234,7 +234,7 @@ class SideScreen(Screen):
         return "Take the ball first, or defend first?"
 
     def focus_words(self) -> str:
-        return self.menu.describe()
+        return self.menu.describe(entering=True)
 
     def on_button(self, item: Item) -> None:
         self.host.act(item.value)
@@ -266,77 +266,84 @@ class DecisionScreen(Screen):
         self.host.act(item.value)
 
 
+Kicks = dict[SnapChoice, KickOption]
+
+
+def _kick_items(kicks: Kicks) -> list[Item]:
+    """The punt and the field goal, each labelled with what it would do."""
+    return [Item(kick.label, ItemKind.BUTTON, choice, enabled=kick.available,
+                 reason=kick.reason) for choice, kick in kicks.items()]
+
+
+def _kick(host: Host, kicks: Kicks, choice: SnapChoice) -> None:
+    """Kick now, or first ask when the kick would end the game with the player sure to lose."""
+    kick = kicks[choice]
+    if kick.confirm:
+        host.push(ConfirmScreen(host, kick.confirm, lambda: host.act(choice), yes="Yes, kick"))
+    else:
+        host.act(choice)
+
+
 class SnapScreen(DecisionScreen):
-    """Before a down on offense: run a play, or a kick whose label says what it would do."""
+    """Fourth down on offense: go for it, or a kick whose label says what it would do. (On the
+    other downs the kicks wait at the end of the card screen, so no key is spent on them.)"""
 
     help_key = "snap"
 
-    def __init__(self, host: Host, punt: KickOption, field_goal: KickOption, fourth: str = "",
-                 full: bool = True) -> None:
-        self.kicks = {SnapChoice.PUNT: punt, SnapChoice.FIELD_GOAL: field_goal}
-        items = [
-            Item("Run a play", ItemKind.BUTTON, SnapChoice.PLAY),
-            Item(punt.label, ItemKind.BUTTON, SnapChoice.PUNT),
-            Item(field_goal.label, ItemKind.BUTTON, SnapChoice.FIELD_GOAL,
-                 enabled=field_goal.available, reason=field_goal.reason),
-        ]
-        self.fourth = fourth  # on fourth down: the field goal in one clause
-        super().__init__(host, Menu("Play or kick", [Group("Before the snap", items)]), full)
+    def __init__(self, host: Host, kicks: Kicks, fourth: str, full: bool = True) -> None:
+        self.kicks = kicks
+        items = [Item("Go for it", ItemKind.BUTTON, SnapChoice.PLAY), *_kick_items(kicks)]
+        self.fourth = fourth  # the field goal in one clause
+        super().__init__(host, Menu("Fourth down", [Group("Fourth down", items)]), full)
 
     def prompt(self) -> str:
         if self.full:
-            return ("Before each down on offense you choose: run a play, punt, or try a field "
-                    "goal. Down arrow to a kick to hear where it lands or its chance.")
-        if self.fourth:
-            return f"Fourth down, {self.fourth}. Play or kick?"
-        return "Play or kick?"
+            return ("Fourth down: go for it with your cards, punt, or try a field goal. Down "
+                    f"arrow to a kick to hear where it lands or its chance; {self.fourth}.")
+        return f"Fourth down, {self.fourth}."
 
     def focus_words(self) -> str:
-        return self.menu.describe()
+        return self.menu.describe(entering=True)
 
     def choose(self, item: Item) -> None:
-        kick = self.kicks.get(item.value)  # type: ignore[call-overload]
-        if kick is not None and kick.confirm:
-            choice = item.value
-            self.host.push(ConfirmScreen(self.host, kick.confirm,
-                                         lambda: self.host.act(choice), yes="Yes, kick"))
-            return
-        self.host.act(item.value)
+        if item.value in self.kicks:
+            _kick(self.host, self.kicks, item.value)  # type: ignore[arg-type]
+        else:
+            self.host.act(item.value)
 
 
 class SelectionScreen(DecisionScreen):
-    """Pick 2 players and 3 calls. A full group hands the focus to the one still open; with
-    nothing checked, Enter (or A) plays last down's cards again."""
+    """Pick 2 players and 3 calls. From the second down in a side, last down's cards come
+    already checked, so Enter plays them again and changing one card is two checkboxes. A full
+    list hands the focus on to the list still open. On offense before fourth down, the kicks
+    wait in a last list: the down is still before the snap until the cards are confirmed."""
 
     help_key = "selection"
 
     def __init__(self, host: Host, role: Role, full: bool = True, again: Hand | None = None,
-                 teach_again: bool = False) -> None:
+                 teach_again: bool = False, kicks: Kicks | None = None) -> None:
         self.role = role
         self.again = again
-        self.teach_again = teach_again  # say once how to play the same cards again
-        players = [self._card_item(p) for p in players_for(role)]
-        calls = [self._card_item(c) for c in calls_for(role)]
-        confirm = [Item("Confirm these cards", ItemKind.BUTTON, "confirm")]
-        if again is not None:
-            confirm.append(Item(f"Same cards as last down: {hand_words(again)}",
-                                ItemKind.BUTTON, "again"))
-        menu = Menu(
-            f"Your {role.value} cards",
-            [
-                Group(f"Players, pick {PLAYERS_PER_HAND}", players, limit=PLAYERS_PER_HAND,
-                      noun="players"),
-                Group(f"Calls, pick {CALLS_PER_HAND}", calls, limit=CALLS_PER_HAND,
-                      noun="calls"),
-                Group("Confirm", confirm),
-            ],
-        )
+        self.teach_again = teach_again  # say once that the cards are last down's
+        self.kicks = kicks or {}
+        held = set() if again is None else {*again.players, *again.calls}
+        players = [self._card_item(p, held) for p in players_for(role)]
+        calls = [self._card_item(c, held) for c in calls_for(role)]
+        groups = [
+            # The counts are said when picking starts and after every check.
+            Group("Players", players, limit=PLAYERS_PER_HAND, noun="players"),
+            Group("Calls", calls, limit=CALLS_PER_HAND, noun="calls"),
+            Group("Confirm", [Item("Confirm these cards", ItemKind.BUTTON, "confirm")]),
+        ]
+        if self.kicks:
+            groups.append(Group("Or kick instead", _kick_items(self.kicks)))
+        menu = Menu(f"Your {role.value} cards", groups)
         menu.status = self.after_toggle
         super().__init__(host, menu, full)
 
     @staticmethod
-    def _card_item(card: Card) -> Item:
-        return Item(card_name(card), ItemKind.CHECKBOX, card)
+    def _card_item(card: Card, held: set[object]) -> Item:
+        return Item(card_name(card), ItemKind.CHECKBOX, card, checked=card in held)
 
     def _picked(self) -> tuple[list[Card], list[Card]]:
         players_group, calls_group = self.menu.groups[1], self.menu.groups[2]
@@ -352,56 +359,43 @@ class SelectionScreen(DecisionScreen):
     def after_toggle(self) -> str:
         """The toggled list's count; when it is full, the focus moves on to the open list."""
         toggled = self.menu.group
-        count = f"{len(toggled.checked())} of {toggled.limit} {toggled.noun}"
+        count = f"{len(toggled.checked())} of {toggled.limit}"
+        if self.menu.detail > NORMAL_DETAIL:
+            count += f" {toggled.noun}"
         lists = self.menu.groups[1:3]
         if toggled.limit is None or len(toggled.checked()) < toggled.limit:
             return count
         open_lists = [group for group in lists if len(group.checked()) < (group.limit or 0)]
-        if not open_lists:
-            return f"{count}. Enter confirms."
+        if not open_lists:  # short verbosity trusts the player to know Enter
+            return f"{count}." if self.menu.detail == SHORT_DETAIL else f"{count}. Enter confirms."
         self.menu.focus_group(self.menu.groups.index(open_lists[0]))
         return f"{count}. {self.menu.describe_group()}"
 
     def prompt(self) -> str:
-        teach = ""
-        if self.teach_again and self.again is not None:
-            teach = (" New: with nothing checked, Enter plays last down's cards again; so does "
-                     "A at any time.")
+        again = ""
+        if self.again is not None and self.menu.detail > SHORT_DETAIL:
+            again = f": {hand_words(self.again)}."
+            if self.teach_again:
+                again += (" Last down's cards are checked again: Enter plays them, or change a "
+                          "card first.")
         if not self.full:
-            return f"Your cards.{teach}"
+            return f"Your cards{again or '.'}"
         players = ", ".join(item.label for item in self.menu.groups[1].items)
         calls = ", ".join(item.label for item in self.menu.groups[2].items)
+        kicks = " To punt or kick a field goal instead, Tab past Confirm." if self.kicks else ""
         return (f"Pick your {self.role.value} cards for this down: {PLAYERS_PER_HAND} players "
                 f"and {CALLS_PER_HAND} calls. Players: {players}. Calls: {calls}. Space checks "
-                f"a card; a full list moves you on to the next; Enter confirms.{teach}")
-
-    def handle_key(self, key: int, mod: int) -> bool:
-        import pygame
-
-        if key == pygame.K_a:
-            self.play_again()
-            return True
-        return False
+                f"a card; a full list moves you on to the next; Enter confirms.{kicks}"
+                + (f" Checked from last down{again}" if again else ""))
 
     def choose(self, item: Item) -> None:
-        if item.value == "again":
-            self.play_again()
+        if item.value in self.kicks:
+            _kick(self.host, self.kicks, item.value)  # type: ignore[arg-type]
         else:
             self.confirm()
 
-    def play_again(self) -> None:
-        if self.again is None:
-            self.host.cue("menu_error")
-            self.host.say("There are no cards from last down yet; pick them this time.")
-            return
-        self.host.say(f"Same cards again: {hand_words(self.again)}.", category="echo")
-        self.host.act(self.again)
-
     def confirm(self) -> None:
         players, calls = self._picked()
-        if not players and not calls and self.again is not None:
-            self.play_again()
-            return
         missing = []
         for have, need, noun in ((len(players), PLAYERS_PER_HAND, "player"),
                                  (len(calls), CALLS_PER_HAND, "call")):
@@ -412,13 +406,18 @@ class SelectionScreen(DecisionScreen):
             self.host.say(f"Not yet: pick {' and '.join(missing)}. You have {self.counts()}.",
                           category="menu")
             return
-        self.host.act(Hand(tuple(players), tuple(calls)))  # type: ignore[arg-type]
+        hand = Hand(tuple(players), tuple(calls))  # type: ignore[arg-type]
+        if self.kicks:  # still before the snap: the play starts with these cards
+            self.host.act(SnapChoice.PLAY, hand)
+        else:
+            self.host.act(hand)
 
 
 class SubstitutionScreen(DecisionScreen):
-    """Keep, or replace one player or one call: out first, then in; Escape steps back.
+    """Keep, or replace one card: the list is Keep, then each card you hold ("Replace
+    Scatback"); choosing one lists what can come in for it. Escape steps back.
 
-    Every card in the out and in lists is the card itself, so D reads its details there too.
+    Every card in both lists is the card itself, so D reads its details there too.
     """
 
     help_key = "substitution"
@@ -426,16 +425,14 @@ class SubstitutionScreen(DecisionScreen):
     def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True) -> None:
         self.role = role
         self.hand = hand
-        self.kind = ""  # "", "player" or "call"
         self.out: Card | None = None
         super().__init__(host, Menu("Keep or replace", [self._main_group()]), full)
 
     def _main_group(self) -> Group:
-        return Group("Keep or replace", _buttons([
-            ("Keep all cards", "keep"),
-            ("Replace a player", "player"),
-            ("Replace a call", "call"),
-        ]))
+        items = [Item("Keep", ItemKind.BUTTON, "keep")]
+        items += [Item(f"Replace {card_name(card)}", ItemKind.BUTTON, card)
+                  for card in (*self.hand.players, *self.hand.calls)]
+        return Group("Keep or replace", items)
 
     def _set_group(self, group: Group) -> None:
         self.menu.groups[1] = group
@@ -443,42 +440,40 @@ class SubstitutionScreen(DecisionScreen):
 
     def prompt(self) -> str:
         if self.full:
-            return ("Now you may answer their cards: keep all yours, replace one player, or "
-                    "replace one call.")
+            return ("Now you may answer their cards: keep all yours, or replace one player or "
+                    "one call. Down arrow to the card to replace.")
         return "Keep or replace?"
 
     def focus_words(self) -> str:
-        return self.menu.describe()
+        return self.menu.describe(entering=True)
 
     def choose(self, item: Item) -> None:
         value = item.value
         if value == "keep":
             self.host.act(Swap.keep())
-        elif value in ("player", "call"):
-            self.kind = str(value)
-            held = self.hand.players if value == "player" else self.hand.calls
-            self._set_group(Group(f"Take out which {value}?", [
-                Item(card_name(card), ItemKind.BUTTON, card) for card in held
-            ]))
-            self.host.say(self.menu.describe_group())
         elif self.out is None:
             self.out = value  # type: ignore[assignment]
-            held = self.hand.players if self.kind == "player" else self.hand.calls
-            pool = players_for(self.role) if self.kind == "player" else calls_for(self.role)
-            self._set_group(Group(f"Bring in which {self.kind} for {card_name(value)}?", [
+            player = value in self.hand.players
+            kind = "player" if player else "call"
+            held = self.hand.players if player else self.hand.calls
+            pool = players_for(self.role) if player else calls_for(self.role)
+            self._set_group(Group(f"Bring in a {kind} for {card_name(value)}:", [
                 Item(card_name(card), ItemKind.BUTTON, card) for card in pool if card not in held
             ]))
             self.host.say(self.menu.describe_group())
-        elif self.kind == "player":
+        elif self.out in self.hand.players:
             self.host.act(Swap.player(self.out, value))  # type: ignore[arg-type]
         else:
             self.host.act(Swap.call(self.out, value))  # type: ignore[arg-type]
 
     def on_escape(self) -> bool:
-        if not self.kind:
+        if self.out is None:
             return False
-        self.kind, self.out = "", None
+        focus = self.out
+        self.out = None
         self._set_group(self._main_group())
+        self.menu.group.focus = next(i for i, item in enumerate(self.menu.group.items)
+                                     if item.value == focus)
         self.host.say(f"Back. {self.menu.describe_group()}")
         return True
 
@@ -496,7 +491,7 @@ class FinalCallScreen(DecisionScreen):
         return "Final call?"
 
     def focus_words(self) -> str:
-        return self.menu.describe()
+        return self.menu.describe(entering=True)
 
 
 # -- after the game, dialogs -------------------------------------------------------------------
@@ -515,7 +510,7 @@ class GameOverScreen(Screen):
         return "Play again or quit?"
 
     def focus_words(self) -> str:
-        return self.menu.describe()
+        return self.menu.describe(entering=True)
 
     def on_button(self, item: Item) -> None:
         if item.value == "again":
@@ -536,7 +531,7 @@ class ConfirmScreen(Screen):
         super().__init__(host, menu)
 
     def intro(self) -> str:
-        return f"{self.question} {self.menu.describe()}"
+        return f"{self.question} {self.menu.describe(entering=True)}"
 
     def on_button(self, item: Item) -> None:
         if item.value == "yes" and callable(self.on_yes):

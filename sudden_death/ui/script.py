@@ -21,11 +21,13 @@ def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,
     """Key lines from launch to game over, and the engine events the game will produce.
 
     Strategy: call heads, take offense, run plays (punt on fourth down, confirming when the
-    game asks), pick the first 2 players and first 3 calls, keep them, and play the first call.
+    game asks), pick the first 2 players and first 3 calls (later downs: the same cards, which
+    come checked again), keep them, and play the first call.
     """
     keys = ["return", f"type {home}", "return", "return"]  # start, name, default away name
     match = Match.against_computer(seed)
     events = list(match.advance())
+    picked: set[Role] = set()  # after a side's first down, its last cards come checked again
     while (decision := match.pending()) is not None:
         phase = decision.phase
         if phase is Phase.COIN_TOSS:
@@ -37,17 +39,19 @@ def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,
         elif phase is Phase.SNAP_CHOICE:
             down = match.state.down
             assert down is not None
-            if punt_on_fourth and down.number == LAST_DOWN:
+            if down.number == LAST_DOWN and punt_on_fourth:
                 keys += ["down", "return"]
                 if punt_option(match.state, Names(home, "Bears")).confirm:
                     keys += ["down", "return"]  # "Punt anyway?": yes
                 events += match.act(SnapChoice.PUNT)
             else:
-                keys.append("return")
+                if down.number == LAST_DOWN:
+                    keys.append("return")  # go for it; before fourth down the cards come first
                 events += match.act(SnapChoice.PLAY)
         elif phase is Phase.SELECTION:
             role = decision.role or Role.OFFENSE
-            keys += ["1", "2", "1", "2", "3", "return"]  # a full players list moves to calls
+            keys += ["return"] if role in picked else ["1", "2", "1", "2", "3", "return"]
+            picked.add(role)
             hand = Hand(players_for(role)[:2], calls_for(role)[:3])
             events += match.act(hand)
         elif phase is Phase.SUBSTITUTION:

@@ -67,7 +67,7 @@ class SettingsScreen(Screen):
     def intro(self) -> str:
         return ("Settings. Up and Down choose a setting, Left and Right change it, Shift for "
                 "bigger steps. Changes are saved at once; Escape closes. "
-                + self.menu.describe())
+                + self.menu.describe(entering=True))
 
     # -- keys --------------------------------------------------------------------------------
 

@@ -33,18 +33,15 @@ TIPS: dict[str, str] = {
         "defense means you try to stop them first and then know what score you need. Either "
         "is fine. Pick one with Up and Down and press Enter."
     ),
-    "snap": (
-        "Lesson: on offense, every down starts with this choice. A punt or a field goal ends "
-        "your drive, so for now press Enter on Run a play."
-    ),
     "selection": (
-        "Lesson: now choose your cards in secret. Space checks a player; check 2. Then Tab to "
-        "the calls and check 3. After every change you hear your counts. Press D on a card to "
-        "hear what it is good against. Enter confirms when you have 2 and 3."
+        "Lesson: now choose your cards in secret. Space checks a player; check 2, and the "
+        "focus moves on to the calls: check 3. After every change you hear your count. Press D "
+        "on a card to hear what it is good against. Enter confirms when you have 2 and 3. On "
+        "offense, a punt or a field goal waits past Confirm; either ends your drive, so not now."
     ),
     "substitution": (
         "Lesson: both hands were just revealed, so you know the computer's cards. You may "
-        "answer them by replacing one player or one call, or keep everything. Keep all cards "
+        "answer them by replacing one player or one call, or keep everything. Keep "
         "is the easy choice while learning."
     ),
     "final": (
