@@ -1,13 +1,27 @@
-"""Shared test set-up: headless SDL drivers for every test that touches pygame, and the tests
-folder on the import path for the small helper modules beside the tests."""
+"""Shared test set-up: headless SDL drivers for every test that touches pygame, the tests folder
+on the import path for the small helper modules beside the tests, and a config folder of the
+session's own."""
 
 from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Iterator
 from pathlib import Path
+
+import pytest
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _never_the_users_config_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """A launch that forgets --config must still not read or write the player's settings."""
+    folder = tmp_path_factory.mktemp("user-config")
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setenv("XDG_CONFIG_HOME", str(folder))
+        patch.setenv("APPDATA", str(folder))
+        yield

@@ -284,12 +284,14 @@ class Narrator:
             where = "Sacked" if event.result == "sack" else "Tackled"
             told = f"{where} in the end zone, {gain_words(yards)}!"
             lead = ""
-        elif short:
-            told = f"{_short_gain(yards)}."
-        elif yards >= BIG_PLAY_YARDS:
+        elif yards >= BIG_PLAY_YARDS:  # the cue at every verbosity; the call unless short
             run = event.result == "run"
+            if short:
+                return "big_play", f"{_short_gain(yards)}!"
             return "big_play", (f"Breaks loose for {yards} yards!" if run
                                 else f"Big play! Complete for {yards} yards!")
+        elif short:
+            told = f"{_short_gain(yards)}."
         else:
             told = f"{gain_words(yards)}."
         if not lead:

@@ -1,0 +1,195 @@
+"""The game's words for single events, at every verbosity: gains that stop at the goal line,
+fumbles that name the team, drama cues, kick odds, what each side needs, and the final score.
+Events come from the real engine with forced dice (engine_helpers), never typed by hand."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+import pytest
+from engine_helpers import d6, even_defense, final_call_game, pct, percent_for_yards, three_d6
+
+from sudden_death.engine import GameState, OffCall, Team
+from sudden_death.engine import events as ev
+from sudden_death.engine.cards import OFFENSIVE_CALLS
+from sudden_death.engine.field import Down, field_goal_distance
+from sudden_death.engine.kicks import chance_at_least, field_goal_chance
+from sudden_death.engine.state import GameEnd, Outcome
+from sudden_death.ui.explorer_words import percent_words
+from sudden_death.ui.game_words import (
+    Names,
+    field_goal_option,
+    needs_words,
+    outcome_words,
+    punt_option,
+    situation_words,
+)
+from sudden_death.ui.narration import BIG_PLAY_YARDS, Narrator
+
+VERBOSITIES = ("short", "normal", "detailed")
+NAMES = Names("Hawks", "Bears")
+RUN_EVEN = even_defense(OffCall.INSIDE_RUN)
+
+
+def told(events: list[ev.Event], verbosity: str, offense: Team = Team.HOME) -> list:
+    return Narrator(NAMES, offense).lines(events, verbosity)
+
+
+def text(lines: list) -> str:
+    return " ".join(line.text for line in lines)
+
+
+@pytest.mark.parametrize("verbosity", VERBOSITIES)
+def test_a_touchdown_run_gains_only_the_yards_to_the_goal(verbosity: str) -> None:
+    # A 30-yard row from the 98: the ball crosses after 2 yards.
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 30)) + three_d6(10)
+    game = final_call_game(98, OffCall.INSIDE_RUN, RUN_EVEN, dice)
+    said = text(told(game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN), verbosity))
+    assert "2 yards, into the end zone!" in said and "30" not in said
+    assert "Touchdown, Hawks!" in said
+
+
+@pytest.mark.parametrize("verbosity", VERBOSITIES)
+def test_a_safety_sack_loses_only_the_yards_to_the_goal(verbosity: str) -> None:
+    screen = even_defense(OffCall.SCREEN)
+    game = final_call_game(4, OffCall.SCREEN, screen, pct(1) + d6(4, 5))  # 9 on the dice
+    lines = told(game.final_calls(OffCall.SCREEN, screen), verbosity)
+    said = text(lines)
+    assert "loss of 4 yards" in said and "loss of 9" not in said
+    assert "Safety!" in said and said.count("Final score") == 1
+    cues = [line.cue for line in lines if line.cue]
+    assert cues.index("sack") < cues.index("safety") < cues.index("game_lost")
+
+
+@pytest.mark.parametrize("verbosity", VERBOSITIES)
+@pytest.mark.parametrize(("recovery", "keeper"), [(2, "Hawks"), (5, "Bears")])
+def test_a_fumble_names_the_team_that_has_the_ball(verbosity: str, recovery: int,
+                                                   keeper: str) -> None:
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 3)) + pct(1) + d6(recovery)
+    game = final_call_game(40, OffCall.INSIDE_RUN, RUN_EVEN, dice)
+    lines = told(game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN), verbosity)
+    fumble = next(i for i, line in enumerate(lines) if line.text == "Fumble!")
+    assert lines[fumble].cue == "fumble"
+    assert keeper in lines[fumble + 1].text and lines[fumble + 1].dice == (recovery,)
+    assert lines[fumble + 1].cue == ("turnover" if keeper == "Bears" else None)
+    assert ("Recovery die" in text(lines)) is (verbosity == "detailed")
+    assert "of 100" not in text(lines) or verbosity == "detailed"  # raw rolls: detailed only
+
+
+@pytest.mark.parametrize("verbosity", VERBOSITIES)
+def test_a_big_gain_has_its_own_cue_and_call(verbosity: str) -> None:
+    yards = BIG_PLAY_YARDS + 5
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, yards)) + pct(100)
+    game = final_call_game(30, OffCall.INSIDE_RUN, RUN_EVEN, dice)
+    lines = told(game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN), verbosity)
+    play = next(line for line in lines if line.cue == "big_play")
+    assert str(yards) in play.text and play.dice  # the roll, then the cue, with its words
+    if verbosity != "short":
+        assert play.text.endswith(f"Breaks loose for {yards} yards!")
+
+
+@pytest.mark.parametrize("verbosity", VERBOSITIES)
+def test_an_interception_cue_comes_with_its_words_after_the_dice(verbosity: str) -> None:
+    table_call = OffCall.DEEP_PASS
+    defense = even_defense(table_call)
+    band = OFFENSIVE_CALLS[table_call].bands[0]
+    roll = band.sack + 1  # the first percent past the sacks is an interception
+    game = final_call_game(40, table_call, defense, pct(roll))
+    lines = told(game.final_calls(table_call, defense), verbosity)
+    picked = next(line for line in lines if line.cue == "interception")
+    assert "Intercepted by the Bears!" in picked.text and picked.dice == (roll,)
+    assert lines.index(picked) > next(i for i, line in enumerate(lines) if " against " in
+                                      line.text)
+
+
+@pytest.mark.parametrize("verbosity", VERBOSITIES)
+@pytest.mark.parametrize(("scores", "winner", "cue"), [
+    ((7, 3), Team.HOME, "game_won"), ((3, 7), Team.AWAY, "game_lost"), ((3, 3), None, "game_tied")])
+def test_the_final_result_has_its_cue_and_begins_final_score(
+        verbosity: str, scores: tuple[int, int], winner: Team | None, cue: str) -> None:
+    outcome = Outcome(scores, winner, GameEnd.BOTH_DRIVES)
+    (line,) = told([ev.GameOver(outcome)], verbosity)
+    assert line.text.startswith(f"Final score: Hawks {scores[0]}, Bears {scores[1]}.")
+    assert line.cue == cue and line.category == "game_over"
+
+
+def test_a_score_is_said_once_after_the_extra_point() -> None:
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 8)) + three_d6(10)
+    game = final_call_game(95, OffCall.INSIDE_RUN, RUN_EVEN, dice)
+    said = text(told(game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN), "normal"))
+    assert said.count("Hawks 7, Bears 0") == 1 and "Hawks 6" not in said
+    assert said.count("own 25") == 1  # the next drive's spot, once
+
+
+# -- kicks, needs and the situation ------------------------------------------------------------
+
+
+def state_at(line: int, drive: int = 1, scores: tuple[int, int] = (0, 0),
+             offense: Team = Team.HOME) -> GameState:
+    return GameState(scores=scores, drive=drive, offense=offense, down=Down(4, line, line + 5))
+
+
+@pytest.mark.parametrize("line", [52, 58, 61, 67, 78, 83])
+def test_field_goal_words_give_distance_total_and_exact_chance(line: int) -> None:
+    option = field_goal_option(state_at(line), NAMES)
+    distance = field_goal_distance(line)
+    chance = field_goal_chance(distance)
+    assert chance is not None
+    assert option.label.startswith(f"Field goal: {distance} yards, needs ")
+    assert option.label.endswith(percent_words(chance)) and option.available
+
+
+def test_a_field_goal_past_the_limit_says_why() -> None:
+    option = field_goal_option(state_at(40), NAMES)
+    assert not option.available and option.reason.startswith("Field goal: 77 yards is too far")
+
+
+def test_punt_words_say_where_each_roll_lands() -> None:
+    assert punt_option(state_at(25), NAMES).label == (
+        "Punt: lands at their 45, their 35 or their 25")
+    assert punt_option(state_at(65), NAMES).label == (
+        "Punt: lands at their 5, or a touchback to their own 20")
+    detailed = punt_option(state_at(25), NAMES, detailed=True).label
+    assert f"their 35 ({percent_words(Fraction(146, 216))})" in detailed
+
+
+@pytest.mark.parametrize(("scores", "punt_confirms", "goal_confirms", "words"), [
+    ((0, 7), True, True, "you lose either way"),
+    ((0, 3), True, False, "good ties, a miss loses"),
+    ((0, 2), True, False, "good wins, a miss loses"),
+    ((0, 0), False, False, "good wins, a miss ties"),
+])
+def test_a_kick_on_the_last_drive_says_how_the_game_ends_and_asks_if_it_can_only_lose(
+        scores: tuple[int, int], punt_confirms: bool, goal_confirms: bool, words: str) -> None:
+    state = state_at(70, drive=2, scores=scores)
+    punt, goal = punt_option(state, NAMES), field_goal_option(state, NAMES)
+    assert bool(punt.confirm) is punt_confirms and bool(goal.confirm) is goal_confirms
+    assert punt.label.endswith(("you lose", "it's a tie"))
+    assert goal.label.endswith(words)
+    assert field_goal_option(state_at(70, drive=1, scores=scores), NAMES).confirm == ""
+
+
+@pytest.mark.parametrize(("behind", "words"), [
+    (0, "any score to win"),
+    (2, "a field goal to win."),
+    (3, "a field goal to tie, a touchdown to win."),
+    (5, "a touchdown to win."),
+    (6, "a touchdown to tie, a touchdown and the extra point to win."),
+    (7, "a touchdown and the extra point just to tie; nothing wins it."),
+])
+@pytest.mark.parametrize("offense", [Team.HOME, Team.AWAY])
+def test_s_says_what_the_side_with_the_ball_needs_on_the_last_drive(
+        behind: int, words: str, offense: Team) -> None:
+    scores = (behind, 0) if offense is Team.AWAY else (0, behind)
+    state = state_at(30, drive=2, scores=scores, offense=offense)
+    who = "You need" if offense is Team.HOME else "The Bears need"
+    assert needs_words(state, NAMES) == f"{who} {words}" or (
+        needs_words(state, NAMES).startswith(f"{who} {words}"))
+    assert situation_words(state, NAMES).endswith(needs_words(state, NAMES))
+    assert needs_words(state_at(30, drive=1, scores=scores, offense=offense), NAMES) == ""
+
+
+def test_a_safety_ending_is_said_in_the_final_score() -> None:
+    assert chance_at_least(13) == Fraction(56, 216)
+    assert outcome_words(Outcome((0, 2), Team.AWAY, GameEnd.SAFETY), NAMES) == (
+        "Final score: Hawks 0, Bears 2. It ended on a safety. The Bears hold on and win.")
