@@ -7,12 +7,12 @@ KEYS = (
     "Keys: Tab and Shift+Tab move between controls. Up and Down arrows move within a list; "
     "in a radio group they also select. Space checks a box or selects an option. "
     "Enter presses the focused choice or confirms your decision. Home and End jump to the "
-    "first or last item. Number keys 1 to 9 pick that item of the list. H and Shift+H step through "
-    "the sections: current decision, computer calls, rosters and game log. S reads the score "
-    "and situation. R repeats the last message. D reads details of the focused card; press it "
-    "again to close them. E opens the explorer of play cards and bands; it never changes the "
-    "game. Control silences speech. F1 is this help. Escape closes a dialog, "
-    "or asks whether to quit. "
+    "first or last item. Number keys 1 to 9 pick that item of the list. H and Shift+H step "
+    "through the sections: current decision, computer calls, rosters and game log. S reads the "
+    "score and situation, and on the last drive what each side needs. R repeats the last "
+    "message. D reads details of the focused card; press it again to close them. E opens the "
+    "explorer of play cards and bands; it never changes the game. Control silences speech. "
+    "F1 is this help. Escape closes a dialog, or asks whether to quit. "
     "Comma and period step back and forward through everything said so far; Shift+Comma and "
     "Shift+Period jump to the first and the last; slash chooses everything, results only, or "
     "the computer's moves. F plays the field tone: higher and further right means closer to "
@@ -36,7 +36,7 @@ SCREENS: dict[str, str] = {
         "You won the toss. Choose to take the ball first or to defend first, then press Enter."
     ),
     "snap": (
-        "Before the down, on offense. Run a play to pick cards, or punt, or try a field goal. "
+        "Fourth down, on offense. Go for it to pick cards, or punt, or try a field goal. "
         "The punt says where the ball would land for each of its three rolls; the field goal "
         "says its distance, the dice total it needs and its chance. On the last drive each "
         "says how the game would end, and a kick that can only lose asks first. Shift+Tab "
@@ -46,8 +46,9 @@ SCREENS: dict[str, str] = {
         "Pick 2 players and 3 calls for this down. Space checks a card and the count is read; "
         "when the players list is full the focus moves on to the calls. Enter confirms. From "
         "the second down on each side, last down's cards are already checked: Enter plays them "
-        "again, or uncheck one and check another first. D reads a card's details. The "
-        "computer has already chosen and cannot see yours."
+        "again, or uncheck one and check another first. On offense before fourth down, the "
+        "punt and the field goal are the last list: Tab past Confirm. D reads a card's "
+        "details. The computer has already chosen and cannot see yours."
     ),
     "substitution": (
         "Substitution. Keep all your cards, or replace one player or one call: below Keep "
@@ -65,7 +66,7 @@ SCREENS: dict[str, str] = {
         "effects volume, verbosity and menu wrap. Left and Right change it, Shift+Left and "
         "Shift+Right in bigger steps; Space or Enter cycles voice, verbosity and wrap. You hear "
         "each change in the new setting, and it is saved at once. Short verbosity says only "
-        "what changed; detailed adds the reasons. Escape or Done closes settings."
+        "what changed; detailed adds the rolls and the reasons. Escape or Done closes settings."
     ),
     "rules": (
         "How to play: the rules in short sections. Down reads the next section, Up the one "
