@@ -11,6 +11,7 @@ import pygame
 import pytest
 
 from sudden_death.audio.protocols import Message, Priority
+from sudden_death.audio.silence import LEAD_KEEP_S, TAIL_KEEP_S, THRESHOLD
 from sudden_death.audio.speech import SpeechService
 from sudden_death.audio.system import SPEECH_CHANNEL, AudioSystem, open_audio
 
@@ -80,6 +81,41 @@ def test_an_utterance_becomes_audible_audio_of_plausible_length(speech: SpeechSe
     words = len(text.split())
     # at 175 words a minute: 0.34 s a word, give or take pauses and the end pause
     assert words * 0.15 < sound.get_length() < words * 0.8
+
+
+def test_real_speech_starts_at_once_and_ends_with_a_short_pause(speech: SpeechService) -> None:
+    """eSpeak's leading silence and its 300 ms end pause are trimmed before playing."""
+    log = Log(speech)
+    text = "Coin toss: heads or tails?"
+    speech.say(text)
+    assert log.wait_started(text)
+    sound = channel().get_sound()
+    assert sound is not None
+    frequency, _size, channels = pygame.mixer.get_init()
+    samples = samples_of(sound)
+    loud = [i // channels for i, v in enumerate(samples) if abs(v) > THRESHOLD]
+    assert loud[0] <= (LEAD_KEEP_S + 0.001) * frequency  # the first sound within ~3 ms
+    tail = len(samples) // channels - loud[-1]
+    assert tail <= (TAIL_KEEP_S + 0.002) * frequency
+
+
+def test_a_lines_sounds_start_with_its_words(speech: SpeechService) -> None:
+    """`on_start` runs when the words start playing (the worker's thread), not when queued."""
+    log = Log(speech)
+    started: list[tuple[str, bool]] = []
+    speech.say(LONG, priority=Priority.ALERT)
+    speech.say("Touchdown!", interrupt=False, priority=Priority.ALERT,
+               on_start=lambda: started.append(("touchdown", "Touchdown!" in log.started)))
+    assert not started  # queued behind the long line: nothing played yet
+    assert log.wait_started(LONG)
+    assert not started
+    speech.silence()
+    speech.say("Touchdown!", priority=Priority.ALERT,
+               on_start=lambda: started.append(("again", "Touchdown!" in log.started)))
+    assert wait_for(lambda: bool(started))
+    assert started == [("again", False)]  # called as the channel starts, before listeners
+    speech.say("", on_start=lambda: started.append(("empty", True)))
+    assert started[-1] == ("empty", True)  # nothing to hear: at once
 
 
 def test_listeners_get_every_message_at_once_in_the_callers_thread(

@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 from .cache import DEFAULT_CACHE_BYTES, Key, PhraseCache
 from .notices import NoticeBoard
 from .protocols import Message, Priority, Voice
+from .silence import trim_wav
 from .synth import ESPEAK_RATE_RANGE, Synthesizer, SynthFactory
 
 if TYPE_CHECKING:
@@ -303,7 +304,7 @@ class SpeechService:
         try:
             import pygame
 
-            data = synth.render(request.text)
+            data = trim_wav(synth.render(request.text))
             sound = pygame.mixer.Sound(file=io.BytesIO(data))
         except Exception as exc:
             if request.cancelled or self._closed:

@@ -62,6 +62,7 @@ APOLOGY = "Sorry, something went wrong there. The game goes on; press F1 for hel
 # What the game log (H) keeps: what happened, not the questions asked or the focus moves.
 LOG_CATEGORIES = ("result", "computer", "game_over", "notice")
 FRAME_SECONDS = 1 / 30
+IDLE_POLL_SECONDS = 0.01  # measured: under 1.5% of a core while idle (docs/audio.md)
 
 Card = OffCall | DefCall | Player
 
@@ -618,8 +619,9 @@ def _loop(app: App, source: KeySource | None, surface: Any, fonts: Fonts,
                 post_step(step)
         events = pygame.event.get()
         if source is None and not events and not app.dirty:
-            # Sleep between polls: SDL's own wait spins every millisecond on some drivers.
-            time.sleep(FRAME_SECONDS)
+            # Sleep between polls (SDL's own wait spins every millisecond on some drivers), but
+            # briefly: a key pressed now waits for this sleep before anything is heard.
+            time.sleep(IDLE_POLL_SECONDS)
         for event in events:
             _dispatch(app, event)
             if not app.running:
