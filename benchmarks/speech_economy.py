@@ -1,6 +1,6 @@
 """What the player hears and presses per down: words spoken and keys pressed, by ear alone.
 
-    python benchmarks/speech_economy.py [--games 6] [--first-seed 1]
+    python benchmarks/speech_economy.py [--games 20] [--first-seed 1]
 
 Plays whole seeded games through the real program (`python -m sudden_death --headless
 --no-sound --keys - --transcript -`), one process per game, with a player who only hears
@@ -83,7 +83,7 @@ def percentile(values: list[int], fraction: float) -> float:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games", type=int, default=6, help="games per row (at least 6)")
+    parser.add_argument("--games", type=int, default=20, help="games per row (at least 6)")
     parser.add_argument("--first-seed", type=int, default=1)
     args = parser.parse_args(argv)
     seeds = range(args.first_seed, args.first_seed + args.games)
