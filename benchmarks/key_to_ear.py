@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import random
 import statistics
 import subprocess
 import sys
@@ -61,6 +62,8 @@ def child() -> dict[str, float | None]:
         listening = probe["mixer"]
         if not listening.wait_quiet(QUIET_S, timeout=20):
             raise RuntimeError("the game never went quiet")
+        # wait_quiet returns in step with the mixer's callbacks; a player's key does not.
+        time.sleep(random.uniform(0.0, listening.period_s or 0.025))
         started = listening.mark()
         for kind in (pygame.KEYDOWN, pygame.KEYUP):
             pygame.event.post(pygame.event.Event(kind, key=code, mod=0, unicode="", scancode=0))

@@ -1,131 +1,324 @@
-"""How soon speech starts and stops: the numbers that make a self-voicing game feel instant.
+"""How soon the player hears: from a key, a say() or a launch to the first sample the mixer makes.
 
-    python benchmarks/speech_latency.py [--count 60] [--driver dummy]
+    python benchmarks/speech_latency.py [--sentences 50] [--launches 5] [--games 2]
 
-Measures, over --count different sentences of 10-20 words (real eSpeak NG via pyttsx3, real
-pygame.mixer; headless SDL `dummy` audio unless --driver says otherwise):
-  - uncached: from say() to the speech channel starting playback of a phrase never heard before;
-  - cached:   the same for a phrase heard before (served from the phrase cache);
-  - interrupt: from an interrupting say() to the old utterance no longer playing.
-The last line is machine-readable:
-  speech_latency_ms median=<x> p95=<y> cached_median=<z> interrupt_median=<w>
+Every time here ends at the first sample above -60 dBFS that pygame's own SDL_mixer mixes
+(benchmarks/audible.py: a post-mix hook, verified against tones of known lead silence). Real
+eSpeak NG speech at the default rate, real cues, SDL's dummy audio driver (it mixes in real time).
+Each part runs in fresh processes (one speech engine per process):
+
+- service: 50 game sentences never heard before (the narration of seeded games between two
+  computers), each said after a quiet moment: say() to audible. Then short menu phrases said a
+  second time (repeated phrase), every cue (cue), Control's silence() while a long line plays
+  until the mix is silent (interrupt), and the touchdown cheer under speech (clipped buffers).
+- keys: whole games through the real loop, every key of the game measured from the moment its
+  event is posted: once as the keyboard gives them (no --keys: the loop polls and sleeps) and
+  once through a live `--keys -` source. Before each measured key, Control silences speech and
+  the test waits for quiet, so the sound that follows is the key's own.
+- launch: the game started as `python -m sudden_death --headless` is, from spawning the process
+  to the welcome's first audible sample.
+- underruns: gaps between mixed buffers longer than two buffer periods, in every process.
+
+A real sound card adds its own fixed output latency, which none of this includes.
 """
 
 from __future__ import annotations
 
 import argparse
+import itertools
+import json
 import os
 import random
 import statistics
+import subprocess
 import sys
+import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-
-PROSE = (
-    "the quarterback drops back and fires deep down the right sideline where the receiver "
-    "makes a diving catch at the twenty yard line for a first down while the defense calls "
-    "time out after a long drive that started at their own thirty with two minutes left in "
-    "overtime and the home crowd roaring as the kicker warms up behind the bench"
-)
-WORDS = PROSE.split()
+ROOT = Path(__file__).resolve().parent.parent
+QUIET_S = 0.05
+JITTER = random.Random(11)
 
 
-def sentences(count: int, seed: int = 7) -> list[str]:
-    """Distinct sentences of 10-20 words (8-18 plus "play N"), the same for every run."""
-    rng = random.Random(seed)
-    out: list[str] = []
-    while len(out) < count:
-        words = [rng.choice(WORDS) for _ in range(rng.randint(8, 18))]
-        text = " ".join(words).capitalize() + f", play {len(out) + 1}."
-        if text not in out:
-            out.append(text)
-    return out
+def unphased(probe: Any) -> float:
+    """Now, after a random part of a mix period: `wait_quiet` returns in step with the mixer's
+    callbacks, and a player's key is not, so without this every run would hit the same phase."""
+    time.sleep(JITTER.uniform(0.0, probe.period_s or 0.025))
+    return probe.mark()
+MENU_PHRASES = ("Keep, 1 of 6", "Final call?", "Run a play, 1 of 3", "Scatback", "Deep Pass",
+                "Checked, 1 of 2", "Keep or replace?", "Man Coverage", "Heads, 1 of 2",
+                "Play again or quit?")
 
 
-def percentile(values: list[float], fraction: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+def _setup_child() -> None:
+    os.environ.update(SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+                      PYGAME_HIDE_SUPPORT_PROMPT="1")
+    sys.path.insert(0, str(ROOT))
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+
+
+def game_sentences(count: int, seed: int = 7) -> list[str]:
+    """Lines the game really says, from seeded games between two computers, shuffled."""
+    from sudden_death.engine import Game, Match, RandomComputer, Team
+    from sudden_death.ui.game_words import Names
+    from sudden_death.ui.narration import Narrator
+
+    seen: dict[str, None] = {}
+    for game_seed in range(200):
+        match = Match(Game(random.Random(game_seed)), {
+            Team.HOME: RandomComputer(random.Random(f"h{game_seed}")),
+            Team.AWAY: RandomComputer(random.Random(f"a{game_seed}"))})
+        events = match.advance()
+        for line in Narrator(Names("Hawks", "Bears")).lines(events, "normal"):
+            if len(line.text.split()) >= 3:
+                seen.setdefault(line.text, None)
+    lines = list(seen)
+    random.Random(seed).shuffle(lines)
+    return lines[:count]
+
+
+def underruns(probe: Any) -> int:
+    buffers = probe.snapshot()
+    period = (probe.period_s or 0.0) or 1.0
+    return sum(1 for a, b in itertools.pairwise(buffers)
+               if b.t_callback - a.t_callback > 2 * period)
+
+
+# -- parts, each in its own process --------------------------------------------------------------
+
+
+def part_service(sentences: int) -> dict[str, Any]:
+    _setup_child()
+    from audible import AudibleProbe
+
+    from sudden_death.audio.protocols import CUE_NAMES, Priority
+    from sudden_death.audio.system import open_audio
+
+    audio = open_audio()
+    probe = AudibleProbe.install()
+    speech = audio.speech
+    assert speech is not None and not audio.notices, audio.notices
+    speech.say("Ready.")
+    speech.wait_idle(5)
+
+    def measure(action: Any) -> float | None:
+        probe.wait_quiet(QUIET_S, timeout=30)
+        started = unphased(probe)
+        action()
+        delay = probe.first_audible_after(started, timeout=3.0)
+        return None if delay is None else delay * 1000
+
+    results: dict[str, Any] = {"new": [], "repeated": [], "cue": [], "interrupt": []}
+    for text in game_sentences(sentences):
+        results["new"].append(measure(lambda text=text: speech.say(text)))
+        speech.silence()
+    for phrase in MENU_PHRASES:
+        speech.say(phrase)
+        speech.wait_idle(5)
+    for phrase in MENU_PHRASES:
+        results["repeated"].append(measure(lambda phrase=phrase: speech.say(phrase)))
+        speech.wait_idle(5)
+    for name in CUE_NAMES:
+        results["cue"].append(measure(lambda name=name: audio.cues.play(name)))
+        time.sleep(0.1)
+    long_line = " ".join(game_sentences(8))
+    for _ in range(20):
+        probe.wait_quiet(0.3, timeout=30)
+        speech.say(long_line, priority=Priority.ALERT)
+        time.sleep(0.4)
+        started = unphased(probe)
+        speech.silence()
+        gone = next((b for b in _buffers_after(probe, started, 1.0) if not b.audible), None)
+        results["interrupt"].append(None if gone is None else (gone.t_callback - started) * 1000)
+    probe.wait_quiet(0.3, timeout=30)
+    cheer_start = probe.mark()
+    speech.say(long_line, priority=Priority.ALERT)
+    time.sleep(0.3)
+    audio.cues.play("touchdown")
+    time.sleep(3.0)
+    speech.silence()
+    results["clipped_buffers"] = sum(1 for b in probe.snapshot()
+                                     if b.t_callback >= cheer_start and b.peak >= 32767)
+    results["underruns"] = underruns(probe)
+    results["period_ms"] = (probe.period_s or 0) * 1000
+    audio.close()
+    return results
+
+
+def _buffers_after(probe: Any, started: float, seconds: float) -> list[Any]:
+    time.sleep(seconds)
+    return [b for b in probe.snapshot() if b.t_callback >= started]
+
+
+def part_keys(games: int, live: bool) -> dict[str, Any]:
+    """Whole games of planned keys; each key's delay to its first audible sample."""
+    _setup_child()
+    import pygame
+    from audible import AudibleProbe
+
+    from sudden_death.audio import system
+    from sudden_death.ui import app as app_module
+    from sudden_death.ui.cli import Options
+    from sudden_death.ui.keys import KeySource, parse_step, post_step
+    from sudden_death.ui.script import plan_game
+
+    found: list[float | None] = []
+    probe: dict[str, Any] = {}
+    opened = threading.Event()
+    original_open = system.open_audio
+    live_source = KeySource(live=True) if live else None
+
+    def open_audio_with_probe(**kwargs: Any) -> Any:
+        audio = original_open(**kwargs)
+        probe["mixer"] = AudibleProbe.install()
+        opened.set()
+        return audio
+
+    def send(name: str) -> None:
+        step = parse_step(name)
+        assert step is not None
+        if live_source is not None:
+            live_source._steps.put(step)  # what the stdin reader does with a line
+        else:
+            post_step(step)  # what the keyboard does
+
+    def press(name: str, measure: bool = True) -> None:
+        listening = probe["mixer"]
+        if measure:
+            send("left ctrl")  # silence: the next sound is the key's own
+            listening.wait_quiet(QUIET_S, timeout=30)
+        started = unphased(listening)
+        send(name)
+        if measure and not name.startswith("type "):
+            delay = listening.first_audible_after(started, timeout=3.0)
+            found.append(None if delay is None else delay * 1000)
+
+    def player() -> None:
+        try:
+            opened.wait(20)
+            for game in range(games):
+                keys, _events = plan_game(100 + game)
+                for key in keys if game == 0 else ["return", *keys[4:]]:
+                    press(key)
+                probe["mixer"].wait_quiet(QUIET_S, timeout=30)
+        finally:
+            if live_source is not None:
+                live_source._steps.put(None)
+            else:
+                pygame.event.post(pygame.event.Event(pygame.QUIT))
+
+    system.open_audio = open_audio_with_probe
+    if live_source is not None:
+        app_module._key_source = lambda _keys: live_source  # type: ignore[assignment]
+    threading.Thread(target=player, daemon=True).start()
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as config:
+        app_module.run_app(Options(headless=True, config=Path(config),
+                                   keys="-" if live else None, seed=100))
+    return {"keys": found, "underruns": underruns(probe["mixer"]),
+            "seconds": time.perf_counter() - started}
+
+
+LAUNCH_WRAPPER = """
+import sys, time, threading
+sys.path[:0] = {paths!r}
+from audible import AudibleProbe
+from sudden_death.audio import system
+from sudden_death.ui import app
+original = system.open_audio
+def opened(**kwargs):
+    audio = original(**kwargs)
+    probe = AudibleProbe.install()
+    installed = probe.mark()
+    def report():
+        buffer = probe.first_buffer_after(installed, 30.0)
+        print("FIRST_AUDIBLE", probe.audible_time(buffer), flush=True)
+        import pygame
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+    threading.Thread(target=report, daemon=True).start()
+    return audio
+system.open_audio = opened
+sys.exit(app.main(["--headless", "--config", {config!r}]))
+"""
+
+
+def part_launch() -> float:
+    """Seconds from spawning the game to its first audible sample."""
+    with tempfile.TemporaryDirectory() as config:
+        code = LAUNCH_WRAPPER.format(paths=[str(ROOT), str(ROOT / "benchmarks")], config=config)
+        env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+                   PYGAME_HIDE_SUPPORT_PROMPT="1")
+        started = time.perf_counter()  # CLOCK_MONOTONIC, the probe's clock in the child too
+        out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, env=env,
+                             capture_output=True, text=True, timeout=60)
+    line = next(x for x in out.stdout.splitlines() if x.startswith("FIRST_AUDIBLE"))
+    return float(line.split()[1]) - started
+
+
+# -- the report ----------------------------------------------------------------------------------
+
+
+def stats(values: list[float | None]) -> str:
+    heard = sorted(v for v in values if v is not None)
+    missing = len(values) - len(heard)
+    if not heard:
+        return "nothing heard"
+    p95 = heard[min(len(heard) - 1, round(0.95 * (len(heard) - 1)))]
+    text = (f"n={len(heard)} median={statistics.median(heard):.1f} p95={p95:.1f} "
+            f"max={heard[-1]:.1f} ms")
+    return text + (f" ({missing} never heard)" if missing else "")
+
+
+def run_part(*args: str) -> Any:
+    out = subprocess.run([sys.executable, __file__, "--part", *args], capture_output=True,
+                         text=True, timeout=1200, cwd=ROOT)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr[-3000:])
+    return json.loads(out.stdout.strip().splitlines()[-1])
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description="speech latency benchmark")
-    parser.add_argument("--count", type=int, default=60, help="sentences (at least 50)")
-    parser.add_argument("--driver", default="dummy", help="SDL audio driver (default: dummy)")
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--sentences", type=int, default=50)
+    parser.add_argument("--launches", type=int, default=5)
+    parser.add_argument("--games", type=int, default=2, help="games per key run")
+    parser.add_argument("--part", nargs="+", help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
-    os.environ["SDL_AUDIODRIVER"] = args.driver
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-
-    import pygame
-
-    from sudden_death.audio.system import SPEECH_CHANNEL, open_audio
-
-    audio = open_audio(sound=False)
-    service = audio.speech
-    if service is None:
-        print("speech unavailable: " + "; ".join(audio.notices), file=sys.stderr)
-        return 1
-    channel = pygame.mixer.Channel(SPEECH_CHANNEL)
-    started: dict[str, float] = {}
-    arrived = threading.Event()
-
-    def on_start(text: str, when: float) -> None:
-        started[text] = when
-        arrived.set()
-
-    service.add_playback_listener(on_start)
-    service.say("Warming up the speech engine.")
-    service.wait_idle(10)
-
-    def time_say(text: str) -> float:
-        """Milliseconds from say() to playback start; the channel is quiet beforehand."""
-        service.silence()
-        time.sleep(0.01)  # let the worker settle, as between key presses
-        arrived.clear()
-        before = time.perf_counter()
-        service.say(text)
-        if not arrived.wait(5):
-            raise RuntimeError(f"speech never started for {text!r}")
-        return (started[text] - before) * 1000
-
-    texts = sentences(max(50, args.count))
-    uncached = [time_say(text) for text in texts]
-    # The cache holds short, often repeated phrases (audio up to a few seconds), as the game's
-    # menus repeat them; a one-off long sentence is synthesized afresh. So the cached figure
-    # repeats the six shortest sentences (10-11 words) nine times each: 54 cached utterances.
-    repeated = sorted(texts, key=lambda t: len(t.split()))[:6]
-    for text in repeated:
-        time_say(text)  # make sure each is cached (already heard once above)
-    cached = [time_say(text) for _ in range(9) for text in repeated]
-
-    interrupts = []
-    fresh = sentences(len(texts), seed=8)
-    for old, new in zip(texts, fresh, strict=True):
-        time_say(old)  # cached: playing at once
-        time.sleep(0.02)
-        if not channel.get_busy():
-            continue
-        before = time.perf_counter()
-        service.say(new)  # uncached, so the channel goes quiet until the new audio is ready
-        while channel.get_busy() and channel.get_sound() is not None and not started.get(new):
-            pass
-        interrupts.append((time.perf_counter() - before) * 1000)
-    service.silence()
-    audio.close()
-
-    words = [len(t.split()) for t in texts]
-    print(f"utterances: {len(texts)} ({min(words)}-{max(words)} words), driver {args.driver}")
-    print(f"engine renders: {service.synth_count}, cache hits: {service.cache_hits}")
-    print(f"uncached ms: min={min(uncached):.2f} max={max(uncached):.2f}")
-    print(f"interrupts measured: {len(interrupts)}")
-    print(
-        "speech_latency_ms "
-        f"median={statistics.median(uncached):.2f} p95={percentile(uncached, 0.95):.2f} "
-        f"cached_median={statistics.median(cached):.2f} "
-        f"interrupt_median={statistics.median(interrupts):.2f}"
-    )
+    if args.part:
+        name = args.part[0]
+        if name == "service":
+            print(json.dumps(part_service(int(args.part[1]))))
+        elif name == "keys":
+            print(json.dumps(part_keys(int(args.part[1]), args.part[2] == "live")))
+        else:
+            print(json.dumps(part_launch()))
+        return 0
+    service = run_part("service", str(args.sentences))
+    keyboard = run_part("keys", str(args.games), "keyboard")
+    live = run_part("keys", str(args.games), "live")
+    launches = [run_part("launch") * 1000 for _ in range(args.launches)]
+    rows = {
+        "say() of a new sentence": service["new"],
+        "say() of a repeated phrase": service["repeated"],
+        "cue": service["cue"],
+        "interrupt (silence until the mix is quiet)": service["interrupt"],
+        "key, keyboard path": keyboard["keys"],
+        "key, --keys - path": live["keys"],
+        "launch to first audible": launches,
+    }
+    for name, values in rows.items():
+        print(f"{name:<45} {stats(values)}")
+    print(f"mix buffer period {service['period_ms']:.1f} ms; underruns (gaps over two "
+          f"periods): service {service['underruns']}, keyboard games "
+          f"{keyboard['underruns']} in {keyboard['seconds']:.0f} s, --keys games "
+          f"{live['underruns']} in {live['seconds']:.0f} s; clipped buffers under the "
+          f"touchdown cheer: {service['clipped_buffers']}")
+    summary = {name: statistics.median(v for v in values if v is not None)
+               for name, values in rows.items()}
+    print("speech_latency_ms " + json.dumps(summary))
     return 0
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 import pytest
 
 from sudden_death.audio.cues import DIE_CLICK, dice_samples
+from sudden_death.audio.levels import MIX_HEADROOM
 from sudden_death.audio.protocols import CUE_NAMES
 from sudden_death.audio.system import AudioSystem, open_audio
 from sudden_death.resources import sounds_dir
@@ -221,5 +222,5 @@ def test_an_unknown_cue_is_ignored_with_a_notice(audio: AudioSystem) -> None:
 def test_cue_volume_applies_to_every_cue(audio: AudioSystem) -> None:
     audio.set_cue_volume(0.25)
     sounds = audio.cues._sounds  # type: ignore[attr-defined]
-    assert all(abs(s.get_volume() - 0.25) < 0.01 for s in sounds.values())
+    assert all(abs(s.get_volume() - 0.25 * MIX_HEADROOM) < 0.01 for s in sounds.values())
     audio.set_cue_volume(1.0)

@@ -55,3 +55,39 @@ def test_speech_samples_reach_the_audio_device(tmp_path: Path) -> None:
     loud = [abs(v) > 2000 for v in samples]
     voiced = sum(loud) / channels / rate
     assert voiced > 0.1  # well over a tenth of a second of clearly audible speech
+
+
+LOUD_CHILD = """
+import json, time
+import pygame
+from sudden_death.audio.system import open_audio
+audio = open_audio()
+audio.set_speech_volume(1.0)
+audio.set_cue_volume(1.0)
+line = ("The quarterback takes the snap, drops back, looks left, looks right and throws deep "
+        "down the sideline toward the end zone, where two receivers race the safety.")
+audio.speaker.say(line)
+time.sleep(0.3)
+for name in ("touchdown", "dice", "punt", "big_play", "coin", "game_won"):
+    audio.cues.play(name)  # one at a time, each under the speech
+    time.sleep(0.9)
+audio.speech.wait_idle(20)
+time.sleep(0.15)
+audio.close()
+print(json.dumps({"format": pygame.mixer.get_init() or [0, 0, 0], "notices": audio.notices}))
+"""
+
+
+def test_a_cue_under_speech_never_clips_at_full_volumes(tmp_path: Path) -> None:
+    """Every mixed sample of loud cues over speech, both at full volume, stays under full scale
+    (levels.MIX_HEADROOM); the mix is also really loud, so the headroom is not silence."""
+    out = tmp_path / "played.raw"
+    env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(out),
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    result = subprocess.run([sys.executable, "-c", LOUD_CHILD], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1])["notices"] == []
+    samples = array("h", out.read_bytes())
+    peak = max(abs(v) for v in samples)
+    assert 16000 < peak < 32767, peak

@@ -10,6 +10,7 @@ from collections.abc import Callable, Iterator
 import pygame
 import pytest
 
+from sudden_death.audio.levels import MIX_HEADROOM
 from sudden_death.audio.protocols import Message, Priority
 from sudden_death.audio.silence import LEAD_KEEP_S, TAIL_KEEP_S, THRESHOLD
 from sudden_death.audio.speech import SpeechService
@@ -198,14 +199,15 @@ def test_cache_hits_skip_synthesis(speech: SpeechService) -> None:
     text = "Select the play call: inside run."
     speech.say(text)
     assert log.wait_started(text)
-    renders, hits = speech.synth_count, speech.cache_hits
     first = channel().get_sound()
-    speech.silence()
+    assert wait_for(lambda: not speech.is_speaking(), timeout=10)  # both parts made
+    renders, hits = speech.synth_count, speech.cache_hits
     speech.say(text)
     assert log.started == [text, text]  # started at once, from the caller's thread
-    assert speech.synth_count == renders
-    assert speech.cache_hits == hits + 1
     assert channel().get_sound() is first
+    assert wait_for(lambda: not speech.is_speaking(), timeout=10)
+    assert speech.synth_count == renders  # both of its parts came from the cache
+    assert speech.cache_hits == hits + 2
 
 
 def test_cache_is_bounded() -> None:
@@ -260,9 +262,9 @@ def test_speech_and_cue_volumes_are_separate(audio: AudioSystem, speech: SpeechS
     audio.set_cue_volume(0.8)
     speech.say("Volume check.")
     assert log.wait_started("Volume check.")
-    assert channel().get_volume() == pytest.approx(0.4, abs=0.01)
+    assert channel().get_volume() == pytest.approx(0.4 * MIX_HEADROOM, abs=0.01)
     audio.set_cue_volume(0.3)
-    assert channel().get_volume() == pytest.approx(0.4, abs=0.01)
+    assert channel().get_volume() == pytest.approx(0.4 * MIX_HEADROOM, abs=0.01)
     audio.set_speech_volume(1.0)
     audio.set_cue_volume(1.0)
 

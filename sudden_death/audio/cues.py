@@ -12,6 +12,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from .levels import MIX_HEADROOM
 from .notices import NoticeBoard
 from .protocols import CUE_NAMES
 from .synth import pcm_to_wav
@@ -41,6 +42,7 @@ class CueBank:
         for name in CUE_NAMES:
             try:
                 self._sounds[name] = pygame.mixer.Sound(str(folder / f"{name}.wav"))
+                self._sounds[name].set_volume(MIX_HEADROOM)
             except (pygame.error, OSError, FileNotFoundError):
                 missing.append(name)
         if missing:
@@ -92,14 +94,14 @@ class CueBank:
         except (pygame.error, ValueError) as exc:
             self._report(f"A generated sound could not be played ({exc}).")
         else:
-            sound.set_volume(self._volume)
+            sound.set_volume(self._volume * MIX_HEADROOM)
             sound.play()
         self._emit(name)
 
     def set_volume(self, volume: float) -> None:
         self._volume = max(0.0, min(1.0, float(volume)))
         for sound in (*self._sounds.values(), *self._dice_sounds.values()):
-            sound.set_volume(self._volume)
+            sound.set_volume(self._volume * MIX_HEADROOM)
 
     def add_listener(self, listener: Callable[[str], None]) -> None:
         self._listeners.append(listener)
@@ -121,7 +123,7 @@ class CueBank:
             return self._sounds.get("dice")
         samples = dice_samples(self._click, self._click_rate, dice)
         sound = pygame.mixer.Sound(file=io.BytesIO(pcm_to_wav(samples.tobytes(), self._click_rate)))
-        sound.set_volume(self._volume)
+        sound.set_volume(self._volume * MIX_HEADROOM)
         self._dice_sounds[dice] = sound
         while len(self._dice_sounds) > MAX_DICE_SOUNDS:
             self._dice_sounds.popitem(last=False)  # least recently rolled

@@ -1,6 +1,11 @@
 """The speech service: say() returns at once; one worker thread owns the engine and plays the
 result on a reserved pygame.mixer channel, so interrupting is just stopping that channel.
 
+A line is made and played a sentence at a time: the first sentence starts playing while the next
+is made, and each next one is queued on the channel, so it follows without a gap. Making audio
+costs about 2 ms per second of speech (synthesis plus the mixer's resampling), so a long line
+would otherwise be heard that much later.
+
 Rules (see protocols.Priority): an interrupting say() of priority P stops what is playing and drops
 what is queued or being synthesized, but only items of priority <= P. So a focus move (INFO) never
 cuts a result (ALERT): it waits behind it, replacing any INFO that was waiting. silence() cuts all.
@@ -9,6 +14,7 @@ cuts a result (ALERT): it waits behind it, replacing any INFO that was waiting. 
 from __future__ import annotations
 
 import io
+import re
 import threading
 import time
 import traceback
@@ -18,6 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .cache import DEFAULT_CACHE_BYTES, Key, PhraseCache
+from .levels import MIX_HEADROOM
 from .notices import NoticeBoard
 from .protocols import Message, Priority, Voice
 from .silence import trim_wav
@@ -47,10 +54,28 @@ class _Request:
     rate: int | None
     cancelled: bool = False
     on_start: Callable[[], None] | None = None
+    skip: int = 0  # sentences already started by say() (a cached first one)
 
-    @property
-    def key(self) -> Key:
-        return (self.text, self.voice, self.rate)
+    def key(self, part: str) -> Key:
+        return (part, self.voice, self.rate)
+
+
+SENTENCE_END = re.compile(r"(?<=[.!?])\s+")
+CLAUSE_END = re.compile(r"(?<=[,:;])\s+")
+SHORTEST_CLAUSE_WORDS = 2
+
+
+def sentences(text: str) -> list[str]:
+    """The parts a line is made and played in: its sentences, the first one split after its
+    first clause (a comma, colon or semicolon), so the part that must be made before anything
+    is heard is short. eSpeak reads the punctuation each part ends with, so the pauses and the
+    tune of the voice stay as they were."""
+    parts = [part for part in SENTENCE_END.split(text.strip()) if part]
+    if parts:
+        clause = CLAUSE_END.split(parts[0], maxsplit=1)
+        if len(clause) == 2 and min(len(c.split()) for c in clause) >= SHORTEST_CLAUSE_WORDS:
+            parts[:1] = clause
+    return parts
 
 
 class SpeechService:
@@ -118,11 +143,14 @@ class SpeechService:
             if interrupt:
                 self._cut(priority)
             if not self._queue and self._pending is None and not self._busy():
-                sound = self._cache.get(request.key)
-                if sound is not None:
+                parts = sentences(text)
+                sound = self._cache.get(request.key(parts[0]))
+                if sound is not None:  # heard before: it starts now, the rest follows
                     self.cache_hits += 1
                     self._start(request, sound)
-                    return
+                    if len(parts) == 1:
+                        return
+                    request.skip = 1
             self._queue.append(request)
             self._cond.notify_all()
 
@@ -165,7 +193,7 @@ class SpeechService:
         """Speech loudness is the channel's volume, so cached phrases stay valid."""
         with self._cond:
             self._volume = max(0.0, min(1.0, float(volume)))
-            self._channel.set_volume(self._volume)
+            self._channel.set_volume(self._volume * MIX_HEADROOM)
 
     def voices(self) -> list[Voice]:
         self.wait_ready(2.0)
@@ -221,7 +249,8 @@ class SpeechService:
 
     def _cut(self, priority: Priority) -> None:
         if self._playing is not None and self._playing.priority <= priority:
-            self._channel.stop()
+            self._channel.stop()  # and whatever sentence was queued behind it
+            self._playing.cancelled = True  # no further sentences of it
             self._playing = None
         if self._pending is not None and self._pending.priority <= priority:
             self._pending.cancelled = True
@@ -234,10 +263,12 @@ class SpeechService:
                 kept.append(request)
         self._queue = kept
 
-    def _start(self, request: _Request, sound: pygame.mixer.Sound) -> None:
+    def _start(self, request: _Request, sound: pygame.mixer.Sound, first: bool = True) -> None:
         self._channel.play(sound)
-        self._channel.set_volume(self._volume)
+        self._channel.set_volume(self._volume * MIX_HEADROOM)
         self._playing = request
+        if not first:
+            return  # a later sentence of a line already started (its gap was too long to queue)
         started = time.perf_counter()
         if request.on_start is not None:
             _run_hook(request.on_start)
@@ -277,19 +308,40 @@ class SpeechService:
                     return
                 request = self._queue.popleft()
                 self._pending = request
-            sound = self._prepare(synth, request)  # outside the lock: say() never waits on it
+            self._speak(synth, request)
             with self._cond:
-                while not request.cancelled and not self._closed and self._busy():
-                    self._cond.wait(POLL_S)
                 if self._pending is request:
                     self._pending = None
-                if sound is not None and not request.cancelled and not self._closed:
-                    self._start(request, sound)
 
-    def _prepare(self, synth: Synthesizer, request: _Request) -> pygame.mixer.Sound | None:
+    def _speak(self, synth: Synthesizer, request: _Request) -> None:
+        """Make and play `request` a sentence at a time (each made outside the lock, so say()
+        never waits on synthesis): the first starts once the channel is free, each next one is
+        queued behind the one playing."""
+        for index, part in enumerate(sentences(request.text)):
+            if index < request.skip:
+                continue
+            sound = self._prepare(synth, request, part)
+            with self._cond:
+                if index == 0:
+                    while not request.cancelled and not self._closed and self._busy():
+                        self._cond.wait(POLL_S)
+                else:  # the channel holds one queued sound: wait until the last one started
+                    while (not request.cancelled and not self._closed and self._busy()
+                           and self._channel.get_queue() is not None):
+                        self._cond.wait(POLL_S)
+                if request.cancelled or self._closed or sound is None:
+                    return
+                if index == 0 or not self._busy():
+                    self._start(request, sound, first=index == 0)
+                else:
+                    self._channel.queue(sound)
+
+    def _prepare(self, synth: Synthesizer, request: _Request,
+                 part: str) -> pygame.mixer.Sound | None:
         """Cached audio, or freshly synthesized audio (cached for next time); None on failure."""
+        key = request.key(part)
         with self._cond:
-            sound = self._cache.get(request.key)
+            sound = self._cache.get(key)
             if sound is not None:
                 self.cache_hits += 1
                 return sound
@@ -304,7 +356,7 @@ class SpeechService:
         try:
             import pygame
 
-            data = trim_wav(synth.render(request.text))
+            data = trim_wav(synth.render(part))
             sound = pygame.mixer.Sound(file=io.BytesIO(data))
         except Exception as exc:
             if request.cancelled or self._closed:
@@ -316,7 +368,7 @@ class SpeechService:
         size = _sound_bytes(sound, len(data))
         if cacheable and _short(sound) and size <= self._cache.max_bytes // LONG_PHRASE_SHARE:
             with self._cond:
-                self._cache.put(request.key, sound, size)
+                self._cache.put(key, sound, size)
         return sound
 
 

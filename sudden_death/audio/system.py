@@ -18,8 +18,11 @@ from .silent import SilentCues, SilentSpeaker
 from .speech import SpeechService
 from .synth import ESPEAK_RATE_RANGE, SynthFactory, start_synth
 
-MIXER_FREQUENCY = 22050  # what eSpeak NG produces: no resampling for speech
-MIXER_BUFFER = 512  # samples: about 23 ms, so a cue or an utterance starts promptly
+# 256 frames is the smallest mix SDL allows; at 44.1 kHz it is 5.8 ms, so a sound starts within
+# 6 ms of play() (at 22050 Hz, what eSpeak and the cues are made at, it would be 11.6 ms). Cues
+# are resampled once when loaded; speech as it is made, a sentence at a time (speech.py).
+MIXER_FREQUENCY = 44100
+MIXER_BUFFER = 256
 MIXER_CHANNELS = 16
 SPEECH_CHANNEL = 0  # reserved: cues never take it, so stopping it only ever stops speech
 ENGINE_START_WAIT_S = 5.0

@@ -7,6 +7,7 @@ a timeout, so it idles near zero CPU, and scripted runs post real key events int
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import sys
@@ -62,7 +63,15 @@ APOLOGY = "Sorry, something went wrong there. The game goes on; press F1 for hel
 # What the game log (H) keeps: what happened, not the questions asked or the focus moves.
 LOG_CATEGORIES = ("result", "computer", "game_over", "notice")
 FRAME_SECONDS = 1 / 30
-IDLE_POLL_SECONDS = 0.01  # measured: under 1.5% of a core while idle (docs/audio.md)
+# Waiting for the keyboard: a real video driver's event wait sleeps until a key comes; SDL's
+# headless drivers spin in theirs (2 % of a core), so there the loop sleeps briefly instead.
+IDLE_WAIT_MS = 100
+SPIN_POLL_SECONDS = 0.002
+SPINNING_DRIVERS = ("dummy", "offscreen")
+# SDL_mixer's channel-finished callback (pygame's) takes the GIL on the audio thread: a Python
+# thread holding it for the default 5 ms makes the next mix late. Measured under a busy Python
+# thread with sounds ending every 13 ms: 1,707 late buffers in 30 s at 5 ms, none at 1 ms.
+GIL_SWITCH_SECONDS = 0.001
 
 Card = OffCall | DefCall | Player
 
@@ -570,6 +579,7 @@ def run_app(options: Options, speaker: Speaker | None = None,
     speaker.add_listener(lambda message: transcript.speech(message.text))
     cues.add_listener(transcript.cue)
     app = App(speaker, cues, options.seed)
+    switch = sys.getswitchinterval()
     try:
         app.start()
         for notice in dict.fromkeys([*notices, speaker.notice, cues.notice]):
@@ -577,8 +587,14 @@ def run_app(options: Options, speaker: Speaker | None = None,
                 app.tell_notice(notice)
         app.comfort.start(options.config)
         fonts = Fonts()
+        sys.setswitchinterval(GIL_SWITCH_SECONDS)
+        # Everything made so far lives as long as the game: keep it out of the collector's
+        # full passes, which otherwise pause every thread (the mixer's too) for over 15 ms.
+        gc.freeze()
         _loop(app, source, surface, fonts, transcript, poll)
     finally:
+        sys.setswitchinterval(switch)
+        gc.unfreeze()
         closer()
         transcript.close()
         pygame.display.quit()
@@ -599,6 +615,7 @@ def _loop(app: App, source: KeySource | None, surface: Any, fonts: Fonts,
 
     last_draw = 0.0
     waiting_said = False
+    spins = pygame.display.get_driver() in SPINNING_DRIVERS
     while app.running:
         for notice in poll():  # an audio fault mid-game is shown and spoken when it happens
             app.tell_notice(notice)
@@ -619,9 +636,7 @@ def _loop(app: App, source: KeySource | None, surface: Any, fonts: Fonts,
                 post_step(step)
         events = pygame.event.get()
         if source is None and not events and not app.dirty:
-            # Sleep between polls (SDL's own wait spins every millisecond on some drivers), but
-            # briefly: a key pressed now waits for this sleep before anything is heard.
-            time.sleep(IDLE_POLL_SECONDS)
+            events = _wait_for_events(spins)
         for event in events:
             _dispatch(app, event)
             if not app.running:
@@ -635,6 +650,17 @@ def _loop(app: App, source: KeySource | None, surface: Any, fonts: Fonts,
                 traceback.print_exc()
             app.dirty = False
             last_draw = now
+
+
+def _wait_for_events(spins: bool) -> list[Any]:
+    """Idle until the player does something: a key is handled the moment it arrives."""
+    import pygame
+
+    if spins:
+        time.sleep(SPIN_POLL_SECONDS)
+        return list(pygame.event.get())
+    first = pygame.event.wait(IDLE_WAIT_MS)
+    return ([first] if first.type != pygame.NOEVENT else []) + list(pygame.event.get())
 
 
 def _dispatch(app: App, event: Any) -> None:
