@@ -8,8 +8,10 @@ installs it; the test is skipped only if it is truly missing from the environmen
 from __future__ import annotations
 
 import importlib.util
+import os
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -26,3 +28,30 @@ def test_packaged_app_plays_a_whole_game_with_bundled_espeak() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "build check: OK" in result.stdout
+
+
+def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path) -> None:
+    """pip install of the wheel alone (no source tree) keeps every sound: sounds/ is shipped as
+    the package data sudden_death/sounds/, which resources.sounds_dir() finds first."""
+    from sudden_death.audio.cues import DIE_CLICK
+    from sudden_death.audio.protocols import CUE_NAMES
+
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
+         "-w", str(tmp_path / "wheel"), str(ROOT)],
+        capture_output=True, text=True, timeout=300,
+    )
+    assert built.returncode == 0, built.stderr
+    (wheel,) = (tmp_path / "wheel").glob("sudden_death-*.whl")
+    with zipfile.ZipFile(wheel) as archive:
+        archive.extractall(tmp_path / "site")
+        shipped = {Path(n).stem for n in archive.namelist() if n.endswith(".wav")}
+    assert shipped == {*CUE_NAMES, DIE_CLICK}
+    found = subprocess.run(
+        [sys.executable, "-c", "from sudden_death.resources import sounds_dir; "
+         "print(sounds_dir())"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path / "site")},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert found.returncode == 0, found.stderr
+    assert Path(found.stdout.strip()) == tmp_path / "site" / "sudden_death" / "sounds"
