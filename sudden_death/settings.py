@@ -24,6 +24,7 @@ VERSION = 1
 
 RATE_LIMITS = (50, 600)  # anything a synthesizer might accept; the engine clamps further
 VERBOSITIES = ("short", "normal", "detailed")
+SPEECH_ENGINES = ("espeak", "system")  # audio.synth.ESPEAK / SYSTEM; this module imports no audio
 MIN_SPEECH_VOLUME = 0.1  # a file can never make the game silent for someone who cannot see it
 
 
@@ -37,6 +38,7 @@ class Settings:
     cue_volume: float = 0.8
     verbosity: str = "normal"
     menu_wrap: bool = False
+    speech_engine: str = "espeak"  # "espeak" (the game's own voice) or "system" (Windows, Mac)
 
     def changed(self, **changes: object) -> Settings:
         """A copy with `changes` applied and every field brought back into range."""
@@ -67,6 +69,9 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     wrap = data.get("menu_wrap")
     if isinstance(wrap, bool):
         values["menu_wrap"] = wrap
+    engine = data.get("speech_engine")
+    if isinstance(engine, str) and engine in SPEECH_ENGINES:
+        values["speech_engine"] = engine
     return replace(default, **values)
 
 

@@ -267,3 +267,23 @@ def test_a_faster_rate_gives_shorter_real_audio() -> None:
     slow, fast = report["lengths"]["140"], report["lengths"]["420"]
     assert fast < 0.6 * slow, report
     assert report["range"][1] >= 350  # fast listeners can go past 350 words per minute
+
+
+def test_speech_engine_setting_switches_heard_at_once_and_saved(tmp_path: Path) -> None:
+    """Where two engines exist (Windows, macOS) the setting switches and says so in the new
+    engine; the voice goes back to the new engine's default. With one, it says so."""
+    app, speaker, _cues = make_app(tmp_path)
+    press(app, "o", "end", "up", "up")  # Done, Reset, then Speech engine
+    assert speaker.spoken[-1].text == "Speech engine: eSpeak NG"
+    press(app, "space")
+    assert speaker.spoken[-1].text == "Only eSpeak NG speaks on this system."
+    assert speaker.engine == "espeak"
+    speaker.engines.append(("system", "Windows voices"))
+    app.comfort.change(app.comfort.settings.changed(voice="fake/tenor"))
+    press(app, "right")
+    assert speaker.engine == "system" and speaker.spoken[-1].text == (
+        "Speech engine: Windows voices")
+    saved, _ = load_settings(tmp_path)
+    assert (saved.speech_engine, saved.voice) == ("system", "")
+    press(app, "space")
+    assert speaker.engine == "espeak" and load_settings(tmp_path)[0].speech_engine == "espeak"

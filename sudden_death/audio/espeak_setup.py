@@ -1,7 +1,11 @@
-"""Make the eSpeak NG of the `espeakng-loader` wheel the one pyttsx3 finds: no system package.
+"""Make the eSpeak NG of the `espeakng-loader` wheel the one pyttsx3 finds, on every platform:
+the game's own voice, with nothing installed on the player's machine.
 
 The library exits the whole process if it cannot find its data, so ESPEAK_DATA_PATH is set and the
-library preloaded before pyttsx3's espeak driver is imported (which happens on `pyttsx3.init`).
+library loaded before pyttsx3's espeak driver is imported (which happens on `pyttsx3.init`). On
+Linux the preloaded library is found again by its soname. On Windows and macOS pyttsx3 looks only
+in fixed places (C:\\Program Files\\eSpeak NG\\libespeak-ng.dll, /usr/local/lib/...), so the
+driver's binding is imported once with those names pointed at the bundled file.
 """
 
 from __future__ import annotations
@@ -9,19 +13,24 @@ from __future__ import annotations
 import ctypes
 import os
 import sys
+from collections.abc import Callable
+from typing import Any
 
-# The library file this process preloaded (None until prepare_espeak succeeds). Diagnostics report
+# The library file this process loaded (None until prepare_espeak succeeds). Diagnostics report
 # it so a packaging check can prove the bundled copy, not a system one, is the one speaking.
 loaded_library: str | None = None
 
+BINDING = "pyttsx3.drivers._espeak"
+
 
 def prepare_espeak() -> str | None:
-    """On Linux, preload the bundled eSpeak NG; returns why it failed, or None (also off Linux).
+    """Load the bundled eSpeak NG for pyttsx3; returns why it failed, or None.
 
-    Call it before the first `pyttsx3.init()` in the process; calling it again is harmless.
+    Call it before the first `pyttsx3.init("espeak")` in the process; calling it again is harmless.
     """
-    if not sys.platform.startswith("linux"):
-        return None  # pyttsx3 uses SAPI5 / NSSpeechSynthesizer there
+    global loaded_library
+    if loaded_library is not None:
+        return None
     try:
         import espeakng_loader
     except ImportError:
@@ -36,10 +45,35 @@ def prepare_espeak() -> str | None:
     # Set before the library starts: it reads the variable once, in espeak_Initialize.
     os.environ["ESPEAK_DATA_PATH"] = data_path
     try:
-        # RTLD_GLOBAL + same soname: pyttsx3's LoadLibrary("libespeak-ng.so.1") reuses this copy.
-        ctypes.CDLL(library_path, mode=ctypes.RTLD_GLOBAL)
-    except OSError as exc:
+        if sys.platform.startswith("linux"):
+            # RTLD_GLOBAL + same soname: pyttsx3's LoadLibrary("libespeak-ng.so.1") reuses it.
+            ctypes.CDLL(library_path, mode=ctypes.RTLD_GLOBAL)
+        else:
+            bind_pyttsx3_to(library_path)
+    except (OSError, RuntimeError) as exc:
         return f"the eSpeak NG library could not be loaded ({exc})"
-    global loaded_library
     loaded_library = library_path
     return None
+
+
+def bind_pyttsx3_to(library_path: str, loader: Any = None) -> None:
+    """Import pyttsx3's eSpeak binding with its fixed library names pointed at `library_path`.
+
+    The binding loads its library once, at import, trying a list of install locations; while it
+    imports, every name it asks `ctypes.cdll` for is answered with the bundled file. `loader`
+    (tests) stands in for `ctypes.cdll`.
+    """
+    if BINDING in sys.modules:
+        return
+    cdll = loader if loader is not None else ctypes.cdll
+    original: Callable[[str], Any] = cdll.LoadLibrary
+    bundled = original(library_path)  # fails here, with the real reason, if it cannot load
+
+    def load(name: str) -> Any:
+        return bundled
+
+    cdll.LoadLibrary = load
+    try:
+        __import__(BINDING)
+    finally:
+        cdll.LoadLibrary = original

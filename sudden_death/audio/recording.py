@@ -24,6 +24,8 @@ class RecordingSpeaker(SilentSpeaker):
         self.voice: str | None = None
         self.volume: float | None = None
         self.rate_range: tuple[int, int] = (80, 450)
+        self.engines: list[tuple[str, str]] = [("espeak", "eSpeak NG")]  # tests may add one
+        self.engine = "espeak"
 
     def say(
         self,
@@ -47,6 +49,12 @@ class RecordingSpeaker(SilentSpeaker):
 
     def set_voice(self, voice_id: str) -> None:
         self.voice = voice_id
+
+    def engine_choices(self) -> list[tuple[str, str]]:
+        return list(self.engines)
+
+    def set_engine(self, name: str) -> None:
+        self.engine = name
 
     def set_volume(self, volume: float) -> None:
         self.volume = max(0.0, min(1.0, float(volume)))

@@ -24,11 +24,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .cache import DEFAULT_CACHE_BYTES, Key, PhraseCache
+from .engines import Engines
 from .levels import MIX_HEADROOM
 from .notices import NoticeBoard
 from .protocols import Message, Priority, Voice
 from .silence import trim_wav
-from .synth import ESPEAK_RATE_RANGE, Synthesizer, SynthFactory
+from .synth import ESPEAK, ESPEAK_RATE_RANGE, Synthesizer, SynthFactory, engine_label
 
 if TYPE_CHECKING:
     import pygame
@@ -87,8 +88,14 @@ class SpeechService:
         synth_factory: SynthFactory,
         notices: NoticeBoard,
         cache_bytes: int = DEFAULT_CACHE_BYTES,
+        engines: Engines | None = None,
     ) -> None:
+        """`engines`, when given, replaces `synth_factory`: the chosen engine starts (or another,
+        with a notice) and `set_engine` can change it between utterances."""
         self.notice: str | None = None
+        self.engine: str | None = None  # the engine speaking, when `engines` was given
+        self._engines = engines
+        self._switch_to: str | None = None
         self.synth_count = 0  # utterances actually synthesized (tests: cache hits skip this)
         self.cache_hits = 0
         self.rate_range: tuple[int, int] = ESPEAK_RATE_RANGE
@@ -184,6 +191,21 @@ class SpeechService:
         low, high = self.rate_range
         with self._cond:
             self._rate = max(low, min(high, int(words_per_minute)))
+
+    def set_engine(self, name: str) -> None:
+        """Speak with another engine from the next utterance on (the worker starts it; if it
+        cannot start, the current one goes on and a notice says why)."""
+        if self._engines is None or name == self.engine:
+            return
+        with self._cond:
+            self._switch_to = name
+            self._cond.notify_all()
+
+    def engine_choices(self) -> list[tuple[str, str]]:
+        """(name, label) of the engines the player may choose here, the game's own first."""
+        if self._engines is None:
+            return [(ESPEAK, engine_label(ESPEAK))]
+        return [(name, self._engines.label(name)) for name in self._engines.names]
 
     def set_voice(self, voice_id: str) -> None:
         with self._cond:
@@ -287,31 +309,54 @@ class SpeechService:
     def _run(self) -> None:
         """The worker: start the engine, then synthesize and play requests in order."""
         try:
-            synth = self._synth_factory()
-            self.rate_range = synth.rate_range
-            try:
-                self._voices = synth.voices()
-            except Exception:
-                self._voices = []
+            if self._engines is not None:
+                self.engine, synth = self._engines.first(self._notices.add)
+            else:
+                synth = self._synth_factory()
         except BaseException as exc:  # SystemExit from a broken driver must not escape either
             self._alive = False
             self._report("engine", f"Speech is off: no speech engine could start ({_reason(exc)}).")
             self._ready.set()
             return
-        self._synth = synth
+        self._use(synth)
         self._ready.set()
         while True:
             with self._cond:
-                while not self._closed and not self._queue:
+                while not self._closed and not self._queue and self._switch_to is None:
                     self._cond.wait()
                 if self._closed:
                     return
-                request = self._queue.popleft()
+                switch, self._switch_to = self._switch_to, None
+                request = None if switch is not None else self._queue.popleft()
                 self._pending = request
-            self._speak(synth, request)
+            if switch is not None:
+                self._switch(switch)
+                continue
+            assert request is not None and self._synth is not None
+            self._speak(self._synth, request)
             with self._cond:
                 if self._pending is request:
                     self._pending = None
+
+    def _use(self, synth: Synthesizer) -> None:
+        """Make `synth` the one speaking: its rate range and voices are the settings' now."""
+        self._synth = synth
+        self.rate_range = synth.rate_range
+        try:
+            self._voices = synth.voices()
+        except Exception:
+            self._voices = []
+
+    def _switch(self, name: str) -> None:
+        """Start (or reuse) engine `name` between utterances; the cache held the old voice."""
+        assert self._engines is not None and self.engine is not None
+        started = self._engines.switch(name, self.engine, self._notices.add)
+        if started is None:
+            return
+        self.engine, synth = started
+        with self._cond:
+            self._cache.clear()
+        self._use(synth)
 
     def _speak(self, synth: Synthesizer, request: _Request) -> None:
         """Make and play `request` a sentence at a time (each made outside the lock, so say()

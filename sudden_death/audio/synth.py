@@ -5,9 +5,10 @@ worker asks it for audio instead and plays that itself. Two renderers share one 
 
 - `EngineSynth.render`: the portable path, `save_to_file` + `runAndWait`, then read the file.
   This is what SAPI5 (Windows) and NSSpeechSynthesizer (macOS) use, and it works with eSpeak NG too.
-- `EspeakCaptureSynth.render` (Linux): the same pyttsx3 espeak binding, but the synthesized samples
-  are taken from its callback in memory. That skips the temporary file and `runAndWait`'s 10 ms
-  polling sleep, which roughly halves the time before speech starts.
+- `EspeakCaptureSynth.render` (every platform, the bundled eSpeak NG): the same pyttsx3 espeak
+  binding, but the synthesized samples are taken from its callback in memory. That skips the
+  temporary file and `runAndWait`'s 10 ms polling sleep, which roughly halves the time before
+  speech starts.
 """
 
 from __future__ import annotations
@@ -201,10 +202,34 @@ class EspeakCaptureSynth(EngineSynth):
 
 SynthFactory = Callable[[], Synthesizer]
 
+ESPEAK, SYSTEM = "espeak", "system"
 
-def start_synth(capture: bool = True) -> Synthesizer:
-    """Start the platform's engine (call on the worker thread). Raises if none can start."""
-    if sys.platform.startswith("linux"):
+
+def engine_names(platform: str | None = None) -> tuple[str, ...]:
+    """The speech engines this platform can offer, the game's own first: eSpeak NG everywhere
+    (bundled), and the system's voices through pyttsx3 on Windows (SAPI5) and macOS."""
+    platform = sys.platform if platform is None else platform
+    if platform.startswith("linux"):
+        return (ESPEAK,)
+    return (ESPEAK, SYSTEM)
+
+
+def engine_label(name: str, platform: str | None = None) -> str:
+    """How settings and notices name an engine."""
+    platform = sys.platform if platform is None else platform
+    if name == ESPEAK:
+        return "eSpeak NG"
+    return "Windows voices" if platform == "win32" else "Mac voices"
+
+
+def start_engine(name: str = ESPEAK, capture: bool = True) -> Synthesizer:
+    """Start one engine by name (call on the speech worker thread). Raises if it cannot start.
+
+    eSpeak NG is the bundled library through pyttsx3's espeak driver, its samples captured in
+    memory (or, with `capture=False`, written to files the portable way). The system engine is
+    pyttsx3's own platform driver, rendered through files.
+    """
+    if name == ESPEAK:
         problem = prepare_espeak()
         if problem is not None:
             raise RuntimeError(problem)
@@ -222,10 +247,18 @@ def start_synth(capture: bool = True) -> Synthesizer:
         synth = EngineSynth(engine, "espeak")
         synth.warm_up()
         return synth
+    if name not in engine_names():
+        raise RuntimeError(f"{engine_label(name)} are not available on this system")
     import pyttsx3
 
-    engine = pyttsx3.init()
-    name = "sapi5" if sys.platform == "win32" else "nsss" if sys.platform == "darwin" else "?"
-    synth = EngineSynth(engine, name)
+    driver = "sapi5" if sys.platform == "win32" else "nsss"
+    synth = EngineSynth(pyttsx3.init(driver), driver)
+    if not synth.voices():
+        raise RuntimeError(f"{engine_label(name)} has no voices installed")
     synth.warm_up()
     return synth
+
+
+def start_synth(capture: bool = True) -> Synthesizer:
+    """The game's own voice (eSpeak NG), started on the worker thread."""
+    return start_engine(ESPEAK, capture)

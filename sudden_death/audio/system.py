@@ -12,11 +12,19 @@ from pathlib import Path
 from ..resources import sounds_dir
 from .cues import CueBank
 from .diagnostics import Diagnostics
+from .engines import Engines
 from .notices import NoticeBoard
 from .protocols import CuePlayer, Speaker, Voice
 from .silent import SilentCues, SilentSpeaker
 from .speech import SpeechService
-from .synth import ESPEAK_RATE_RANGE, SynthFactory, start_synth
+from .synth import (
+    ESPEAK,
+    ESPEAK_RATE_RANGE,
+    Synthesizer,
+    SynthFactory,
+    start_engine,
+    start_synth,
+)
 
 # 256 frames is the smallest mix SDL allows; at 44.1 kHz it is 5.8 ms, so a sound starts within
 # 6 ms of play() (at 22050 Hz, what eSpeak and the cues are made at, it would be 11.6 ms). Cues
@@ -70,6 +78,10 @@ class AudioSystem:
         if self.speech is not None:
             self.speech.set_voice(voice_id)
 
+    def set_engine(self, name: str) -> None:
+        if self.speech is not None:
+            self.speech.set_engine(name)
+
     def set_speech_volume(self, volume: float) -> None:
         if self.speech is not None:
             self.speech.set_volume(volume)
@@ -107,9 +119,11 @@ def open_audio(
     sound: bool = True,
     synth_factory: SynthFactory | None = None,
     sounds: Path | None = None,
+    engine: str = ESPEAK,
 ) -> AudioSystem:
     """Start the mixer, the speech worker and the cues; never raises.
 
+    `engine` is the player's saved speech engine (the other one speaks if it cannot start).
     `synth_factory` and `sounds` exist for tests (a failing engine, a folder with files missing).
     """
     board = NoticeBoard()
@@ -137,8 +151,10 @@ def open_audio(
         import pygame
 
         try:
+            engines = None if synth_factory is not None else Engines(engine, start=_start)
             service = SpeechService(
-                pygame.mixer.Channel(SPEECH_CHANNEL), synth_factory or start_synth, board
+                pygame.mixer.Channel(SPEECH_CHANNEL), synth_factory or start_synth, board,
+                engines=engines,
             )
         except Exception as exc:
             board.add(f"Speech is off ({_reason(exc)}).")
@@ -159,6 +175,12 @@ def open_audio(
             board.add(f"Sound cues are off ({_reason(exc)}).")
     cues = bank if bank is not None else SilentCues(_first(board.items) if sound else None)
     return AudioSystem(speaker, cues, board, speech=service, cue_bank=bank, owns_mixer=owns_mixer)
+
+
+def _start(name: str) -> Synthesizer:
+    """Start an engine by name; eSpeak NG through this module's `start_synth` (tests replace it
+    to make the engine fail)."""
+    return start_synth() if name == ESPEAK else start_engine(name)
 
 
 def _first(items: list[str]) -> str | None:

@@ -23,6 +23,7 @@ from ..engine.errors import RulesError
 from ..engine.field import LAST_DOWN
 from ..engine.match import Match
 from ..engine.state import Hand, Phase, SnapChoice, Team
+from ..settings import load_settings
 from . import sections
 from .cli import Options, parse_options
 from .comfort import Comfort
@@ -528,9 +529,10 @@ def _no_notices() -> list[str]:
     return []
 
 
-def open_sound(no_sound: bool,
+def open_sound(no_sound: bool, engine: str = "espeak",
                ) -> tuple[Speaker, CuePlayer, list[str], Callable[[], None], NoticePoll]:
-    """The real audio system, or silent recording fakes (for --no-sound or when it is missing).
+    """The real audio system, or silent recording fakes (for --no-sound or when it is missing);
+    `engine` is the saved speech engine, started first so the welcome is in the player's voice.
 
     The last item returns audio faults that happened since it was last called (a synthesis
     failing mid-game), so the loop can show and speak each one as it happens.
@@ -546,7 +548,7 @@ def open_sound(no_sound: bool,
         speaker, cues = RecordingSpeaker(), RecordingCues()
         notice = "Sound is not available in this build; the game shows its words on screen."
         return speaker, cues, [notice], lambda: None, _no_notices
-    audio = open_audio(speech=True, sound=True)
+    audio = open_audio(speech=True, sound=True, engine=engine)
     return audio.speaker, audio.cues, audio.take_notices(), audio.close, audio.take_notices
 
 
@@ -575,7 +577,8 @@ def run_app(options: Options, speaker: Speaker | None = None,
     notices: list[str] = []
     poll: NoticePoll = _no_notices
     if speaker is None or cues is None:
-        speaker, cues, notices, closer, poll = open_sound(options.no_sound)
+        engine = load_settings(options.config)[0].speech_engine  # the notice comes later
+        speaker, cues, notices, closer, poll = open_sound(options.no_sound, engine)
     speaker.add_listener(lambda message: transcript.speech(message.text))
     cues.add_listener(transcript.cue)
     app = App(speaker, cues, options.seed)

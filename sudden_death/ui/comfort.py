@@ -37,6 +37,7 @@ class AudioControls:
         self.applied: Settings | None = None
 
     def apply(self, settings: Settings) -> None:
+        _call(self.speaker, "set_engine", settings.speech_engine)  # first: the rest is its own
         _call(self.speaker, "set_rate", settings.speech_rate)
         if settings.voice:
             _call(self.speaker, "set_voice", settings.voice)
@@ -50,6 +51,15 @@ class AudioControls:
             return list(getter()) if callable(getter) else []
         except Exception:  # a voice list is a nicety; never let it break the menu
             return []
+
+    def engine_choices(self) -> list[tuple[str, str]]:
+        """(name, label) of the speech engines offered here (just the game's own, by default)."""
+        getter = getattr(self.speaker, "engine_choices", None)
+        try:
+            found = list(getter()) if callable(getter) else []
+        except Exception:
+            found = []
+        return found or [("espeak", "eSpeak NG")]
 
     def rate_range(self) -> tuple[int, int]:
         found = getattr(self.speaker, "rate_range", None)

@@ -19,7 +19,9 @@ if TYPE_CHECKING:
 
 RATE_STEP, RATE_BIG_STEP = 10, 50
 VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
-SETTING_KEYS = ("speech_rate", "voice", "speech_volume", "cue_volume", "verbosity", "menu_wrap")
+SETTING_KEYS = ("speech_rate", "voice", "speech_volume", "cue_volume", "verbosity", "menu_wrap",
+                "speech_engine")
+CYCLED = ("speech_engine", "verbosity", "menu_wrap", "voice")  # Space and Enter step these
 
 
 class SettingsScreen(Screen):
@@ -39,6 +41,9 @@ class SettingsScreen(Screen):
         return voice_id or "default voice"
 
     def label(self, key: str, settings: Settings) -> str:
+        if key == "speech_engine":
+            names = dict(self.comfort.controls.engine_choices())
+            return f"Speech engine: {names.get(settings.speech_engine, settings.speech_engine)}"
         if key == "speech_rate":
             return f"Speech rate: {settings.speech_rate} words per minute"
         if key == "voice":
@@ -82,7 +87,7 @@ class SettingsScreen(Screen):
             self.adjust(str(item.value), 1 if key == pygame.K_RIGHT else -1, big)
             return True
         if key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
-            if item.value in ("verbosity", "menu_wrap", "voice"):
+            if item.value in CYCLED:
                 self.adjust(str(item.value), 1, False, cycle=True)
             else:
                 self.host.cue("menu_edge")
@@ -112,6 +117,11 @@ class SettingsScreen(Screen):
         """Move one setting a step; announce it in its new form, or the edge when at an end."""
         old = self.comfort.settings
         new = self._stepped(key, old, direction, big, cycle)
+        engines = self.comfort.controls.engine_choices()
+        if key == "speech_engine" and len(engines) < 2:
+            self.host.cue("menu_edge")
+            self.host.say(f"Only {engines[0][1]} speaks on this system.")
+            return
         if new == old and key == "voice" and len(self.voice_list) < 2:
             self.host.cue("menu_edge")
             self.host.say("No other voices are installed.")
@@ -140,12 +150,19 @@ class SettingsScreen(Screen):
             return old.changed(**{key: value})
         if key == "menu_wrap":
             return old.changed(menu_wrap=not old.menu_wrap)
+        if key == "speech_engine":
+            names = [name for name, _ in self.comfort.controls.engine_choices()]
+            index = names.index(old.speech_engine) if old.speech_engine in names else 0
+            index = (index + direction) % len(names)  # two at most: always a change
+            # A voice belongs to its engine: the new one starts with its default voice.
+            return old.changed(speech_engine=names[index], voice="")
         if key == "verbosity":
             index = VERBOSITIES.index(old.verbosity) + direction
             if cycle:
                 index %= len(VERBOSITIES)
             index = max(0, min(len(VERBOSITIES) - 1, index))
             return old.changed(verbosity=VERBOSITIES[index])
+        self.voice_list = self.comfort.controls.voices()  # the engine may have changed
         ids = [voice.id for voice in self.voice_list]
         if not ids:
             return old
