@@ -149,6 +149,7 @@ class EspeakCaptureSynth(EngineSynth):
         self._done = threading.Event()
         self._aborted = False
         self._sample_rate = 22050
+        self._synth_thread: int | None = None  # the thread inside Synth, while it is
         # Replaces the driver's callback (which writes files); pyttsx3 keeps a reference to it.
         espeak.SetSynthCallback(self._on_synth)
         # A fresh driver counts as busy (property changes only queue) until a run loop starts;
@@ -156,9 +157,17 @@ class EspeakCaptureSynth(EngineSynth):
         self._flush()
 
     def _on_synth(self, wav: Any, numsamples: int, events: Any) -> int:
-        """Runs on eSpeak's own thread: collect samples, note the end of the message."""
-        if numsamples > 0 and wav:
-            self._chunks.append(ctypes.string_at(wav, numsamples * 2))
+        """Collect samples and note the end of the message. A threaded library (Linux) calls
+        this on its own threads and ends a message with the MSG_TERMINATED event; its event
+        thread also sends events with no buffer, so a missing buffer means nothing there. A
+        library built without threads (espeakng-loader's Windows DLL) calls it inside Synth, on
+        the caller's thread, and never sends that event: there, the call with no buffer is the
+        end of the message."""
+        if wav:
+            if numsamples > 0:
+                self._chunks.append(ctypes.string_at(wav, numsamples * 2))
+        elif threading.get_ident() == self._synth_thread:
+            self._done.set()
         i = 0
         while events[i].type != self._espeak.EVENT_LIST_TERMINATED:
             if events[i].type == self._espeak.EVENT_MSG_TERMINATED:
@@ -169,6 +178,7 @@ class EspeakCaptureSynth(EngineSynth):
     def render(self, text: str) -> bytes:
         self._chunks = []
         self._done.clear()
+        self._synth_thread = threading.get_ident()
         flags = self._espeak.ENDPAUSE | self._espeak.CHARS_UTF8
         status = self._espeak.Synth(text.encode("utf-8"), flags=flags)
         if status not in (0, None):
