@@ -82,10 +82,26 @@ def test_the_chosen_engine_starts_or_the_other_speaks_and_says_why() -> None:
     starter = Starter(broken=(SYSTEM,))
     name, synth = engines(SYSTEM, starter).first(said.append)
     assert (name, synth.name) == (ESPEAK, ESPEAK)
-    assert said == ["Windows voices could not start (system has no voices installed); "
-                    "eSpeak NG speaks instead."]
+    assert said == ["Windows voices could not start (system has no voices installed), so "
+                    "eSpeak NG speaks."]
     with pytest.raises(RuntimeError, match="espeak has no voices"):
         engines(ESPEAK, Starter(broken=(ESPEAK, SYSTEM))).first(said.append)
+
+
+def test_a_librarys_internal_error_is_not_read_out(capsys: pytest.CaptureFixture[str]) -> None:
+    """Under Wine, SAPI5 fails with an ImportError naming comtypes and a path: the player hears
+    only which engine speaks; the console gets the whole reason."""
+    said: list[str] = []
+
+    def start(name: str) -> ToneSynth:
+        if name == SYSTEM:
+            raise ImportError(r"cannot import name 'SpeechLib' from 'comtypes.gen' (C:\x\y)")
+        return ToneSynth(name)
+
+    room = Engines(SYSTEM, (ESPEAK, SYSTEM), start=start, label=LABELS.__getitem__)
+    assert room.first(said.append)[0] == ESPEAK
+    assert said == ["Windows voices could not start, so eSpeak NG speaks."]
+    assert "ImportError: cannot import name 'SpeechLib'" in capsys.readouterr().err
 
 
 def test_a_switch_that_fails_keeps_the_engine_and_an_engine_starts_once() -> None:
@@ -96,6 +112,9 @@ def test_a_switch_that_fails_keeps_the_engine_and_an_engine_starts_once() -> Non
     assert room.switch(SYSTEM, ESPEAK, said.append) is None
     assert said == ["Windows voices could not start (system has no voices installed); "
                     "eSpeak NG goes on."]
+    assert room.switch(SYSTEM, ESPEAK, said.append) is None
+    assert said[-1] == "Windows voices still cannot start; eSpeak NG goes on."
+    assert starter.starts == [ESPEAK, SYSTEM]  # a failed engine is not started again
     working = engines(ESPEAK, Starter())
     first = working.first(said.append)[1]
     working.switch(SYSTEM, ESPEAK, said.append)
@@ -154,6 +173,31 @@ def test_a_failed_switch_is_said_and_the_engine_goes_on(mixer: pygame.mixer.Chan
         assert speech.engine == ESPEAK
         assert board.items == ["Windows voices could not start (system has no voices "
                                "installed); eSpeak NG goes on."]
+    finally:
+        speech.close()
+
+
+def test_a_saved_engine_that_fell_back_is_said_once(mixer: pygame.mixer.Channel) -> None:
+    """The saved engine is asked for at start and again when the settings are applied: one
+    notice, not two; choosing it again later is answered."""
+    board = NoticeBoard()
+    starter = Starter(broken=(SYSTEM,))
+    speech = SpeechService(mixer, lambda: ToneSynth("unused"), board,
+                           engines=engines(SYSTEM, starter))
+    try:
+        assert speech.wait_ready(5) and speech.engine == ESPEAK
+        speech.set_engine(SYSTEM)  # the settings applied at start
+        speech.say("Spoken by eSpeak.")
+        assert wait_for(lambda: not speech.is_speaking())
+        assert board.items == ["Windows voices could not start (system has no voices "
+                               "installed), so eSpeak NG speaks."]
+        speech.set_engine(ESPEAK)
+        speech.set_engine(SYSTEM)  # the player picks it again in the settings
+        speech.say("Still eSpeak.")
+        assert wait_for(lambda: not speech.is_speaking())
+        assert wait_for(lambda: len(board.items) == 2)
+        assert board.items[1] == "Windows voices still cannot start; eSpeak NG goes on."
+        assert starter.starts == [SYSTEM, ESPEAK] and speech.engine == ESPEAK
     finally:
         speech.close()
 

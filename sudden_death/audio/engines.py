@@ -9,6 +9,7 @@ be initialised twice.
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable
 
 from .synth import ESPEAK, Synthesizer, engine_label, engine_names, start_engine
@@ -27,13 +28,25 @@ class Engines:
         self.label = label
         self._start = start
         self._started: dict[str, Synthesizer] = {}
+        # Engines that failed, with why: never tried twice (a half-started pyttsx3 driver is
+        # not safe to start again), and a second request is answered at once.
+        self._failed: dict[str, BaseException] = {}
 
     def get(self, name: str) -> Synthesizer:
         """The engine `name`, started now or earlier in this process; raises if it cannot start."""
         if name not in self.names:
             raise RuntimeError(f"{self.label(name)} are not offered here")
+        if name in self._failed:
+            raise self._failed[name]
         if name not in self._started:
-            self._started[name] = self._start(name)
+            try:
+                self._started[name] = self._start(name)
+            except BaseException as exc:
+                self._failed[name] = exc
+                # The full reason is for whoever reads the console; the player hears it short.
+                print(f"sudden_death: {self.label(name)} could not start: "
+                      f"{type(exc).__name__}: {exc}", file=sys.stderr)
+                raise
         return self._started[name]
 
     def first(self, report: Report) -> tuple[str, Synthesizer]:
@@ -48,22 +61,31 @@ class Engines:
                 failure = failure or exc
                 continue
             if name != self.preferred and failure is not None:
-                report(f"{self.label(self.preferred)} could not start ({_reason(failure)}); "
-                       f"{self.label(name)} speaks instead.")
+                report(f"{self.label(self.preferred)} could not start{_why(failure)}, so "
+                       f"{self.label(name)} speaks.")
             return name, synth
         assert failure is not None
         raise failure
 
     def switch(self, name: str, current: str, report: Report) -> tuple[str, Synthesizer] | None:
         """Change to `name`; None (and the reason said) when it cannot start: `current` goes on."""
+        failed_before = name in self._failed
         try:
             return name, self.get(name)
         except BaseException as exc:
-            report(f"{self.label(name)} could not start ({_reason(exc)}); "
-                   f"{self.label(current)} goes on.")
+            if failed_before:
+                report(f"{self.label(name)} still cannot start; {self.label(current)} goes on.")
+            else:
+                report(f"{self.label(name)} could not start{_why(exc)}; "
+                       f"{self.label(current)} goes on.")
             return None
 
 
-def _reason(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return text if len(text) <= 120 else text[:117] + "..."
+def _why(exc: BaseException) -> str:
+    """The reason in words a player can use: the game's own (RuntimeError) messages, such as
+    "has no voices installed"; a library's internals (import errors, paths) only go to the
+    console, as spoken noise they would hide the one fact that matters."""
+    text = str(exc).strip()
+    if type(exc) is not RuntimeError or not text or len(text) > 80:
+        return ""
+    return f" ({text})"

@@ -96,6 +96,7 @@ class SpeechService:
         self.engine: str | None = None  # the engine speaking, when `engines` was given
         self._engines = engines
         self._switch_to: str | None = None
+        self._requested = engines.preferred if engines is not None else None
         self.synth_count = 0  # utterances actually synthesized (tests: cache hits skip this)
         self.cache_hits = 0
         self.rate_range: tuple[int, int] = ESPEAK_RATE_RANGE
@@ -195,10 +196,15 @@ class SpeechService:
     def set_engine(self, name: str) -> None:
         """Speak with another engine from the next utterance on (the worker starts it; if it
         cannot start, the current one goes on and a notice says why)."""
-        if self._engines is None or name == self.engine:
+        if self._engines is None:
             return
         with self._cond:
-            self._switch_to = name
+            # Asked for what was already asked for (the saved engine, applied again at start
+            # after it fell back): nothing new to try or to say.
+            if name == self._requested:
+                return
+            self._requested = name
+            self._switch_to = None if name == self.engine else name
             self._cond.notify_all()
 
     def engine_choices(self) -> list[tuple[str, str]]:
