@@ -1,8 +1,10 @@
-"""Set up and run Sudden Death with nothing but Python 3.10+.
+"""Set up and run Sudden Death with nothing but Python (3.10 to 3.13, the versions tested).
 
 `python3 tasks.py play` starts the game and `python3 tasks.py test` runs the whole test suite.
 Both create `.venv/` beside this file on first use and install the project into it, so a fresh
 machine needs no other step. The install is redone only when `pyproject.toml` changes.
+`python3 tasks.py test-pythons` runs the test suite again under every other supported Python
+found on the machine, each in its own `.venvs/<version>/` (CI runs it after `test`).
 `python3 tasks.py build` also installs the build extra (PyInstaller) and builds the packaged game
 into dist/sudden-death/; on Linux, `python3 tasks.py build-windows` builds the Windows game under
 Wine into dist/windows/ (docs/packaging.md).
@@ -10,54 +12,79 @@ Wine into dist/windows/ (docs/packaging.md).
 
 from __future__ import annotations
 
+import glob
 import hashlib
 import os
+import shutil
 import subprocess
 import sys
+import time
 import venv
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
 VENV = ROOT / ".venv"
-STAMP = VENV / "installed.stamp"
+VENVS = ROOT / ".venvs"  # one per other Python, for test-pythons
+STAMP_NAME = "installed.stamp"
 EXTRAS = "test"
 BUILD_EXTRAS = "test,build"
 SPEC = ROOT / "build.spec"
+# Every Python the game is tested on; pyproject.toml's requires-python says the same.
+PYTHONS = ("3.10", "3.11", "3.12", "3.13")
+# Under the other Pythons, the builds (PyInstaller, Wine) are left to the default one: they
+# check the packaging, not the interpreter, and take minutes.
+OTHER_PYTHON_MARKERS = "not build"
 
 
-def venv_python() -> Path:
-    """The interpreter inside `.venv`, wherever the platform puts it."""
+def venv_python(venv_dir: Path = VENV) -> Path:
+    """The interpreter inside a virtual environment, wherever the platform puts it."""
     if os.name == "nt":
-        return VENV / "Scripts" / "python.exe"
-    return VENV / "bin" / "python"
+        return venv_dir / "Scripts" / "python.exe"
+    return venv_dir / "bin" / "python"
 
 
-def _wanted_stamp(extras: str = EXTRAS) -> str:
+def _version(python: Path | str) -> str:
+    """'3.12' for the interpreter `python`."""
+    found = subprocess.run(
+        [str(python), "-c", "import sys; print('%d.%d' % sys.version_info[:2])"],
+        capture_output=True, text=True, check=True,
+    )
+    return found.stdout.strip()
+
+
+def _wanted_stamp(extras: str, version: str) -> str:
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    return f"{digest} {extras} {sys.version_info[:2]}"
+    return f"{digest} {extras} {version}"
 
 
-def _stamp_covers(extras: str) -> bool:
+def _stamp_covers(stamp: Path, extras: str, version: str) -> bool:
     """True if the last install matches pyproject.toml and included every extra in `extras`
     (so `play` after `build` does not reinstall just because the build extra is also there)."""
-    if not STAMP.exists():
+    if not stamp.exists():
         return False
-    installed = STAMP.read_text().split(" ", 2)
-    wanted = _wanted_stamp(extras).split(" ", 2)
+    installed = stamp.read_text().split(" ", 2)
+    wanted = _wanted_stamp(extras, version).split(" ", 2)
     if len(installed) != 3 or installed[0] != wanted[0] or installed[2] != wanted[2]:
         return False
     return set(extras.split(",")) <= set(installed[1].split(","))
 
 
-def ensure_environment(extras: str = EXTRAS) -> Path:
-    """Create the virtual environment and install the project if it is missing or stale."""
-    python = venv_python()
+def ensure_environment(extras: str = EXTRAS, venv_dir: Path = VENV,
+                       base: str | None = None) -> Path:
+    """Create the virtual environment (from `base`, or this interpreter) and install the
+    project into it if it is missing or stale; returns its python."""
+    python = venv_python(venv_dir)
+    name = venv_dir.relative_to(ROOT)
     if not python.exists():
-        print("Creating .venv (first run only)...", flush=True)
-        venv.EnvBuilder(with_pip=True, clear=True).create(VENV)
-    wanted = _wanted_stamp(extras)
-    if not _stamp_covers(extras):
-        print("Installing Sudden Death and its test tools into .venv...", flush=True)
+        print(f"Creating {name} (first run only)...", flush=True)
+        if base is None:
+            venv.EnvBuilder(with_pip=True, clear=True).create(venv_dir)
+        else:
+            subprocess.run([base, "-m", "venv", "--clear", str(venv_dir)], check=True)
+    version = _version(python) if base is not None else "{}.{}".format(*sys.version_info[:2])
+    stamp = venv_dir / STAMP_NAME
+    if not _stamp_covers(stamp, extras, version):
+        print(f"Installing Sudden Death and its test tools into {name}...", flush=True)
         quiet = ["--quiet", "--disable-pip-version-check"]
         subprocess.run(
             [str(python), "-m", "pip", "install", *quiet, "--upgrade", "pip"], check=True
@@ -67,8 +94,78 @@ def ensure_environment(extras: str = EXTRAS) -> Path:
             check=True,
             cwd=ROOT,
         )
-        STAMP.write_text(wanted)
+        stamp.write_text(_wanted_stamp(extras, version))
     return python
+
+
+def find_python(version: str) -> str | None:
+    """A working interpreter for `version`: the newest pyenv install ($PYENV_ROOT or ~/.pyenv,
+    then /root/.pyenv), else `pythonX.Y` on PATH. Each is asked its version, because a pyenv
+    shim is on PATH even when it cannot run that version. None if none works."""
+    candidates: list[str] = []
+    roots = [os.environ.get("PYENV_ROOT", ""), str(Path.home() / ".pyenv"), "/root/.pyenv"]
+    for root in dict.fromkeys(filter(None, roots)):
+        found = glob.glob(os.path.join(root, "versions", f"{version}.*", "bin",
+                                       f"python{version}"))
+
+        def patch(path: str) -> int:
+            release = Path(path).parent.parent.name.split(".")[2]
+            return int(release) if release.isdigit() else -1
+
+        candidates += sorted(found, key=patch, reverse=True)
+    on_path = shutil.which(f"python{version}")
+    if on_path:
+        candidates.append(on_path)
+    for candidate in candidates:
+        try:
+            if _version(candidate) == version:
+                return candidate
+        except (OSError, subprocess.CalledProcessError):
+            continue
+    return None
+
+
+def test_pythons(pytest_args: list[str]) -> int:
+    """The test suite under every supported Python except this one (which `test` covers),
+    each in .venvs/<version>; a missing interpreter is a failure, named, never a skip."""
+    current = "{}.{}".format(*sys.version_info[:2])
+    results: list[tuple[str, str]] = []
+    for version in PYTHONS:
+        if version == current:
+            results.append((version, "the default interpreter: `python3 tasks.py test`"))
+            continue
+        base = find_python(version)
+        if base is None:
+            results.append((version, f"MISSING: no python{version} on PATH or under pyenv"))
+            continue
+        started = time.perf_counter()
+        print(f"== Python {version} ({base})", flush=True)
+        try:
+            python = ensure_environment(EXTRAS, VENVS / version, base)
+        except subprocess.CalledProcessError as failure:
+            results.append((version, f"FAILED to set up (exit {failure.returncode})"))
+            continue
+        code = subprocess.run(
+            [str(python), "-m", "pytest", "-q", "-m", OTHER_PYTHON_MARKERS, *pytest_args],
+            cwd=ROOT,
+        ).returncode
+        seconds = time.perf_counter() - started
+        outcome = "passed" if code == 0 else f"FAILED (pytest exit {code})"
+        results.append((version, f"{outcome} in {seconds:.0f} s"))
+    print("Python versions:")
+    for version, outcome in results:
+        print(f"  {version}: {outcome}")
+    return 1 if any(o.startswith(("FAILED", "MISSING")) for _, o in results) else 0
+
+
+def _supported_here() -> bool:
+    current = "{}.{}".format(*sys.version_info[:2])
+    if current in PYTHONS:
+        return True
+    print(f"Sudden Death is tested on Python {PYTHONS[0]} to {PYTHONS[-1]}; this is {current}. "
+          f"Run this file with one of those, for example: python{PYTHONS[-1]} tasks.py play",
+          file=sys.stderr)
+    return False
 
 
 def main(argv: list[str]) -> int:
@@ -82,10 +179,15 @@ def main(argv: list[str]) -> int:
         # Linux only: the Windows game under Wine, dist/windows/ (tools/windows_build.py).
         "build-windows": [str(ROOT / "tools" / "windows_build.py")],
         "setup": None,
+        "test-pythons": None,
     }
     if not argv or argv[0] not in commands:
         print(f"usage: python3 tasks.py {{{'|'.join(commands)}}} [arguments...]", file=sys.stderr)
         return 2
+    if not _supported_here():
+        return 2
+    if argv[0] == "test-pythons":
+        return test_pythons(argv[1:])
     python = ensure_environment(BUILD_EXTRAS if argv[0] == "build" else EXTRAS)
     command = commands[argv[0]]
     if command is None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import multiprocessing
 import os
 import random
 import sys
@@ -70,11 +71,18 @@ def simulate(
     size = -(-games // jobs)
     chunks = [seeds[i : i + size] for i in range(0, games, size)]
     total = Tally()
-    with ProcessPoolExecutor(max_workers=jobs) as pool:
+    with ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context()) as pool:
         futures = [pool.submit(_play_chunk, c, first_policy, second_policy) for c in chunks]
         for future in futures:
             total.merge(future.result())
     return total
+
+
+def worker_context() -> multiprocessing.context.BaseContext:
+    """Workers are spawned, on every system: forking a process that already runs threads (the
+    game's speech worker, a test runner's) can deadlock a child, and Python 3.12+ warns about
+    it. A spawned worker imports the game afresh; results depend only on the game seeds."""
+    return multiprocessing.get_context("spawn")
 
 
 def _parser() -> argparse.ArgumentParser:

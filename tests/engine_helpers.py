@@ -23,6 +23,11 @@ class ForcedDice(random.Random):
     """Returns exactly the scripted draws, then fails loudly, so a test also proves that no
     unexpected die (say, a fumble check after a touchdown) was rolled."""
 
+    def __new__(cls, draws: Iterable[float] = ()) -> ForcedDice:
+        # Python 3.10's Random.__new__ seeds itself from the constructor's argument (a list
+        # here, which cannot be hashed); 3.11 dropped that. __init__ seeds it either way.
+        return super().__new__(cls)
+
     def __init__(self, draws: Iterable[float] = ()) -> None:
         super().__init__(0)
         self.draws = list(draws)

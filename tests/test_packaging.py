@@ -19,6 +19,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.build
 @pytest.mark.skipif(importlib.util.find_spec("PyInstaller") is None,
                     reason="PyInstaller is not installed (pip install -e .[build])")
 def test_packaged_app_plays_a_whole_game_with_bundled_espeak() -> None:

@@ -74,6 +74,23 @@ def test_same_seed_same_result_whatever_the_number_of_processes():
     assert simulate(2400, seed=10, jobs=1).as_json() != one
 
 
+def test_workers_are_spawned_not_forked(monkeypatch):
+    """Forking a process that runs threads can deadlock the child (3.12+ warns); the pool is
+    given the spawn context explicitly, on every system."""
+    from sudden_death import simulate as module
+
+    used = []
+
+    class Recording(module.ProcessPoolExecutor):
+        def __init__(self, *args, **kwargs):
+            used.append(kwargs.get("mp_context"))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(module, "ProcessPoolExecutor", Recording)
+    simulate(2000, seed=4, jobs=2)
+    assert [context.get_start_method() for context in used] == ["spawn"]
+
+
 def test_kick_rates_match_the_dice():
     data = simulate(4000, seed=2, jobs=2).as_json()
     xp = data["extra_points"]

@@ -205,4 +205,7 @@ def test_keys_from_stdin_report_waiting(tmp_path: Path) -> None:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
+        for pipe in (proc.stdin, proc.stdout, proc.stderr):  # unclosed pipes warn, as errors
+            if pipe is not None:
+                pipe.close()
     assert any(r.get("text", "").startswith("Your team's name") for r in seen)

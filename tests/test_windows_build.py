@@ -27,6 +27,7 @@ ROOT = Path(__file__).resolve().parent.parent
 REQUIRED = os.environ.get("SUDDEN_DEATH_REQUIRE_WINE", "").strip() not in ("", "0")
 
 pytestmark = [
+    pytest.mark.build,
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="built on Linux under Wine"),
     pytest.mark.skipif(shutil.which("wine") is None and not REQUIRED,
                        reason="Wine is not installed (SUDDEN_DEATH_REQUIRE_WINE=1 installs it)"),

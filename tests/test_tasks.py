@@ -1,0 +1,72 @@
+"""tasks.py: the promised Pythons are exactly the ones tested, and a missing one fails loudly.
+
+`python3 tasks.py test-pythons` (run by .ci/run) runs the whole suite under each; these tests
+check the parts that decide what runs, without creating environments.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture
+def tasks() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("tasks_under_test", ROOT / "tasks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_pyproject_promises_exactly_the_pythons_tested(tasks: ModuleType) -> None:
+    from packaging.specifiers import SpecifierSet
+
+    text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    line = next(x for x in text.splitlines() if x.startswith("requires-python"))
+    allowed = SpecifierSet(line.split("=", 1)[1].strip().strip('"'))
+    candidates = [f"3.{minor}" for minor in range(6, 20)]
+    assert [v for v in candidates if f"{v}.0" in allowed] == list(tasks.PYTHONS)
+    for version in tasks.PYTHONS:
+        assert f"Programming Language :: Python :: {version}" in text
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "Python 3.10, 3.11, 3.12 or 3.13" in readme
+    assert "{}.{}".format(*sys.version_info[:2]) in tasks.PYTHONS  # this run is one of them
+
+
+def test_the_running_interpreter_is_found_by_its_version(tasks: ModuleType) -> None:
+    version = "{}.{}".format(*sys.version_info[:2])
+    found = tasks.find_python(version)
+    assert found is not None and tasks._version(found) == version
+    assert tasks.find_python("2.9") is None
+
+
+def test_a_missing_python_fails_the_run_and_is_named(
+        tasks: ModuleType, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    current = "{}.{}".format(*sys.version_info[:2])
+    monkeypatch.setattr(tasks, "PYTHONS", (current, "3.99"))
+
+    def no_environment(*args: object) -> None:
+        raise AssertionError("nothing may be installed for a missing Python")
+
+    monkeypatch.setattr(tasks, "ensure_environment", no_environment)
+    assert tasks.test_pythons([]) == 1
+    out = capsys.readouterr().out
+    assert "3.99: MISSING" in out
+    assert f"{current}: the default interpreter" in out
+
+
+def test_an_unsupported_python_is_told_which_to_use(
+        tasks: ModuleType, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(tasks, "PYTHONS", ("3.98", "3.99"))
+    assert tasks.main(["play"]) == 2
+    err = capsys.readouterr().err
+    assert "tested on Python 3.98 to 3.99" in err and "python3.99 tasks.py play" in err
