@@ -1,4 +1,4 @@
-"""Player settings that survive between runs: speech, volumes, verbosity and menu wrap.
+"""Player settings that survive between runs: speech, volumes, verbosity, menu wrap, text size.
 
 Only comfort settings are stored, never game progress (SPEC). Loading and saving never raise: a
 missing, unreadable or corrupt file gives the defaults plus one sentence to speak, and a failed
@@ -24,6 +24,7 @@ VERSION = 1
 
 RATE_LIMITS = (50, 600)  # anything a synthesizer might accept; the engine clamps further
 VERBOSITIES = ("short", "normal", "detailed")
+TEXT_SIZES = (100, 150, 200)  # percent of the window's normal text size (ui.layout)
 SPEECH_ENGINES = ("espeak", "system")  # audio.synth.ESPEAK / SYSTEM; this module imports no audio
 MIN_SPEECH_VOLUME = 0.1  # a file can never make the game silent for someone who cannot see it
 
@@ -39,6 +40,7 @@ class Settings:
     verbosity: str = "normal"
     menu_wrap: bool = False
     speech_engine: str = "espeak"  # "espeak" (the game's own voice) or "system" (Windows, Mac)
+    text_size: int = 100  # percent: 100, 150 or 200, for whoever reads the window
 
     def changed(self, **changes: object) -> Settings:
         """A copy with `changes` applied and every field brought back into range."""
@@ -72,6 +74,9 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     engine = data.get("speech_engine")
     if isinstance(engine, str) and engine in SPEECH_ENGINES:
         values["speech_engine"] = engine
+    size = data.get("text_size")
+    if isinstance(size, int) and not isinstance(size, bool) and size in TEXT_SIZES:
+        values["text_size"] = size
     return replace(default, **values)
 
 
@@ -122,8 +127,10 @@ def load_settings(folder: Path | None = None) -> tuple[Settings, str | None]:
     if not isinstance(data, dict):
         return Settings(), "The settings file was damaged, so the defaults are used."
     settings = from_mapping(data)
-    stored = {key: data.get(key) for key in asdict(settings)}
-    if stored != asdict(settings):
+    # A setting missing from the file (one saved before that setting existed, or written by
+    # hand) just takes its default; only a value that was there and had to change is news.
+    kept = asdict(settings)
+    if any(data[key] != kept[key] for key in kept if key in data):
         return settings, "Some saved settings were not valid and were reset or corrected."
     return settings, None
 

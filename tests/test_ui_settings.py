@@ -93,6 +93,18 @@ def test_wrong_types_and_out_of_range_values_are_corrected(tmp_path: Path) -> No
     assert from_mapping({"speech_rate": float("nan")}).speech_rate == Settings().speech_rate
 
 
+def test_a_file_missing_some_settings_loads_quietly(tmp_path: Path) -> None:
+    """A file saved before a setting existed (text size, say) is not "not valid": the missing
+    ones take their defaults and nothing is announced; a bad value present still is."""
+    (tmp_path / FILE_NAME).write_text(json.dumps({"speech_rate": 220, "verbosity": "short"}))
+    assert load_settings(tmp_path) == (Settings(speech_rate=220, verbosity="short"), None)
+    (tmp_path / FILE_NAME).write_text(json.dumps({"speech_rate": 220, "text_size": 175}))
+    settings, notice = load_settings(tmp_path)
+    assert settings == Settings(speech_rate=220) and notice and "corrected" in notice
+    assert from_mapping({"text_size": 200}).text_size == 200
+    assert from_mapping({"text_size": True}).text_size == 100
+
+
 def test_unreadable_or_unwritable_places_never_raise(tmp_path: Path) -> None:
     (tmp_path / FILE_NAME).mkdir()  # a folder where the file should be: unreadable
     settings, notice = load_settings(tmp_path)
@@ -287,3 +299,17 @@ def test_speech_engine_setting_switches_heard_at_once_and_saved(tmp_path: Path) 
     assert (saved.speech_engine, saved.voice) == ("system", "")
     press(app, "space")
     assert speaker.engine == "espeak" and load_settings(tmp_path)[0].speech_engine == "espeak"
+
+
+def test_text_size_setting_steps_is_saved_and_sizes_the_window(tmp_path: Path) -> None:
+    app, speaker, _cues = make_app(tmp_path)
+    press(app, "o", "end", "up", "up", "up")  # Done, Reset, Speech engine, then Text size
+    assert speaker.spoken[-1].text == "Text size: 100 percent"
+    press(app, "right")
+    assert speaker.spoken[-1].text == "Text size: 150 percent"
+    press(app, "right", "right")
+    assert speaker.spoken[-1].text == "Text size: 200 percent, the limit."
+    assert load_settings(tmp_path)[0].text_size == 200
+    assert app.view().text_size == 200
+    press(app, "space")  # Space cycles back round
+    assert speaker.spoken[-1].text == "Text size: 100 percent"

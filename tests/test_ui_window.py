@@ -9,7 +9,8 @@ import pygame
 from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.engine.state import CoinFace, Side
 from sudden_death.ui.app import App
-from sudden_death.ui.render import BACKGROUND, HEIGHT, WIDTH, Fonts, draw
+from sudden_death.ui.palette import BACKGROUND
+from sudden_death.ui.render import HEIGHT, WIDTH, Fonts, draw
 
 
 def test_screenshot_of_a_decision_is_not_blank(tmp_path: Path) -> None:
@@ -37,5 +38,56 @@ def test_screenshot_of_a_decision_is_not_blank(tmp_path: Path) -> None:
         assert len(colours) >= 6
         assert lit > (WIDTH // 4) * (HEIGHT // 4) // 20
         assert app.view().menu is not None and app.view().ball == 25
+    finally:
+        pygame.display.quit()
+
+
+def test_no_score_before_a_game_and_notices_fade_after_a_key() -> None:
+    pygame.display.init()
+    try:
+        app = App(RecordingSpeaker(), RecordingCues(), seed=1)
+        app.start()
+        assert app.view().score == ""  # the title screen shows no "Hawks 0, Bears 0"
+        app.tell_notice("Sound is not available; the game shows its words on screen.")
+        assert list(app.view().notices) == [
+            "Sound is not available; the game shows its words on screen."]
+        app.handle_key(pygame.K_DOWN, 0)
+        assert list(app.view().notices) == []  # heard, then a key: it leaves the window
+        texts = [m.text for m in app.comfort.history.messages]
+        assert "Sound is not available; the game shows its words on screen." in texts
+        app.names_chosen("Hawks", "Bears")
+        assert app.view().score == "Hawks 0, Bears 0"
+    finally:
+        pygame.display.quit()
+
+
+def test_page_keys_scroll_the_text_panel_and_say_where(tmp_path: Path) -> None:
+    pygame.display.init()
+    pygame.font.init()
+    try:
+        surface = pygame.display.set_mode((WIDTH, HEIGHT))
+        speaker = RecordingSpeaker()
+        app = App(speaker, RecordingCues(), seed=1)
+        app.start()
+        fonts = Fonts()
+        frame = draw(surface, fonts, app.view())
+        app.panel_lines = (frame.panel_lines, frame.panel_shown)
+        app.handle_key(pygame.K_PAGEDOWN, 0)
+        assert speaker.spoken[-1].text == "The text below the decision is all shown."
+        app.handle_key(pygame.K_F1, 0)
+        app.handle_key(pygame.K_F1, 0)  # every key: longer than the panel at 200 percent
+        app.comfort.settings = app.comfort.settings.changed(text_size=200)
+        frame = draw(surface, fonts, app.view())
+        assert frame.panel_lines > frame.panel_shown > 0 and frame.panel_first == 0
+        app.panel_lines = (frame.panel_lines, frame.panel_shown)
+        app.handle_key(pygame.K_PAGEDOWN, 0)
+        shown = frame.panel_shown
+        assert speaker.spoken[-1].text == (f"Text lines {shown + 1} to {2 * shown} of "
+                                       f"{frame.panel_lines}.")
+        frame = draw(surface, fonts, app.view())
+        assert frame.panel_first == shown  # the keys list is still what the panel shows
+        assert any(box.text.startswith("Lines ") for box in frame.boxes if box.role == "more")
+        app.handle_key(pygame.K_PAGEUP, 0)
+        assert draw(surface, fonts, app.view()).panel_first == 0
     finally:
         pygame.display.quit()

@@ -59,6 +59,7 @@ from .screens import (
 )
 from .transcript import Transcript
 from .verbosity import DETAILED, SHORT
+from .window_log import FrameLog
 
 APOLOGY = "Sorry, something went wrong there. The game goes on; press F1 for help."
 # What the game log (H) keeps: what happened, not the questions asked or the focus moves.
@@ -102,6 +103,9 @@ class App:
         self.last_message = ""
         self.last_spoken = ""
         self.notices: list[str] = []
+        self.notices_heard = 0  # notices shown so far that a key has since passed (they fade)
+        self.panel_first = 0  # the text panel's first line (Page Up / Page Down)
+        self.panel_lines = (0, 0)  # lines it holds, lines shown: from the last frame drawn
         self.steps_taken = 0
         self.help_step = 0  # 1 after F1 read the screen's help: F1 again reads every key
         self.told: set[object] = set()  # explanations already given in full (see first_time)
@@ -113,6 +117,10 @@ class App:
     # -- speaking ----------------------------------------------------------------------------
 
     def _heard(self, message: Message) -> None:
+        if message.category == "page":  # where the panel was scrolled to: not panel text
+            return
+        if message.text != self.last_spoken:
+            self.panel_first = 0  # new words: the panel shows them from their start
         self.last_spoken = message.text
         if message.category != "repeat":
             self.last_message = message.text
@@ -344,10 +352,30 @@ class App:
         self.comfort.open(name)
 
     def tell_notice(self, notice: str) -> None:
-        """Show a fault reason in the window (once) and speak it without cutting speech."""
+        """Show a fault reason in the window (once) and speak it without cutting speech. It
+        stays shown until the player's next key after it; the history keeps it for good."""
         if notice and notice not in self.notices:
             self.notices.append(notice)
             self.say(notice, interrupt=False, category="notice")
+
+    def _fade_notices(self) -> None:
+        """A key after a notice was shown means it was heard (or cut, and kept in history)."""
+        if self.notices_heard < len(self.notices):
+            self.notices_heard = len(self.notices)
+
+    def scroll_panel(self, direction: int) -> None:
+        """Page Up / Page Down: the text panel a page at a time, for whoever reads it."""
+        total, shown = self.panel_lines
+        if total <= shown or shown == 0:
+            self.cue("menu_edge")
+            self.say("The text below the decision is all shown.", category="page")
+            return
+        first = max(0, min(total - shown, self.panel_first + direction * shown))
+        if first == self.panel_first:
+            self.cue("menu_edge")
+        self.panel_first = first
+        self.say(f"Text lines {first + 1} to {min(total, first + shown)} of {total}.",
+                 category="page")
 
     def ask_quit(self) -> None:
         self.push(ConfirmScreen(self, "Quit Sudden Death?", self.quit, yes="Yes, quit"))
@@ -373,6 +401,10 @@ class App:
 
         self.dirty = True
         shift = bool(mod & pygame.KMOD_SHIFT)
+        self._fade_notices()
+        if key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
+            self.scroll_panel(-1 if key == pygame.K_PAGEUP else 1)
+            return
         if key in (pygame.K_LCTRL, pygame.K_RCTRL):
             self.speaker.silence()
             return
@@ -506,16 +538,18 @@ class App:
                 ball = state.down.line if human_offense else 100 - state.down.line
                 marker = state.down.marker if human_offense else 100 - state.down.marker
         return View(
-            score=score_words(scores, self.names),
+            score=score_words(scores, self.names) if self.match is not None else "",
             situation=situation,
             menu=self.active_menu(),
             section=sections.SECTION_NAMES[self.section] if self.section else "",
             result=self.result,
             details=self.details,
             last_spoken=self.last_spoken,
-            notices=self.notices,
+            notices=self.notices[self.notices_heard:],
             ball=ball,
             marker=marker,
+            text_size=self.comfort.settings.text_size,
+            panel_first=self.panel_first,
         )
 
 
@@ -570,7 +604,8 @@ def run_app(options: Options, speaker: Speaker | None = None,
         pygame.display.quit()
         return 2
     pygame.font.init()
-    surface = pygame.display.set_mode((WIDTH, HEIGHT))
+    # Resizable and maximisable: the layout follows the window's size on every frame.
+    pygame.display.set_mode(options.window or (WIDTH, HEIGHT), pygame.RESIZABLE)
     pygame.display.set_caption("Sudden Death")
     transcript = Transcript.open(options.transcript, launched)
     closer: Callable[[], None] = lambda: None  # noqa: E731
@@ -589,13 +624,15 @@ def run_app(options: Options, speaker: Speaker | None = None,
             if notice:
                 app.tell_notice(notice)
         app.comfort.start(options.config)
-        fonts = Fonts()
+        fonts = Fonts(app.comfort.settings.text_size)
+        frames = FrameLog.from_environment()
         sys.setswitchinterval(GIL_SWITCH_SECONDS)
         # Everything made so far lives as long as the game: keep it out of the collector's
         # full passes, which otherwise pause every thread (the mixer's too) for over 15 ms.
         gc.freeze()
-        _loop(app, source, surface, fonts, transcript, poll)
+        _loop(app, source, fonts, transcript, poll, frames)
     finally:
+        frames.close()
         sys.setswitchinterval(switch)
         gc.unfreeze()
         closer()
@@ -612,8 +649,8 @@ def _key_source(keys: str | None) -> KeySource | None:
     return KeySource.from_file(keys)
 
 
-def _loop(app: App, source: KeySource | None, surface: Any, fonts: Fonts,
-          transcript: Transcript, poll: NoticePoll = _no_notices) -> None:
+def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcript,
+          poll: NoticePoll = _no_notices, frames: FrameLog | None = None) -> None:
     import pygame
 
     last_draw = 0.0
@@ -645,10 +682,17 @@ def _loop(app: App, source: KeySource | None, surface: Any, fonts: Fonts,
             if not app.running:
                 break
         now = time.perf_counter()
-        if app.dirty and (now - last_draw >= FRAME_SECONDS or source is None):
+        recording = frames is not None and frames.active  # then every state is drawn
+        if app.dirty and (now - last_draw >= FRAME_SECONDS or source is None or recording):
             try:
-                draw(surface, fonts, app.view())
+                surface = pygame.display.get_surface()  # a new size after a resize
+                view = app.view()
+                frame = draw(surface, fonts, view)
+                app.panel_lines = (frame.panel_lines, frame.panel_shown)
                 pygame.display.flip()
+                if recording and frames is not None:
+                    frames.record(frame, surface, view.menu.title if view.menu else "",
+                                  view.text_size)
             except Exception:  # drawing must never end the game
                 traceback.print_exc()
             app.dirty = False
@@ -678,8 +722,9 @@ def _dispatch(app: App, event: Any) -> None:
             app.handle_key(event.key, event.mod)
         elif event.type == pygame.TEXTINPUT:
             app.handle_text(event.text)
-        elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE):
-            app.dirty = True
+        elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.VIDEORESIZE,
+                            pygame.WINDOWSIZECHANGED):
+            app.dirty = True  # exposed, resized or maximised: lay out again for the new size
     except Exception:
         traceback.print_exc()
         app.cue("menu_error")

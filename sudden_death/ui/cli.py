@@ -17,6 +17,7 @@ class Options:
     transcript: str | None = None  # a file path, "-" for standard output, or None
     config: Path | None = None
     no_sound: bool = False
+    window: tuple[int, int] | None = None  # the window's first size, or the default
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,7 +45,23 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument(
         "--no-sound", action="store_true", help="silent: speech and cues are only recorded"
     )
+    parser.add_argument(
+        "--window", metavar="WxH", type=_window_size, default=None,
+        help="the window's first size in pixels, e.g. 1280x1024 (it can be resized later)",
+    )
     return parser
+
+
+def _window_size(text: str) -> tuple[int, int]:
+    """"1280x1024" as (1280, 1024); a clear message for anything else."""
+    try:
+        width, height = (int(part) for part in text.lower().split("x"))
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"expected WIDTHxHEIGHT, like 1024x768, not {text!r}") from None
+    if not (320 <= width <= 10000 and 240 <= height <= 10000):
+        raise argparse.ArgumentTypeError("the window must be 320x240 to 10000x10000 pixels")
+    return width, height
 
 
 def parse_options(argv: list[str] | None) -> Options:
@@ -56,4 +73,5 @@ def parse_options(argv: list[str] | None) -> Options:
         transcript=args.transcript,
         config=args.config,
         no_sound=args.no_sound,
+        window=args.window,
     )

@@ -16,7 +16,9 @@ KEYS = (
     "Comma and period step back and forward through everything said so far; Shift+Comma and "
     "Shift+Period jump to the first and the last; slash chooses everything, results only, or "
     "the computer's moves. F plays the field tone: higher and further right means closer to "
-    "their goal, then says the ball and the first-down marker. O or F2 opens settings."
+    "their goal, then says the ball and the first-down marker. O or F2 opens settings. "
+    "Page Up and Page Down scroll the text shown under the decision, for anyone reading "
+    "the window."
 )
 MORE = " F1 again lists every key."
 
@@ -63,8 +65,9 @@ SCREENS: dict[str, str] = {
     ),
     "settings": (
         "Settings. Up and Down choose a setting: speech rate, voice, speech volume, sound "
-        "effects volume, verbosity and menu wrap. Left and Right change it, Shift+Left and "
-        "Shift+Right in bigger steps; Space or Enter cycles voice, verbosity and wrap. You hear "
+        "effects volume, verbosity, menu wrap, text size in the window and speech engine. "
+        "Left and Right change it, Shift+Left and Shift+Right in bigger steps; Space or Enter "
+        "cycles voice, verbosity, wrap, text size and engine. You hear "
         "each change in the new setting, and it is saved at once. Short verbosity says only "
         "what changed; detailed adds the rolls and the reasons. Escape or Done closes settings."
     ),

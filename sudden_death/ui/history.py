@@ -16,7 +16,7 @@ RESULT_CATEGORIES = frozenset({"result", "game_over"})
 COMPUTER_CATEGORIES = frozenset({"computer"})
 # Not messages to review: the review itself, R's repeats, and the echo of the player's own
 # keys (focus moves, typed letters), which would bury what the game said.
-NOT_RECORDED = frozenset({"history", "repeat", "menu", "echo"})
+NOT_RECORDED = frozenset({"history", "repeat", "menu", "echo", "page"})
 
 FILTERS: tuple[tuple[str, frozenset[str] | None], ...] = (
     ("everything", None),

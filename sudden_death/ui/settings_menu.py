@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from ..settings import MIN_SPEECH_VOLUME, VERBOSITIES, Settings
+from ..settings import MIN_SPEECH_VOLUME, TEXT_SIZES, VERBOSITIES, Settings
 from .menu import Group, Item, ItemKind, Menu
 from .screens import Host, Screen
 from .verbosity import VERBOSITY_WORDS
@@ -20,8 +20,9 @@ if TYPE_CHECKING:
 RATE_STEP, RATE_BIG_STEP = 10, 50
 VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 SETTING_KEYS = ("speech_rate", "voice", "speech_volume", "cue_volume", "verbosity", "menu_wrap",
-                "speech_engine")
-CYCLED = ("speech_engine", "verbosity", "menu_wrap", "voice")  # Space and Enter step these
+                "text_size", "speech_engine")
+# Space and Enter step these
+CYCLED = ("speech_engine", "verbosity", "menu_wrap", "voice", "text_size")
 
 
 class SettingsScreen(Screen):
@@ -54,6 +55,8 @@ class SettingsScreen(Screen):
             return f"Sound effects volume: {round(settings.cue_volume * 100)} percent"
         if key == "verbosity":
             return f"Verbosity: {VERBOSITY_WORDS[settings.verbosity]}"
+        if key == "text_size":
+            return f"Text size: {settings.text_size} percent"
         return f"Menu wrap: {'on' if settings.menu_wrap else 'off'}"
 
     def _items(self) -> list[Item]:
@@ -156,6 +159,12 @@ class SettingsScreen(Screen):
             index = (index + direction) % len(names)  # two at most: always a change
             # A voice belongs to its engine: the new one starts with its default voice.
             return old.changed(speech_engine=names[index], voice="")
+        if key == "text_size":
+            index = TEXT_SIZES.index(old.text_size) + direction
+            if cycle:
+                index %= len(TEXT_SIZES)
+            index = max(0, min(len(TEXT_SIZES) - 1, index))
+            return old.changed(text_size=TEXT_SIZES[index])
         if key == "verbosity":
             index = VERBOSITIES.index(old.verbosity) + direction
             if cycle:
