@@ -91,3 +91,47 @@ def test_a_cue_under_speech_never_clips_at_full_volumes(tmp_path: Path) -> None:
     samples = array("h", out.read_bytes())
     peak = max(abs(v) for v in samples)
     assert 16000 < peak < 32767, peak
+
+
+DICE_CHILD = """
+import json, time
+from array import array
+import pygame
+from sudden_death.audio.system import open_audio
+audio = open_audio(speech=False, sound=True)
+cues = audio.cues
+roll = cues._compose_dice((3, 5))
+freq, size, channels = pygame.mixer.get_init()
+time.sleep(0.2)
+import threading
+threads = threading.active_count()
+cues.play_dice([3, 5], then="touchdown")
+added = threading.active_count() - threads
+time.sleep(roll.get_length() + 0.8)
+raw, volume = list(array("h", roll.get_raw())), roll.get_volume()
+audio.close()
+print(json.dumps({"roll": raw, "volume": volume, "channels": channels, "freq": freq,
+                  "notices": audio.notices, "threads_added": added}))
+"""
+
+
+def test_a_rolls_result_cue_starts_as_the_last_click_ends(tmp_path: Path) -> None:
+    """What the device played: the roll alone (nothing of the result cue under it), then the
+    result cue straight after, queued on the roll's channel (no timer thread)."""
+    out = tmp_path / "played.raw"
+    env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(out),
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    result = subprocess.run([sys.executable, "-c", DICE_CHILD], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    facts = json.loads(result.stdout.strip().splitlines()[-1])
+    assert facts["notices"] == []
+    assert facts["threads_added"] == 0  # a timer per roll outlived fast scripted games
+    played = array("h", out.read_bytes())
+    roll = [round(v * facts["volume"]) for v in facts["roll"]]
+    start = next(i for i, v in enumerate(played) if v != 0)
+    offset = start - next(i for i, v in enumerate(roll) if v != 0)
+    under_roll = played[offset: offset + len(roll)]
+    assert max(abs(a - b) for a, b in zip(under_roll, roll, strict=True)) <= 4
+    after = played[offset + len(roll): offset + len(roll) + facts["freq"] * facts["channels"] // 4]
+    assert max(abs(v) for v in after) > 2000  # the result cue, at once

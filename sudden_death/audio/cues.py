@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import io
 import sys
-import threading
 import wave
 from array import array
 from collections import OrderedDict
@@ -68,22 +67,18 @@ class CueBank:
             sound = self._compose_dice(key)
         else:
             self._dice_sounds.move_to_end(key)
-        if sound is not None:
-            sound.play()
+        channel = sound.play() if sound is not None else None
         self._emit("dice")
-        if then is not None:
-            self._play_after(then, self._dice_seconds(len(key)))
-
-    def _dice_seconds(self, count: int) -> float:
-        """How long a roll of `count` dice lasts (the clicks are DIE_GAP_S apart)."""
-        click = len(self._click) / self._click_rate if self._click is not None else 0.0
-        return DIE_GAP_S * max(0, count - 1) + click
-
-    def _play_after(self, name: str, seconds: float) -> None:
-        """Start a cue `seconds` from now on a timer, so the roll is heard first."""
-        timer = threading.Timer(seconds, self._play_unless_closed, (name,))
-        timer.daemon = True
-        timer.start()
+        if then is None:
+            return
+        follow = self._sounds.get(then)
+        if channel is not None and follow is not None and then in CUE_NAMES:
+            # Queued on the roll's own channel: the mixer starts it the moment the last click
+            # ends, with no thread or timer (a timer per roll outlived fast games).
+            channel.queue(follow)
+            self._emit(then)
+        else:
+            self.play(then)  # nothing to wait behind (or a name play() will report)
 
     def play_tone(self, wav: bytes, name: str = "tone") -> None:
         """Play a generated sound (a WAV in memory) at the cue volume; listeners hear `name`."""
@@ -106,15 +101,11 @@ class CueBank:
     def add_listener(self, listener: Callable[[str], None]) -> None:
         self._listeners.append(listener)
 
-    def _play_unless_closed(self, name: str) -> None:
-        if not self._closed:
-            self.play(name)
-
     def close(self) -> None:
         self._closed = True
         self._listeners.clear()
-        for sound in self._sounds.values():
-            sound.stop()
+        for sound in (*self._sounds.values(), *self._dice_sounds.values()):
+            sound.stop()  # a roll's channel drops its queued result cue with it
 
     def _compose_dice(self, dice: tuple[int, ...]) -> pygame.mixer.Sound | None:
         import pygame
