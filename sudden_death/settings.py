@@ -10,8 +10,10 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import stat
 import sys
 import tempfile
+import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
@@ -27,6 +29,8 @@ VERBOSITIES = ("short", "normal", "detailed")
 TEXT_SIZES = (100, 150, 200)  # percent of the window's normal text size (ui.layout)
 SPEECH_ENGINES = ("espeak", "system")  # audio.synth.ESPEAK / SYSTEM; this module imports no audio
 MIN_SPEECH_VOLUME = 0.1  # a file can never make the game silent for someone who cannot see it
+MAX_FILE_BYTES = 64 * 1024  # a settings file is under 1 KB; anything far bigger is not ours
+STALE_TEMP_SECONDS = 60.0  # a save takes milliseconds: an older temp file was left by a crash
 
 
 @dataclass(frozen=True)
@@ -114,10 +118,16 @@ def load_settings(folder: Path | None = None) -> tuple[Settings, str | None]:
         path = settings_path(folder)
     except (OSError, RuntimeError):  # no home folder at all
         return Settings(), "No settings folder could be found, so the default settings are used."
+    _remove_stale_temps(path.parent)
     try:
-        text = path.read_text(encoding="utf-8")
+        text = _read_bounded(path)
     except FileNotFoundError:
         return Settings(), "No saved settings yet, so the defaults are used. O opens settings."
+    except _NotAFile:
+        return Settings(), ("The settings file is not a regular file, so the defaults are used "
+                            "and changes are not saved over it.")
+    except _TooBig:
+        return Settings(), "The settings file is far too big to be ours, so the defaults are used."
     except (OSError, UnicodeDecodeError, ValueError):
         return Settings(), "The settings file could not be read, so the defaults are used."
     try:
@@ -135,11 +145,49 @@ def load_settings(folder: Path | None = None) -> tuple[Settings, str | None]:
     return settings, None
 
 
+class _NotAFile(OSError):
+    """The settings path is a FIFO, a device or a folder: reading it could block for ever or
+    never end, and replacing it would destroy something that is not ours."""
+
+
+class _TooBig(OSError):
+    """Bigger than any settings file the game writes."""
+
+
+def _read_bounded(path: Path) -> str:
+    """The file's text, refusing anything but a regular file of a sane size. Opened without
+    blocking (a FIFO would otherwise wait for a writer for ever) and read with a cap, so a link
+    to /dev/zero cannot fill the memory. A UTF-8 byte order mark (Notepad's) is allowed."""
+    flags = os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_BINARY", 0)
+    fd = os.open(path, flags)
+    with os.fdopen(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(handle.fileno()).st_mode):
+            raise _NotAFile(f"{path} is not a regular file")
+        data = handle.read(MAX_FILE_BYTES + 1)
+    if len(data) > MAX_FILE_BYTES:
+        raise _TooBig(f"{path} is over {MAX_FILE_BYTES} bytes")
+    return data.decode("utf-8-sig")
+
+
+def _remove_stale_temps(folder: Path) -> None:
+    """Temp files a killed save left behind (a save that is running now is younger)."""
+    with contextlib.suppress(OSError):
+        for temp in folder.glob(".settings-*.tmp"):
+            with contextlib.suppress(OSError):
+                if time.time() - temp.lstat().st_mtime > STALE_TEMP_SECONDS:
+                    temp.unlink()
+
+
 def save_settings(settings: Settings, folder: Path | None = None) -> str | None:
     """Write atomically (temp file, then replace); None on success, else a notice to speak."""
     try:
         path = settings_path(folder)
         path.parent.mkdir(parents=True, exist_ok=True)
+        with contextlib.suppress(FileNotFoundError):
+            mode = path.lstat().st_mode
+            if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
+                return ("Settings could not be saved: settings.json is not a regular file; "
+                        "they last until you quit.")
         data = {"version": VERSION, **asdict(settings)}
         fd, temp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
         try:

@@ -16,7 +16,15 @@ from typing import Any
 
 from sudden_death.engine import events as ev
 from sudden_death.engine.state import GameEnd
-from sudden_death.ui.keys import KeySource, Step, parse_step, post_step
+from sudden_death.ui.keys import (
+    MAX_LINE,
+    KeySource,
+    Step,
+    StepError,
+    live_step,
+    parse_step,
+    post_step,
+)
 from sudden_death.ui.screens import (
     CoinScreen,
     ConfirmScreen,
@@ -43,6 +51,19 @@ ODD_KEYS = [
 ]
 TYPED = ["type Jets", "type a", "type \u00e9\u00e8 \u2603", "type    ", "type 1234567890",
          "type " + "x" * 80, "type \U0001f3c8"]
+# Raw lines as standard input may bring them, read the way `--keys -` reads them: unknown names,
+# bytes that are not UTF-8, lines too long (cut short by the reader, or whole), a late byte
+# order mark, NULs and control characters, and Alt / Meta combinations (not Alt+F4: it closes).
+HOSTILE_LINES = [
+    b"frobnicate\n", b"alt+frobnicate\n", b"shift+\n", b"ctrl+\n", b"+\n", b"type\n",
+    b"\xff\xfe\n", b"caf\xe9\n", b"tab\xc3\n", b"\x00\n", b"\xef\xbb\xbftab\n",
+    b"type " + b"x" * MAX_LINE + b"\n", b"x" * (5 * MAX_LINE), b"type " + b"y" * 70_000 + b"\n",
+    ("type " + "\u00e9" * (MAX_LINE - 5) + "\n").encode(),
+    b"type \x00\x1b[2J\x7f\x08\t\n", b"   # a comment\n", b"\r\n", b"  \t \n",
+    b"alt+s\n", b"alt+tab\n", b"ALT+Return\n", b"ctrl+alt+delete\n", b"meta+d\n", b"super+tab\n",
+    b"gui+l\n", b"shift+alt+f4\n", b"ctrl+alt+f4\n", b"alt+escape\n", b"alt+1\n", b"alt\n",
+    b"meta\n", b"ctrl + shift + tab\n", b"shift++\n", b"[+]\n",
+]
 
 
 @dataclass
@@ -121,13 +142,14 @@ class FuzzSource(KeySource):
         self.watcher = InvariantWatcher()
         self.steps = 0
         self.keys_posted = 0
+        self.errors = 0  # hostile lines the reader refused (each an `error` record)
         self.finished_by = ""
         self._plan: list[str] = []
         self._closing = 0
 
     # -- the KeySource contract the loop uses ------------------------------------------------
 
-    def next(self, timeout: float | None) -> Step | bool | None:
+    def next(self, timeout: float | None) -> Step | StepError | bool | None:
         app = self.app
         assert app is not None, "the app must register itself before the first step"
         self.watcher.check(app.match)
@@ -161,7 +183,7 @@ class FuzzSource(KeySource):
         self.keys_posted += 1
         return step
 
-    def _hostile(self) -> Step:
+    def _hostile(self) -> Step | StepError | bool:
         rng = self.rng
         roll = rng.random()
         if roll < 0.06:  # an Escape storm
@@ -177,7 +199,19 @@ class FuzzSource(KeySource):
             return self._count(key_step(rng.choice(LETTERS)))
         if roll < 0.55:
             return self._count(key_step(rng.choice(ODD_KEYS)))
+        if roll < 0.60:
+            return self._line(rng.choice(HOSTILE_LINES))
         return self._count(key_step(rng.choice(SPEC_KEYS)))
+
+    def _line(self, raw: bytes) -> Step | StepError | bool:
+        """A raw line as the live reader makes it: a step, an error record, or nothing."""
+        step = live_step(raw, self.steps)
+        if isinstance(step, Step):
+            return self._count(step)
+        if isinstance(step, StepError):
+            self.errors += 1
+            return step
+        return False  # a blank line or a comment: no key this time
 
     def _flood(self, name: str, count: int) -> Step:
         step = key_step(name)

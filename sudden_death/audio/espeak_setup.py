@@ -6,6 +6,13 @@ library loaded before pyttsx3's espeak driver is imported (which happens on `pyt
 Linux the preloaded library is found again by its soname. On Windows and macOS pyttsx3 looks only
 in fixed places (C:\\Program Files\\eSpeak NG\\libespeak-ng.dll, /usr/local/lib/...), so the
 driver's binding is imported once with those names pointed at the bundled file.
+
+A damaged data folder makes the library exit or crash the process too, so before anything is
+loaded the folder is checked against the build's manifest (espeak_manifest.py): if it fails,
+speech is off and the player is told why, and the game goes on.
+
+SUDDEN_DEATH_ESPEAK_DATA=<folder> (for tests and diagnosis) makes eSpeak NG use that data folder
+instead of espeakng-loader's; it is checked against the same manifest entry.
 """
 
 from __future__ import annotations
@@ -14,13 +21,17 @@ import ctypes
 import os
 import sys
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
+
+from .espeak_manifest import installed_version, load_manifest, verify_data
 
 # The library file this process loaded (None until prepare_espeak succeeds). Diagnostics report
 # it so a packaging check can prove the bundled copy, not a system one, is the one speaking.
 loaded_library: str | None = None
 
 BINDING = "pyttsx3.drivers._espeak"
+DATA_OVERRIDE = "SUDDEN_DEATH_ESPEAK_DATA"
 
 
 def prepare_espeak() -> str | None:
@@ -36,12 +47,14 @@ def prepare_espeak() -> str | None:
     except ImportError:
         return "the espeakng-loader package is not installed"
     try:
-        data_path = espeakng_loader.get_data_path()
         library_path = espeakng_loader.get_library_path()
-    except Exception as exc:
-        return f"eSpeak NG data is missing ({exc})"
-    if not os.path.isdir(data_path):
-        return f"eSpeak NG data is missing at {data_path}"
+        data_path = os.environ.get(DATA_OVERRIDE) or espeakng_loader.get_data_path()
+    except Exception:  # espeakng-loader raises RuntimeError when its data folder is gone
+        return "eSpeak NG's voice data folder is missing"
+    # Checked before the library sees it: damaged data makes the library exit or crash.
+    problem = verify_data(data_path, load_manifest(loader_version(espeakng_loader)))
+    if problem is not None:
+        return problem
     # Set before the library starts: it reads the variable once, in espeak_Initialize.
     os.environ["ESPEAK_DATA_PATH"] = data_path
     try:
@@ -54,6 +67,20 @@ def prepare_espeak() -> str | None:
         return f"the eSpeak NG library could not be loaded ({exc})"
     loaded_library = library_path
     return None
+
+
+def loader_version(module: Any) -> str | None:
+    """The installed espeakng-loader's version: from its .dist-info folder's name (cheap), else
+    from importlib.metadata (over 20 ms to import); None if neither knows it."""
+    version = installed_version(Path(module.__file__).parent)
+    if version is not None:
+        return version
+    try:
+        import importlib.metadata
+
+        return importlib.metadata.version("espeakng-loader")
+    except Exception:
+        return None
 
 
 def bind_pyttsx3_to(library_path: str, loader: Any = None) -> None:

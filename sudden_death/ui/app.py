@@ -10,7 +10,9 @@ from __future__ import annotations
 import gc
 import os
 import random
+import signal
 import sys
+import threading
 import time
 import traceback
 from collections.abc import Callable
@@ -40,7 +42,7 @@ from .game_words import (
     situation_words,
 )
 from .help_text import KEYS, screen_help
-from .keys import KeyScriptError, KeySource, Step, post_step
+from .keys import KeyScriptError, KeySource, Step, StepError, post_step
 from .menu import FULL_DETAIL, NORMAL_DETAIL, SHORT_DETAIL, Feedback, Menu
 from .narration import Line, Narrator, card_details
 from .render import HEIGHT, WIDTH, Fonts, View, draw
@@ -352,10 +354,13 @@ class App:
         self.comfort.open(name)
 
     def tell_notice(self, notice: str) -> None:
-        """Show a fault reason in the window (once) and speak it without cutting speech. It
-        stays shown until the player's next key after it; the history keeps it for good."""
+        """Show a fault reason in the window (once) and speak it without cutting speech, after
+        the error cue (an audio fault: the cue is how a player without speech hears that
+        something is wrong). It stays shown until the player's next key after it; the history
+        keeps it for good."""
         if notice and notice not in self.notices:
             self.notices.append(notice)
+            self.cue("menu_error")
             self.say(notice, interrupt=False, category="notice")
 
     def _fade_notices(self) -> None:
@@ -596,41 +601,60 @@ def run_app(options: Options, speaker: Speaker | None = None,
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
+    try:  # before the window: a bad path is a one-line message, not a flash of a window
+        transcript = Transcript.open(options.transcript, launched)
+    except OSError as error:
+        print(f"sudden_death: {error}", file=sys.stderr)
+        return 2
     pygame.display.init()
     try:
         source = _key_source(options.keys)
     except (OSError, KeyScriptError) as error:
         print(f"sudden_death: {error}", file=sys.stderr)
+        transcript.close()
         pygame.display.quit()
         return 2
+    with SigtermGuard() as guard:  # after SDL's own handler, so it replaces it
+        _run_window(options, source, transcript, speaker, cues, launched, guard)
+    if guard.code is not None:
+        return guard.code
+    return 1 if transcript.failed is not None else 0  # its reader was gone: said on stderr
+
+
+def _run_window(options: Options, source: KeySource | None, transcript: Transcript,
+                speaker: Speaker | None, cues: CuePlayer | None, launched: float,
+                guard: SigtermGuard) -> None:
+    """The window, the sound and the loop, each closed again however the loop ends."""
+    import pygame
+
     pygame.font.init()
     # Resizable and maximisable: the layout follows the window's size on every frame.
     pygame.display.set_mode(options.window or (WIDTH, HEIGHT), pygame.RESIZABLE)
     pygame.display.set_caption("Sudden Death")
-    transcript = Transcript.open(options.transcript, launched)
     closer: Callable[[], None] = lambda: None  # noqa: E731
     notices: list[str] = []
     poll: NoticePoll = _no_notices
-    if speaker is None or cues is None:
-        engine = load_settings(options.config)[0].speech_engine  # the notice comes later
-        speaker, cues, notices, closer, poll = open_sound(options.no_sound, engine)
-    speaker.add_listener(lambda message: transcript.speech(message.text))
-    cues.add_listener(transcript.cue)
-    app = App(speaker, cues, options.seed)
+    frames = FrameLog.from_environment()
     switch = sys.getswitchinterval()
     try:
+        if speaker is None or cues is None:
+            engine = load_settings(options.config)[0].speech_engine  # the notice comes later
+            speaker, cues, notices, closer, poll = open_sound(options.no_sound, engine)
+        speaker.add_listener(lambda message: transcript.speech(message.text))
+        cues.add_listener(transcript.cue)
+        app = App(speaker, cues, options.seed)
         app.start()
         for notice in dict.fromkeys([*notices, speaker.notice, cues.notice]):
             if notice:
                 app.tell_notice(notice)
         app.comfort.start(options.config)
         fonts = Fonts(app.comfort.settings.text_size)
-        frames = FrameLog.from_environment()
         sys.setswitchinterval(GIL_SWITCH_SECONDS)
         # Everything made so far lives as long as the game: keep it out of the collector's
         # full passes, which otherwise pause every thread (the mixer's too) for over 15 ms.
         gc.freeze()
-        _loop(app, source, fonts, transcript, poll, frames)
+        _loop(app, source, fonts, transcript, poll, frames,
+              stop=lambda: guard.code is not None)
     finally:
         frames.close()
         sys.setswitchinterval(switch)
@@ -638,7 +662,32 @@ def run_app(options: Options, speaker: Speaker | None = None,
         closer()
         transcript.close()
         pygame.display.quit()
-    return 0
+
+
+class SigtermGuard:
+    """SIGTERM ends the game like any signal-terminated program: the loop stops at once, audio
+    and window close, and the exit code is 143. (SDL would turn it into a window close request,
+    which ends with 0.) Python handlers can only be set from the main thread; elsewhere (a test
+    running the app in a thread) the guard does nothing."""
+
+    def __init__(self) -> None:
+        self.code: int | None = None
+        self._previous: Any = None
+        self._installed = False
+
+    def _on_term(self, signum: int, frame: object) -> None:
+        self.code = 128 + signum
+
+    def __enter__(self) -> SigtermGuard:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGTERM, self._on_term)
+            self._installed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._installed:
+            signal.signal(signal.SIGTERM, self._previous)
+            self._installed = False
 
 
 def _key_source(keys: str | None) -> KeySource | None:
@@ -650,13 +699,14 @@ def _key_source(keys: str | None) -> KeySource | None:
 
 
 def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcript,
-          poll: NoticePoll = _no_notices, frames: FrameLog | None = None) -> None:
+          poll: NoticePoll = _no_notices, frames: FrameLog | None = None,
+          stop: Callable[[], bool] = lambda: False) -> None:
     import pygame
 
     last_draw = 0.0
     waiting_said = False
     spins = pygame.display.get_driver() in SPINNING_DRIVERS
-    while app.running:
+    while app.running and not stop() and transcript.failed is None:
         for notice in poll():  # an audio fault mid-game is shown and spoken when it happens
             app.tell_notice(notice)
         if source is not None and not pygame.event.peek():
@@ -674,6 +724,9 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
             if isinstance(step, Step):
                 waiting_said = False
                 post_step(step)
+            elif isinstance(step, StepError):  # said, then waiting again for the next line
+                transcript.error(step.text)
+                waiting_said = False
         events = pygame.event.get()
         if source is None and not events and not app.dirty:
             events = _wait_for_events(spins)

@@ -33,13 +33,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--keys", metavar="FILE", default=None, help="read key steps from FILE, or - for stdin"
     )
     parser.add_argument(
-        "--transcript",
+        "--transcript", type=_not_empty,
         metavar="FILE",
         default=None,
         help="write speech and cues as JSON Lines to FILE, or - for stdout",
     )
     parser.add_argument(
-        "--config", metavar="DIR", type=Path, default=None,
+        "--config", metavar="DIR", type=_folder, default=None,
         help="settings folder (default: your config folder)",
     )
     parser.add_argument(
@@ -50,6 +50,19 @@ def build_parser() -> argparse.ArgumentParser:
         help="the window's first size in pixels, e.g. 1280x1024 (it can be resized later)",
     )
     return parser
+
+
+def _not_empty(text: str) -> str:
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs a file name, or - for standard output")
+    return text
+
+
+def _folder(text: str) -> Path:
+    """A folder name; an empty one would quietly mean the current folder, so it is refused."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("needs a folder name (it was empty)")
+    return Path(text)
 
 
 def _window_size(text: str) -> tuple[int, int]:

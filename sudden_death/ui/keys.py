@@ -1,19 +1,45 @@
 """Key scripts for `--keys`: parse each line and post it into pygame's queue as real events.
 
-A step is a pygame key name with optional `shift+` / `ctrl+` prefixes (`tab`, `shift+tab`,
-`return`, `f1`), or `type TEXT` for typed text. Posting real KEYDOWN/KEYUP and TEXTINPUT events
-means scripted runs go through exactly the same loop and handlers as a player's keyboard.
+A step is a pygame key name with optional `shift+` / `ctrl+` / `alt+` / `meta+` prefixes (`tab`,
+`shift+tab`, `return`, `f1`, `alt+f4`), or `type TEXT` for typed text. Posting real KEYDOWN/KEYUP
+and TEXTINPUT events means scripted runs go through exactly the same loop and handlers as a
+player's keyboard; `alt+f4` is a close request, as the window manager would send it.
+
+Whatever a script holds, reading it is bounded: a file must be a regular file of at most
+MAX_SCRIPT_BYTES, read line by line; a line may hold at most MAX_LINE characters (a `type` step
+posts one event per character, and pygame's queue holds only 65,535). A file with a line that
+can't be used is refused before the game starts (KeyScriptError, naming the file and line); on
+standard input such a line becomes a StepError, which the loop reports, and reading goes on.
 """
 
 from __future__ import annotations
 
+import contextlib
+import functools
+import os
 import queue
+import stat
 import sys
 import threading
 import warnings
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from pathlib import Path
+from typing import BinaryIO
+
+MAX_LINE = 1000
+"""Characters in one line. A whole game is about 60 short lines; the longest useful line is a
+`type` step with a team name. Well under pygame's queue of 65,535 events."""
+MAX_SCRIPT_BYTES = 1024 * 1024
+"""Bytes in a key script file (1 MiB): about 100,000 steps, well over a thousand games."""
+LINE_BYTES = 4 * MAX_LINE + 2
+"""Bytes one read may take: MAX_LINE characters of up to 4 UTF-8 bytes each, and CR LF."""
+LIVE_QUEUE = 10_000
+"""Steps read ahead from standard input; past that the reader waits for the game."""
+STDERR_COPIES = 20
+"""Bad standard-input lines also copied to stderr (the transcript has all of them); capped so
+a driver that never reads stderr can't fill its pipe and stall the reader."""
+ECHO = 40
+"""Characters of a bad line quoted in a message."""
 
 ALIASES = {
     "enter": "return",
@@ -21,13 +47,34 @@ ALIASES = {
     "ctrl": "left ctrl",
     "control": "left ctrl",
     "shift": "left shift",
+    "alt": "left alt",
+    "meta": "left meta",
+    "gui": "left meta",
+    "super": "left meta",
     "pageup": "page up",
     "pagedown": "page down",
+}
+MODIFIERS = {
+    "shift": "shift",
+    "ctrl": "ctrl",
+    "control": "ctrl",
+    "alt": "alt",
+    "meta": "gui",
+    "gui": "gui",
+    "super": "gui",
 }
 
 
 class KeyScriptError(ValueError):
-    """A line of a key script names no key pygame knows."""
+    """A key script, or one of its lines, that can't be used: the message is one line."""
+
+
+@dataclass(frozen=True)
+class StepError:
+    """A line of a live script (`--keys -`) that could not be used: the loop writes it to the
+    transcript as `{"kind": "error", "text": ...}` and goes on waiting for the next line."""
+
+    text: str
 
 
 @dataclass(frozen=True)
@@ -38,56 +85,98 @@ class Step:
     shift: bool = False
     ctrl: bool = False
     text: str | None = None
+    alt: bool = False
+    gui: bool = False
+
+    @property
+    def closes_window(self) -> bool:
+        """`alt+f4`: what the window manager turns into a close request."""
+        return self.key == "f4" and self.alt and not (self.shift or self.ctrl or self.gui)
+
+
+def echo(text: str) -> str:
+    """A piece of a line fit to quote in a one-line message."""
+    return repr(text[:ECHO]) + ("..." if len(text) > ECHO else "")
 
 
 def parse_step(line: str) -> Step | None:
-    """The step a script line asks for; None for blank lines and `#` comments."""
+    """The step a script line asks for; None for blank lines and `#` comments. A line longer
+    than MAX_LINE characters raises KeyScriptError; key names are checked by `key_code`."""
     stripped = line.strip("\r\n")
+    if len(stripped) > MAX_LINE:
+        raise KeyScriptError(f"longer than {MAX_LINE} characters: {echo(stripped)}")
     if not stripped.strip() or stripped.lstrip().startswith("#"):
         return None
     if stripped.lstrip().lower().startswith("type "):
         return Step(text=stripped.lstrip()[5:])
     name = stripped.strip().lower()
-    shift = ctrl = False
-    while True:
-        if name.startswith("shift+") and len(name) > len("shift+"):
-            shift, name = True, name[len("shift+") :]
-        elif name.startswith("ctrl+") and len(name) > len("ctrl+"):
-            ctrl, name = True, name[len("ctrl+") :]
-        else:
+    held: set[str] = set()
+    while "+" in name[:-1]:
+        prefix, rest = name.split("+", 1)
+        modifier = MODIFIERS.get(prefix.strip())
+        if modifier is None:
             break
-    return Step(key=ALIASES.get(name, name), shift=shift, ctrl=ctrl)
+        held.add(modifier)
+        name = rest.strip()
+    return Step(key=ALIASES.get(name, name), shift="shift" in held, ctrl="ctrl" in held,
+                alt="alt" in held, gui="gui" in held)
+
+
+def checked_step(line: str) -> Step | None:
+    """`parse_step`, with the key name checked too: KeyScriptError for a line that can't be
+    used."""
+    step = parse_step(line)
+    if step is not None and step.text is None:
+        key_code(step)
+    return step
 
 
 def parse_script(lines: Iterable[str]) -> list[Step]:
-    steps = [step for step in (parse_step(line) for line in lines) if step is not None]
-    for step in steps:
-        if step.text is None:
-            key_code(step)  # fail early, before the game starts, on an unknown key name
+    """The steps of a whole script; KeyScriptError (with the line number) at its first bad line,
+    so that a script fails before the game starts."""
+    steps = []
+    for number, line in enumerate(lines, 1):
+        try:
+            step = checked_step(line)
+        except KeyScriptError as error:
+            raise KeyScriptError(f"line {number}: {error}") from None
+        if step is not None:
+            steps.append(step)
     return steps
 
 
 def key_code(step: Step) -> int:
+    try:
+        return _code(step.key)
+    except ValueError:  # unknown, empty, or with a NUL or a lone surrogate in it
+        raise KeyScriptError(f"unknown key name {echo(step.key)}") from None
+
+
+@functools.lru_cache(maxsize=512)
+def _code(name: str) -> int:
+    """pygame's code for a key name (cached: a long script repeats a few names)."""
     import pygame
 
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")  # key_code warns before pygame.init(); it still works
-            return int(pygame.key.key_code(step.key))
-    except ValueError:
-        raise KeyScriptError(f"unknown key name in the key script: {step.key!r}") from None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # key_code warns before pygame.init(); it still works
+        return int(pygame.key.key_code(name))
 
 
 def post_step(step: Step) -> None:
-    """Post one step as the events a real keyboard would give."""
+    """Post one step as the events a real keyboard (or window manager) would give."""
     import pygame
 
     if step.text is not None:
         for char in step.text:
             pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
         return
+    if step.closes_window:  # the window manager takes Alt+F4: the game sees a close request
+        pygame.event.post(pygame.event.Event(pygame.WINDOWCLOSE))
+        pygame.event.post(pygame.event.Event(pygame.QUIT))
+        return
     code = key_code(step)
-    mod = (pygame.KMOD_LSHIFT if step.shift else 0) | (pygame.KMOD_LCTRL if step.ctrl else 0)
+    mod = ((pygame.KMOD_LSHIFT if step.shift else 0) | (pygame.KMOD_LCTRL if step.ctrl else 0)
+           | (pygame.KMOD_LALT if step.alt else 0) | (pygame.KMOD_LGUI if step.gui else 0))
     unicode = step.key if len(step.key) == 1 else ""
     if step.shift and unicode:
         unicode = unicode.upper()
@@ -97,45 +186,181 @@ def post_step(step: Step) -> None:
         )
 
 
+def read_line(stream: BinaryIO) -> bytes:
+    """One line of at most LINE_BYTES bytes (b"" at the end). A longer line comes back cut
+    short, without its newline: `line_step` calls that too long."""
+    return stream.readline(LINE_BYTES)
+
+
+def line_step(raw: bytes, first: bool = False) -> Step | None:
+    """The checked step of one raw line as `read_line` gives it: KeyScriptError if it is too
+    long, not UTF-8 text, or names no key pygame knows. `first`: a UTF-8 BOM is allowed."""
+    if len(raw) >= LINE_BYTES and not raw.endswith(b"\n"):
+        cut = raw[: 4 * ECHO].decode("utf-8", "replace")
+        raise KeyScriptError(f"longer than {MAX_LINE} characters: {echo(cut + '...')}")
+    try:
+        line = raw.decode("utf-8-sig" if first else "utf-8")
+    except UnicodeDecodeError:
+        raise KeyScriptError("not UTF-8 text") from None
+    return checked_step(line)
+
+
+def live_step(raw: bytes, number: int) -> Step | StepError | None:
+    """What a live script makes of its line `number`: the step, None for a blank line or a
+    comment, or a StepError that names the line."""
+    try:
+        return line_step(raw, first=number == 1)
+    except KeyScriptError as error:
+        return StepError(f"line {number}: {error}")
+
+
+def _describe(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a directory"
+    if stat.S_ISFIFO(mode):
+        return "a pipe"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def _check_file(path: str, info: os.stat_result) -> None:
+    if not stat.S_ISREG(info.st_mode):
+        raise KeyScriptError(f"key script {path}: {_describe(info.st_mode)}, not a file; "
+                             "use a text file, or - for standard input")
+    if info.st_size > MAX_SCRIPT_BYTES:
+        raise KeyScriptError(f"key script {path}: too large ({info.st_size} bytes; "
+                             f"at most {MAX_SCRIPT_BYTES} bytes, 1 MiB)")
+
+
+def read_script(path: str) -> list[Step]:
+    """The steps of a key script file, read line by line within the limits above;
+    KeyScriptError naming the file (and line) if it can't be used."""
+    try:
+        _check_file(path, os.stat(path))  # before opening: opening a pipe would wait
+        with open(path, "rb") as stream:
+            _check_file(path, os.fstat(stream.fileno()))  # the file opened is the one checked
+            steps: list[Step] = []
+            total = number = 0
+            while raw := read_line(stream):
+                number += 1
+                total += len(raw)
+                if total > MAX_SCRIPT_BYTES:
+                    raise KeyScriptError(f"key script {path}: grew past {MAX_SCRIPT_BYTES} "
+                                         "bytes while being read")
+                try:
+                    step = line_step(raw, first=number == 1)
+                except KeyScriptError as error:
+                    raise KeyScriptError(f"key script {path}, line {number}: {error}") from None
+                if step is not None:
+                    steps.append(step)
+            return steps
+    except OSError as error:
+        raise KeyScriptError(f"key script {path}: can't be read ({error.strerror or error})"
+                             ) from None
+
+
+class LineReader:
+    """Lines of at most `size` bytes from a `read(n)` that returns what is there (os.read on a
+    pipe, or a stream's read1): never more than one chunk and one line held at a time."""
+
+    CHUNK = 65536
+
+    def __init__(self, read: Callable[[int], bytes]) -> None:
+        self._read = read
+        self._buffer = bytearray()
+        self._ended = False
+
+    def readline(self, size: int) -> bytes:
+        """Up to and including the next newline, cut at `size` bytes; b"" at the end."""
+        searched = 0
+        while True:
+            found = self._buffer.find(b"\n", searched, size)
+            if found >= 0 or len(self._buffer) >= size or self._ended:
+                end = found + 1 if found >= 0 else min(size, len(self._buffer))
+                line = bytes(self._buffer[:end])
+                del self._buffer[:end]
+                return line
+            searched = len(self._buffer)
+            chunk = self._read(self.CHUNK)
+            if chunk:
+                self._buffer += chunk
+            else:
+                self._ended = True
+
+
 class KeySource:
     """Steps from a file (all read up front) or from standard input (read by a thread)."""
 
     def __init__(self, steps: list[Step] | None = None, live: bool = False) -> None:
-        self._steps: queue.Queue[Step | None] = queue.Queue()
-        for step in steps or []:
+        given = list(steps or [])
+        size = max(LIVE_QUEUE, len(given) + 1) if live else 0  # a file's queue is unbounded
+        self._steps: queue.Queue[Step | StepError | None] = queue.Queue(size)
+        for step in given:
             self._steps.put(step)
         self.live = live
         self.finished = not live  # a file's steps are all queued already
+        self._copies = 0
         if not live:
             self._steps.put(None)
 
     @classmethod
     def from_file(cls, path: str) -> KeySource:
-        text = Path(path).read_text(encoding="utf-8")
-        return cls(parse_script(text.splitlines()))
+        return cls(read_script(path))
 
     @classmethod
-    def from_stdin(cls) -> KeySource:
+    def from_stdin(cls, stream: BinaryIO | None = None) -> KeySource:
+        """Steps read live from standard input (or `stream`), in binary, line by line.
+
+        Standard input is read from its file descriptor, not through `sys.stdin`: a thread
+        blocked inside `sys.stdin.buffer` holds its lock, and the interpreter aborts at exit
+        ("could not acquire lock") when the game ends (Alt+F4, Quit) with input still open."""
+        if stream is not None:
+            read: Callable[[int], bytes] = getattr(stream, "read1", stream.read)
+        else:
+            try:
+                fd = sys.stdin.fileno()
+            except (AttributeError, OSError, ValueError):  # no stdin (a windowed program)
+                raise KeyScriptError("key script: standard input can't be read") from None
+            read = functools.partial(os.read, fd)
         source = cls(live=True)
-        thread = threading.Thread(target=source._read_stdin, name="keys-stdin", daemon=True)
+        thread = threading.Thread(target=source._read_live, args=(LineReader(read),),
+                                  name="keys-stdin", daemon=True)
         thread.start()
         return source
 
-    def _read_stdin(self) -> None:
-        for line in sys.stdin:
-            try:
-                step = parse_step(line)
-                if step is not None and step.text is None:
-                    key_code(step)
-            except KeyScriptError as error:
-                print(error, file=sys.stderr)
-                continue
-            if step is not None:
-                self._steps.put(step)
-        self._steps.put(None)
+    def _read_live(self, reader: LineReader) -> None:
+        number = 0
+        try:
+            while raw := reader.readline(LINE_BYTES):
+                number += 1
+                step = live_step(raw, number)
+                if isinstance(step, StepError):
+                    self._report(step)
+                    while raw and not raw.endswith(b"\n"):  # the rest of a line too long
+                        raw = reader.readline(LINE_BYTES)
+                if step is not None:
+                    self._steps.put(step)
+        except (OSError, ValueError) as error:  # a broken or closed stream ends the input
+            self._steps.put(StepError(f"line {number + 1}: standard input failed ({error})"))
+        finally:
+            self._steps.put(None)
 
-    def next(self, timeout: float | None) -> Step | bool | None:
-        """The next step; None at the end of input; False if none arrived within `timeout`."""
+    def _report(self, error: StepError) -> None:
+        """A copy for a person watching stderr; the transcript line is the contract."""
+        self._copies += 1
+        if self._copies > STDERR_COPIES:
+            return
+        more = "; more errors go to the transcript only" if self._copies == STDERR_COPIES else ""
+        with contextlib.suppress(OSError, ValueError, AttributeError):  # no stderr, or closed
+            print(f"sudden_death: key script (standard input), {error.text}{more}",
+                  file=sys.stderr, flush=True)
+
+    def next(self, timeout: float | None) -> Step | StepError | bool | None:
+        """The next step; None at the end of input; False if none arrived within `timeout`;
+        a StepError for a live line that could not be used."""
         try:
             if timeout is None or timeout <= 0:
                 return self._steps.get_nowait()
