@@ -57,8 +57,8 @@ def format_report(tally: Tally, first: str, second: str) -> str:
         lost = 100 * tally.call_turnovers[call.value] / n if n else 0.0
         lines.append(f"  {card_name(call):<14} {_pct(n, total)}  {per:5.2f}  {lost:4.1f}")
     lines.append("Defensive calls: share of plays, yards allowed per play")
-    for call in DefCall:
-        n = tally.defense_plays[call.value]
-        per = tally.defense_yards[call.value] / n if n else 0.0
-        lines.append(f"  {card_name(call):<14} {_pct(n, total)}  {per:5.2f}")
+    for defense in DefCall:
+        n = tally.defense_plays[defense.value]
+        per = tally.defense_yards[defense.value] / n if n else 0.0
+        lines.append(f"  {card_name(defense):<14} {_pct(n, total)}  {per:5.2f}")
     return "\n".join(lines)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Callable
 from typing import Any
 
 from .engine import BANDS, DriveEnd, Outcome, Team
@@ -51,7 +52,7 @@ class Tally:
 
     def add_game(self, events: list[ev.Event], first: Team) -> None:
         self.games += 1
-        handlers = {
+        handlers: dict[type[ev.Event], Callable[[Any], None]] = {
             ev.DriveEnded: self._drive_ended,
             ev.ExtraPoint: self._extra_point,
             ev.FieldGoal: self._field_goal,

@@ -14,7 +14,7 @@ from collections.abc import Callable
 
 from .synth import ESPEAK, Synthesizer, engine_label, engine_names, start_engine
 
-Report = Callable[[str], None]
+Report = Callable[[str], object]  # NoticeBoard.add returns whether it was new
 
 
 class Engines:

@@ -99,8 +99,8 @@ def bind_pyttsx3_to(library_path: str, loader: Any = None) -> None:
     def load(name: str) -> Any:
         return bundled
 
-    cdll.LoadLibrary = load
+    setattr(cdll, "LoadLibrary", load)  # noqa: B010 (a method swapped for the import only)
     try:
         __import__(BINDING)
     finally:
-        cdll.LoadLibrary = original
+        setattr(cdll, "LoadLibrary", original)  # noqa: B010

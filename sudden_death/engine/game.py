@@ -13,7 +13,7 @@ from enum import Enum
 from typing import TypeVar
 
 from . import events as ev
-from .card_model import DefCall, OffCall, Role
+from .card_model import Call, DefCall, OffCall, Player, Role
 from .cards import calls_for, card_name, players_for
 from .dice import index, roll
 from .errors import (
@@ -226,7 +226,7 @@ class Game:
         state = self.state
         down, offense = _down(state), _offense(state)
         off_hand, def_hand = _hand(state.offense_hand), _hand(state.defense_hand)
-        band = compute_band(off_call, def_call, off_hand.players, def_hand.players)  # type: ignore[arg-type]
+        band = compute_band(off_call, def_call, off_hand.players, def_hand.players)
         play = resolve_play(off_call, band.value, down.line, self.rng)
         spot = down.line + play.yards
         # The ball stops at a goal line: a 30-yard row from the 98 is a 2-yard touchdown, and a
@@ -379,9 +379,9 @@ def _check_hand(hand: Hand, role: Role) -> None:
     for card in players:
         if card not in pool_players:
             raise IllegalSelectionError(f"{_name(card)} is not one of the {side}'s players")
-    for card in calls:
-        if card not in pool_calls:
-            raise IllegalSelectionError(f"{_name(card)} is not one of the {side}'s calls")
+    for call in calls:
+        if call not in pool_calls:
+            raise IllegalSelectionError(f"{_name(call)} is not one of the {side}'s calls")
 
 
 def apply_swap(hand: Hand, swap: Swap, role: Role) -> Hand:
@@ -391,6 +391,8 @@ def apply_swap(hand: Hand, swap: Swap, role: Role) -> Hand:
         if swap.out is not None or swap.into is not None:
             raise IllegalSubstitutionError("keeping the hand replaces nothing")
         return hand
+    cards: tuple[Player | Call, ...]
+    pool: tuple[Player | Call, ...]
     if swap.kind is SwapKind.PLAYER:
         cards, pool, noun = hand.players, players_for(role), "player"
     else:
@@ -412,7 +414,7 @@ def _as(kind: type[E], value: object) -> E:
     if isinstance(value, kind):
         return value
     try:
-        return kind(value)  # type: ignore[call-arg]
+        return kind(value)
     except ValueError:
         raise IllegalChoiceError(f"{value!r} is not a valid {kind.__name__}") from None
 

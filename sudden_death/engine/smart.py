@@ -11,6 +11,7 @@ import itertools
 import random
 from fractions import Fraction
 from functools import lru_cache
+from typing import cast
 
 from .card_model import Call, DefCall, OffCall, Player, PlayKind, Role
 from .cards import MATCHUPS, OFFENSIVE_CALLS, PLAYERS, calls_for, players_for
@@ -71,8 +72,8 @@ def final_worth(role: Role, mine: Hand, theirs: Hand, distance: int) -> float:
     Pure in the fixed card data, so it is memoised: a simulation asks the same questions
     millions of times."""
     on_offense = role is Role.OFFENSE
-    off_backing = _backed(mine.players if on_offense else theirs.players)  # type: ignore[arg-type]
-    def_backing = _backed(theirs.players if on_offense else mine.players)  # type: ignore[arg-type]
+    off_backing = _backed(mine.players if on_offense else theirs.players)
+    def_backing = _backed(theirs.players if on_offense else mine.players)
     best = None
     for call in mine.calls:
         total = 0.0
@@ -151,10 +152,10 @@ class SmartPolicy:
                     if into in held:
                         continue
                     new = tuple(into if card == out else card for card in held)
-                    trial = (
-                        Hand(new, hand.calls)
+                    trial = (  # `new` holds the same kind of card as `held`
+                        Hand(cast("tuple[Player, ...]", new), hand.calls)
                         if kind is SwapKind.PLAYER
-                        else Hand(hand.players, new)
+                        else Hand(hand.players, cast("tuple[Call, ...]", new))
                     )
                     worth = self._final_value(role, trial, theirs, distance)
                     if worth > best_worth + 1e-9:
@@ -181,8 +182,9 @@ def best_hand(role: Role, distance: int) -> Hand:
     opponent = Role.DEFENSE if role is Role.OFFENSE else Role.OFFENSE
     every_call = Hand((), calls_for(opponent))
     best, best_worth = None, None
+    own_calls: tuple[Call, ...] = calls_for(role)
     for players in itertools.combinations(players_for(role), 2):
-        for calls in itertools.combinations(calls_for(role), 3):
+        for calls in itertools.combinations(own_calls, 3):
             hand = Hand(players, calls)
             worth = judge._final_value(role, hand, every_call, distance)
             if best_worth is None or worth > best_worth:

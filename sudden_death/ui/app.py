@@ -582,7 +582,7 @@ def open_sound(no_sound: bool, engine: str = "espeak",
     if no_sound:  # silent players keep nothing, so a long session does not grow (the fakes do)
         return SilentSpeaker(), SilentCues(), [], lambda: None, _no_notices
     try:
-        from ..audio.system import open_audio  # type: ignore[import-not-found]
+        from ..audio.system import open_audio
     except ImportError:
         speaker, cues = RecordingSpeaker(), RecordingCues()
         notice = "Sound is not available in this build; the game shows its words on screen."

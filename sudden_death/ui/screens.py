@@ -7,7 +7,7 @@ popped, which returns focus exactly where it was.
 
 from __future__ import annotations
 
-from typing import Protocol
+from typing import Protocol, cast
 
 from ..engine.card_model import DefCall, OffCall, Player, Role
 from ..engine.cards import calls_for, card_name, players_for
@@ -342,7 +342,7 @@ class SelectionScreen(DecisionScreen):
         super().__init__(host, menu, full)
 
     @staticmethod
-    def _card_item(card: Card, held: set[object]) -> Item:
+    def _card_item(card: Card, held: set[Card]) -> Item:
         return Item(card_name(card), ItemKind.CHECKBOX, card, checked=card in held)
 
     def _picked(self) -> tuple[list[Card], list[Card]]:
@@ -452,12 +452,13 @@ class SubstitutionScreen(DecisionScreen):
         if value == "keep":
             self.host.act(Swap.keep())
         elif self.out is None:
-            self.out = value  # type: ignore[assignment]
+            out = cast("Card", value)  # the menu holds only the hand's cards here
+            self.out = out
             player = value in self.hand.players
             kind = "player" if player else "call"
             held = self.hand.players if player else self.hand.calls
             pool = players_for(self.role) if player else calls_for(self.role)
-            self._set_group(Group(f"Bring in a {kind} for {card_name(value)}:", [
+            self._set_group(Group(f"Bring in a {kind} for {card_name(out)}:", [
                 Item(card_name(card), ItemKind.BUTTON, card) for card in pool if card not in held
             ]))
             self.host.say(self.menu.describe_group())

@@ -59,9 +59,9 @@ def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,
             events += match.act(Swap.keep())
         else:
             state = match.state
-            hand = state.offense_hand if decision.team is state.offense else state.defense_hand
-            assert hand is not None
+            held = state.offense_hand if decision.team is state.offense else state.defense_hand
+            assert held is not None
             keys.append("return")
-            events += match.act(hand.calls[0])
+            events += match.act(held.calls[0])
     assert any(isinstance(event, GameOver) for event in events)
     return keys, events

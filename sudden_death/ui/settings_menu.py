@@ -147,9 +147,9 @@ class SettingsScreen(Screen):
             rate = max(low, min(high, old.speech_rate + direction * step))
             return old.changed(speech_rate=rate)
         if key in ("speech_volume", "cue_volume"):
-            step = VOLUME_BIG_STEP if big else VOLUME_STEP
+            volume_step = VOLUME_BIG_STEP if big else VOLUME_STEP
             floor = MIN_SPEECH_VOLUME if key == "speech_volume" else 0.0
-            value = round(max(floor, min(1.0, getattr(old, key) + direction * step)), 2)
+            value = round(max(floor, min(1.0, getattr(old, key) + direction * volume_step)), 2)
             return old.changed(**{key: value})
         if key == "menu_wrap":
             return old.changed(menu_wrap=not old.menu_wrap)

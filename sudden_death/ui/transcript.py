@@ -61,11 +61,11 @@ class Transcript:
         with contextlib.suppress(OSError, ValueError):
             print(f"sudden_death: the transcript could not be written ({reason}); "
                   "it stops here and the game ends.", file=sys.stderr, flush=True)
-        if stream is sys.stdout:
+        if stream is not None and stream is sys.stdout:
             # Python flushes stdout again at exit and would complain about the pipe there.
             with contextlib.suppress(OSError, ValueError):
                 devnull = os.open(os.devnull, os.O_WRONLY)
-                os.dup2(devnull, sys.stdout.fileno())
+                os.dup2(devnull, stream.fileno())
                 os.close(devnull)
         elif stream is not None and self._owns:
             with contextlib.suppress(OSError, ValueError):
