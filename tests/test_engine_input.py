@@ -140,3 +140,15 @@ def test_nothing_is_accepted_after_the_game_ends():
     game.concede(Team.AWAY)
     assert_refused(game, GameOverError, game.concede, Team.HOME)
     assert_refused(game, GameOverError, game.choose_snap, SnapChoice.PLAY)
+
+
+def test_a_misspelt_state_field_is_refused() -> None:
+    """evolve() skips dataclasses.replace's checks for speed, so it checks names itself."""
+    import pytest
+
+    from sudden_death.engine.state import evolve
+
+    state = snap_game(25).state
+    assert evolve(state, phase=state.phase) == state
+    with pytest.raises(TypeError, match="GameState has no field scroes"):
+        evolve(state, scroes=(7, 0))
