@@ -35,6 +35,7 @@ from .game_words import (
     KickOption,
     Names,
     field_goal_option,
+    human_spots,
     kick_summary,
     outcome_words,
     punt_option,
@@ -538,10 +539,9 @@ class App:
         if self.match is not None:
             state = self.match.state
             situation = situation_words(state, self.names).split(". ", 1)[-1]
-            if state.down is not None and state.offense is not None:
-                human_offense = state.offense is HUMAN
-                ball = state.down.line if human_offense else 100 - state.down.line
-                marker = state.down.marker if human_offense else 100 - state.down.marker
+            spots = human_spots(state)
+            if spots is not None:
+                ball, marker, _mine = spots
         return View(
             score=score_words(scores, self.names) if self.match is not None else "",
             situation=situation,

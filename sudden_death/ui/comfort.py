@@ -16,7 +16,7 @@ from ..audio.protocols import Voice
 from ..engine import events as ev
 from ..settings import Settings, load_settings, save_settings
 from . import field_tone
-from .game_words import HUMAN
+from .game_words import human_spots
 from .history import History, Review
 from .narration import Line
 from .verbosity import DETAILED
@@ -173,13 +173,9 @@ class Comfort:
         match = self.app.match
         if match is None:
             return None
-        state = match.state
-        if state.down is None or state.offense is None or state.outcome is not None:
+        if match.state.outcome is not None:
             return None
-        mine = state.offense is HUMAN
-        ball = state.down.line if mine else 100 - state.down.line
-        marker = state.down.marker if mine else 100 - state.down.marker
-        return ball, marker, mine
+        return human_spots(match.state)
 
     def play_field_tone(self, speak: bool) -> None:
         """F: the tone, then the spot and the marker in words; after a play: the tone alone."""

@@ -249,3 +249,14 @@ def kick_summary(state: GameState) -> str:
     if chance is None:
         return "too far for a field goal"
     return f"a {distance} yard field goal is {percent_words(chance)}"
+
+
+def human_spots(state: GameState) -> tuple[int, int, bool] | None:
+    """(ball, first-down marker, you have the ball), counted from the human player's own goal
+    line as the window and the field tone show them; None when no down is being played."""
+    if state.down is None or state.offense is None:
+        return None
+    mine = state.offense is HUMAN
+    if mine:
+        return state.down.line, state.down.marker, True
+    return GOAL_LINE - state.down.line, GOAL_LINE - state.down.marker, False
