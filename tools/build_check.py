@@ -26,6 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -155,6 +156,26 @@ def _inside(path: object, folder: Path) -> bool:
     return Path(path).resolve().is_relative_to(folder.resolve())
 
 
+def wait_for_first_speech(proc: subprocess.Popen[bytes], diagnostics: Path, timeout: float,
+                          output: Callable[[], str] = lambda: "") -> None:
+    """Return once the game's diagnostics say speech started playing; CheckFailed if the game
+    exits first or `timeout` passes (with the diagnostics and, when given, its stderr)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        facts = _read_json(diagnostics) or {}
+        if facts.get("first_playback_unix") is not None:
+            return
+        exited = proc.poll() is not None
+        if exited or time.monotonic() > deadline:
+            stderr = output()
+            shown = f"diagnostics: {facts or None}" + (f"; stderr:\n{stderr}" if stderr else "")
+            if exited:
+                raise CheckFailed(f"the game exited before any speech played "
+                                  f"(exit {proc.returncode}); {shown}")
+            raise CheckFailed(f"no speech played within {timeout:.0f} s; {shown}")
+        time.sleep(0.02)
+
+
 def play_whole_game(executable: Path, dist: Path, keys: list[str], seed: int, work: Path,
                     isolate: list[str]) -> dict[str, object]:
     """Run the packaged game through a scripted game and check everything; returns facts."""
@@ -176,18 +197,7 @@ def play_whole_game(executable: Path, dist: Path, keys: list[str], seed: int, wo
                                 stderr=err)
         try:
             # Speech must really play before the keys race through the game and cut it.
-            deadline = time.monotonic() + SPEECH_START_TIMEOUT_S
-            while True:
-                facts = _read_json(diagnostics) or {}
-                if facts.get("first_playback_unix") is not None:
-                    break
-                if proc.poll() is not None:
-                    raise CheckFailed("the app exited before any speech played "
-                                      f"(exit {proc.returncode}); diagnostics: {facts or None}")
-                if time.monotonic() > deadline:
-                    raise CheckFailed(f"no speech played within {SPEECH_START_TIMEOUT_S:.0f} s; "
-                                      f"diagnostics: {facts or None}")
-                time.sleep(0.02)
+            wait_for_first_speech(proc, diagnostics, SPEECH_START_TIMEOUT_S)
             assert proc.stdin is not None
             proc.stdin.write(("\n".join(keys) + "\n").encode("utf-8"))
             proc.stdin.close()

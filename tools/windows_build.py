@@ -45,7 +45,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 try:  # run as a script, tools/ is on sys.path; imported as tools.windows_build, ROOT is
-    from build_check import CheckFailed, _read_json, clean_copy, folder_size, game_keys, snapshot
+    from build_check import (
+        CheckFailed,
+        _read_json,
+        clean_copy,
+        folder_size,
+        game_keys,
+        snapshot,
+        wait_for_first_speech,
+    )
 except ImportError:
     from tools.build_check import (
         CheckFailed,
@@ -54,6 +62,7 @@ except ImportError:
         folder_size,
         game_keys,
         snapshot,
+        wait_for_first_speech,
     )
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -411,19 +420,8 @@ def play_scripted(command: Sequence[str], env: Mapping[str, str], cwd: Path, key
         return b"".join(err).decode("utf-8", "replace")[-3000:]
 
     try:
-        deadline = time.monotonic() + SPEECH_START_TIMEOUT_S
-        while sound:
-            facts = _read_json(diagnostics) or {}
-            if facts.get("first_playback_unix") is not None:
-                break
-            if proc.poll() is not None:
-                raise CheckFailed(f"the game exited before any speech played (exit "
-                                  f"{proc.returncode}); diagnostics: {facts or None}; stderr:\n"
-                                  f"{output()}")
-            if time.monotonic() > deadline:
-                raise CheckFailed(f"no speech played within {SPEECH_START_TIMEOUT_S:.0f} s; "
-                                  f"diagnostics: {facts or None}; stderr:\n{output()}")
-            time.sleep(0.02)
+        if sound:
+            wait_for_first_speech(proc, diagnostics, SPEECH_START_TIMEOUT_S, output)
         assert proc.stdin is not None
         proc.stdin.write(("\n".join(keys) + "\n").encode("utf-8"))
         proc.stdin.close()
