@@ -199,20 +199,31 @@ def _title_lines(measure: Measure, menu: Menu, section: str, width: int) -> list
     return clip(measure, "medium", lines, MOST_LINES["title"], width)
 
 
-def _menu_height(measure: Measure, menu: Menu, section: str, width: int) -> int:
-    """The whole decision's height, unscrolled."""
-    title = _title_lines(measure, menu, section, width)
-    rows = _menu_rows(measure, menu, width)
-    return (len(title) * measure.line_height("medium") + GAP
-            + sum(row.height(measure) for row in rows))
+@dataclass
+class _Decision:
+    """The decision laid out once per frame: its title's lines and its rows, measured."""
 
+    title: list[str]
+    rows: list[_Row]
+    heights: list[int]
 
-def _focus_height(measure: Measure, menu: Menu, section: str, width: int) -> int:
-    """The decision's title and its focused item: the least of it ever shown."""
-    title = _title_lines(measure, menu, section, width)
-    rows = [row for row in _menu_rows(measure, menu, width) if row.focused]
-    return (len(title) * measure.line_height("medium") + GAP
-            + sum(row.height(measure) for row in rows[:1]))
+    @classmethod
+    def of(cls, measure: Measure, menu: Menu, section: str, width: int) -> _Decision:
+        rows = _menu_rows(measure, menu, width)
+        return cls(_title_lines(measure, menu, section, width), rows,
+                   [row.height(measure) for row in rows])
+
+    def title_height(self, measure: Measure) -> int:
+        return len(self.title) * measure.line_height("medium") + GAP
+
+    def height(self, measure: Measure) -> int:
+        """The whole decision, unscrolled."""
+        return self.title_height(measure) + sum(self.heights)
+
+    def focus_height(self, measure: Measure) -> int:
+        """Its title and focused item: the least of it ever shown."""
+        focused = [h for row, h in zip(self.rows, self.heights, strict=True) if row.focused]
+        return self.title_height(measure) + sum(focused[:1])
 
 
 class Layout:
@@ -300,13 +311,11 @@ class Layout:
         self.frame.panel_first = first
         self.frame.panel_shown = len(shown)
 
-    def decision(self, menu: Menu, section: str, top: int, bottom: int) -> None:
+    def decision(self, decision: _Decision, top: int, bottom: int) -> None:
         """The decision's title (pinned), then its lists, scrolled to keep the focus whole."""
-        title_lines = _title_lines(self.m, menu, section, self.inner)
-        y = self.text("title", "medium", title_lines, MARGIN, top, p.ACCENT, p.BACKGROUND)
+        y = self.text("title", "medium", decision.title, MARGIN, top, p.ACCENT, p.BACKGROUND)
         y += GAP
-        rows = _menu_rows(self.m, menu, self.inner)
-        heights = [row.height(self.m) for row in rows]
+        rows, heights = decision.rows, decision.heights
         focused = next((i for i, row in enumerate(rows) if row.focused), None)
         space = bottom - y
         first = _scroll(heights, focused, space)
@@ -343,17 +352,18 @@ def build(measure: Measure, size: tuple[int, int], *, title: str, score: str, si
     # line of context); the panel takes what it needs of the rest, at least three lines.
     line = measure.line_height("medium")
     keep = 0
-    if menu is not None:
+    decision = _Decision.of(measure, menu, section, layout.inner) if menu is not None else None
+    if decision is not None:
         keep = 2 * line + measure.line_height("small") + 3 * (line + 2 * FOCUS_PAD) + GAP
-        keep = min(keep, _menu_height(measure, menu, section, layout.inner) + GAP)
-    if menu is not None and wanted > height - y - keep:
-        # Long text (help, the rules, the explorer's figures): the panel becomes a page, and
-        # the decision shrinks to its title and the focused item until the next words.
-        keep = min(keep, _focus_height(measure, menu, section, layout.inner) + GAP)
+        keep = min(keep, decision.height(measure) + GAP)
+        if wanted > height - y - keep:
+            # Long text (help, the rules, the explorer's figures): the panel becomes a page,
+            # and the decision shrinks to its title and the focused item until the next words.
+            keep = min(keep, decision.focus_height(measure) + GAP)
     least = min(wanted, 3 * measure.line_height("small") + 2 * GAP)
     panel_top = height - max(least, min(wanted, height - y - keep))
-    if menu is not None:
-        layout.decision(menu, section, y, panel_top - GAP)
+    if decision is not None:
+        layout.decision(decision, y, panel_top - GAP)
     if lines:
         layout.panel(lines, panel_top, panel_first)
     return layout.frame
