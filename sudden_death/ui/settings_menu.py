@@ -7,7 +7,8 @@ at once; Escape or Done closes the menu and returns focus where it was.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, TypeVar
 
 from ..settings import MIN_SPEECH_VOLUME, TEXT_SIZES, VERBOSITIES, Settings
 from .menu import Group, Item, ItemKind, Menu
@@ -16,6 +17,8 @@ from .verbosity import VERBOSITY_WORDS
 
 if TYPE_CHECKING:
     from .comfort import Comfort
+
+T = TypeVar("T")
 
 RATE_STEP, RATE_BIG_STEP = 10, 50
 VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
@@ -160,24 +163,23 @@ class SettingsScreen(Screen):
             # A voice belongs to its engine: the new one starts with its default voice.
             return old.changed(speech_engine=names[index], voice="")
         if key == "text_size":
-            index = TEXT_SIZES.index(old.text_size) + direction
-            if cycle:
-                index %= len(TEXT_SIZES)
-            index = max(0, min(len(TEXT_SIZES) - 1, index))
-            return old.changed(text_size=TEXT_SIZES[index])
+            size = _step(TEXT_SIZES, TEXT_SIZES.index(old.text_size), direction, cycle)
+            return old.changed(text_size=size)
         if key == "verbosity":
-            index = VERBOSITIES.index(old.verbosity) + direction
-            if cycle:
-                index %= len(VERBOSITIES)
-            index = max(0, min(len(VERBOSITIES) - 1, index))
-            return old.changed(verbosity=VERBOSITIES[index])
+            level = _step(VERBOSITIES, VERBOSITIES.index(old.verbosity), direction, cycle)
+            return old.changed(verbosity=level)
         self.voice_list = self.comfort.controls.voices()  # the engine may have changed
         ids = [voice.id for voice in self.voice_list]
         if not ids:
             return old
         index = ids.index(old.voice) if old.voice in ids else -1
-        index += direction * (10 if big else 1)
-        if cycle:
-            index %= len(ids)
-        index = max(0, min(len(ids) - 1, index))
-        return old.changed(voice=ids[index])
+        return old.changed(voice=_step(ids, index, direction * (10 if big else 1), cycle))
+
+
+def _step(choices: Sequence[T], index: int, step: int, cycle: bool) -> T:
+    """The choice `step` places on from `index`: round past the ends when cycling (Space and
+    Enter), else stopping at the end (the arrows, which then say "the limit")."""
+    index += step
+    if cycle:
+        index %= len(choices)
+    return choices[max(0, min(len(choices) - 1, index))]
