@@ -11,6 +11,7 @@ from collections.abc import Iterator
 
 import pygame
 import pytest
+from audio_helpers import wait_for
 
 from sudden_death.audio.notices import NoticeBoard
 from sudden_death.audio.protocols import Voice
@@ -89,15 +90,6 @@ def service() -> Iterator[tuple[SpeechService, HeldSynth, pygame.mixer.Channel]]
     yield speech, synth, channel
     speech.close()
     pygame.mixer.quit()
-
-
-def wait_for(condition: object, timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():  # type: ignore[operator]
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.002)
-    return True
 
 
 def test_a_line_is_split_into_sentences_and_a_short_first_clause() -> None:

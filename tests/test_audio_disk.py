@@ -31,25 +31,24 @@ print(json.dumps({"format": mixer_format, "lengths": lengths, "finished": finish
 """
 
 
-def test_speech_samples_reach_the_audio_device(tmp_path: Path) -> None:
+def play_on_disk(tmp_path: Path, child: str) -> tuple[dict, array]:
+    """Run `child` with SDL's disk driver; its JSON report (last stdout line) and every sample
+    the device played."""
     out = tmp_path / "played.raw"
-    env = {
-        **os.environ,
-        "SDL_AUDIODRIVER": "disk",
-        "SDL_DISKAUDIOFILE": str(out),
-        "PYGAME_HIDE_SUPPORT_PROMPT": "1",
-    }
-    result = subprocess.run(
-        [sys.executable, "-c", CHILD], cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=60,
-    )
+    env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(out),
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    result = subprocess.run([sys.executable, "-c", child], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
     assert result.returncode == 0, result.stderr
-    report = json.loads(result.stdout.strip().splitlines()[-1])
+    return json.loads(result.stdout.strip().splitlines()[-1]), array("h", out.read_bytes())
+
+
+def test_speech_samples_reach_the_audio_device(tmp_path: Path) -> None:
+    report, samples = play_on_disk(tmp_path, CHILD)
     assert report["notices"] == [] and report["finished"]
     assert report["format"][1] == -16  # signed 16-bit, as the mixer asked for
     rate, channels = report["format"][0], report["format"][2]
     (utterance,) = report["lengths"]
-    samples = array("h", out.read_bytes())
     played = len(samples) / channels / rate
     assert played >= utterance * 0.9  # the whole utterance went through the device
     loud = [abs(v) > 2000 for v in samples]
@@ -81,14 +80,8 @@ print(json.dumps({"format": pygame.mixer.get_init() or [0, 0, 0], "notices": aud
 def test_a_cue_under_speech_never_clips_at_full_volumes(tmp_path: Path) -> None:
     """Every mixed sample of loud cues over speech, both at full volume, stays under full scale
     (levels.MIX_HEADROOM); the mix is also really loud, so the headroom is not silence."""
-    out = tmp_path / "played.raw"
-    env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(out),
-           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-    result = subprocess.run([sys.executable, "-c", LOUD_CHILD], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout.strip().splitlines()[-1])["notices"] == []
-    samples = array("h", out.read_bytes())
+    report, samples = play_on_disk(tmp_path, LOUD_CHILD)
+    assert report["notices"] == []
     peak = max(abs(v) for v in samples)
     assert 16000 < peak < 32767, peak
 
@@ -118,16 +111,9 @@ print(json.dumps({"roll": raw, "volume": volume, "channels": channels, "freq": f
 def test_a_rolls_result_cue_starts_as_the_last_click_ends(tmp_path: Path) -> None:
     """What the device played: the roll alone (nothing of the result cue under it), then the
     result cue straight after, queued on the roll's channel (no timer thread)."""
-    out = tmp_path / "played.raw"
-    env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(out),
-           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-    result = subprocess.run([sys.executable, "-c", DICE_CHILD], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    facts = json.loads(result.stdout.strip().splitlines()[-1])
+    facts, played = play_on_disk(tmp_path, DICE_CHILD)
     assert facts["notices"] == []
     assert facts["threads_added"] == 0  # a timer per roll outlived fast scripted games
-    played = array("h", out.read_bytes())
     roll = [round(v * facts["volume"]) for v in facts["roll"]]
     start = next(i for i, v in enumerate(played) if v != 0)
     offset = start - next(i for i, v in enumerate(roll) if v != 0)

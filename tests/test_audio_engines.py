@@ -6,14 +6,13 @@ from __future__ import annotations
 
 import ctypes
 import sys
-import time
 from array import array
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pygame
 import pytest
+from audio_helpers import wait_for
 
 from sudden_death.audio import espeak_setup
 from sudden_death.audio.engines import Engines
@@ -126,15 +125,6 @@ def mixer() -> Iterator[pygame.mixer.Channel]:
     pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=256)
     yield pygame.mixer.Channel(0)
     pygame.mixer.quit()
-
-
-def wait_for(condition: Any, timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.002)
-    return True
 
 
 def test_speech_switches_engine_between_utterances(mixer: pygame.mixer.Channel) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import threading
 import time
 from array import array
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 
 import pygame
 import pytest
+from audio_helpers import wait_for
 
 from sudden_death.audio.levels import MIX_HEADROOM
 from sudden_death.audio.protocols import Message, Priority
@@ -20,15 +21,6 @@ LONG = (
     "The quarterback takes the snap, drops back, looks left, looks right, and throws deep down "
     "the sideline toward the end zone where two receivers are racing the safety for the ball."
 )
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 5.0) -> bool:
-    deadline = time.monotonic() + timeout
-    while not condition():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.002)
-    return True
 
 
 class Log:

@@ -41,6 +41,16 @@ def game(tmp_path: Path, *args: str, keys: str = "escape\ndown\nreturn\n",
     )
 
 
+def live_game(tmp_path: Path) -> subprocess.Popen[str]:
+    """The game reading keys from its stdin and writing the transcript to its stdout."""
+    return subprocess.Popen(
+        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", "1",
+         "--keys", "-", "--transcript", "-", "--config", str(tmp_path / "cfg")],
+        cwd=tmp_path, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )
+
+
 def one_line_error(result: subprocess.CompletedProcess[str], code: int) -> str:
     assert result.returncode == code, result.stderr
     assert "Traceback" not in result.stderr and "Exception ignored" not in result.stderr
@@ -79,12 +89,7 @@ def test_a_full_disk_stops_the_transcript_and_ends_the_game_cleanly(tmp_path: Pa
 
 def test_a_closed_pipe_stops_the_transcript_and_ends_the_game_cleanly(tmp_path: Path) -> None:
     """`| head -1`: the reader leaves after one line while the game waits for keys."""
-    with subprocess.Popen(
-        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", "1",
-         "--keys", "-", "--transcript", "-", "--config", str(tmp_path / "cfg")],
-        cwd=tmp_path, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True,
-    ) as proc:
+    with live_game(tmp_path) as proc:
         assert proc.stdout is not None and proc.stdin is not None and proc.stderr is not None
         assert json.loads(proc.stdout.readline())["kind"] == "speech"
         proc.stdout.close()  # the reader is gone
@@ -149,12 +154,7 @@ def test_temp_files_left_by_a_killed_save_are_cleaned_up(tmp_path: Path) -> None
 @pytest.mark.skipif(not hasattr(signal, "SIGTERM") or sys.platform == "win32",
                     reason="POSIX signals")
 def test_sigterm_ends_the_game_with_143(tmp_path: Path) -> None:
-    with subprocess.Popen(
-        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", "1",
-         "--keys", "-", "--transcript", "-", "--config", str(tmp_path / "cfg")],
-        cwd=tmp_path, env=ENV, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE, text=True,
-    ) as proc:
+    with live_game(tmp_path) as proc:
         assert proc.stdout is not None and proc.stdin is not None and proc.stderr is not None
         while json.loads(proc.stdout.readline()).get("kind") != "waiting":
             pass

@@ -147,34 +147,31 @@ def read_until(stdout: Any, done: Any) -> list[dict]:
 
 
 def test_an_unknown_key_on_stdin_is_an_error_record_then_waiting(tmp_path: Path) -> None:
-    proc = subprocess.Popen(command(tmp_path, "-"), cwd=tmp_path, env=ENV,
-                            stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True)
-    timer = threading.Timer(30, proc.kill)
-    timer.start()
-    try:
-        assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
-        read_until(proc.stdout, lambda seen: seen and seen[-1] == {"kind": "waiting"})
-        proc.stdin.write("frobnicate\n")
-        proc.stdin.flush()
-        seen = read_until(proc.stdout, lambda seen: len(seen) >= 2
-                          and seen[-1] == {"kind": "waiting"} and seen[-2]["kind"] == "error")
-        assert seen[-2]["text"] == "line 1: unknown key name 'frobnicate'"
-        proc.stdin.write("return\n")  # Start a game: the game still listens
-        proc.stdin.flush()
-        seen = read_until(proc.stdout, lambda seen: any(
-            r.get("text", "").startswith("Your team's name") for r in seen))
-        proc.stdin.close()
-        assert proc.wait(timeout=20) == 0
-        err = proc.stderr.read()
-    finally:
-        timer.cancel()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        for pipe in (proc.stdin, proc.stdout, proc.stderr):  # unclosed pipes warn, as errors
-            if pipe is not None:
-                pipe.close()
+    # The with block closes the pipes and reaps the game however the test ends.
+    with subprocess.Popen(command(tmp_path, "-"), cwd=tmp_path, env=ENV,
+                          stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True) as proc:
+        timer = threading.Timer(30, proc.kill)
+        timer.start()
+        try:
+            assert proc.stdin is not None and proc.stdout is not None and proc.stderr is not None
+            read_until(proc.stdout, lambda seen: seen and seen[-1] == {"kind": "waiting"})
+            proc.stdin.write("frobnicate\n")
+            proc.stdin.flush()
+            seen = read_until(proc.stdout, lambda seen: len(seen) >= 2
+                              and seen[-1] == {"kind": "waiting"} and seen[-2]["kind"] == "error")
+            assert seen[-2]["text"] == "line 1: unknown key name 'frobnicate'"
+            proc.stdin.write("return\n")  # Start a game: the game still listens
+            proc.stdin.flush()
+            seen = read_until(proc.stdout, lambda seen: any(
+                r.get("text", "").startswith("Your team's name") for r in seen))
+            proc.stdin.close()
+            assert proc.wait(timeout=20) == 0
+            err = proc.stderr.read()
+        finally:
+            timer.cancel()
+            if proc.poll() is None:
+                proc.kill()
     assert "Traceback" not in err, err
     assert "line 1: unknown key name 'frobnicate'" in err  # a copy for a person watching
 

@@ -177,35 +177,31 @@ def test_a_safety_ends_the_game(tmp_path: Path) -> None:
 
 
 def test_keys_from_stdin_report_waiting(tmp_path: Path) -> None:
-    proc = subprocess.Popen(
+    with subprocess.Popen(
         [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", "1",
          "--keys", "-", "--transcript", "-", "--config", str(tmp_path / "cfg")],
         cwd=ROOT, env=_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
-    )
-    timer = threading.Timer(30, proc.kill)
-    timer.start()
-    try:
-        assert proc.stdin is not None and proc.stdout is not None
-        proc.stdin.write("s\nreturn\n")
-        proc.stdin.flush()
-        seen: list[dict] = []
-        while True:
-            line = proc.stdout.readline()
-            assert line, "the game ended before it waited"
-            seen.append(json.loads(line))
-            if seen[-1] == {"kind": "waiting"} and any(
-                r.get("text", "").startswith("No game yet") for r in seen
-            ):
-                break
-        proc.stdin.close()
-        assert proc.wait(timeout=20) == 0
-    finally:
-        timer.cancel()
-        if proc.poll() is None:
-            proc.kill()
-            proc.wait()
-        for pipe in (proc.stdin, proc.stdout, proc.stderr):  # unclosed pipes warn, as errors
-            if pipe is not None:
-                pipe.close()
+    ) as proc:  # the with block closes the pipes and reaps the game however the test ends
+        timer = threading.Timer(30, proc.kill)
+        timer.start()
+        try:
+            assert proc.stdin is not None and proc.stdout is not None
+            proc.stdin.write("s\nreturn\n")
+            proc.stdin.flush()
+            seen: list[dict] = []
+            while True:
+                line = proc.stdout.readline()
+                assert line, "the game ended before it waited"
+                seen.append(json.loads(line))
+                if seen[-1] == {"kind": "waiting"} and any(
+                    r.get("text", "").startswith("No game yet") for r in seen
+                ):
+                    break
+            proc.stdin.close()
+            assert proc.wait(timeout=20) == 0
+        finally:
+            timer.cancel()
+            if proc.poll() is None:
+                proc.kill()
     assert any(r.get("text", "").startswith("Your team's name") for r in seen)
