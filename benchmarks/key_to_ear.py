@@ -44,7 +44,7 @@ def child() -> dict[str, float | None]:
     from audible import AudibleProbe
 
     from sudden_death.audio import system
-    from sudden_death.ui import app as app_module
+    from sudden_death.ui import loop as loop_module
     from sudden_death.ui.cli import Options
 
     found: dict[str, float | None] = {}
@@ -89,7 +89,7 @@ def child() -> dict[str, float | None]:
     system.open_audio = open_audio_with_probe
     threading.Thread(target=player, daemon=True).start()
     with tempfile.TemporaryDirectory() as config:
-        app_module.run_app(Options(headless=True, config=Path(config)))
+        loop_module.run_app(Options(headless=True, config=Path(config)))
     return found
 
 

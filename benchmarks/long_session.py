@@ -2,7 +2,7 @@
 
 Plays `--games` games (default 100) in this process with `run_app`, the real event loop and, by
 default, the real audio layer (eSpeak NG through pygame.mixer on SDL's dummy device). The keys
-come from `sudden_death.ui.script.plan_game`, so every game reaches its end. After game 1 and
+come from `tests/game_script.py`, so every game reaches its end. After game 1 and
 after the last game it measures resident memory (VmRSS), live threads and open file descriptors,
 and prints the figures. Targets: memory growth under 10 MB, no growth in threads or files.
 
@@ -24,8 +24,9 @@ from pathlib import Path
 from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
-if str(ROOT) not in sys.path:
-    sys.path.insert(0, str(ROOT))
+for _path in (ROOT, ROOT / "tests"):  # the package, and the key-script helper beside the tests
+    if str(_path) not in sys.path:
+        sys.path.insert(0, str(_path))
 
 
 def rss_kib() -> int:
@@ -66,7 +67,7 @@ def measure() -> dict[str, int]:
 
 def session_keys(seed: int, games: int) -> list[str]:
     """Keys for `games` games from launch: the first names the teams, the rest Play again."""
-    from sudden_death.ui.script import plan_game
+    from game_script import plan_game
 
     keys: list[str] = []
     for index in range(games):
@@ -80,7 +81,7 @@ def run_session(games: int = 100, seed: int = 1, sound: bool = True,
                 config: Path | None = None) -> dict[str, Any]:
     """Play `games` games in one run_app; return figures after game 1 and after the last."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from sudden_death.ui import app as app_module
+    from sudden_death.ui import loop as loop_module
     from sudden_death.ui.cli import Options
     from sudden_death.ui.keys import KeySource, Step, parse_step
 
@@ -110,8 +111,8 @@ def run_session(games: int = 100, seed: int = 1, sound: bool = True,
             return not self.lines
 
     source = SessionSource(session_keys(seed, games))
-    original_source = app_module._key_source
-    original_app = app_module.App
+    original_source = loop_module._key_source
+    original_app = loop_module.App
 
     class CountingApp(original_app):  # type: ignore[misc, valid-type]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
@@ -120,16 +121,16 @@ def run_session(games: int = 100, seed: int = 1, sound: bool = True,
                 finals.append(m.text) if m.category == "game_over" else None)
             self.speaker.add_listener(listen)
 
-    app_module._key_source = lambda _keys: source
-    app_module.App = CountingApp
+    loop_module._key_source = lambda _keys: source
+    loop_module.App = CountingApp
     try:
         with tempfile.TemporaryDirectory() as scratch:
             options = Options(seed=seed, headless=True, keys="session",
                               config=config or Path(scratch), no_sound=not sound)
-            code = app_module.run_app(options)
+            code = loop_module.run_app(options)
     finally:
-        app_module._key_source = original_source
-        app_module.App = original_app
+        loop_module._key_source = original_source
+        loop_module.App = original_app
     seconds = time.perf_counter() - started
     first, last = marks.get(1, {}), marks.get(games, {})
     return {

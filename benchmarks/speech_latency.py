@@ -58,6 +58,7 @@ def _setup_child() -> None:
                       PYGAME_HIDE_SUPPORT_PROMPT="1")
     sys.path.insert(0, str(ROOT))
     sys.path.insert(0, str(ROOT / "benchmarks"))
+    sys.path.insert(0, str(ROOT / "tests"))  # game_script, the key-script helper
 
 
 def game_sentences(count: int, seed: int = 7) -> list[str]:
@@ -158,12 +159,12 @@ def part_keys(games: int, live: bool) -> dict[str, Any]:
     _setup_child()
     import pygame
     from audible import AudibleProbe
+    from game_script import plan_game
 
     from sudden_death.audio import system
-    from sudden_death.ui import app as app_module
+    from sudden_death.ui import loop as loop_module
     from sudden_death.ui.cli import Options
     from sudden_death.ui.keys import KeySource, parse_step, post_step
-    from sudden_death.ui.script import plan_game
 
     found: list[float | None] = []
     probe: dict[str, Any] = {}
@@ -212,11 +213,11 @@ def part_keys(games: int, live: bool) -> dict[str, Any]:
 
     system.open_audio = open_audio_with_probe
     if live_source is not None:
-        app_module._key_source = lambda _keys: live_source  # type: ignore[assignment]
+        loop_module._key_source = lambda _keys: live_source  # type: ignore[assignment]
     threading.Thread(target=player, daemon=True).start()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as config:
-        app_module.run_app(Options(headless=True, config=Path(config),
+        loop_module.run_app(Options(headless=True, config=Path(config),
                                    keys="-" if live else None, seed=100))
     return {"keys": found, "underruns": underruns(probe["mixer"]),
             "seconds": time.perf_counter() - started}
@@ -227,7 +228,7 @@ import sys, time, threading
 sys.path[:0] = {paths!r}
 from audible import AudibleProbe
 from sudden_death.audio import system
-from sudden_death.ui import app
+from sudden_death.ui import loop as app
 original = system.open_audio
 def opened(**kwargs):
     audio = original(**kwargs)

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from .engine import BANDS, DriveEnd, Outcome, Team
+from .engine import BANDS, DriveEnd, Outcome, PlayResult, Team
 from .engine import events as ev
 
 SACK_TOTALS = range(2, 13)
@@ -93,25 +93,25 @@ class Tally:
         call = self._last_call = event.call.value
         self.call_plays[call] += 1
         self.call_yards[call] += event.yards
-        self.call_turnovers[call] += event.result == "interception"
+        self.call_turnovers[call] += event.result is PlayResult.INTERCEPTION
         self.defense_plays[self._defense_call] += 1
         self.defense_yards[self._defense_call] += event.yards
         if event.band == 0:
-            if event.result == "run":
+            if event.result is PlayResult.RUN:
                 self.band_zero["carries"] += 1
                 self.band_zero["carry_yards"] += event.yards
             else:
                 self.band_zero["passes"] += 1
-                self.band_zero[event.result] += 1
-                if event.result == "complete":
+                self.band_zero[event.result.value] += 1
+                if event.result is PlayResult.COMPLETE:
                     self.band_zero["completion_yards"] += event.yards
-        if event.result == "sack":
+        if event.result is PlayResult.SACK:
             self.plays["sacks"] += 1
             # The dice total, even when the goal line cut the loss short (a safety).
             assert event.yardage_roll is not None
             self.sack_yards[event.yardage_roll.total] += 1
-        elif event.result in ("incomplete", "interception"):
-            self.plays[event.result] += 1
+        elif event.result in (PlayResult.INCOMPLETE, PlayResult.INTERCEPTION):
+            self.plays[event.result.value] += 1
 
     def _fumble(self, event: ev.Fumble) -> None:
         self.plays["fumbles"] += 1

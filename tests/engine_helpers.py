@@ -6,6 +6,7 @@ import random
 from collections.abc import Iterable
 
 from sudden_death.engine import (
+    Action,
     DefCall,
     Down,
     Game,
@@ -13,10 +14,15 @@ from sudden_death.engine import (
     Hand,
     OffCall,
     Phase,
+    PickFinal,
+    PickHand,
     Player,
+    Role,
     Team,
+    actors,
 )
-from sudden_death.engine.cards import MATCHUPS, OFFENSIVE_CALLS
+from sudden_death.engine import events as ev
+from sudden_death.engine.cards import MATCHUPS, OFFENSIVE_CALLS, calls_for, players_for
 
 
 class ForcedDice(random.Random):
@@ -135,6 +141,36 @@ def final_call_game(
         defense_hand=Hand(defense_players, (def_call, *other_def)),
     )
     return game
+
+
+def step_actions(game: Game, first: object, second: object = None) -> dict[Team, object]:
+    """The mapping `Game.apply` takes: `first` for the team that acts (the offense at the three
+    simultaneous steps) and `second` for the defense there. Leaving out `second` at a
+    simultaneous step builds an incomplete step, which the engine must refuse."""
+    given = (first,) if second is None else (first, second)
+    teams = actors(game.state) or (Team.HOME,)  # after the end, still name somebody
+    assert len(given) <= len(teams), f"{len(given)} actions for {teams}"
+    return dict(zip(teams, given, strict=False))
+
+
+def step(game: Game, first: Action, second: Action | None = None) -> list[ev.Event]:
+    """One step through `Game.apply` (see `step_actions`)."""
+    return game.apply(step_actions(game, first, second))  # type: ignore[arg-type]
+
+
+def final_calls(game: Game, offense: OffCall, defense: DefCall) -> list[ev.Event]:
+    """Step 3 of a down: both final calls, then the play is resolved."""
+    return step(game, PickFinal(offense), PickFinal(defense))
+
+
+def in_card_order(hand: Hand) -> PickHand:
+    """The listed form of a hand. The computer keeps its cards in the order it drew them (its
+    transcripts depend on that) and the engine accepts a hand in any order, while
+    `legal_actions` lists each set of cards once, in card order."""
+    role = Role.OFFENSE if isinstance(hand.calls[0], OffCall) else Role.DEFENSE
+    players, calls = players_for(role), calls_for(role)
+    return PickHand(Hand(tuple(sorted(hand.players, key=players.index)),
+                         tuple(sorted(hand.calls, key=calls.index))))
 
 
 def kinds(events: Iterable[object]) -> list[str]:

@@ -169,20 +169,24 @@ print(json.dumps({"got": got, "notices": audio.notices}))
 
 
 def test_importing_the_audio_layer_has_no_side_effects() -> None:
+    """Importing starts nothing: no thread, no mixer, no speech engine, no eSpeak library (pygame
+    itself is imported at the top of the modules that play sound, and stays uninitialised)."""
     code = """
 import json, sys, threading
 import sudden_death.audio.cache, sudden_death.audio.cues, sudden_death.audio.espeak_setup
 import sudden_death.audio.notices, sudden_death.audio.protocols, sudden_death.audio.recording
 import sudden_death.audio.silent, sudden_death.audio.speech, sudden_death.audio.synth
 import sudden_death.audio.system
+import pygame
 maps = open("/proc/self/maps").read() if sys.platform.startswith("linux") else ""
-print(json.dumps({"threads": threading.active_count(), "pygame": "pygame" in sys.modules,
-                  "pyttsx3": "pyttsx3" in sys.modules, "espeak": "espeak" in maps}))
+print(json.dumps({"threads": threading.active_count(), "mixer": pygame.mixer.get_init(),
+                  "sdl": pygame.get_init(), "pyttsx3": "pyttsx3" in sys.modules,
+                  "espeak": "espeak" in maps}))
 """
     result = run_child(code)
     assert result.returncode == 0, result.stderr
     assert json.loads(result.stdout) == {
-        "threads": 1, "pygame": False, "pyttsx3": False, "espeak": False
+        "threads": 1, "mixer": None, "sdl": False, "pyttsx3": False, "espeak": False
     }
 
 

@@ -10,7 +10,7 @@ import random
 import subprocess
 import sys
 
-from sudden_death.engine import Role, SnapChoice
+from sudden_death.engine import SnapChoice
 from sudden_death.engine.smart import SmartPolicy
 from sudden_death.simulate import simulate
 
@@ -67,10 +67,14 @@ def test_smart_policy_kicks_sensibly():
 
 def test_smart_policy_picks_legal_hands():
     policy = SmartPolicy(random.Random(2))
-    from sudden_death.engine import GameState
+    from sudden_death.engine import Down, GameState, Phase, PickHand, Team, legal_actions
 
-    for role in Role:
-        hand = policy.choose_hand(GameState(), role)
+    state = GameState(phase=Phase.SELECTION, drive=1, offense=Team.HOME, down=Down(1, 25, 35))
+    for team in Team:
+        legal = legal_actions(state, team)
+        action = policy.choose(state, team, legal)
+        assert isinstance(action, PickHand) and action in legal
+        hand = action.hand
         assert len(set(hand.players)) == 2 and len(set(hand.calls)) == 3
 
 

@@ -6,11 +6,17 @@ from __future__ import annotations
 import random
 from collections import Counter
 
+from engine_helpers import in_card_order
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudden_death.engine import (
+    Action,
+    CallCoin,
+    ChooseSide,
+    ChooseSnap,
     CoinFace,
+    DefCall,
     DriveEnd,
     Game,
     GameEnd,
@@ -20,6 +26,9 @@ from sudden_death.engine import (
     Match,
     OffCall,
     Phase,
+    PickFinal,
+    PickHand,
+    PickSwap,
     Player,
     RandomComputer,
     Role,
@@ -28,6 +37,7 @@ from sudden_death.engine import (
     Swap,
     SwapKind,
     Team,
+    legal_actions,
 )
 from sudden_death.engine import events as ev
 from sudden_death.engine.cards import calls_for, players_for
@@ -40,10 +50,12 @@ class ChaosPolicy(RandomComputer):
     """Random like the computer, but also kicks on any down and goes for it on fourth down,
     so every drive-ending path (including turnovers on downs) shows up."""
 
-    def choose_snap(self, state: GameState, legal: tuple[SnapChoice, ...]) -> SnapChoice:
+    def choose(self, state: GameState, team: Team, legal: tuple[Action, ...]) -> Action:
+        if not isinstance(legal[0], ChooseSnap):
+            return super().choose(state, team, legal)
         roll = self.rng.random()
         if roll < 0.8:
-            return SnapChoice.PLAY
+            return ChooseSnap(SnapChoice.PLAY)
         return self.rng.choice(legal)
 
 
@@ -154,26 +166,66 @@ def test_computer_plays_downs_one_to_three_then_kicks_on_fourth():
 
 def test_computer_choices_are_legal_and_uniform():
     computer = RandomComputer(random.Random(5))
-    state = GameState()
+    team = Team.HOME  # on offense
+    selection = GameState(
+        phase=Phase.SELECTION, drive=1, offense=team, down=state_at(1, 30).down
+    )
+    theirs = Hand(players_for(Role.DEFENSE)[:2], calls_for(Role.DEFENSE)[:3])
+    hands = legal_actions(selection, team)
     kinds: Counter[SwapKind] = Counter()
+    outs: dict[SwapKind, Counter[int]] = {SwapKind.PLAYER: Counter(), SwapKind.CALL: Counter()}
     finals: Counter[object] = Counter()
     picked: Counter[object] = Counter()
     trials = 6000
     for _ in range(trials):
-        hand = computer.choose_hand(state, Role.OFFENSE)
+        action = computer.choose(selection, team, hands)
+        assert isinstance(action, PickHand) and in_card_order(action.hand) in hands
+        hand = action.hand
         assert len(set(hand.players)) == 2 and set(hand.players) <= set(players_for(Role.OFFENSE))
         assert len(set(hand.calls)) == 3 and set(hand.calls) <= set(calls_for(Role.OFFENSE))
         picked.update(hand.players)
-        swap = computer.choose_swap(state, Role.OFFENSE, hand)
+        substitution = GameState(
+            phase=Phase.SUBSTITUTION, drive=1, offense=team, down=selection.down,
+            offense_hand=hand, defense_hand=theirs,
+        )
+        swaps = legal_actions(substitution, team)
+        action = computer.choose(substitution, team, swaps)
+        assert isinstance(action, PickSwap) and action in swaps
+        swap = action.swap
         kinds[swap.kind] += 1
         if swap.kind is not SwapKind.KEEP:
             held = hand.players if swap.kind is SwapKind.PLAYER else hand.calls
             assert swap.out in held and swap.into not in held
-        finals[hand.calls.index(computer.choose_final(state, Role.OFFENSE, hand))] += 1
+            outs[swap.kind][held.index(swap.out)] += 1
+        final_call = GameState(
+            phase=Phase.FINAL_CALL, drive=1, offense=team, down=selection.down,
+            offense_hand=hand, defense_hand=theirs,
+        )
+        calls = legal_actions(final_call, team)
+        action = computer.choose(final_call, team, calls)
+        assert isinstance(action, PickFinal) and action in calls
+        finals[hand.calls.index(action.call)] += 1
     for count in (*kinds.values(), *finals.values()):
         assert abs(count / trials - 1 / 3) < 0.03
     for count in picked.values():
         assert abs(count / trials - 1 / 2) < 0.03  # each of 4 players is in half the hands
+    for kind, held_count in ((SwapKind.PLAYER, 2), (SwapKind.CALL, 3)):
+        replaced = outs[kind]
+        assert len(replaced) == held_count  # any held card may go out, each equally often
+        for count in replaced.values():
+            assert abs(count / kinds[kind] - 1 / held_count) < 0.05
+
+
+def test_computer_defends_with_defensive_cards():
+    computer = RandomComputer(random.Random(6))
+    state = GameState(phase=Phase.SELECTION, drive=1, offense=Team.HOME, down=state_at(1, 30).down)
+    for _ in range(200):
+        action = computer.choose(state, Team.AWAY, legal_actions(state, Team.AWAY))
+        assert isinstance(action, PickHand)
+        assert in_card_order(action.hand) in legal_actions(state, Team.AWAY)
+        assert set(action.hand.players) <= set(players_for(Role.DEFENSE))
+        assert set(action.hand.calls) <= set(calls_for(Role.DEFENSE))
+        assert all(isinstance(call, DefCall) for call in action.hand.calls)
 
 
 def test_computer_picks_its_side_at_random_when_it_wins_the_toss():
@@ -181,7 +233,7 @@ def test_computer_picks_its_side_at_random_when_it_wins_the_toss():
     for seed in range(200):
         match = Match.against_computer(seed)
         match.advance()
-        match.act(CoinFace.HEADS)
+        match.act(CallCoin(CoinFace.HEADS))
         if match.game.state.coin_winner is Team.AWAY:
             (chosen,) = [e for e in match.game.log if isinstance(e, ev.SideChosen)]
             assert chosen.team is Team.AWAY
@@ -199,10 +251,10 @@ def human_match(seed: int) -> Match:
     for attempt in range(seed, seed + 50):
         match = Match.against_computer(attempt)
         match.advance()
-        match.act(CoinFace.HEADS)
+        match.act(CallCoin(CoinFace.HEADS))
         if match.pending() and match.pending().phase is Phase.SIDE_CHOICE:
-            match.act(Side.OFFENSE)
-            match.act(SnapChoice.PLAY)
+            match.act(ChooseSide(Side.OFFENSE))
+            match.act(ChooseSnap(SnapChoice.PLAY))
             assert match.pending().phase is Phase.SELECTION
             return match
     raise AssertionError("no seed gave the human the toss")
@@ -224,13 +276,13 @@ def revealed_defense(events: list[ev.Event], step: int) -> Hand:
 def test_different_human_choices_meet_the_same_computer_choice_at_that_step():
     one, two = human_match(7), human_match(7)
     assert one.committed(Team.AWAY) == two.committed(Team.AWAY)
-    reveal_one = one.act(HAND_A)
-    reveal_two = two.act(HAND_B)
+    reveal_one = one.act(PickHand(HAND_A))
+    reveal_two = two.act(PickHand(HAND_B))
     assert revealed_defense(reveal_one, 1) == revealed_defense(reveal_two, 1)
     # the next step too: the computer's substitution does not depend on the human's cards
     assert one.committed(Team.AWAY) == two.committed(Team.AWAY)
-    final_one = one.act(Swap.keep())
-    final_two = two.act(Swap.call(OffCall.DEEP_PASS, OffCall.SCREEN))
+    final_one = one.act(PickSwap(Swap.keep()))
+    final_two = two.act(PickSwap(Swap.call(OffCall.DEEP_PASS, OffCall.SCREEN)))
     assert revealed_defense(final_one, 2) == revealed_defense(final_two, 2)
 
 
@@ -240,11 +292,12 @@ def test_the_computer_choice_is_fixed_before_the_human_and_survives_an_illegal_o
     assert committed is not None
     bad = Hand((Player.POWER_BACK,), HAND_A.calls)
     try:
-        match.act(bad)
+        match.act(PickHand(bad))
     except IllegalSelectionError:
         pass
     else:  # pragma: no cover - the engine must refuse
         raise AssertionError("an illegal hand was accepted")
     assert match.committed(Team.AWAY) == committed
-    events = match.act(HAND_A)
-    assert revealed_defense(events, 1) == committed
+    assert isinstance(committed, PickHand)
+    events = match.act(PickHand(HAND_A))
+    assert revealed_defense(events, 1) == committed.hand

@@ -5,9 +5,12 @@ from __future__ import annotations
 import random
 
 import pytest
-from engine_helpers import final_call_game, snap_game
+from engine_helpers import final_call_game, snap_game, step, step_actions
 
 from sudden_death.engine import (
+    CallCoin,
+    ChooseSnap,
+    Concede,
     DefCall,
     Game,
     GameOverError,
@@ -18,6 +21,9 @@ from sudden_death.engine import (
     IllegalSubstitutionError,
     OffCall,
     Phase,
+    PickFinal,
+    PickHand,
+    PickSwap,
     Player,
     RulesError,
     SnapChoice,
@@ -37,15 +43,21 @@ DEFENSE = Hand(
 
 def selection_game() -> Game:
     game = Game.from_kickoff(random.Random(3), Team.HOME)
-    game.choose_snap(SnapChoice.PLAY)
+    step(game, ChooseSnap(SnapChoice.PLAY))
     assert game.phase is Phase.SELECTION
     return game
 
 
-def assert_refused(game: Game, error: type[RulesError], action, *args) -> None:
+def assert_refused(
+    game: Game, error: type[RulesError], first: object, second: object = None
+) -> None:
+    """The step of `first` (and `second` for the defense) raises exactly `error` and changes
+    nothing, dice included."""
+    actions = step_actions(game, first, second)
     state, log, dice = game.state, list(game.log), game.rng.getstate()
-    with pytest.raises(error):
-        action(*args)
+    with pytest.raises(error) as raised:
+        game.apply(actions)
+    assert type(raised.value) is error
     assert game.state is state and game.log == log and game.rng.getstate() == dice
 
 
@@ -74,14 +86,16 @@ def assert_refused(game: Game, error: type[RulesError], action, *args) -> None:
 )
 def test_illegal_selections_are_refused(offense):
     game = selection_game()
-    assert_refused(game, IllegalSelectionError, game.select, offense, DEFENSE)
+    assert_refused(game, IllegalSelectionError, PickHand(offense), PickHand(DEFENSE))
 
 
 def test_defense_selection_is_checked_too():
     game = selection_game()
     bad = Hand(DEFENSE.players, (DefCall.BLITZ, DefCall.PREVENT, OffCall.DRAW))
-    assert_refused(game, IllegalSelectionError, game.select, OFFENSE, bad)
-    assert_refused(game, IllegalSelectionError, game.select, OFFENSE, Swap.keep())
+    assert_refused(game, IllegalSelectionError, PickHand(OFFENSE), PickHand(bad))
+    assert_refused(game, IllegalSelectionError, PickHand(OFFENSE), PickHand(Swap.keep()))
+    # a bare value where the defense's action belongs is not an action at all
+    assert_refused(game, IllegalChoiceError, PickHand(OFFENSE), DEFENSE)
 
 
 @pytest.mark.parametrize(
@@ -98,16 +112,17 @@ def test_defense_selection_is_checked_too():
 )
 def test_illegal_substitutions_are_refused(swap):
     game = selection_game()
-    game.select(OFFENSE, DEFENSE)
-    assert_refused(game, IllegalSubstitutionError, game.substitute, swap, Swap.keep())
+    step(game, PickHand(OFFENSE), PickHand(DEFENSE))
+    assert_refused(game, IllegalSubstitutionError, PickSwap(swap), PickSwap(Swap.keep()))
 
 
 def test_a_legal_substitution_replaces_in_place():
     game = selection_game()
-    game.select(OFFENSE, DEFENSE)
-    game.substitute(
-        Swap.call(OffCall.DRAW, OffCall.DEEP_PASS),
-        Swap.player(Player.NOSE_TACKLE, Player.CENTER_FIELDER),
+    step(game, PickHand(OFFENSE), PickHand(DEFENSE))
+    step(
+        game,
+        PickSwap(Swap.call(OffCall.DRAW, OffCall.DEEP_PASS)),
+        PickSwap(Swap.player(Player.NOSE_TACKLE, Player.CENTER_FIELDER)),
     )
     assert game.state.offense_hand.calls == (OffCall.INSIDE_RUN, OffCall.DEEP_PASS, OffCall.SCREEN)
     assert game.state.defense_hand.players == (Player.CENTER_FIELDER, Player.EDGE_SETTER)
@@ -116,30 +131,32 @@ def test_a_legal_substitution_replaces_in_place():
 def test_a_final_call_not_in_the_hand_is_refused():
     game = final_call_game(30, OffCall.INSIDE_RUN, DefCall.ZONE_COVERAGE, [])
     assert_refused(
-        game, IllegalCallError, game.final_calls, OffCall.DEEP_PASS, DefCall.ZONE_COVERAGE
+        game, IllegalCallError, PickFinal(OffCall.DEEP_PASS), PickFinal(DefCall.ZONE_COVERAGE)
     )
-    assert_refused(game, IllegalCallError, game.final_calls, OffCall.INSIDE_RUN, DefCall.CONTAIN)
+    assert_refused(
+        game, IllegalCallError, PickFinal(OffCall.INSIDE_RUN), PickFinal(DefCall.CONTAIN)
+    )
 
 
 def test_a_field_goal_from_70_yards_is_refused():
     from sudden_death.engine import KickUnavailableError
 
     game = snap_game(47)  # 53 to go + 17 = 70 yards
-    assert_refused(game, KickUnavailableError, game.choose_snap, SnapChoice.FIELD_GOAL)
+    assert_refused(game, KickUnavailableError, ChooseSnap(SnapChoice.FIELD_GOAL))
 
 
 def test_actions_out_of_turn_are_refused():
     game = selection_game()
-    assert_refused(game, WrongPhaseError, game.choose_snap, SnapChoice.PUNT)
-    assert_refused(game, WrongPhaseError, game.final_calls, OffCall.DRAW, DefCall.BLITZ)
-    assert_refused(game, IllegalChoiceError, Game(random.Random(1)).call_coin, "edge")
+    assert_refused(game, WrongPhaseError, ChooseSnap(SnapChoice.PUNT))
+    assert_refused(game, WrongPhaseError, PickFinal(OffCall.DRAW), PickFinal(DefCall.BLITZ))
+    assert_refused(Game(random.Random(1)), IllegalChoiceError, CallCoin("edge"))
 
 
 def test_nothing_is_accepted_after_the_game_ends():
     game = snap_game(30)
-    game.concede(Team.AWAY)
-    assert_refused(game, GameOverError, game.concede, Team.HOME)
-    assert_refused(game, GameOverError, game.choose_snap, SnapChoice.PLAY)
+    game.apply({Team.AWAY: Concede()})
+    assert_refused(game, GameOverError, Concede())  # by the home team
+    assert_refused(game, GameOverError, ChooseSnap(SnapChoice.PLAY))
 
 
 def test_a_misspelt_state_field_is_refused() -> None:

@@ -8,20 +8,27 @@ from engine_helpers import (
     d6,
     even_defense,
     final_call_game,
+    final_calls,
     kinds,
     pct,
     percent_for_yards,
     snap_game,
+    step,
     three_d6,
 )
 
 from sudden_death.engine import (
+    CallCoin,
+    ChooseSide,
+    ChooseSnap,
     CoinFace,
+    Concede,
     DriveEnd,
     Game,
     GameEnd,
     OffCall,
     Phase,
+    PlayResult,
     Side,
     SnapChoice,
     Team,
@@ -59,9 +66,9 @@ def drive_start(events: list[ev.Event]) -> ev.DriveStarted:
 )
 def test_coin_toss_winner_chooses_and_first_drive_starts_at_own_25(call, coin_draw, winner):
     game = Game(ForcedDice([coin_draw]))
-    tossed = only(game.call_coin(call), ev.CoinTossed)
+    tossed = only(step(game, CallCoin(call)), ev.CoinTossed)
     assert tossed.winner is winner and game.phase is Phase.SIDE_CHOICE
-    events = game.choose_side(Side.DEFENSE)
+    events = step(game, ChooseSide(Side.DEFENSE))
     start = drive_start(events)
     assert start.offense is winner.other and start.spot == 25 and start.drive == 1
     assert game.state.down.number == 1 and game.state.down.marker == 35
@@ -76,7 +83,7 @@ def test_touchdown_scores_six_then_extra_point_needs_six_and_drive_two_starts_at
     yards = 8
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, yards)) + three_d6(total)
     game = final_call_game(95, OffCall.INSIDE_RUN, RUN_EVEN, dice)
-    events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
+    events = final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN)
     assert game.rng.exhausted  # no fumble check was rolled on a touchdown run
     play = only(events, ev.PlayResolved)
     assert (play.yards, play.spot) == (5, 100)  # an 8-yard row from the 95 gains only 5
@@ -98,7 +105,7 @@ def test_touchdown_on_the_second_drive_still_kicks_the_extra_point_then_ends_the
         offense=Team.AWAY,
         scores=(7, 0),
     )
-    events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
+    events = final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN)
     outcome = only(events, ev.GameOver).outcome
     assert outcome.scores == (7, 7) and outcome.winner is None  # a tie
     assert outcome.end is GameEnd.BOTH_DRIVES and game.is_over
@@ -113,10 +120,10 @@ def test_touchdown_on_the_second_drive_still_kicks_the_extra_point_then_ends_the
 )
 def test_field_goal_thresholds_at_their_edges(line, distance, needed):
     miss = snap_game(line, dice=three_d6(needed - 1))
-    missed = only(miss.choose_snap(SnapChoice.FIELD_GOAL), ev.FieldGoal)
+    missed = only(step(miss, ChooseSnap(SnapChoice.FIELD_GOAL)), ev.FieldGoal)
     assert (missed.distance, missed.needed, missed.good) == (distance, needed, False)
     make = snap_game(line, dice=three_d6(needed))
-    events = make.choose_snap(SnapChoice.FIELD_GOAL)
+    events = step(make, ChooseSnap(SnapChoice.FIELD_GOAL))
     assert only(events, ev.FieldGoal).good
     assert make.state.scores == (3, 0)
     start = drive_start(events)
@@ -130,7 +137,7 @@ def test_a_66_yard_field_goal_is_refused_and_changes_nothing():
     from sudden_death.engine import KickUnavailableError
 
     with pytest.raises(KickUnavailableError, match="66"):
-        game.choose_snap(SnapChoice.FIELD_GOAL)
+        step(game, ChooseSnap(SnapChoice.FIELD_GOAL))
     assert game.state is before and game.log == []
     assert SnapChoice.FIELD_GOAL in snap_game(52).legal_snaps()
 
@@ -138,7 +145,7 @@ def test_a_66_yard_field_goal_is_refused_and_changes_nothing():
 @pytest.mark.parametrize(("line", "spot"), [(60, 47), (80, 27), (86, 21), (87, 20), (95, 20)])
 def test_missed_field_goal_gives_the_kicking_spot_or_the_own_20(line, spot):
     game = snap_game(line, dice=three_d6(3))
-    start = drive_start(game.choose_snap(SnapChoice.FIELD_GOAL))
+    start = drive_start(step(game, ChooseSnap(SnapChoice.FIELD_GOAL)))
     assert (start.spot, start.after) == (spot, DriveEnd.FIELD_GOAL_MISSED)
 
 
@@ -150,7 +157,7 @@ def test_missed_field_goal_gives_the_kicking_spot_or_the_own_20(line, spot):
 )
 def test_punt_net_by_three_dice(total, net):
     game = snap_game(20, dice=three_d6(total))
-    events = game.choose_snap(SnapChoice.PUNT)
+    events = step(game, ChooseSnap(SnapChoice.PUNT))
     punt = only(events, ev.Punt)
     assert punt.net == net and not punt.touchback
     start = drive_start(events)
@@ -160,7 +167,7 @@ def test_punt_net_by_three_dice(total, net):
 @pytest.mark.parametrize(("line", "touchback"), [(59, False), (60, True), (75, True)])
 def test_punt_into_the_end_zone_is_a_touchback_at_the_20(line, touchback):
     game = snap_game(line, dice=three_d6(10))  # 40 net
-    start = drive_start(game.choose_snap(SnapChoice.PUNT))
+    start = drive_start(step(game, ChooseSnap(SnapChoice.PUNT)))
     assert start.touchback is touchback
     assert start.spot == (20 if touchback else 100 - (line + 40))
 
@@ -171,8 +178,8 @@ def test_punt_into_the_end_zone_is_a_touchback_at_the_20(line, touchback):
 def test_interception_gives_the_ball_at_the_previous_line():
     table = OFFENSIVE_CALLS[OffCall.SCREEN].bands[0]
     game = final_call_game(37, OffCall.SCREEN, SCREEN_EVEN, pct(table.sack + 1))
-    events = game.final_calls(OffCall.SCREEN, SCREEN_EVEN)
-    assert only(events, ev.PlayResolved).result == "interception"
+    events = final_calls(game, OffCall.SCREEN, SCREEN_EVEN)
+    assert only(events, ev.PlayResolved).result is PlayResult.INTERCEPTION
     start = drive_start(events)
     assert (start.offense, start.spot, start.after) == (Team.AWAY, 63, DriveEnd.INTERCEPTION)
 
@@ -180,7 +187,7 @@ def test_interception_gives_the_ball_at_the_previous_line():
 def test_lost_fumble_gives_the_ball_at_the_resulting_spot():
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 5)) + pct(1) + d6(4)
     game = final_call_game(30, OffCall.INSIDE_RUN, RUN_EVEN, dice)
-    events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
+    events = final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN)
     assert only(events, ev.Fumble).lost
     start = drive_start(events)
     assert (start.spot, start.after) == (65, DriveEnd.FUMBLE_LOST)
@@ -189,7 +196,7 @@ def test_lost_fumble_gives_the_ball_at_the_resulting_spot():
 def test_recovered_fumble_keeps_the_drive_going_at_the_spot():
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 5)) + pct(1) + d6(3)
     game = final_call_game(30, OffCall.INSIDE_RUN, RUN_EVEN, dice)
-    events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
+    events = final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN)
     assert not only(events, ev.Fumble).lost
     assert game.state.down.number == 2 and game.state.down.line == 35 and game.state.drive == 1
 
@@ -197,7 +204,7 @@ def test_recovered_fumble_keeps_the_drive_going_at_the_spot():
 def test_failed_fourth_down_gives_the_ball_at_the_resulting_spot():
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 2)) + pct(100)
     game = final_call_game(40, OffCall.INSIDE_RUN, RUN_EVEN, dice, down=4, marker=45)
-    events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
+    events = final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN)
     assert only(events, ev.TurnoverOnDowns).spot == 42
     start = drive_start(events)
     assert (start.spot, start.after) == (58, DriveEnd.DOWNS)
@@ -206,7 +213,7 @@ def test_failed_fourth_down_gives_the_ball_at_the_resulting_spot():
 def test_gaining_the_marker_on_fourth_down_is_a_first_down():
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 5)) + pct(100)
     game = final_call_game(40, OffCall.INSIDE_RUN, RUN_EVEN, dice, down=4, marker=45)
-    events = game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
+    events = final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN)
     assert only(events, ev.FirstDown).spot == 45
     assert game.state.down.number == 1 and game.state.down.marker == 55
 
@@ -214,7 +221,7 @@ def test_gaining_the_marker_on_fourth_down_is_a_first_down():
 def test_a_short_gain_uses_up_a_down_and_keeps_the_marker():
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 3)) + pct(100)
     game = final_call_game(40, OffCall.INSIDE_RUN, RUN_EVEN, dice)
-    game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
+    final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN)
     down = game.state.down
     assert (down.number, down.line, down.marker, down.distance) == (2, 43, 50, 7)
 
@@ -222,7 +229,7 @@ def test_a_short_gain_uses_up_a_down_and_keeps_the_marker():
 def test_goal_to_go_when_the_marker_passes_the_goal_line():
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 6)) + pct(100)
     game = final_call_game(85, OffCall.INSIDE_RUN, RUN_EVEN, dice, marker=90)
-    game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN)
+    final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN)
     down = game.state.down
     assert down.number == 1 and down.goal_to_go and down.distance == 9
 
@@ -231,11 +238,12 @@ def test_sack_into_the_end_zone_is_a_safety_that_ends_the_game_at_once():
     table = OFFENSIVE_CALLS[OffCall.SCREEN].bands[0]
     assert table.sack >= 1
     game = final_call_game(5, OffCall.SCREEN, SCREEN_EVEN, pct(1) + d6(3, 4))
-    events = game.final_calls(OffCall.SCREEN, SCREEN_EVEN)
+    events = final_calls(game, OffCall.SCREEN, SCREEN_EVEN)
     assert game.rng.exhausted  # no fumble check on a safety
     play = only(events, ev.PlayResolved)
     # Sack dice of 7 from the 5: the ball stops in the end zone, so the loss is 5 yards.
-    assert (play.result, play.yards, play.spot) == ("sack", -5, 0)
+    assert (play.result, play.yards, play.spot) == (PlayResult.SACK, -5, 0)
+    assert play.result is PlayResult.SACK  # the enum member, not only an equal string
     assert play.yardage_roll is not None and play.yardage_roll.total == 7
     assert only(events, ev.Safety).team is Team.AWAY
     outcome = only(events, ev.GameOver).outcome
@@ -247,7 +255,7 @@ def test_sack_into_the_end_zone_is_a_safety_that_ends_the_game_at_once():
 
 def test_sack_that_stays_in_the_field_loses_two_dice_of_yards():
     game = final_call_game(30, OffCall.SCREEN, SCREEN_EVEN, pct(1) + d6(6, 5) + pct(100))
-    events = game.final_calls(OffCall.SCREEN, SCREEN_EVEN)
+    events = final_calls(game, OffCall.SCREEN, SCREEN_EVEN)
     assert only(events, ev.PlayResolved).spot == 19 and game.state.down.distance == 21
 
 
@@ -256,25 +264,25 @@ def test_incomplete_pass_keeps_the_line():
     game = final_call_game(
         30, OffCall.SCREEN, SCREEN_EVEN, pct(table.sack + table.interception + 1)
     )
-    events = game.final_calls(OffCall.SCREEN, SCREEN_EVEN)
-    assert only(events, ev.PlayResolved).result == "incomplete"
+    events = final_calls(game, OffCall.SCREEN, SCREEN_EVEN)
+    assert only(events, ev.PlayResolved).result is PlayResult.INCOMPLETE
     assert game.state.down.number == 2 and game.state.down.line == 30
 
 
 def test_a_tie_when_both_drives_end_level():
     game = snap_game(60, drive=2, offense=Team.AWAY, scores=(3, 0), dice=three_d6(13))
-    outcome = only(game.choose_snap(SnapChoice.FIELD_GOAL), ev.GameOver).outcome
+    outcome = only(step(game, ChooseSnap(SnapChoice.FIELD_GOAL)), ev.GameOver).outcome
     assert outcome.scores == (3, 3) and outcome.winner is None
 
 
 def test_the_second_drive_ending_any_way_ends_the_game():
     game = snap_game(30, drive=2, offense=Team.AWAY, scores=(0, 0), dice=three_d6(10))
-    events = game.choose_snap(SnapChoice.PUNT)
+    events = step(game, ChooseSnap(SnapChoice.PUNT))
     assert only(events, ev.DriveEnded).next_spot is None
     assert game.is_over and not any(isinstance(e, ev.DriveStarted) for e in events)
 
 
 def test_conceding_ends_the_game_for_the_other_team_whatever_the_score():
     game = snap_game(30, scores=(7, 0))
-    outcome = only(game.concede(Team.HOME), ev.GameOver).outcome
+    outcome = only(game.apply({Team.HOME: Concede()}), ev.GameOver).outcome
     assert outcome.winner is Team.AWAY and outcome.end is GameEnd.CONCEDED

@@ -29,9 +29,9 @@ from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.audio.speech import SpeechService
 from sudden_death.audio.synth import Synthesizer, start_synth
 from sudden_death.resources import sounds_dir
-from sudden_death.ui import app as app_module
-from sudden_death.ui.app import APOLOGY, run_app
+from sudden_death.ui import loop as loop_module
 from sudden_death.ui.cli import Options
+from sudden_death.ui.loop import APOLOGY, run_app
 
 ROOT = Path(__file__).resolve().parent.parent
 TO_COIN = ["return", "type Jets", "return", "return"]
@@ -61,9 +61,9 @@ def launch(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
     """Run the app in this process on `script`; real audio unless `recording`."""
     source = ScriptSource(script)
     result = Launch()
-    monkeypatch.setattr(app_module, "App",
-                        make_tracking_app(app_module.App, source, result.heard))
-    monkeypatch.setattr(app_module, "_key_source", lambda _keys: source)
+    monkeypatch.setattr(loop_module, "App",
+                        make_tracking_app(loop_module.App, source, result.heard))
+    monkeypatch.setattr(loop_module, "_key_source", lambda _keys: source)
     speaker = RecordingSpeaker() if recording else None
     cues = RecordingCues() if recording else None
     options = Options(seed=1, headless=True, keys="script",

@@ -21,9 +21,9 @@ from reliability_helpers import FuzzSource, make_tracking_app
 from sudden_death.audio.protocols import Message
 from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.audio.speech import SpeechService
-from sudden_death.ui import app as app_module
-from sudden_death.ui.app import APOLOGY, run_app
+from sudden_death.ui import loop as loop_module
 from sudden_death.ui.cli import Options
+from sudden_death.ui.loop import APOLOGY, run_app
 
 LAUNCHES = 25
 GAMES_PER_LAUNCH = 8  # 200 games in all, each launch using the play-again loop
@@ -37,8 +37,8 @@ def fuzz_launch(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int, game
     """One launch of the app driven by a FuzzSource; returns the source and what was said."""
     source = FuzzSource(random.Random(seed), games, MAX_STEPS, hostile=hostile, on_step=on_step)
     heard: list[Message] = []
-    monkeypatch.setattr(app_module, "App", make_tracking_app(app_module.App, source, heard))
-    monkeypatch.setattr(app_module, "_key_source", lambda _keys: source)
+    monkeypatch.setattr(loop_module, "App", make_tracking_app(loop_module.App, source, heard))
+    monkeypatch.setattr(loop_module, "_key_source", lambda _keys: source)
     options = Options(seed=seed, headless=True, keys="fuzz", config=tmp_path / f"cfg{seed}")
     assert run_app(options, speaker=speaker, cues=cues) == 0
     return source, heard
@@ -84,7 +84,7 @@ def test_fuzzed_games_with_real_speech_keys_during_speech(
     pauses = random.Random(5)
     seen: dict[str, object] = {}
 
-    def now_and_then_listen(app: app_module.App) -> None:
+    def now_and_then_listen(app: loop_module.App) -> None:
         seen["speaker"] = app.speaker
         if pauses.random() < 0.08:
             time.sleep(0.04)  # long enough for an utterance to start playing, then a key cuts it

@@ -25,7 +25,7 @@ from sudden_death.engine.resolve import compute_band
 from sudden_death.engine.state import Phase, Team
 from sudden_death.engine.stats import band_stats
 from sudden_death.ui import explorer_words as words
-from sudden_death.ui.app import APOLOGY, App
+from sudden_death.ui.app import App
 from sudden_death.ui.explorer import (
     DefCallScreen,
     ExplorerHome,
@@ -35,6 +35,7 @@ from sudden_death.ui.explorer import (
     TryMatchupScreen,
 )
 from sudden_death.ui.help_text import SCREENS
+from sudden_death.ui.loop import APOLOGY
 from sudden_death.ui.menu import Item, Menu
 from sudden_death.ui.narration import card_details
 from sudden_death.ui.screens import SelectionScreen

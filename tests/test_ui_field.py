@@ -12,8 +12,8 @@ from pathlib import Path
 
 from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.ui import field_tone
-from sudden_death.ui.app import run_app
 from sudden_death.ui.cli import Options
+from sudden_death.ui.loop import run_app
 
 TO_FIRST_CARDS = ["return", "type Jets", "return", "return", "return", "return"]
 ONE_DOWN = [*TO_FIRST_CARDS, "1", "2", "1", "2", "3", "return", "return", "return"]

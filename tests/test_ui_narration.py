@@ -7,7 +7,15 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from engine_helpers import d6, even_defense, final_call_game, pct, percent_for_yards, three_d6
+from engine_helpers import (
+    d6,
+    even_defense,
+    final_call_game,
+    final_calls,
+    pct,
+    percent_for_yards,
+    three_d6,
+)
 
 from sudden_death.engine import GameState, OffCall, Team
 from sudden_death.engine import events as ev
@@ -44,7 +52,7 @@ def test_a_touchdown_run_gains_only_the_yards_to_the_goal(verbosity: str) -> Non
     # A 30-yard row from the 98: the ball crosses after 2 yards.
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 30)) + three_d6(10)
     game = final_call_game(98, OffCall.INSIDE_RUN, RUN_EVEN, dice)
-    said = text(told(game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN), verbosity))
+    said = text(told(final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN), verbosity))
     assert "2 yards, into the end zone!" in said and "30" not in said
     assert "Touchdown, Hawks!" in said
 
@@ -53,7 +61,7 @@ def test_a_touchdown_run_gains_only_the_yards_to_the_goal(verbosity: str) -> Non
 def test_a_safety_sack_loses_only_the_yards_to_the_goal(verbosity: str) -> None:
     screen = even_defense(OffCall.SCREEN)
     game = final_call_game(4, OffCall.SCREEN, screen, pct(1) + d6(4, 5))  # 9 on the dice
-    lines = told(game.final_calls(OffCall.SCREEN, screen), verbosity)
+    lines = told(final_calls(game, OffCall.SCREEN, screen), verbosity)
     said = text(lines)
     assert "loss of 4 yards" in said and "loss of 9" not in said
     assert "Safety!" in said and said.count("Final score") == 1
@@ -67,7 +75,7 @@ def test_a_fumble_names_the_team_that_has_the_ball(verbosity: str, recovery: int
                                                    keeper: str) -> None:
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 3)) + pct(1) + d6(recovery)
     game = final_call_game(40, OffCall.INSIDE_RUN, RUN_EVEN, dice)
-    lines = told(game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN), verbosity)
+    lines = told(final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN), verbosity)
     fumble = next(i for i, line in enumerate(lines) if line.text == "Fumble!")
     assert lines[fumble].cue == "fumble"
     assert keeper in lines[fumble + 1].text and lines[fumble + 1].dice == (recovery,)
@@ -81,7 +89,7 @@ def test_a_big_gain_has_its_own_cue_and_call(verbosity: str) -> None:
     yards = BIG_PLAY_YARDS + 5
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, yards)) + pct(100)
     game = final_call_game(30, OffCall.INSIDE_RUN, RUN_EVEN, dice)
-    lines = told(game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN), verbosity)
+    lines = told(final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN), verbosity)
     play = next(line for line in lines if line.cue == "big_play")
     assert str(yards) in play.text and play.dice  # the roll, then the cue, with its words
     if verbosity != "short":
@@ -95,7 +103,7 @@ def test_an_interception_cue_comes_with_its_words_after_the_dice(verbosity: str)
     band = OFFENSIVE_CALLS[table_call].bands[0]
     roll = band.sack + 1  # the first percent past the sacks is an interception
     game = final_call_game(40, table_call, defense, pct(roll))
-    lines = told(game.final_calls(table_call, defense), verbosity)
+    lines = told(final_calls(game, table_call, defense), verbosity)
     picked = next(line for line in lines if line.cue == "interception")
     assert "Intercepted by the Bears!" in picked.text and picked.dice == (roll,)
     assert lines.index(picked) > next(i for i, line in enumerate(lines) if " against " in
@@ -116,7 +124,7 @@ def test_the_final_result_has_its_cue_and_begins_final_score(
 def test_a_score_is_said_once_after_the_extra_point() -> None:
     dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 8)) + three_d6(10)
     game = final_call_game(95, OffCall.INSIDE_RUN, RUN_EVEN, dice)
-    said = text(told(game.final_calls(OffCall.INSIDE_RUN, RUN_EVEN), "normal"))
+    said = text(told(final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN), "normal"))
     assert said.count("Hawks 7, Bears 0") == 1 and "Hawks 6" not in said
     assert said.count("own 25") == 1  # the next drive's spot, once
 

@@ -13,10 +13,10 @@ import threading
 from pathlib import Path
 
 import pytest
+from game_script import plan_game
 
 from sudden_death.engine import events as ev
-from sudden_death.ui.app import APOLOGY
-from sudden_death.ui.script import plan_game
+from sudden_death.ui.loop import APOLOGY
 
 ROOT = Path(__file__).resolve().parent.parent
 TOUCHDOWN_SEED = 0

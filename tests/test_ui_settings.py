@@ -214,19 +214,27 @@ def test_menu_wrap_changes_the_edges(tmp_path: Path) -> None:
 
 def _first_down_events() -> list:
     """Events of a whole first down (seed 1, heads, offense, first cards, keep, first call)."""
+    from sudden_death.engine.actions import (
+        CallCoin,
+        ChooseSide,
+        ChooseSnap,
+        PickFinal,
+        PickHand,
+        PickSwap,
+    )
     from sudden_death.engine.cards import calls_for, players_for
     from sudden_death.engine.state import CoinFace, Hand, Side, SnapChoice, Swap
 
     match = Match.against_computer(1)
     events = list(match.advance())
-    for choice in (CoinFace.HEADS, Side.OFFENSE, SnapChoice.PLAY):
-        events += match.act(choice)
+    for action in (CallCoin(CoinFace.HEADS), ChooseSide(Side.OFFENSE), ChooseSnap(SnapChoice.PLAY)):
+        events += match.act(action)
     role = match.role_of(match.state.offense)
     assert role is not None
     hand = Hand(players_for(role)[:2], calls_for(role)[:3])
-    events += match.act(hand)
-    events += match.act(Swap.keep())
-    events += match.act(hand.calls[0])
+    events += match.act(PickHand(hand))
+    events += match.act(PickSwap(Swap.keep()))
+    events += match.act(PickFinal(hand.calls[0]))
     return events
 
 
@@ -250,7 +258,7 @@ REAL_RATE_CHILD = """
 import json, pygame
 from sudden_death.audio.system import SPEECH_CHANNEL, open_audio
 from sudden_death.settings import Settings
-from sudden_death.ui.comfort import AudioControls
+from sudden_death.ui.audio_controls import AudioControls
 audio = open_audio(sound=False)
 controls = AudioControls(audio.speaker, audio.cues)
 lengths = {}

@@ -23,7 +23,7 @@ from sudden_death.engine import events as ev
 from sudden_death.engine.cards import card_name
 from sudden_death.engine.state import SwapKind, Team
 from sudden_death.settings import Settings, save_settings
-from sudden_death.ui import app as app_module
+from sudden_death.ui import loop as loop_module
 from sudden_death.ui.cli import Options
 from sudden_death.ui.explorer_words import signed
 from sudden_death.ui.game_words import HUMAN, Names, spot_words
@@ -83,7 +83,7 @@ def play_by_ear(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int, verb
         if downs.downs and not downs.over:
             game.per_down_messages.setdefault(len(downs.downs) - 1, []).append(message)
 
-    class EarApp(app_module.App):  # type: ignore[misc, valid-type]
+    class EarApp(loop_module.App):  # type: ignore[misc, valid-type]
         def __init__(self, *args: Any, **kwargs: Any) -> None:
             super().__init__(*args, **kwargs)
             self.speaker.add_listener(heard)
@@ -96,12 +96,12 @@ def play_by_ear(monkeypatch: pytest.MonkeyPatch, tmp_path: Path, seed: int, verb
                 game.first_offense = self.match.state.offense
             super().after(events)
 
-    monkeypatch.setattr(app_module, "App", EarApp)
-    monkeypatch.setattr(app_module, "_key_source", lambda _keys: source)
+    monkeypatch.setattr(loop_module, "App", EarApp)
+    monkeypatch.setattr(loop_module, "_key_source", lambda _keys: source)
     config = tmp_path / f"{verbosity}-{seed}-{style}"
     save_settings(Settings(verbosity=verbosity), config)
     options = Options(seed=seed, headless=True, keys="ear", no_sound=True, config=config)
-    assert app_module.run_app(options, speaker=RecordingSpeaker(), cues=RecordingCues()) == 0
+    assert loop_module.run_app(options, speaker=RecordingSpeaker(), cues=RecordingCues()) == 0
     assert downs.over and len(downs.downs) > 3
     return game
 

@@ -7,6 +7,7 @@ from pathlib import Path
 import pygame
 
 from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
+from sudden_death.engine.actions import CallCoin, ChooseSide
 from sudden_death.engine.state import CoinFace, Side
 from sudden_death.ui.app import App
 from sudden_death.ui.palette import BACKGROUND
@@ -21,8 +22,8 @@ def test_screenshot_of_a_decision_is_not_blank(tmp_path: Path) -> None:
         app = App(RecordingSpeaker(), RecordingCues(), seed=1)
         app.start()
         app.names_chosen("Hawks", "Bears")
-        app.act(CoinFace.HEADS)
-        app.act(Side.OFFENSE)
+        app.act(CallCoin(CoinFace.HEADS))
+        app.act(ChooseSide(Side.OFFENSE))
         draw(surface, Fonts(), app.view())
         pygame.display.flip()
         path = tmp_path / "window.png"

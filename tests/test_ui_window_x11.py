@@ -22,10 +22,10 @@ from pathlib import Path
 
 import pygame
 import pytest
+from game_script import plan_game
 from xserver import REQUIRE_ENV, ensure_xvfb, xvfb
 
 from sudden_death.ui.palette import BACKGROUND, ENHANCED_CONTRAST, contrast
-from sudden_death.ui.script import plan_game
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "build" / "window-test"
@@ -141,13 +141,17 @@ RESIZE = r"""
 import json, pygame
 from pygame._sdl2.video import Window
 from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
+from sudden_death.engine.actions import CallCoin, ChooseSide
 from sudden_death.engine.state import CoinFace, Side
-from sudden_death.ui.app import App, _dispatch
+from sudden_death.ui.app import App
+from sudden_death.ui.loop import _dispatch
 from sudden_death.ui.render import Fonts, draw
+
 pygame.display.init(); pygame.font.init()
 pygame.display.set_mode((1024, 768), pygame.RESIZABLE)
 app = App(RecordingSpeaker(), RecordingCues(), seed=1)
-app.start(); app.names_chosen("Hawks", "Bears"); app.act(CoinFace.HEADS); app.act(Side.OFFENSE)
+app.start(); app.names_chosen("Hawks", "Bears")
+app.act(CallCoin(CoinFace.HEADS)); app.act(ChooseSide(Side.OFFENSE))
 fonts = Fonts()
 before = draw(pygame.display.get_surface(), fonts, app.view())
 pygame.event.clear(); app.dirty = False

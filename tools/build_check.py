@@ -11,7 +11,7 @@ Steps: copy the files a commit would hold (git's tracked + untracked-but-not-ign
 folder; run PyInstaller on its build.spec there; start the executable with `--headless --seed N
 --keys - --transcript FILE` and SUDDEN_DEATH_DIAGNOSTICS=FILE (see docs/packaging.md), inside a
 network namespace with no network when `unshare -n` works (Linux, as root); wait until speech has
-really started playing, then send the key lines of a whole game (sudden_death.ui.script) and
+really started playing, then send the key lines of a whole game (tests/game_script.py) and
 close its input. Exits 0 with a summary, or 1 with the reason of the first failed check.
 """
 
@@ -135,11 +135,13 @@ def no_network_prefix() -> list[str]:
 
 def game_keys(source: Path, seed: int) -> list[str]:
     """Key lines for a whole game, planned from the source being checked."""
-    sys.path.insert(0, str(source))
+    paths = [str(source), str(source / "tests")]
+    sys.path[:0] = paths
     try:
-        from sudden_death.ui.script import plan_game
+        from game_script import plan_game
     finally:
-        sys.path.remove(str(source))
+        for path in paths:
+            sys.path.remove(path)
     return plan_game(seed)[0]
 
 

@@ -9,15 +9,13 @@ from array import array
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import pygame
 
 from .levels import MIX_HEADROOM
 from .notices import NoticeBoard
 from .protocols import CUE_NAMES
 from .synth import pcm_to_wav
-
-if TYPE_CHECKING:
-    import pygame
 
 DIE_CLICK = "die_click"  # extra file: the single click play_dice repeats once per die
 DIE_GAP_S = 0.11  # between clicks: slow enough to count by ear
@@ -28,8 +26,6 @@ class CueBank:
     """CuePlayer over pygame Sounds loaded once from a folder of WAVs."""
 
     def __init__(self, folder: Path, notices: NoticeBoard) -> None:
-        import pygame
-
         self.notice: str | None = None
         self._notices = notices
         self._volume = 1.0
@@ -82,8 +78,6 @@ class CueBank:
 
     def play_tone(self, wav: bytes, name: str = "tone") -> None:
         """Play a generated sound (a WAV in memory) at the cue volume; listeners hear `name`."""
-        import pygame
-
         try:
             sound = pygame.mixer.Sound(file=io.BytesIO(wav))
         except (pygame.error, ValueError) as exc:
@@ -108,8 +102,6 @@ class CueBank:
             sound.stop()  # a roll's channel drops its queued result cue with it
 
     def _compose_dice(self, dice: tuple[int, ...]) -> pygame.mixer.Sound | None:
-        import pygame
-
         if self._click is None or not dice:
             return self._sounds.get("dice")
         samples = dice_samples(self._click, self._click_rate, dice)

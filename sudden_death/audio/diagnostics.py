@@ -18,6 +18,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from . import espeak_setup
+
 ENV_VAR = "SUDDEN_DEATH_DIAGNOSTICS"
 
 
@@ -64,8 +66,6 @@ class Diagnostics:
 
     def write(self, closed: bool) -> None:
         """Write the snapshot; never raises (diagnostics must not break the game)."""
-        from . import espeak_setup
-
         record: dict[str, Any] = {
             "frozen": bool(getattr(sys, "frozen", False)),
             "executable": sys.executable,

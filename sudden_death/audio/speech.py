@@ -21,7 +21,8 @@ import traceback
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+
+import pygame
 
 from .cache import DEFAULT_CACHE_BYTES, Key, PhraseCache
 from .engines import Engines
@@ -30,9 +31,6 @@ from .notices import NoticeBoard
 from .protocols import Message, Priority, Voice
 from .silence import trim_wav
 from .synth import ESPEAK, ESPEAK_RATE_RANGE, Synthesizer, SynthFactory, engine_label
-
-if TYPE_CHECKING:
-    import pygame
 
 PlaybackListener = Callable[[str, float], None]  # (text, time.perf_counter() at play start)
 
@@ -405,8 +403,6 @@ class SpeechService:
             cacheable = False
             self._report("setting", f"A speech setting could not be applied ({_reason(exc)}).")
         try:
-            import pygame
-
             data = trim_wav(synth.render(part))
             sound = pygame.mixer.Sound(file=io.BytesIO(data))
         except Exception as exc:
@@ -433,8 +429,6 @@ def _run_hook(hook: Callable[[], None]) -> None:
 
 def _short(sound: pygame.mixer.Sound) -> bool:
     """Short enough to be worth caching (a phrase that repeats, not a one-off sentence)."""
-    import pygame
-
     try:
         return float(sound.get_length()) <= MAX_CACHED_SECONDS
     except (pygame.error, TypeError, ValueError):
@@ -443,8 +437,6 @@ def _short(sound: pygame.mixer.Sound) -> bool:
 
 def _sound_bytes(sound: pygame.mixer.Sound, fallback: int) -> int:
     """What a Sound really holds in memory: the mixer's format (stereo doubles a mono WAV)."""
-    import pygame
-
     try:
         init = pygame.mixer.get_init()
         if init is None:

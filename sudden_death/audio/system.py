@@ -9,6 +9,8 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+import pygame
+
 from ..resources import sounds_dir
 from .cues import CueBank
 from .diagnostics import Diagnostics
@@ -104,11 +106,10 @@ class AudioSystem:
         started = time.monotonic()
         self.speaker.close()
         self.cues.close()
-        if self._owns_mixer and time.monotonic() - started < CLOSE_BUDGET_S:
-            import pygame
-
-            if self.speech is None or not self.speech.worker_alive:
-                pygame.mixer.quit()
+        in_time = time.monotonic() - started < CLOSE_BUDGET_S
+        worker_gone = self.speech is None or not self.speech.worker_alive
+        if self._owns_mixer and in_time and worker_gone:
+            pygame.mixer.quit()
         if self.diagnostics is not None:
             self.diagnostics.write(closed=True)
 
@@ -131,8 +132,6 @@ def open_audio(
     mixer_ready = False
     if speech or sound:
         try:
-            import pygame
-
             if pygame.mixer.get_init() is None:
                 pygame.mixer.init(
                     frequency=MIXER_FREQUENCY, size=-16, channels=2, buffer=MIXER_BUFFER
@@ -148,8 +147,6 @@ def open_audio(
     speaker: Speaker
     service: SpeechService | None = None
     if speech and mixer_ready:
-        import pygame
-
         try:
             engines = None if synth_factory is not None else Engines(engine, start=_start)
             service = SpeechService(

@@ -1,9 +1,22 @@
 """The rules engine: pure, deterministic, and free of any audio or window code.
 
-Everything random comes from an injected `random.Random`; actions return structured events.
+Everything random comes from an injected `random.Random`; each step is a mapping of teams to
+`Action` values given to `Game.apply`, which returns structured events.
 """
 
-from .card_model import BANDS, DefCall, OffCall, Player, PlayKind, Role
+from .actions import (
+    Action,
+    CallCoin,
+    ChooseSide,
+    ChooseSnap,
+    Concede,
+    PickFinal,
+    PickHand,
+    PickSwap,
+    actors,
+    legal_actions,
+)
+from .card_model import BANDS, DefCall, OffCall, Player, PlayKind, PlayResult, Role
 from .errors import (
     GameOverError,
     IllegalCallError,
@@ -12,6 +25,7 @@ from .errors import (
     IllegalSubstitutionError,
     KickUnavailableError,
     RulesError,
+    SnapshotError,
     WrongPhaseError,
 )
 from .field import Down
@@ -35,7 +49,12 @@ from .state import (
 
 __all__ = [
     "BANDS",
+    "Action",
+    "CallCoin",
+    "ChooseSide",
+    "ChooseSnap",
     "CoinFace",
+    "Concede",
     "Decision",
     "DefCall",
     "Down",
@@ -54,7 +73,11 @@ __all__ = [
     "OffCall",
     "Outcome",
     "Phase",
+    "PickFinal",
+    "PickHand",
+    "PickSwap",
     "PlayKind",
+    "PlayResult",
     "Player",
     "Policy",
     "RandomComputer",
@@ -62,8 +85,11 @@ __all__ = [
     "RulesError",
     "Side",
     "SnapChoice",
+    "SnapshotError",
     "Swap",
     "SwapKind",
     "Team",
     "WrongPhaseError",
+    "actors",
+    "legal_actions",
 ]

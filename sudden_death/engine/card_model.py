@@ -59,6 +59,17 @@ class PlayKind(str, Enum):
     PASS = "pass"
 
 
+class PlayResult(str, Enum):
+    """What a snap did. A run is always RUN; a pass is one of the other four. The values are the
+    simulator's JSON keys."""
+
+    RUN = "run"
+    COMPLETE = "complete"
+    INCOMPLETE = "incomplete"
+    INTERCEPTION = "interception"
+    SACK = "sack"
+
+
 Call = OffCall | DefCall
 
 

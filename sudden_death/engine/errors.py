@@ -36,3 +36,7 @@ class KickUnavailableError(RulesError):
 
 class GameOverError(RulesError):
     """The game has ended; no further actions are accepted."""
+
+
+class SnapshotError(RulesError):
+    """A saved game or action that does not decode: not JSON, another format, a missing part."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from .card_model import DefCall, OffCall, Player
+from .card_model import DefCall, OffCall, Player, PlayResult
 from .dice import Roll
 from .field import Down
 from .state import CoinFace, DriveEnd, Hand, Outcome, Side, SnapChoice, Swap, Team
@@ -96,7 +96,7 @@ class BandSet(Event):
 
 @dataclass(frozen=True)
 class PlayResolved(Event):
-    """The play itself. `result` is run / complete / incomplete / interception / sack.
+    """The play itself.
 
     `yards` is what the ball really moved, stopped at a goal line (a touchdown gains only the
     yards to the goal, a safety loses only the yards to its own), and `spot` is `line + yards`.
@@ -106,7 +106,7 @@ class PlayResolved(Event):
     offense: Team
     call: OffCall
     band: int
-    result: str
+    result: PlayResult
     line: int
     yards: int
     spot: int

@@ -8,12 +8,33 @@ sides' choices in one call, so the state never holds one side's secret while it 
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Mapping
 from enum import Enum
 from typing import TypeVar
 
 from . import events as ev
-from .card_model import Call, DefCall, OffCall, Player, Role
+from .actions import (
+    ACTION_PHASE,
+    CALLS_PER_HAND,
+    PHASE_ACTION,
+    PLAYERS_PER_HAND,
+    Action,
+    CallCoin,
+    CardAction,
+    ChooseSide,
+    ChooseSnap,
+    Concede,
+    PickFinal,
+    PickHand,
+    PickSwap,
+    actors,
+    legal_actions,
+    legal_snaps,
+    swapped,
+)
+from .card_model import Call, DefCall, OffCall, Player, PlayResult, Role
 from .cards import calls_for, card_name, players_for
 from .dice import index, roll
 from .errors import (
@@ -23,6 +44,7 @@ from .errors import (
     IllegalSelectionError,
     IllegalSubstitutionError,
     KickUnavailableError,
+    SnapshotError,
     WrongPhaseError,
 )
 from .field import (
@@ -41,6 +63,14 @@ from .field import (
     punt_receiving_spot,
 )
 from .resolve import compute_band, resolve_play
+from .snapshot import (
+    SNAPSHOT_FORMAT,
+    load_snapshot,
+    rng_from_list,
+    rng_to_list,
+    state_from_dict,
+    state_to_dict,
+)
 from .state import (
     CoinFace,
     DriveEnd,
@@ -58,9 +88,7 @@ from .state import (
 )
 
 E = TypeVar("E", bound=Enum)
-
-PLAYERS_PER_HAND = 2
-CALLS_PER_HAND = 3
+A = TypeVar("A", bound=CardAction)
 TOUCHDOWN_POINTS = 6
 EXTRA_POINT_POINTS = 1
 FIELD_GOAL_POINTS = 3
@@ -100,27 +128,94 @@ class Game:
         return None if down is None else field_goal_distance(down.line)
 
     def legal_snaps(self) -> tuple[SnapChoice, ...]:
-        distance = self.field_goal_distance()
-        if self.state.phase is not Phase.SNAP_CHOICE or distance is None:
-            return ()
-        if field_goal_needs(distance) is None:
-            return (SnapChoice.PLAY, SnapChoice.PUNT)
-        return tuple(SnapChoice)
+        return legal_snaps(self.state)
 
-    # -- actions -----------------------------------------------------------------------------
+    def legal_actions(self, team: Team) -> tuple[Action, ...]:
+        """What `team` may do now (see `actions.legal_actions`); conceding is always allowed."""
+        return legal_actions(self.state, team)
 
-    def call_coin(self, call: CoinFace) -> list[ev.Event]:
+    # -- the one way in ----------------------------------------------------------------------
+
+    def apply(self, actions: Mapping[Team, Action]) -> list[ev.Event]:
+        """One step of the game: the action of each team that acts now (both teams at the three
+        simultaneous steps, offense first), or one team's `Concede` at any step.
+
+        A refused step raises a `RulesError` and changes nothing, dice included."""
+        if self.is_over:
+            raise GameOverError("the game is already over")
+        teams = actors(self.state)
+        kind = PHASE_ACTION[self.state.phase]
+        given: list[Action] = []
+        if isinstance(actions, Mapping) and len(actions) == len(teams) \
+                and all(type(team) is Team for team in actions):
+            given = [actions[team] for team in teams if team in actions]
+        if len(given) != len(teams) or any(type(action) is not kind for action in given):
+            return self._irregular(actions, teams)
+        first = given[0]
+        if isinstance(first, PickHand):
+            return self._select(first.hand, _same(given[1], PickHand).hand)
+        if isinstance(first, PickSwap):
+            return self._substitute(first.swap, _same(given[1], PickSwap).swap)
+        if isinstance(first, PickFinal):
+            return self._final_calls(first.call, _same(given[1], PickFinal).call)  # type: ignore[arg-type]
+        if isinstance(first, CallCoin):
+            return self._call_coin(first.face)
+        if isinstance(first, ChooseSide):
+            return self._choose_side(first.side)
+        assert isinstance(first, ChooseSnap)
+        return self._choose_snap(first.choice)
+
+    def _irregular(self, actions: object, teams: tuple[Team, ...]) -> list[ev.Event]:
+        """A concession, or the refusal that names what is wrong with this step."""
+        if not isinstance(actions, Mapping) or any(type(team) is not Team for team in actions):
+            raise IllegalChoiceError(f"a step maps teams to actions, not {actions!r}")
+        for team, action in actions.items():
+            if isinstance(action, Concede):
+                if len(actions) != 1:
+                    raise IllegalChoiceError("a concession is made on its own")
+                return self._concede(team)
+        phase = self.state.phase
+        for action in actions.values():
+            step = ACTION_PHASE.get(type(action))
+            if step is None:
+                raise IllegalChoiceError(f"{action!r} is not an action")
+            if step is not phase:
+                raise WrongPhaseError(
+                    f"this action belongs to the {step.value} step, but the game is at "
+                    f"{phase.value}"
+                )
+        who = " and ".join(team.name.lower() for team in teams)
+        raise IllegalChoiceError(f"the {phase.value} step takes one action each from {who}")
+
+    # -- saving ------------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The state and the dice's own state: a game restored from this rolls what this one
+        would have rolled. The event log is history, not state, so it is left out."""
+        return json.dumps(
+            {"format": SNAPSHOT_FORMAT, "state": state_to_dict(self.state),
+             "dice": rng_to_list(self.rng)}
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> Game:
+        """A game from `to_json`; `SnapshotError` (a `RulesError`) for anything else."""
+        data = load_snapshot(text)
+        state = state_from_dict(data.get("state"))
+        _check_position(state)
+        return cls(rng_from_list(data.get("dice")), state)
+
+    # -- one method per action, each checked before anything changes --------------------------
+
+    def _call_coin(self, call: CoinFace) -> list[ev.Event]:
         """The home team calls the toss; the coin is one die from the generator."""
-        self._expect(Phase.COIN_TOSS)
         call = _as(CoinFace, call)
         face = CoinFace.HEADS if index(self.rng, 2) == 0 else CoinFace.TAILS
         winner = Team.HOME if face is call else Team.AWAY
         state = evolve(self.state, phase=Phase.SIDE_CHOICE, coin_winner=winner)
         return self._commit(state, [ev.CoinTossed(call, face, winner)])
 
-    def choose_side(self, side: Side) -> list[ev.Event]:
-        """The toss winner takes offense or defense first."""
-        self._expect(Phase.SIDE_CHOICE)
+    def _choose_side(self, side: Side) -> list[ev.Event]:
         side = _as(Side, side)
         winner = self.state.coin_winner
         assert winner is not None
@@ -128,9 +223,7 @@ class Game:
         first = winner if side is Side.OFFENSE else winner.other
         return self._commit(_start_drive(self.state, events, 1, first, OPENING_SPOT), events)
 
-    def choose_snap(self, choice: SnapChoice) -> list[ev.Event]:
-        """Before a down the offense runs a play, punts or tries a field goal."""
-        self._expect(Phase.SNAP_CHOICE)
+    def _choose_snap(self, choice: SnapChoice) -> list[ev.Event]:
         choice = _as(SnapChoice, choice)
         state = self.state
         down, offense = _down(state), _offense(state)
@@ -160,9 +253,8 @@ class Game:
             state = _end_drive(state, events, DriveEnd.FIELD_GOAL_MISSED, spot)
         return self._commit(state, events)
 
-    def select(self, offense: Hand, defense: Hand) -> list[ev.Event]:
+    def _select(self, offense: Hand, defense: Hand) -> list[ev.Event]:
         """Step 1: both sides' 2 players and 3 calls, revealed together."""
-        self._expect(Phase.SELECTION)
         for hand in (offense, defense):
             if not isinstance(hand, Hand):
                 raise IllegalSelectionError(f"a selection must be a Hand, not {hand!r}")
@@ -173,9 +265,8 @@ class Game:
         )
         return self._commit(state, [ev.HandsRevealed(1, offense, defense)])
 
-    def substitute(self, offense: Swap, defense: Swap) -> list[ev.Event]:
+    def _substitute(self, offense: Swap, defense: Swap) -> list[ev.Event]:
         """Step 2: each side keeps all, replaces one player or replaces one call."""
-        self._expect(Phase.SUBSTITUTION)
         for swap in (offense, defense):
             if not isinstance(swap, Swap):
                 raise IllegalSubstitutionError(f"a substitution must be a Swap, not {swap!r}")
@@ -188,34 +279,22 @@ class Game:
             state, [ev.HandsRevealed(2, new_offense, new_defense, offense, defense)]
         )
 
-    def final_calls(self, offense: OffCall, defense: DefCall) -> list[ev.Event]:
+    def _final_calls(self, offense: OffCall, defense: DefCall) -> list[ev.Event]:
         """Step 3: both final calls are revealed and the play is resolved."""
-        self._expect(Phase.FINAL_CALL)
         off_hand, def_hand = _hand(self.state.offense_hand), _hand(self.state.defense_hand)
         for call, hand, side in ((offense, off_hand, "offense"), (defense, def_hand, "defense")):
-            if call not in hand.calls:
+            if type(call) not in (OffCall, DefCall) or call not in hand.calls:
                 raise IllegalCallError(f"the {side}'s final call must be one of its three calls")
         return self._commit(*self._play(offense, defense))
 
-    def concede(self, team: Team) -> list[ev.Event]:
+    def _concede(self, team: Team) -> list[ev.Event]:
         """`team` gives up the game; the other team wins whatever the score."""
-        if self.is_over:
-            raise GameOverError("the game is already over")
         team = _as(Team, team)
         outcome = Outcome(self.state.scores, team.other, GameEnd.CONCEDED)
         state = evolve(self.state, phase=Phase.GAME_OVER, outcome=outcome)
         return self._commit(state, [ev.Conceded(team), ev.GameOver(outcome)])
 
     # -- internals ---------------------------------------------------------------------------
-
-    def _expect(self, phase: Phase) -> None:
-        if self.state.phase is Phase.GAME_OVER:
-            raise GameOverError("the game is already over")
-        if self.state.phase is not phase:
-            raise WrongPhaseError(
-                f"this action belongs to the {phase.value} step, but the game is at "
-                f"{self.state.phase.value}"
-            )
 
     def _commit(self, state: GameState, events: list[ev.Event]) -> list[ev.Event]:
         self.state = state
@@ -255,7 +334,7 @@ class Game:
             ),
         ]
         state = evolve(state, offense_hand=None, defense_hand=None)
-        if play.result == "interception":
+        if play.result is PlayResult.INTERCEPTION:
             return _end_drive(state, events, DriveEnd.INTERCEPTION, flip(down.line)), events
         if spot >= GOAL_LINE:
             return self._touchdown(state, events, offense), events
@@ -362,9 +441,53 @@ def _next_down(state: GameState, events: list[ev.Event], down: Down, spot: int) 
     return evolve(state, phase=Phase.SNAP_CHOICE, down=new_down)
 
 
+# What each step needs in the state before the rules can go on from it.
+NEEDS_DOWN = (Phase.SNAP_CHOICE, Phase.SELECTION, Phase.SUBSTITUTION, Phase.FINAL_CALL)
+NEEDS_HANDS = (Phase.SUBSTITUTION, Phase.FINAL_CALL)
+
+
+def _check_position(state: GameState) -> None:
+    """A restored state the rules can go on from: each step's parts present, hands legal,
+    scores and the drive in range. Anything else is a `SnapshotError`, not a crash later."""
+    phase, problem = state.phase, ""
+    if min(state.scores) < 0 or state.drive not in (0, 1, 2):
+        problem = "the scores or the drive are out of range"
+    elif phase is Phase.SIDE_CHOICE and state.coin_winner is None:
+        problem = "the side choice needs the toss's winner"
+    elif phase in NEEDS_DOWN and (state.offense is None or state.down is None):
+        problem = f"the {phase.value} step needs the offense and the down"
+    elif phase in NEEDS_HANDS and (state.offense_hand is None or state.defense_hand is None):
+        problem = f"the {phase.value} step needs both hands"
+    elif phase is Phase.GAME_OVER and state.outcome is None:
+        problem = "a finished game needs its outcome"
+    elif state.down is not None and not (
+        1 <= state.down.number <= LAST_DOWN and 0 < state.down.line < GOAL_LINE
+        and state.down.line < state.down.marker
+    ):
+        problem = "the down is not one the rules can reach"
+    if problem:
+        raise SnapshotError(f"the saved game cannot go on: {problem}")
+    for hand, role in ((state.offense_hand, Role.OFFENSE), (state.defense_hand, Role.DEFENSE)):
+        if hand is not None:
+            try:
+                _check_hand(hand, role)
+            except IllegalSelectionError as error:
+                raise SnapshotError(f"the saved game cannot go on: {error}") from None
+
+
+def _call_kind(role: Role) -> type[OffCall] | type[DefCall]:
+    return OffCall if role is Role.OFFENSE else DefCall
+
+
 def _check_hand(hand: Hand, role: Role) -> None:
     side = role.value
-    players, calls = tuple(hand.players), tuple(hand.calls)
+    players, calls = hand.players, hand.calls
+    if type(players) is not tuple or type(calls) is not tuple:
+        raise IllegalSelectionError(f"the {side}'s players and calls must each be a tuple")
+    call_kind = _call_kind(role)
+    for card, kind in [*((p, Player) for p in players), *((c, call_kind) for c in calls)]:
+        if type(card) is not kind:  # a card's bare name would compare equal: not a card
+            raise IllegalSelectionError(f"{card!r} is not a card of the {side}'s")
     if len(players) != PLAYERS_PER_HAND:
         raise IllegalSelectionError(
             f"the {side} must pick exactly {PLAYERS_PER_HAND} players, not {len(players)}"
@@ -393,20 +516,26 @@ def apply_swap(hand: Hand, swap: Swap, role: Role) -> Hand:
         return hand
     cards: tuple[Player | Call, ...]
     pool: tuple[Player | Call, ...]
+    kind: type[Player] | type[OffCall] | type[DefCall]
     if swap.kind is SwapKind.PLAYER:
-        cards, pool, noun = hand.players, players_for(role), "player"
+        cards, pool, noun, kind = hand.players, players_for(role), "player", Player
     else:
-        cards, pool, noun = hand.calls, calls_for(role), "call"
+        cards, pool, noun, kind = hand.calls, calls_for(role), "call", _call_kind(role)
+    if type(swap.out) is not kind or type(swap.into) is not kind:
+        raise IllegalSubstitutionError(f"a {side} {noun} swap takes two {side} {noun} cards")
     if swap.out not in cards:
         raise IllegalSubstitutionError(f"the {side} can only replace a {noun} it holds")
     if swap.into not in pool:
         raise IllegalSubstitutionError(f"the incoming card is not one of the {side}'s {noun}s")
     if swap.into in cards:
         raise IllegalSubstitutionError(f"{_name(swap.into)} is already in the {side}'s hand")
-    new_cards = tuple(swap.into if card == swap.out else card for card in cards)
-    if swap.kind is SwapKind.PLAYER:
-        return Hand(new_cards, hand.calls)  # type: ignore[arg-type]
-    return Hand(hand.players, new_cards)  # type: ignore[arg-type]
+    return swapped(hand, swap)
+
+
+def _same(action: Action, kind: type[A]) -> A:
+    """The defense's action, already checked to be of the step's kind."""
+    assert isinstance(action, kind)
+    return action
 
 
 def _as(kind: type[E], value: object) -> E:

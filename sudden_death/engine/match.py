@@ -6,17 +6,42 @@ human's choice is read; an illegal human choice is refused without redrawing it.
 
 from __future__ import annotations
 
+import json
 import random
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
 from . import events as ev
-from .card_model import DefCall, OffCall, Role
+from .actions import (
+    PHASE_ACTION,
+    SIMULTANEOUS,
+    Action,
+    Concede,
+    actors,
+    legal_actions,
+    legal_for_actor,
+    role_of,
+)
+from .card_model import Role
+from .errors import SnapshotError
 from .game import Game
 from .policy import Policy, RandomComputer
-from .state import CoinFace, GameState, Hand, Phase, Side, SnapChoice, Swap, Team
+from .smart import SmartPolicy
+from .snapshot import (
+    SNAPSHOT_FORMAT,
+    action_from_dict,
+    action_to_dict,
+    load_snapshot,
+    rng_from_list,
+    rng_to_list,
+)
+from .state import GameState, Phase, Team
 
-SIMULTANEOUS = (Phase.SELECTION, Phase.SUBSTITUTION, Phase.FINAL_CALL)
+# The computers a saved match can name, by class name.
+POLICY_KINDS: dict[str, Callable[[random.Random], Policy]] = {
+    "RandomComputer": RandomComputer,
+    "SmartPolicy": SmartPolicy,
+}
 
 
 @dataclass(frozen=True)
@@ -28,14 +53,11 @@ class Decision:
     role: Role | None
 
 
-Choice = CoinFace | Side | SnapChoice | Hand | Swap | OffCall | DefCall
-
-
 class Match:
     def __init__(self, game: Game, policies: Mapping[Team, Policy]) -> None:
         self.game = game
         self.policies = dict(policies)
-        self._committed: dict[Team, Choice] = {}
+        self._committed: dict[Team, Action] = {}
         self._committed_phase: Phase | None = None
 
     @classmethod
@@ -49,22 +71,22 @@ class Match:
         return self.game.state
 
     def role_of(self, team: Team) -> Role | None:
-        offense = self.game.state.offense
-        if offense is None:
-            return None
-        return Role.OFFENSE if team is offense else Role.DEFENSE
+        return role_of(self.game.state, team)
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        """What the human may do now; empty when nothing waits for them."""
+        decision = self.pending()
+        return () if decision is None else legal_actions(self.state, decision.team)
 
     def pending(self) -> Decision | None:
         """The human's decision the game waits for, or None when over or no human plays."""
         state = self.game.state
-        if state.phase is Phase.GAME_OVER:
-            return None
-        for team in self._actors():
+        for team in actors(state):
             if team not in self.policies:
                 return Decision(state.phase, team, self.role_of(team))
         return None
 
-    def committed(self, team: Team) -> Choice | None:
+    def committed(self, team: Team) -> Action | None:
         """The computer's fixed choice for the current simultaneous step (for tests and logs)."""
         return self._committed.get(team)
 
@@ -72,95 +94,83 @@ class Match:
         """Let the policies act until the human must decide or the game is over."""
         events: list[ev.Event] = []
         while not self.game.is_over:
-            actors = self._actors()
-            if any(team not in self.policies for team in actors):
-                self._commit_computer(actors)
+            teams = actors(self.game.state)
+            if any(team not in self.policies for team in teams):
+                self._commit_computer(teams)
                 break
-            events.extend(self._apply(self._policy_choices(actors)))
+            events.extend(self.game.apply(self._policy_choices(teams)))
         return events
 
-    def act(self, choice: Choice) -> list[ev.Event]:
-        """Apply the human's choice for the pending decision, then let the policies go on."""
+    def act(self, action: Action) -> list[ev.Event]:
+        """Apply the human's action for the pending decision, then let the policies go on."""
         decision = self.pending()
         if decision is None:
             raise RuntimeError("no decision is waiting for a human")
-        events = self._apply({decision.team: choice})
+        if isinstance(action, Concede):
+            return self.concede(decision.team)
+        events = self.game.apply({**self._committed, decision.team: action})
+        self._committed, self._committed_phase = {}, None
         return events + self.advance()
 
     def concede(self, team: Team) -> list[ev.Event]:
-        self._committed.clear()
-        return self.game.concede(team)
+        events = self.game.apply({team: Concede()})
+        self._committed, self._committed_phase = {}, None
+        return events
+
+    # -- saving ------------------------------------------------------------------------------
+
+    def to_json(self) -> str:
+        """The game, each computer's kind and generator, and any choice it has already fixed
+        for this step: a restored match continues exactly as this one would."""
+        return json.dumps({
+            "format": SNAPSHOT_FORMAT,
+            "game": json.loads(self.game.to_json()),
+            "computers": {
+                team.name: {"kind": type(policy).__name__, "rng": rng_to_list(policy.rng)}
+                for team, policy in self.policies.items()
+            },
+            "committed": {team.name: action_to_dict(action)
+                          for team, action in self._committed.items()},
+        })
+
+    @classmethod
+    def from_json(cls, text: str) -> Match:
+        data = load_snapshot(text)
+        game = Game.from_json(json.dumps(data.get("game")))
+        try:
+            computers = {Team[name]: POLICY_KINDS[saved["kind"]](rng_from_list(saved["rng"]))
+                         for name, saved in data["computers"].items()}
+            committed = {Team[name]: action_from_dict(saved)
+                         for name, saved in data["committed"].items()}
+        except (KeyError, TypeError, AttributeError):
+            error = SnapshotError("the saved computers or their fixed choices do not decode")
+            raise error from None
+        match = cls(game, computers)
+        phase, teams = game.state.phase, actors(game.state)
+        for team, action in committed.items():
+            fits = phase in SIMULTANEOUS and team in teams and team in computers
+            if not fits or type(action) is not PHASE_ACTION[phase]:
+                raise SnapshotError("a saved computer choice does not belong to this step")
+        if committed:
+            match._committed, match._committed_phase = committed, phase
+        elif match.pending() is not None:
+            match._commit_computer(teams)  # a snapshot made before the computer chose
+        return match
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _actors(self) -> tuple[Team, ...]:
-        state = self.game.state
-        if state.phase is Phase.COIN_TOSS:
-            return (Team.HOME,)
-        if state.phase is Phase.SIDE_CHOICE:
-            assert state.coin_winner is not None
-            return (state.coin_winner,)
-        assert state.offense is not None
-        if state.phase is Phase.SNAP_CHOICE:
-            return (state.offense,)
-        return (state.offense, state.offense.other)
-
-    def _commit_computer(self, actors: tuple[Team, ...]) -> None:
+    def _commit_computer(self, teams: tuple[Team, ...]) -> None:
         """Fix each policy's choice for a simultaneous step as soon as the step begins."""
         phase = self.game.state.phase
         if phase not in SIMULTANEOUS or self._committed_phase is phase:
             return
-        self._committed = self._policy_choices(actors)
+        self._committed = self._policy_choices(teams)
         self._committed_phase = phase
 
-    def _policy_choices(self, actors: tuple[Team, ...]) -> dict[Team, Choice]:
+    def _policy_choices(self, teams: tuple[Team, ...]) -> dict[Team, Action]:
         state = self.game.state
-        choices: dict[Team, Choice] = {}
-        for team in actors:
-            policy = self.policies.get(team)
-            if policy is None:
-                continue
-            phase = state.phase
-            if phase is Phase.COIN_TOSS:
-                choices[team] = policy.call_coin(state)
-                continue
-            if phase is Phase.SIDE_CHOICE:
-                choices[team] = policy.choose_side(state, team)
-                continue
-            if phase is Phase.SNAP_CHOICE:
-                choices[team] = policy.choose_snap(state, self.game.legal_snaps())
-                continue
-            role = Role.OFFENSE if team is state.offense else Role.DEFENSE
-            hand = state.offense_hand if role is Role.OFFENSE else state.defense_hand
-            if phase is Phase.SELECTION:
-                choices[team] = policy.choose_hand(state, role)
-            elif phase is Phase.SUBSTITUTION:
-                assert hand is not None
-                choices[team] = policy.choose_swap(state, role, hand)
-            else:
-                assert hand is not None
-                choices[team] = policy.choose_final(state, role, hand)
-        return choices
-
-    def _apply(self, given: Mapping[Team, Choice]) -> list[ev.Event]:
-        """Apply one step from the committed computer choices plus `given` ones."""
-        game, state = self.game, self.game.state
-        choices = {**self._committed, **given} if self._committed else given
-        if state.phase in SIMULTANEOUS:
-            assert state.offense is not None
-            offense, defense = choices[state.offense], choices[state.offense.other]
-            if state.phase is Phase.SELECTION:
-                events = game.select(offense, defense)  # type: ignore[arg-type]
-            elif state.phase is Phase.SUBSTITUTION:
-                events = game.substitute(offense, defense)  # type: ignore[arg-type]
-            else:
-                events = game.final_calls(offense, defense)  # type: ignore[arg-type]
-            self._committed = {}
-            self._committed_phase = None
-            return events
-        (choice,) = choices.values()
-        if state.phase is Phase.COIN_TOSS:
-            return game.call_coin(choice)  # type: ignore[arg-type]
-        if state.phase is Phase.SIDE_CHOICE:
-            return game.choose_side(choice)  # type: ignore[arg-type]
-        return game.choose_snap(choice)  # type: ignore[arg-type]
+        return {
+            team: policy.choose(state, team, legal_for_actor(state, team))
+            for team in teams
+            if (policy := self.policies.get(team)) is not None
+        }

@@ -5,31 +5,35 @@ from __future__ import annotations
 import random
 from typing import Protocol
 
-from .card_model import Call, Role
+from .actions import (
+    CALLS_PER_HAND,
+    PLAYERS_PER_HAND,
+    Action,
+    ChooseSnap,
+    PickHand,
+    PickSwap,
+    role_of,
+)
 from .cards import calls_for, players_for
 from .dice import choose, sample
-from .state import CoinFace, GameState, Hand, Side, SnapChoice, Swap, SwapKind, Team
+from .state import GameState, Hand, SnapChoice, Swap, SwapKind, Team
 
 FOURTH_DOWN = 4
-COIN_FACES = tuple(CoinFace)
-SIDES = tuple(Side)
 SWAP_KINDS = tuple(SwapKind)
 
 
 class Policy(Protocol):
-    """A team's decision maker. It sees only the state, which holds only revealed cards."""
+    """A team's decision maker. It sees only the state, which holds only revealed cards, and
+    picks one of `legal` (never empty: see `actions.legal_actions`); a hand may hold its cards
+    in any order, since the order is how the hand is read out."""
 
-    def call_coin(self, state: GameState) -> CoinFace: ...
+    rng: random.Random
 
-    def choose_side(self, state: GameState, team: Team) -> Side: ...
+    def choose(self, state: GameState, team: Team, legal: tuple[Action, ...]) -> Action: ...
 
-    def choose_snap(self, state: GameState, legal: tuple[SnapChoice, ...]) -> SnapChoice: ...
 
-    def choose_hand(self, state: GameState, role: Role) -> Hand: ...
-
-    def choose_swap(self, state: GameState, role: Role, hand: Hand) -> Swap: ...
-
-    def choose_final(self, state: GameState, role: Role, hand: Hand) -> Call: ...
+def snaps(legal: tuple[Action, ...]) -> tuple[SnapChoice, ...]:
+    return tuple(action.choice for action in legal if isinstance(action, ChooseSnap))
 
 
 def fourth_down_kick(state: GameState, legal: tuple[SnapChoice, ...]) -> SnapChoice:
@@ -42,36 +46,34 @@ def fourth_down_kick(state: GameState, legal: tuple[SnapChoice, ...]) -> SnapCho
 
 
 class RandomComputer:
-    """The computer opponent: each choice uniform over the legal options, from its own generator."""
+    """The computer opponent: each choice uniform over the legal options, from its own generator.
+
+    The draws are made in a fixed order (the seeded games and their transcripts depend on it):
+    a hand is 2 players then 3 calls drawn from the side's cards, and a swap is a kind (keep, a
+    player or a call, 1/3 each), then the card out, then the card in."""
 
     def __init__(self, rng: random.Random) -> None:
         self.rng = rng
 
-    def call_coin(self, state: GameState) -> CoinFace:
-        return choose(self.rng, COIN_FACES)
+    def choose(self, state: GameState, team: Team, legal: tuple[Action, ...]) -> Action:
+        first = legal[0]
+        if isinstance(first, ChooseSnap):
+            return ChooseSnap(fourth_down_kick(state, snaps(legal)))
+        if isinstance(first, PickHand):
+            role = role_of(state, team)
+            assert role is not None
+            return PickHand(Hand(sample(self.rng, players_for(role), PLAYERS_PER_HAND),
+                                 sample(self.rng, calls_for(role), CALLS_PER_HAND)))
+        if isinstance(first, PickSwap):
+            return self._swap(legal)
+        return choose(self.rng, legal)  # the coin, the side and the final call
 
-    def choose_side(self, state: GameState, team: Team) -> Side:
-        return choose(self.rng, SIDES)
-
-    def choose_snap(self, state: GameState, legal: tuple[SnapChoice, ...]) -> SnapChoice:
-        return fourth_down_kick(state, legal)
-
-    def choose_hand(self, state: GameState, role: Role) -> Hand:
-        return Hand(sample(self.rng, players_for(role), 2), sample(self.rng, calls_for(role), 3))
-
-    def choose_swap(self, state: GameState, role: Role, hand: Hand) -> Swap:
-        """Keep, replace a player or replace a call (1/3 each), then uniform over the cards."""
+    def _swap(self, legal: tuple[Action, ...]) -> Action:
         kind = choose(self.rng, SWAP_KINDS)
         if kind is SwapKind.KEEP:
-            return Swap.keep()
-        held, pool = (
-            (hand.players, players_for(role))
-            if kind is SwapKind.PLAYER
-            else (hand.calls, calls_for(role))
-        )
-        out = choose(self.rng, held)
-        into = choose(self.rng, [card for card in pool if card not in held])
-        return Swap(kind, out, into)
-
-    def choose_final(self, state: GameState, role: Role, hand: Hand) -> Call:
-        return choose(self.rng, hand.calls)
+            return PickSwap(Swap.keep())
+        swaps = [action.swap for action in legal
+                 if isinstance(action, PickSwap) and action.swap.kind is kind]
+        outs = list(dict.fromkeys(swap.out for swap in swaps))
+        out = choose(self.rng, outs)
+        return PickSwap(choose(self.rng, [swap for swap in swaps if swap.out == out]))

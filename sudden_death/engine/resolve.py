@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from .card_model import BandTable, DefCall, OffCall, Player, PlayKind
+from .card_model import BandTable, DefCall, OffCall, Player, PlayKind, PlayResult
 from .cards import MATCHUPS, OFFENSIVE_CALLS, PLAYERS
 from .dice import Roll, percentile, roll
 from .field import GOAL_LINE
@@ -66,7 +66,7 @@ def pick_yards(table: BandTable, percent: int) -> int:
 class PlayOutcome:
     """The raw outcome of a snap, before downs and drives are applied."""
 
-    result: str  # run / complete / incomplete / interception / sack
+    result: PlayResult
     yards: int
     outcome_roll: Roll | None
     yardage_roll: Roll | None
@@ -91,20 +91,20 @@ def resolve_play(call: OffCall, band: int, line: int, rng: random.Random) -> Pla
     table = card.bands[band]
     outcome_roll: Roll | None = None
     if card.kind is PlayKind.RUN:
-        result = "run"
+        result = PlayResult.RUN
     else:
         outcome_roll = percentile(rng)
         result = _pass_result(table, outcome_roll.total)
     yardage_roll: Roll | None = None
     yards = 0
-    if result in ("run", "complete"):
+    if result in (PlayResult.RUN, PlayResult.COMPLETE):
         yardage_roll = percentile(rng)
         yards = pick_yards(table, yardage_roll.total)
-    elif result == "sack":
+    elif result is PlayResult.SACK:
         yardage_roll = roll(rng, SACK_DICE)
         yards = -yardage_roll.total
     spot = line + yards
-    if result in ("incomplete", "interception") or spot >= GOAL_LINE or spot <= 0:
+    if result in (PlayResult.INCOMPLETE, PlayResult.INTERCEPTION) or spot >= GOAL_LINE or spot <= 0:
         return PlayOutcome(result, yards, outcome_roll, yardage_roll)
     fumble_roll = percentile(rng)
     if fumble_roll.total > table.fumble:
@@ -113,15 +113,15 @@ def resolve_play(call: OffCall, band: int, line: int, rng: random.Random) -> Pla
     return PlayOutcome(result, yards, outcome_roll, yardage_roll, fumble_roll, recovery)
 
 
-def _pass_result(table: BandTable, percent: int) -> str:
+def _pass_result(table: BandTable, percent: int) -> PlayResult:
     thresholds = (
-        (table.sack, "sack"),
-        (table.interception, "interception"),
-        (table.incomplete, "incomplete"),
+        (table.sack, PlayResult.SACK),
+        (table.interception, PlayResult.INTERCEPTION),
+        (table.incomplete, PlayResult.INCOMPLETE),
     )
     running = 0
     for chance, result in thresholds:
         running += chance
         if percent <= running:
             return result
-    return "complete"
+    return PlayResult.COMPLETE

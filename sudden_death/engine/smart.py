@@ -7,18 +7,29 @@ has revealed (true of the rules' computer). It sees only revealed cards, like an
 
 from __future__ import annotations
 
-import itertools
 import random
 from fractions import Fraction
 from functools import lru_cache
-from typing import cast
 
-from .card_model import Call, DefCall, OffCall, Player, PlayKind, Role
-from .cards import MATCHUPS, OFFENSIVE_CALLS, PLAYERS, calls_for, players_for
+from .actions import (
+    Action,
+    ChooseSide,
+    ChooseSnap,
+    PickFinal,
+    PickHand,
+    PickSwap,
+    hand_actions,
+    held_hand,
+    role_of,
+    swapped,
+)
+from .card_model import DefCall, OffCall, Player, PlayKind, Role
+from .cards import MATCHUPS, OFFENSIVE_CALLS, PLAYERS, calls_for
 from .dice import choose
 from .field import field_goal_distance, field_goal_needs
+from .policy import snaps
 from .resolve import MAX_BAND, MIN_BAND
-from .state import CoinFace, GameState, Hand, Side, SnapChoice, Swap, SwapKind, Team
+from .state import GameState, Hand, Side, SnapChoice, Team
 from .stats import TURNOVER_COST_YARDS, band_stats
 
 FIRST_DOWN_WORTH_YARDS = 8  # a fresh set of downs is worth about this many yards
@@ -102,12 +113,21 @@ class SmartPolicy:
 
     # -- decisions -------------------------------------------------------------------------
 
-    def call_coin(self, state: GameState) -> CoinFace:
-        return choose(self.rng, tuple(CoinFace))
-
-    def choose_side(self, state: GameState, team: Team) -> Side:
-        """Defend first: knowing the first drive's result tells the second drive how to kick."""
-        return Side.DEFENSE
+    def choose(self, state: GameState, team: Team, legal: tuple[Action, ...]) -> Action:
+        first = legal[0]
+        if isinstance(first, ChooseSide):
+            # Defend first: knowing the first drive's result tells the second how to kick.
+            return ChooseSide(Side.DEFENSE)
+        if isinstance(first, ChooseSnap):
+            return ChooseSnap(self.choose_snap(state, snaps(legal)))
+        if isinstance(first, PickHand):
+            role = role_of(state, team)
+            assert role is not None
+            distance = state.down.distance if state.down is not None else 10
+            return PickHand(best_hand(role, max(1, min(MAX_DISTANCE, distance))))
+        if isinstance(first, (PickSwap, PickFinal)):
+            return self._best_card_action(state, team, legal)
+        return choose(self.rng, legal)  # the coin
 
     def choose_snap(self, state: GameState, legal: tuple[SnapChoice, ...]) -> SnapChoice:
         down = state.down
@@ -132,46 +152,26 @@ class SmartPolicy:
             return SnapChoice.PLAY
         return SnapChoice.PUNT
 
-    def choose_hand(self, state: GameState, role: Role) -> Hand:
-        """The hand with the best value against every call the opponent might hold, on average."""
-        distance = state.down.distance if state.down is not None else 10
-        return best_hand(role, max(1, min(MAX_DISTANCE, distance)))
-
-    def choose_swap(self, state: GameState, role: Role, hand: Hand) -> Swap:
-        """Try every substitution against the opponent's revealed hand (assuming it keeps it)."""
-        theirs = state.defense_hand if role is Role.OFFENSE else state.offense_hand
-        assert theirs is not None and state.down is not None
+    def _best_card_action(self, state: GameState, team: Team, legal: tuple[Action, ...]
+                          ) -> Action:
+        """Every legal swap (or final call) against the opponent's revealed hand, assuming it
+        keeps it; the first best wins ties, so keeping beats an equal swap."""
+        role, hand = role_of(state, team), held_hand(state, team)
+        theirs = held_hand(state, team.other)
+        assert role is not None and hand is not None and theirs is not None
+        assert state.down is not None
         distance = state.down.distance
-        best_swap, best_worth = Swap.keep(), self._final_value(role, hand, theirs, distance)
-        for kind, held, pool in (
-            (SwapKind.PLAYER, hand.players, players_for(role)),
-            (SwapKind.CALL, hand.calls, calls_for(role)),
-        ):
-            for out in held:
-                for into in pool:
-                    if into in held:
-                        continue
-                    new = tuple(into if card == out else card for card in held)
-                    trial = (  # `new` holds the same kind of card as `held`
-                        Hand(cast("tuple[Player, ...]", new), hand.calls)
-                        if kind is SwapKind.PLAYER
-                        else Hand(hand.players, cast("tuple[Call, ...]", new))
-                    )
-                    worth = self._final_value(role, trial, theirs, distance)
-                    if worth > best_worth + 1e-9:
-                        best_swap, best_worth = Swap(kind, out, into), worth
-        return best_swap
-
-    def choose_final(self, state: GameState, role: Role, hand: Hand) -> Call:
-        theirs = state.defense_hand if role is Role.OFFENSE else state.offense_hand
-        assert theirs is not None and state.down is not None
-        distance = state.down.distance
-        best_call, best_worth = hand.calls[0], None
-        for call in hand.calls:
-            worth = self._final_value(role, Hand(hand.players, (call,)), theirs, distance)
-            if best_worth is None or worth > best_worth:
-                best_call, best_worth = call, worth
-        return best_call
+        best, best_worth = legal[0], None
+        for action in legal:
+            if isinstance(action, PickSwap):
+                trial = swapped(hand, action.swap)
+            else:
+                assert isinstance(action, PickFinal)
+                trial = Hand(hand.players, (action.call,))
+            worth = self._final_value(role, trial, theirs, distance)
+            if best_worth is None or worth > best_worth + 1e-9:
+                best, best_worth = action, worth
+        return best
 
 
 @lru_cache(maxsize=64)
@@ -182,12 +182,10 @@ def best_hand(role: Role, distance: int) -> Hand:
     opponent = Role.DEFENSE if role is Role.OFFENSE else Role.OFFENSE
     every_call = Hand((), calls_for(opponent))
     best, best_worth = None, None
-    own_calls: tuple[Call, ...] = calls_for(role)
-    for players in itertools.combinations(players_for(role), 2):
-        for calls in itertools.combinations(own_calls, 3):
-            hand = Hand(players, calls)
-            worth = judge._final_value(role, hand, every_call, distance)
-            if best_worth is None or worth > best_worth:
-                best, best_worth = hand, worth
+    for action in hand_actions(role):
+        assert isinstance(action, PickHand)
+        worth = judge._final_value(role, action.hand, every_call, distance)
+        if best_worth is None or worth > best_worth:
+            best, best_worth = action.hand, worth
     assert best is not None
     return best

@@ -7,27 +7,18 @@ a timeout, so it idles near zero CPU, and scripted runs post real key events int
 
 from __future__ import annotations
 
-import gc
-import os
-import random
-import signal
-import sys
-import threading
-import time
-import traceback
 from collections.abc import Callable
-from typing import Any
+
+import pygame
 
 from ..audio.protocols import CuePlayer, Message, Priority, Speaker
 from ..engine import events as ev
+from ..engine.actions import Action
 from ..engine.card_model import DefCall, OffCall, Player, Role
-from ..engine.errors import RulesError
 from ..engine.field import LAST_DOWN
 from ..engine.match import Match
-from ..engine.state import Hand, Phase, SnapChoice, Team
-from ..settings import load_settings
+from ..engine.state import GameState, Hand, Phase, SnapChoice
 from . import sections
-from .cli import Options, parse_options
 from .comfort import Comfort
 from .explorer import open_explorer
 from .game_words import (
@@ -43,10 +34,9 @@ from .game_words import (
     situation_words,
 )
 from .help_text import KEYS, screen_help
-from .keys import KeyScriptError, KeySource, Step, StepError, post_step
 from .menu import FULL_DETAIL, NORMAL_DETAIL, SHORT_DETAIL, Feedback, Menu
-from .narration import Line, Narrator, card_details
-from .render import HEIGHT, WIDTH, Fonts, View, draw
+from .narration import Line, card_details
+from .render import View
 from .screens import (
     CoinScreen,
     ConfirmScreen,
@@ -60,23 +50,11 @@ from .screens import (
     SubstitutionScreen,
     WelcomeScreen,
 )
-from .transcript import Transcript
+from .session import Session
 from .verbosity import DETAILED, SHORT
-from .window_log import FrameLog
 
-APOLOGY = "Sorry, something went wrong there. The game goes on; press F1 for help."
 # What the game log (H) keeps: what happened, not the questions asked or the focus moves.
 LOG_CATEGORIES = ("result", "computer", "game_over", "notice")
-FRAME_SECONDS = 1 / 30
-# Waiting for the keyboard: a real video driver's event wait sleeps until a key comes; SDL's
-# headless drivers spin in theirs (2 % of a core), so there the loop sleeps briefly instead.
-IDLE_WAIT_MS = 100
-SPIN_POLL_SECONDS = 0.002
-SPINNING_DRIVERS = ("dummy", "offscreen")
-# SDL_mixer's channel-finished callback (pygame's) takes the GIL on the audio thread: a Python
-# thread holding it for the default 5 ms makes the next mix late. Measured under a busy Python
-# thread with sounds ending every 13 ms: 1,707 late buffers in 30 s at 5 ms, none at 1 ms.
-GIL_SWITCH_SECONDS = 0.001
 
 Card = OffCall | DefCall | Player
 
@@ -87,20 +65,13 @@ class App:
     def __init__(self, speaker: Speaker, cues: CuePlayer, seed: int | None) -> None:
         self.speaker = speaker
         self.cues = cues
-        self.seed = seed
-        self.games = 0
-        self.rng = random.Random()
         self.running = True
         self.dirty = True
-        self.stack: list[Screen] = []
         self.section = 0
         self.section_menu: Menu | None = None
         self.names = Names("Hawks", "Bears")
-        self.match: Match | None = None
-        self.narrator = Narrator(self.names)
+        self.session = Session(seed, self.names)  # the match and the screens
         self.log: list[str] = []
-        self.computer = sections.ComputerCalls()
-        self.result: list[str] = []
         self.details_for: object = None
         self.details = ""
         self.last_message = ""
@@ -111,11 +82,25 @@ class App:
         self.panel_lines = (0, 0)  # lines it holds, lines shown: from the last frame drawn
         self.steps_taken = 0
         self.help_step = 0  # 1 after F1 read the screen's help: F1 again reads every key
-        self.told: set[object] = set()  # explanations already given in full (see first_time)
-        self.last_hands: dict[Role, Hand] = {}  # the player's cards of the last down, per side
-        self.taught_again = False
         speaker.add_listener(self._heard)
-        self.comfort = Comfort(self)  # settings, history, field tone, how to play
+        self.comfort = Comfort(self, speaker, cues)  # settings, history, field tone, how to play
+
+    # -- the session's parts, read by screens, comfort and tests -------------------------------
+
+    @property
+    def match(self) -> Match | None:
+        return self.session.match
+
+    @property
+    def stack(self) -> list[Screen]:
+        return self.session.stack
+
+    @property
+    def last_hands(self) -> dict[Role, Hand]:
+        return self.session.last_hands
+
+    def game_state(self) -> GameState | None:
+        return None if self.session.match is None else self.session.match.state
 
     # -- speaking ----------------------------------------------------------------------------
 
@@ -187,12 +172,12 @@ class App:
 
     @property
     def top(self) -> Screen:
-        return self.stack[-1]
+        return self.session.top
 
     def show(self, screen: Screen, interrupt: bool = True) -> None:
         """Make `screen` the whole stack (a new decision) and announce it: the question, then
         (as a separate line that is never logged) where the focus is."""
-        self.stack = [screen]
+        self.session.replace(screen)
         self.section = 0
         self.details_for, self.details = None, ""
         self.dirty = True
@@ -202,26 +187,19 @@ class App:
         self.comfort.on_show(screen)
 
     def push(self, screen: Screen) -> None:
-        self.stack.append(screen)
+        self.session.push(screen)
         self.dirty = True
         screen.menu.detail = self.detail
         self.say(screen.intro(), category="menu")
 
     def pop(self, announce: bool = True) -> None:
-        if len(self.stack) > 1:
-            self.stack.pop()
+        self.session.pop()
         self.dirty = True
         if announce:
             self.say(f"Back. {self.top.menu.describe_group()}")
 
     def first_time(self, topic: str) -> bool:
-        """Whether a screen explains itself in full now: every time at detailed, the first time
-        in each drive at normal, the first time in the game at short."""
-        drive = self.match.state.drive if self.match is not None else 0
-        key = topic if self.terse else (topic, drive)
-        told = key in self.told
-        self.told.add(key)
-        return self.verbosity == DETAILED or not told
+        return self.session.first_time(topic, self.verbosity)
 
     # -- the flow of a game ------------------------------------------------------------------
 
@@ -238,57 +216,38 @@ class App:
         self.new_match(interrupt=False)
 
     def new_match(self, interrupt: bool = True) -> None:
-        seed = self.rng.randrange(2**31) if self.seed is None else self.seed + self.games
-        self.games += 1
-        self.match = Match.against_computer(seed)
-        self.narrator = Narrator(self.names)
-        self.computer = sections.ComputerCalls()
-        self.result = []
-        self.told = set()
-        self.last_hands = {}
-        self.speak_lines(self.comfort.narrate(self.match.advance()))
+        events = self.session.new_match(self.names)
+        self.speak_lines(self._narrate(events))
         self.show_decision(interrupt=interrupt)
+
+    def _narrate(self, events: list[ev.Event]) -> list[Line]:
+        """The events in words, at the player's verbosity."""
+        return self.session.narrator.lines(events, self.verbosity)
 
     def play_again(self) -> None:
         self.say("New game.", category="decision")
         self.new_match(interrupt=False)
 
-    def act(self, *choices: object) -> None:
-        """The player's choices, in order (the snap and the cards come together before fourth
+    def act(self, *actions: Action) -> None:
+        """The player's actions, in order (the snap and the cards come together before fourth
         down); a refused one is said, and what went before it still counts."""
-        match = self.match
-        if match is None:
+        if self.match is None:
             return
-        events: list[ev.Event] = []
-        for choice in choices:
-            try:
-                events += match.act(choice)  # type: ignore[arg-type]
-            except RulesError as error:
-                self.cue("menu_error")
-                self.say(f"Not allowed: {error}.")
-                if not events:
-                    return
-                break
+        events, refused = self.session.act(actions)
+        if refused is not None:
+            self.cue("menu_error")
+            self.say(f"Not allowed: {refused}.")
+            if not events:
+                return
         self.after(events)
 
     def after(self, events: list[ev.Event]) -> None:
-        offense = self.narrator.offense  # the side of the ball before these events
-        self.computer.note(events, offense, self.names.away)
-        self._keep_hands(events, offense)
-        lines = self.comfort.narrate(events)  # at the player's verbosity
-        self.result = [line.text for line in lines if line.text]
+        self.session.note(events, self.names.away)  # before the narrator moves on
+        lines = self._narrate(events)
+        self.session.result = [line.text for line in lines if line.text]
         self.speak_lines(lines)
         self.comfort.after_events(events)
-        self.show_decision(interrupt=not self.result)
-
-    def _keep_hands(self, events: list[ev.Event], offense: Team | None) -> None:
-        """Remember the cards the player ended each down with, for "the same cards again"."""
-        for event in events:
-            if isinstance(event, ev.DriveStarted):
-                offense = event.offense
-            elif isinstance(event, ev.HandsRevealed) and event.step == 2:
-                role = Role.OFFENSE if offense is HUMAN else Role.DEFENSE
-                self.last_hands[role] = event.offense if offense is HUMAN else event.defense
+        self.show_decision(interrupt=not self.session.result)
 
     def show_decision(self, interrupt: bool = True) -> None:
         match = self.match
@@ -312,19 +271,20 @@ class App:
                                 full=self.first_time("snap"))
         elif decision.phase in (Phase.SNAP_CHOICE, Phase.SELECTION):
             assert role is not None
-            again = self.last_hands.get(role)
-            teach = again is not None and not self.taught_again
-            self.taught_again = self.taught_again or teach
+            session = self.session
+            again = session.last_hands.get(role)
+            teach = again is not None and not session.taught_again
+            session.taught_again = session.taught_again or teach
             kicks = self._kicks() if decision.phase is Phase.SNAP_CHOICE else None
             screen = SelectionScreen(self, role, full=self.first_time("selection"), again=again,
                                      teach_again=teach, kicks=kicks)
         elif decision.phase is Phase.SUBSTITUTION:
             assert role is not None
-            screen = SubstitutionScreen(self, role, self._my_hand(decision.team),
+            screen = SubstitutionScreen(self, role, self.session.my_hand(decision.team),
                                         full=self.first_time("substitution"))
         else:
             assert role is not None
-            screen = FinalCallScreen(self, role, self._my_hand(decision.team),
+            screen = FinalCallScreen(self, role, self.session.my_hand(decision.team),
                                      full=self.first_time("final"))
         self.show(screen, interrupt=interrupt)
 
@@ -334,21 +294,14 @@ class App:
         return {SnapChoice.PUNT: punt_option(state, self.names, detailed),
                 SnapChoice.FIELD_GOAL: field_goal_option(state, self.names)}
 
-    def _my_hand(self, team: Team) -> Hand:
-        assert self.match is not None
-        state = self.match.state
-        hand = state.offense_hand if team is state.offense else state.defense_hand
-        assert hand is not None
-        return hand
-
     def ask_concede(self) -> None:
         self.push(ConfirmScreen(self, f"Concede the game? The {self.names.away} would win.",
                                 self.concede, yes="Yes, concede"))
 
     def concede(self) -> None:
-        if self.match is None or self.match.state.phase is Phase.GAME_OVER:
-            return
-        self.after(self.match.concede(Team.HOME))
+        events = self.session.concede()
+        if events:
+            self.after(events)
 
     def open_extra(self, name: str) -> None:
         """Settings, How to play or the guided first down (from the title screen)."""
@@ -403,8 +356,6 @@ class App:
         self.dirty = True
 
     def handle_key(self, key: int, mod: int) -> None:
-        import pygame
-
         self.dirty = True
         shift = bool(mod & pygame.KMOD_SHIFT)
         self._fade_notices()
@@ -492,6 +443,11 @@ class App:
         elif result.confirm:
             self.top.confirm()
 
+    def reset_view(self) -> None:
+        """Back to the decision itself: no review section, no card details shown."""
+        self.section, self.section_menu = 0, None
+        self.details_for, self.details = None, ""
+
     def goto_section(self, index: int) -> None:
         self.section = index
         self.details_for, self.details = None, ""
@@ -501,7 +457,7 @@ class App:
             self.say(f"{name}. {self.active_menu().describe_group()}")
             return
         if index == 1:
-            menu = sections.computer_calls_menu(self.computer)
+            menu = sections.computer_calls_menu(self.session.computer)
         elif index == 2:
             role = self.match.role_of(HUMAN) if self.match else None
             menu = sections.rosters_menu(role, self.names.home, self.names.away)
@@ -547,7 +503,7 @@ class App:
             situation=situation,
             menu=self.active_menu(),
             section=sections.SECTION_NAMES[self.section] if self.section else "",
-            result=self.result,
+            result=self.session.result,
             details=self.details,
             last_spoken=self.last_spoken,
             notices=self.notices[self.notices_heard:],
@@ -556,239 +512,3 @@ class App:
             text_size=self.comfort.settings.text_size,
             panel_first=self.panel_first,
         )
-
-
-# -- audio and the loop ------------------------------------------------------------------------
-
-
-NoticePoll = Callable[[], list[str]]
-
-
-def _no_notices() -> list[str]:
-    return []
-
-
-def open_sound(no_sound: bool, engine: str = "espeak",
-               ) -> tuple[Speaker, CuePlayer, list[str], Callable[[], None], NoticePoll]:
-    """The real audio system, or silent recording fakes (for --no-sound or when it is missing);
-    `engine` is the saved speech engine, started first so the welcome is in the player's voice.
-
-    The last item returns audio faults that happened since it was last called (a synthesis
-    failing mid-game), so the loop can show and speak each one as it happens.
-    """
-    from ..audio.recording import RecordingCues, RecordingSpeaker
-    from ..audio.silent import SilentCues, SilentSpeaker
-
-    if no_sound:  # silent players keep nothing, so a long session does not grow (the fakes do)
-        return SilentSpeaker(), SilentCues(), [], lambda: None, _no_notices
-    try:
-        from ..audio.system import open_audio
-    except ImportError:
-        speaker, cues = RecordingSpeaker(), RecordingCues()
-        notice = "Sound is not available in this build; the game shows its words on screen."
-        return speaker, cues, [notice], lambda: None, _no_notices
-    audio = open_audio(speech=True, sound=True, engine=engine)
-    return audio.speaker, audio.cues, audio.take_notices(), audio.close, audio.take_notices
-
-
-def run_app(options: Options, speaker: Speaker | None = None,
-            cues: CuePlayer | None = None) -> int:
-    """Run the game until the player quits (or scripted input runs out); returns an exit code."""
-    launched = time.perf_counter()
-    if options.headless:
-        os.environ["SDL_VIDEODRIVER"] = "dummy"
-        os.environ["SDL_AUDIODRIVER"] = "dummy"
-    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    import pygame
-
-    try:  # before the window: a bad path is a one-line message, not a flash of a window
-        transcript = Transcript.open(options.transcript, launched)
-    except OSError as error:
-        print(f"sudden_death: {error}", file=sys.stderr)
-        return 2
-    pygame.display.init()
-    try:
-        source = _key_source(options.keys)
-    except (OSError, KeyScriptError) as error:
-        print(f"sudden_death: {error}", file=sys.stderr)
-        transcript.close()
-        pygame.display.quit()
-        return 2
-    with SigtermGuard() as guard:  # after SDL's own handler, so it replaces it
-        _run_window(options, source, transcript, speaker, cues, launched, guard)
-    if guard.code is not None:
-        return guard.code
-    return 1 if transcript.failed is not None else 0  # its reader was gone: said on stderr
-
-
-def _run_window(options: Options, source: KeySource | None, transcript: Transcript,
-                speaker: Speaker | None, cues: CuePlayer | None, launched: float,
-                guard: SigtermGuard) -> None:
-    """The window, the sound and the loop, each closed again however the loop ends."""
-    import pygame
-
-    pygame.font.init()
-    # Resizable and maximisable: the layout follows the window's size on every frame.
-    pygame.display.set_mode(options.window or (WIDTH, HEIGHT), pygame.RESIZABLE)
-    pygame.display.set_caption("Sudden Death")
-    closer: Callable[[], None] = lambda: None  # noqa: E731
-    notices: list[str] = []
-    poll: NoticePoll = _no_notices
-    frames = FrameLog.from_environment()
-    switch = sys.getswitchinterval()
-    try:
-        if speaker is None or cues is None:
-            engine = load_settings(options.config)[0].speech_engine  # the notice comes later
-            speaker, cues, notices, closer, poll = open_sound(options.no_sound, engine)
-        speaker.add_listener(lambda message: transcript.speech(message.text))
-        cues.add_listener(transcript.cue)
-        app = App(speaker, cues, options.seed)
-        app.start()
-        for notice in dict.fromkeys([*notices, speaker.notice, cues.notice]):
-            if notice:
-                app.tell_notice(notice)
-        app.comfort.start(options.config)
-        fonts = Fonts(app.comfort.settings.text_size)
-        sys.setswitchinterval(GIL_SWITCH_SECONDS)
-        # Everything made so far lives as long as the game: keep it out of the collector's
-        # full passes, which otherwise pause every thread (the mixer's too) for over 15 ms.
-        gc.freeze()
-        _loop(app, source, fonts, transcript, poll, frames,
-              stop=lambda: guard.code is not None)
-    finally:
-        frames.close()
-        sys.setswitchinterval(switch)
-        gc.unfreeze()
-        closer()
-        transcript.close()
-        pygame.display.quit()
-
-
-class SigtermGuard:
-    """SIGTERM ends the game like any signal-terminated program: the loop stops at once, audio
-    and window close, and the exit code is 143. (SDL would turn it into a window close request,
-    which ends with 0.) Python handlers can only be set from the main thread; elsewhere (a test
-    running the app in a thread) the guard does nothing."""
-
-    def __init__(self) -> None:
-        self.code: int | None = None
-        self._previous: Any = None
-        self._installed = False
-
-    def _on_term(self, signum: int, frame: object) -> None:
-        self.code = 128 + signum
-
-    def __enter__(self) -> SigtermGuard:
-        if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGTERM, self._on_term)
-            self._installed = True
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._installed:
-            signal.signal(signal.SIGTERM, self._previous)
-            self._installed = False
-
-
-def _key_source(keys: str | None) -> KeySource | None:
-    if keys is None:
-        return None
-    if keys == "-":
-        return KeySource.from_stdin()
-    return KeySource.from_file(keys)
-
-
-def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcript,
-          poll: NoticePoll = _no_notices, frames: FrameLog | None = None,
-          stop: Callable[[], bool] = lambda: False) -> None:
-    import pygame
-
-    last_draw = 0.0
-    waiting_said = False
-    spins = pygame.display.get_driver() in SPINNING_DRIVERS
-    while app.running and not stop() and transcript.failed is None:
-        for notice in poll():  # an audio fault mid-game is shown and spoken when it happens
-            app.tell_notice(notice)
-        if source is not None and not pygame.event.peek():
-            if source.live:
-                step = source.next(0)
-                if step is False:
-                    if not waiting_said:
-                        transcript.waiting()
-                        waiting_said = True
-                    step = source.next(FRAME_SECONDS * 3)
-            else:
-                step = source.next(0)
-            if step is None:
-                break
-            if isinstance(step, Step):
-                waiting_said = False
-                post_step(step)
-            elif isinstance(step, StepError):  # said, then waiting again for the next line
-                transcript.error(step.text)
-                waiting_said = False
-        events = pygame.event.get()
-        if source is None and not events and not app.dirty:
-            events = _wait_for_events(spins)
-        for event in events:
-            _dispatch(app, event)
-            if not app.running:
-                break
-        now = time.perf_counter()
-        recording = frames is not None and frames.active  # then every state is drawn
-        if app.dirty and (now - last_draw >= FRAME_SECONDS or source is None or recording):
-            try:
-                surface = pygame.display.get_surface()  # a new size after a resize
-                view = app.view()
-                frame = draw(surface, fonts, view)
-                app.panel_lines = (frame.panel_lines, frame.panel_shown)
-                pygame.display.flip()
-                if recording and frames is not None:
-                    frames.record(frame, surface, view.menu.title if view.menu else "",
-                                  view.text_size)
-            except Exception:  # drawing must never end the game
-                traceback.print_exc()
-            app.dirty = False
-            last_draw = now
-
-
-def _wait_for_events(spins: bool) -> list[Any]:
-    """Idle until the player does something: a key is handled the moment it arrives."""
-    import pygame
-
-    if spins:
-        time.sleep(SPIN_POLL_SECONDS)
-        return list(pygame.event.get())
-    first = pygame.event.wait(IDLE_WAIT_MS)
-    return ([first] if first.type != pygame.NOEVENT else []) + list(pygame.event.get())
-
-
-def _dispatch(app: App, event: Any) -> None:
-    """Handle one event; an unexpected error is logged and apologised for, never fatal."""
-    import pygame
-
-    try:
-        if event.type == pygame.QUIT:
-            app.running = False
-        elif event.type == pygame.KEYDOWN:
-            app.steps_taken += 1
-            app.handle_key(event.key, event.mod)
-        elif event.type == pygame.TEXTINPUT:
-            app.handle_text(event.text)
-        elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.VIDEORESIZE,
-                            pygame.WINDOWSIZECHANGED):
-            app.dirty = True  # exposed, resized or maximised: lay out again for the new size
-    except Exception:
-        traceback.print_exc()
-        app.cue("menu_error")
-        app.say(APOLOGY, category="error")
-
-
-def main(argv: list[str] | None = None) -> int:
-    """Run the game; Ctrl+C ends it quietly (run_app has already closed audio and window)."""
-    options = parse_options(argv)
-    try:
-        return run_app(options)
-    except KeyboardInterrupt:
-        print("sudden_death: interrupted, goodbye.", file=sys.stderr)
-        return 130

@@ -10,83 +10,48 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Protocol
 
-from ..audio.protocols import Voice
+import pygame
+
+from ..audio.protocols import CuePlayer, Speaker
 from ..engine import events as ev
+from ..engine.state import GameState
 from ..settings import Settings, load_settings, save_settings
 from . import field_tone
+from .audio_controls import AudioControls
 from .game_words import human_spots
 from .history import History, Review
-from .narration import Line
+from .screens import Host, Screen
+from .settings_menu import SettingsScreen
+from .tutorial import RulesScreen, TutorialGuide
 from .verbosity import DETAILED
 
-if TYPE_CHECKING:
-    from .app import App
-    from .screens import Screen
 
-DEFAULT_RATE_RANGE = (80, 450)
+class ComfortHost(Host, Protocol):
+    """What comfort asks of the app beyond a screen's needs: the screen on top, the notices
+    already shown, and the game's state (None before the first match)."""
 
+    notices: list[str]
 
-class AudioControls:
-    """Applies settings to whatever the speaker and cues support (real, recording or silent)."""
+    @property
+    def top(self) -> Screen: ...
 
-    def __init__(self, speaker: Any, cues: Any) -> None:
-        self.speaker = speaker
-        self.cues = cues
-        self.applied: Settings | None = None
-
-    def apply(self, settings: Settings) -> None:
-        _call(self.speaker, "set_engine", settings.speech_engine)  # first: the rest is its own
-        _call(self.speaker, "set_rate", settings.speech_rate)
-        if settings.voice:
-            _call(self.speaker, "set_voice", settings.voice)
-        _call(self.speaker, "set_volume", settings.speech_volume)
-        _call(self.cues, "set_volume", settings.cue_volume)
-        self.applied = settings
-
-    def voices(self) -> list[Voice]:
-        getter = getattr(self.speaker, "voices", None)
-        try:
-            return list(getter()) if callable(getter) else []
-        except Exception:  # a voice list is a nicety; never let it break the menu
-            return []
-
-    def engine_choices(self) -> list[tuple[str, str]]:
-        """(name, label) of the speech engines offered here (just the game's own, by default)."""
-        getter = getattr(self.speaker, "engine_choices", None)
-        try:
-            found = list(getter()) if callable(getter) else []
-        except Exception:
-            found = []
-        return found or [("espeak", "eSpeak NG")]
-
-    def rate_range(self) -> tuple[int, int]:
-        found = getattr(self.speaker, "rate_range", None)
-        if isinstance(found, tuple) and len(found) == 2:
-            return int(found[0]), int(found[1])
-        return DEFAULT_RATE_RANGE
-
-
-def _call(target: Any, name: str, value: object) -> None:
-    method = getattr(target, name, None)
-    if callable(method):
-        method(value)
+    def game_state(self) -> GameState | None: ...
 
 
 class Comfort:
     """Settings, history, field tone and learning aids for one app."""
 
-    def __init__(self, app: App) -> None:
-        from .tutorial import TutorialGuide
-
+    def __init__(self, app: ComfortHost, speaker: Speaker, cues: CuePlayer) -> None:
         self.app = app
+        self.cues = cues
         self.settings = Settings()
         self.config: Path | None = None
-        self.controls = AudioControls(app.speaker, app.cues)
+        self.controls = AudioControls(speaker, cues)
         self.history = History()
         self.guide = TutorialGuide(app)
-        app.speaker.add_listener(self.history.record)
+        speaker.add_listener(self.history.record)
 
     # -- settings ----------------------------------------------------------------------------
 
@@ -115,9 +80,6 @@ class Comfort:
         """The player's verbosity; the guided first down is always told in detail."""
         return DETAILED if self.guide.active else self.settings.verbosity
 
-    def narrate(self, events: Sequence[ev.Event]) -> list[Line]:
-        return self.app.narrator.lines(events, self.verbosity)
-
     def on_show(self, screen: Screen) -> None:
         self.guide.on_show(screen)
 
@@ -128,8 +90,6 @@ class Comfort:
 
     def handle_key(self, key: int, mod: int) -> bool:
         """Comfort keys (history, field tone, settings); True when the key was one of them."""
-        import pygame
-
         shift = bool(mod & pygame.KMOD_SHIFT)
         if key == pygame.K_COMMA:
             self._review(self.history.first() if shift else self.history.step(-1))
@@ -154,9 +114,6 @@ class Comfort:
 
     def open(self, name: str) -> None:
         """Open a comfort screen by name: settings, rules or tutorial."""
-        from .settings_menu import SettingsScreen
-        from .tutorial import RulesScreen
-
         if name == "settings":
             if isinstance(self.app.top, SettingsScreen):
                 self.app.say("You are in settings already. Escape closes them.")
@@ -170,12 +127,10 @@ class Comfort:
 
     def field_position(self) -> tuple[int, int | None, bool] | None:
         """(ball, marker, you have the ball) counted from your own goal, or None before a down."""
-        match = self.app.match
-        if match is None:
+        state = self.app.game_state()
+        if state is None or state.outcome is not None:
             return None
-        if match.state.outcome is not None:
-            return None
-        return human_spots(match.state)
+        return human_spots(state)
 
     def play_field_tone(self, speak: bool) -> None:
         """F: the tone, then the spot and the marker in words; after a play: the tone alone."""
@@ -186,7 +141,7 @@ class Comfort:
             return
         ball, marker, mine = position
         seconds = field_tone.TONE_SECONDS if speak else field_tone.AFTER_PLAY_SECONDS
-        player = getattr(self.app.cues, "play_tone", None)
+        player = getattr(self.cues, "play_tone", None)
         if callable(player):
             player(field_tone.tone_wav(ball, seconds), "field_tone")
         if speak:

@@ -9,8 +9,10 @@ browsing and closing the explorer can never change the game, its dice or the com
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Protocol
 
+from ..engine.actions import PLAYERS_PER_HAND
 from ..engine.card_model import BANDS, DefCall, OffCall, Player, Role
 from ..engine.cards import (
     DEFENSIVE_CALLS,
@@ -33,11 +35,11 @@ HEAR = "hear"
 class ExplorerHost(Host, Protocol):
     """The parts of the app the explorer needs beyond a screen's `Host`."""
 
-    stack: list[Screen]
-    section: int
-    section_menu: Menu | None
-    details_for: object
-    details: str
+    @property
+    def stack(self) -> Sequence[Screen]: ...
+
+    def reset_view(self) -> None:
+        """Back to the decision itself: no review section, no card details shown."""
 
 
 def open_explorer(host: ExplorerHost) -> None:
@@ -46,9 +48,7 @@ def open_explorer(host: ExplorerHost) -> None:
         host.cue("menu_edge")
         host.say("The explorer is already open. Escape goes back a level.")
         return
-    # Leave a review section first: the explorer returns to the decision itself.
-    host.section, host.section_menu = 0, None
-    host.details_for, host.details = None, ""
+    host.reset_view()  # leave a review section first: the explorer returns to the decision
     host.push(ExplorerHome(host, host.stack[-1], host))
 
 
@@ -106,7 +106,7 @@ class ExplorerHome(ExplorerScreen):
 
     def close(self) -> None:
         if self.app is not None:  # details read inside the explorer do not stay on screen
-            self.app.details_for, self.app.details = None, ""
+            self.app.reset_view()
         self.host.pop(announce=False)
         self.host.say(f"Explorer closed. {self.origin.menu.describe_group()}")
 
@@ -296,8 +296,10 @@ class TryMatchupScreen(ExplorerScreen):
         groups = [
             Group("Offensive call", radio(list(OffCall))),
             Group("Defensive call", radio(list(DefCall))),
-            Group("Offensive players, up to 2", boxes(Role.OFFENSE), limit=2, noun="players"),
-            Group("Defensive players, up to 2", boxes(Role.DEFENSE), limit=2, noun="players"),
+            Group(f"Offensive players, up to {PLAYERS_PER_HAND}", boxes(Role.OFFENSE),
+                  limit=PLAYERS_PER_HAND, noun="players"),
+            Group(f"Defensive players, up to {PLAYERS_PER_HAND}", boxes(Role.DEFENSE),
+                  limit=PLAYERS_PER_HAND, noun="players"),
             Group("Result", [Item("Hear the result", ItemKind.BUTTON, HEAR)]),
             _back_group(),
         ]
@@ -306,8 +308,9 @@ class TryMatchupScreen(ExplorerScreen):
         super().__init__(host, menu)
 
     def intro(self) -> str:
-        return ("Try a matchup: choose an offensive call, a defensive call and up to 2 players a "
-                "side with Tab, the arrows and Space; Enter hears the band and its figures. "
+        return ("Try a matchup: choose an offensive call, a defensive call and up to "
+                f"{PLAYERS_PER_HAND} players a side with Tab, the arrows and Space; Enter hears "
+                "the band and its figures. "
                 f"{self.menu.describe_group()}")
 
     def picked(self) -> tuple[OffCall, DefCall, tuple[Player, ...], tuple[Player, ...]]:

@@ -26,6 +26,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import BinaryIO
 
+import pygame
+
 MAX_LINE = 1000
 """Characters in one line. A whole game is about 60 short lines; the longest useful line is a
 `type` step with a team name. Well under pygame's queue of 65,535 events."""
@@ -155,8 +157,6 @@ def key_code(step: Step) -> int:
 @functools.lru_cache(maxsize=512)
 def _code(name: str) -> int:
     """pygame's code for a key name (cached: a long script repeats a few names)."""
-    import pygame
-
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # key_code warns before pygame.init(); it still works
         return int(pygame.key.key_code(name))
@@ -164,8 +164,6 @@ def _code(name: str) -> int:
 
 def post_step(step: Step) -> None:
     """Post one step as the events a real keyboard (or window manager) would give."""
-    import pygame
-
     if step.text is not None:
         for char in step.text:
             pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))

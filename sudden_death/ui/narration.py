@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..audio.protocols import Priority
 from ..engine import events as ev
-from ..engine.card_model import DefCall, OffCall, Player
+from ..engine.card_model import DefCall, OffCall, Player, PlayResult
 from ..engine.cards import card_name
 from ..engine.field import GOAL_LINE, OPENING_SPOT, TOUCHBACK_SPOT, Down
 from ..engine.game import SAFETY_POINTS
@@ -272,20 +272,20 @@ class Narrator:
     def _play_words(self, event: ev.PlayResolved) -> tuple[str | None, str]:
         """The result cue (or None) and the words; yards are what the ball really moved."""
         yards, short = event.yards, self.short
-        if event.result == "interception":
+        if event.result is PlayResult.INTERCEPTION:
             return "interception", f"Intercepted by the {self.names.of(event.offense.other)}!"
-        if event.result == "incomplete":
+        if event.result is PlayResult.INCOMPLETE:
             return None, "Incomplete."
-        lead = {"sack": "Sacked", "complete": "Complete"}.get(event.result, "")
-        cue = "sack" if event.result == "sack" else None
+        lead = {PlayResult.SACK: "Sacked", PlayResult.COMPLETE: "Complete"}.get(event.result, "")
+        cue = "sack" if event.result is PlayResult.SACK else None
         if event.spot >= GOAL_LINE:
             told = f"{plural(yards, 'yard')}, into the end zone!"
         elif event.spot <= 0:
-            where = "Sacked" if event.result == "sack" else "Tackled"
+            where = "Sacked" if event.result is PlayResult.SACK else "Tackled"
             told = f"{where} in the end zone, {gain_words(yards)}!"
             lead = ""
         elif yards >= BIG_PLAY_YARDS:  # the cue at every verbosity; the call unless short
-            run = event.result == "run"
+            run = event.result is PlayResult.RUN
             if short:
                 return "big_play", f"{_short_gain(yards)}!"
             return "big_play", (f"Breaks loose for {yards} yards!" if run
@@ -307,7 +307,7 @@ class Narrator:
         if event.outcome_roll is not None:
             parts.append(f"pass roll {event.outcome_roll.total} of 100")
         if event.yardage_roll is not None:
-            if event.result == "sack":
+            if event.result is PlayResult.SACK:
                 parts.append(f"sack dice {dice_words(event.yardage_roll.dice)}")
             else:
                 parts.append(f"yardage roll {event.yardage_roll.total} of 100")

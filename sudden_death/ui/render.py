@@ -12,6 +12,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+import pygame
+
 from . import palette
 from .layout import BASE_SIZES, Frame, PanelEntry, build
 from .menu import Menu
@@ -61,8 +63,6 @@ class Fonts:
 
     def set_size(self, text_size: int) -> None:
         """Make the fonts for `text_size` percent (only when it changed)."""
-        import pygame
-
         if text_size == self.text_size:
             return
         self.text_size = text_size
@@ -81,8 +81,6 @@ class Fonts:
 
 def draw(surface: Any, fonts: Fonts, view: View) -> Frame:
     """Paint the whole window from `view`; returns what was drawn, box by box."""
-    import pygame
-
     fonts.set_size(view.text_size)
     frame = build(fonts, surface.get_size(), title="Sudden Death", score=view.score,
                   situation=view.situation, menu=view.menu, section=view.section,

@@ -9,9 +9,22 @@ from __future__ import annotations
 
 from typing import Protocol, cast
 
+import pygame
+
+from ..engine.actions import (
+    CALLS_PER_HAND,
+    PLAYERS_PER_HAND,
+    Action,
+    CallCoin,
+    ChooseSide,
+    ChooseSnap,
+    PickFinal,
+    PickHand,
+    PickSwap,
+    swap_actions,
+)
 from ..engine.card_model import DefCall, OffCall, Player, Role
 from ..engine.cards import calls_for, card_name, players_for
-from ..engine.game import CALLS_PER_HAND, PLAYERS_PER_HAND
 from ..engine.state import CoinFace, Hand, Side, SnapChoice, Swap
 from .game_words import KickOption, hand_words
 from .menu import NORMAL_DETAIL, SHORT_DETAIL, Group, Item, ItemKind, Menu
@@ -29,7 +42,7 @@ class Host(Protocol):
 
     def cue(self, name: str) -> None: ...
 
-    def act(self, *choices: object) -> None: ...
+    def act(self, *actions: Action) -> None: ...
 
     def push(self, screen: Screen) -> None: ...
 
@@ -168,8 +181,6 @@ class NamingScreen(Screen):
         return True
 
     def handle_key(self, key: int, mod: int) -> bool:
-        import pygame
-
         if key == pygame.K_BACKSPACE:
             if not self.text:
                 self.host.say("Nothing to remove; the name is empty.", category="echo")
@@ -208,7 +219,7 @@ class CoinScreen(Screen):
 
     def __init__(self, host: Host) -> None:
         menu = Menu("Coin toss", [Group("Call the coin", _buttons(
-            [("Heads", CoinFace.HEADS), ("Tails", CoinFace.TAILS)]))])
+            [("Heads", CallCoin(CoinFace.HEADS)), ("Tails", CallCoin(CoinFace.TAILS))]))])
         super().__init__(host, menu)
 
     def prompt(self) -> str:
@@ -218,7 +229,7 @@ class CoinScreen(Screen):
         return self.menu.describe(entering=True)
 
     def on_button(self, item: Item) -> None:
-        self.host.act(item.value)
+        self.host.act(cast("Action", item.value))  # the button holds its action
 
 
 class SideScreen(Screen):
@@ -226,8 +237,8 @@ class SideScreen(Screen):
 
     def __init__(self, host: Host) -> None:
         menu = Menu("Offense or defense", [Group("Start on", _buttons(
-            [("Offense: take the ball first", Side.OFFENSE),
-             ("Defense: defend first", Side.DEFENSE)]))])
+            [("Offense: take the ball first", ChooseSide(Side.OFFENSE)),
+             ("Defense: defend first", ChooseSide(Side.DEFENSE))]))])
         super().__init__(host, menu)
 
     def prompt(self) -> str:
@@ -237,7 +248,7 @@ class SideScreen(Screen):
         return self.menu.describe(entering=True)
 
     def on_button(self, item: Item) -> None:
-        self.host.act(item.value)
+        self.host.act(cast("Action", item.value))  # the button holds its action
 
 
 # -- the decisions of a down -------------------------------------------------------------------
@@ -263,7 +274,7 @@ class DecisionScreen(Screen):
         self.choose(item)
 
     def choose(self, item: Item) -> None:
-        self.host.act(item.value)
+        self.host.act(cast("Action", item.value))  # the button holds its action
 
 
 Kicks = dict[SnapChoice, KickOption]
@@ -279,9 +290,10 @@ def _kick(host: Host, kicks: Kicks, choice: SnapChoice) -> None:
     """Kick now, or first ask when the kick would end the game with the player sure to lose."""
     kick = kicks[choice]
     if kick.confirm:
-        host.push(ConfirmScreen(host, kick.confirm, lambda: host.act(choice), yes="Yes, kick"))
+        host.push(ConfirmScreen(host, kick.confirm, lambda: host.act(ChooseSnap(choice)),
+                                yes="Yes, kick"))
     else:
-        host.act(choice)
+        host.act(ChooseSnap(choice))
 
 
 class SnapScreen(DecisionScreen):
@@ -292,7 +304,8 @@ class SnapScreen(DecisionScreen):
 
     def __init__(self, host: Host, kicks: Kicks, fourth: str, full: bool = True) -> None:
         self.kicks = kicks
-        items = [Item("Go for it", ItemKind.BUTTON, SnapChoice.PLAY), *_kick_items(kicks)]
+        items = [Item("Go for it", ItemKind.BUTTON, ChooseSnap(SnapChoice.PLAY)),
+                 *_kick_items(kicks)]
         self.fourth = fourth  # the field goal in one clause
         super().__init__(host, Menu("Fourth down", [Group("Fourth down", items)]), full)
 
@@ -309,7 +322,7 @@ class SnapScreen(DecisionScreen):
         if item.value in self.kicks:
             _kick(self.host, self.kicks, item.value)  # type: ignore[arg-type]
         else:
-            self.host.act(item.value)
+            self.host.act(cast("Action", item.value))  # the button holds its action
 
 
 class SelectionScreen(DecisionScreen):
@@ -408,9 +421,9 @@ class SelectionScreen(DecisionScreen):
             return
         hand = Hand(tuple(players), tuple(calls))  # type: ignore[arg-type]
         if self.kicks:  # still before the snap: the play starts with these cards
-            self.host.act(SnapChoice.PLAY, hand)
+            self.host.act(ChooseSnap(SnapChoice.PLAY), PickHand(hand))
         else:
-            self.host.act(hand)
+            self.host.act(PickHand(hand))
 
 
 class SubstitutionScreen(DecisionScreen):
@@ -450,22 +463,24 @@ class SubstitutionScreen(DecisionScreen):
     def choose(self, item: Item) -> None:
         value = item.value
         if value == "keep":
-            self.host.act(Swap.keep())
+            self.host.act(PickSwap(Swap.keep()))
         elif self.out is None:
             out = cast("Card", value)  # the menu holds only the hand's cards here
             self.out = out
-            player = value in self.hand.players
-            kind = "player" if player else "call"
-            held = self.hand.players if player else self.hand.calls
-            pool = players_for(self.role) if player else calls_for(self.role)
+            kind = "player" if value in self.hand.players else "call"
             self._set_group(Group(f"Bring in a {kind} for {card_name(out)}:", [
-                Item(card_name(card), ItemKind.BUTTON, card) for card in pool if card not in held
+                Item(card_name(swap.into), ItemKind.BUTTON, swap.into)
+                for swap in self._swaps() if swap.out == out and swap.into is not None
             ]))
             self.host.say(self.menu.describe_group())
-        elif self.out in self.hand.players:
-            self.host.act(Swap.player(self.out, value))  # type: ignore[arg-type]
         else:
-            self.host.act(Swap.call(self.out, value))  # type: ignore[arg-type]
+            self.host.act(next(PickSwap(swap) for swap in self._swaps()
+                               if swap.out == self.out and swap.into == value))
+
+    def _swaps(self) -> list[Swap]:
+        """The rules' legal swaps for this hand, in their order."""
+        return [action.swap for action in swap_actions(self.hand, self.role)
+                if isinstance(action, PickSwap)]
 
     def on_escape(self) -> bool:
         if self.out is None:
@@ -485,6 +500,9 @@ class FinalCallScreen(DecisionScreen):
     def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True) -> None:
         items = [Item(card_name(call), ItemKind.BUTTON, call) for call in hand.calls]
         super().__init__(host, Menu("Final call", [Group("Your final call", items)]), full)
+
+    def choose(self, item: Item) -> None:
+        self.host.act(PickFinal(cast("OffCall | DefCall", item.value)))
 
     def prompt(self) -> str:
         if self.full:

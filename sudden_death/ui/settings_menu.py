@@ -8,15 +8,15 @@ at once; Escape or Done closes the menu and returns focus where it was.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, TypeVar
+from typing import Protocol, TypeVar
+
+import pygame
 
 from ..settings import MIN_SPEECH_VOLUME, TEXT_SIZES, VERBOSITIES, Settings
+from .audio_controls import AudioControls
 from .menu import Group, Item, ItemKind, Menu
 from .screens import Host, Screen
 from .verbosity import VERBOSITY_WORDS
-
-if TYPE_CHECKING:
-    from .comfort import Comfort
 
 T = TypeVar("T")
 
@@ -28,10 +28,20 @@ SETTING_KEYS = ("speech_rate", "voice", "speech_volume", "cue_volume", "verbosit
 CYCLED = ("speech_engine", "verbosity", "menu_wrap", "voice", "text_size")
 
 
+class SettingsOwner(Protocol):
+    """Who keeps the settings: the menu reads them and the audio's choices, and hands back each
+    change to be applied and saved."""
+
+    settings: Settings
+    controls: AudioControls
+
+    def change(self, settings: Settings) -> None: ...
+
+
 class SettingsScreen(Screen):
     help_key = "settings"
 
-    def __init__(self, host: Host, comfort: Comfort) -> None:
+    def __init__(self, host: Host, comfort: SettingsOwner) -> None:
         self.comfort = comfort
         self.voice_list = comfort.controls.voices()
         super().__init__(host, Menu("Settings", [Group("Settings", self._items())]))
@@ -83,8 +93,6 @@ class SettingsScreen(Screen):
     # -- keys --------------------------------------------------------------------------------
 
     def handle_key(self, key: int, mod: int) -> bool:
-        import pygame
-
         item = self.menu.item
         if item is None or item.value not in SETTING_KEYS:
             return False

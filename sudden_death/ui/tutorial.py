@@ -8,15 +8,14 @@ first play the lesson ends and the game simply carries on.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+
+import pygame
 
 from ..engine import events as ev
+from ..engine.actions import CALLS_PER_HAND, PLAYERS_PER_HAND
 from .menu import Group, Item, ItemKind, Menu
 from .rules_text import rules_sections
 from .screens import DEFAULT_AWAY, DEFAULT_HOME, Host, Screen
-
-if TYPE_CHECKING:
-    from .app import App
 
 LESSON_START = (
     "Guided first down. We will play a real game, and I will explain each step as you reach "
@@ -34,9 +33,10 @@ TIPS: dict[str, str] = {
         "is fine. Pick one with Up and Down and press Enter."
     ),
     "selection": (
-        "Lesson: now choose your cards in secret. Space checks a player; check 2, and the "
-        "focus moves on to the calls: check 3. After every change you hear your count. Press D "
-        "on a card to hear what it is good against. Enter confirms when you have 2 and 3. On "
+        f"Lesson: now choose your cards in secret. Space checks a player; check "
+        f"{PLAYERS_PER_HAND}, and the focus moves on to the calls: check {CALLS_PER_HAND}. "
+        "After every change you hear your count. Press D on a card to hear what it is good "
+        f"against. Enter confirms when you have {PLAYERS_PER_HAND} and {CALLS_PER_HAND}. On "
         "offense, a punt or a field goal waits past Confirm; either ends your drive, so not now."
     ),
     "substitution": (
@@ -64,7 +64,7 @@ _PLAY_OVER = (ev.PlayResolved, ev.FieldGoal, ev.Punt, ev.GameOver)
 class TutorialGuide:
     """Adds one explanation per decision screen during the first down of a guided game."""
 
-    def __init__(self, app: App) -> None:
+    def __init__(self, app: Host) -> None:
         self.app = app
         self.active = False
         self.told: set[str] = set()
@@ -110,8 +110,6 @@ class RulesScreen(Screen):
                 f"before, Enter reads it again, Escape returns. {self.section_words()}")
 
     def handle_key(self, key: int, mod: int) -> bool:
-        import pygame
-
         moves = {pygame.K_UP: -1, pygame.K_LEFT: -1, pygame.K_DOWN: 1, pygame.K_RIGHT: 1}
         if key in moves:
             cue = self.menu.move(moves[key]).cue

@@ -14,6 +14,8 @@ import re
 from pathlib import Path
 from typing import IO, Any
 
+import pygame
+
 from .layout import Frame
 
 
@@ -42,8 +44,6 @@ class FrameLog:
         return self._log is not None or self._shots is not None
 
     def record(self, frame: Frame, surface: Any, title: str, text_size: int) -> None:
-        import pygame
-
         self.frames += 1
         if self._log is not None:
             self._log.write(json.dumps({

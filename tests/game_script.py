@@ -1,4 +1,5 @@
-"""Key scripts that play a whole game with a fixed, simple strategy.
+"""Key scripts that play a whole game with a fixed, simple strategy (a test helper: the tests,
+tools/build_check.py and the benchmarks import it from here; the game never does).
 
 Tests and benchmarks need `--keys` files that reach the end of a game for a given seed. The
 script is planned by replaying the engine with the same seed and the same choices the keys make,
@@ -7,13 +8,13 @@ so it stays correct as long as the screens' default focus and numbering stay as 
 
 from __future__ import annotations
 
-from ..engine.card_model import Role
-from ..engine.cards import calls_for, players_for
-from ..engine.events import Event, GameOver
-from ..engine.field import LAST_DOWN
-from ..engine.match import Match
-from ..engine.state import CoinFace, Hand, Phase, Side, SnapChoice, Swap
-from .game_words import Names, punt_option
+from sudden_death.engine.actions import CallCoin, ChooseSide, ChooseSnap, PickSwap
+from sudden_death.engine.card_model import Role
+from sudden_death.engine.events import Event, GameOver
+from sudden_death.engine.field import LAST_DOWN
+from sudden_death.engine.match import Match
+from sudden_death.engine.state import CoinFace, Phase, Side, SnapChoice, Swap
+from sudden_death.ui.game_words import Names, punt_option
 
 
 def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,
@@ -32,10 +33,10 @@ def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,
         phase = decision.phase
         if phase is Phase.COIN_TOSS:
             keys.append("return")
-            events += match.act(CoinFace.HEADS)
+            events += match.act(CallCoin(CoinFace.HEADS))
         elif phase is Phase.SIDE_CHOICE:
             keys.append("return")
-            events += match.act(Side.OFFENSE)
+            events += match.act(ChooseSide(Side.OFFENSE))
         elif phase is Phase.SNAP_CHOICE:
             down = match.state.down
             assert down is not None
@@ -43,25 +44,21 @@ def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,
                 keys += ["down", "return"]
                 if punt_option(match.state, Names(home, "Bears")).confirm:
                     keys += ["down", "return"]  # "Punt anyway?": yes
-                events += match.act(SnapChoice.PUNT)
+                events += match.act(ChooseSnap(SnapChoice.PUNT))
             else:
                 if down.number == LAST_DOWN:
                     keys.append("return")  # go for it; before fourth down the cards come first
-                events += match.act(SnapChoice.PLAY)
+                events += match.act(ChooseSnap(SnapChoice.PLAY))
         elif phase is Phase.SELECTION:
             role = decision.role or Role.OFFENSE
             keys += ["return"] if role in picked else ["1", "2", "1", "2", "3", "return"]
             picked.add(role)
-            hand = Hand(players_for(role)[:2], calls_for(role)[:3])
-            events += match.act(hand)
+            events += match.act(match.legal_actions()[0])  # the first 2 players, first 3 calls
         elif phase is Phase.SUBSTITUTION:
             keys.append("return")
-            events += match.act(Swap.keep())
+            events += match.act(PickSwap(Swap.keep()))
         else:
-            state = match.state
-            held = state.offense_hand if decision.team is state.offense else state.defense_hand
-            assert held is not None
             keys.append("return")
-            events += match.act(held.calls[0])
+            events += match.act(match.legal_actions()[0])  # the first call held
     assert any(isinstance(event, GameOver) for event in events)
     return keys, events

@@ -1,0 +1,60 @@
+"""Settings applied to whatever speaker and cue player the game has (real, recording or silent).
+
+Kept apart from `Comfort` so the settings menu can read the voices and ranges without knowing
+anything else about the app.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..audio.protocols import Voice
+from ..settings import Settings
+
+DEFAULT_RATE_RANGE = (80, 450)
+
+
+class AudioControls:
+    """Applies settings to whatever the speaker and cues support (real, recording or silent)."""
+
+    def __init__(self, speaker: Any, cues: Any) -> None:
+        self.speaker = speaker
+        self.cues = cues
+        self.applied: Settings | None = None
+
+    def apply(self, settings: Settings) -> None:
+        _call(self.speaker, "set_engine", settings.speech_engine)  # first: the rest is its own
+        _call(self.speaker, "set_rate", settings.speech_rate)
+        if settings.voice:
+            _call(self.speaker, "set_voice", settings.voice)
+        _call(self.speaker, "set_volume", settings.speech_volume)
+        _call(self.cues, "set_volume", settings.cue_volume)
+        self.applied = settings
+
+    def voices(self) -> list[Voice]:
+        getter = getattr(self.speaker, "voices", None)
+        try:
+            return list(getter()) if callable(getter) else []
+        except Exception:  # a voice list is a nicety; never let it break the menu
+            return []
+
+    def engine_choices(self) -> list[tuple[str, str]]:
+        """(name, label) of the speech engines offered here (just the game's own, by default)."""
+        getter = getattr(self.speaker, "engine_choices", None)
+        try:
+            found = list(getter()) if callable(getter) else []
+        except Exception:
+            found = []
+        return found or [("espeak", "eSpeak NG")]
+
+    def rate_range(self) -> tuple[int, int]:
+        found = getattr(self.speaker, "rate_range", None)
+        if isinstance(found, tuple) and len(found) == 2:
+            return int(found[0]), int(found[1])
+        return DEFAULT_RATE_RANGE
+
+
+def _call(target: Any, name: str, value: object) -> None:
+    method = getattr(target, name, None)
+    if callable(method):
+        method(value)

@@ -1,0 +1,260 @@
+"""The game loop: keyboard in; speech, cues and window text out.
+
+`run_app` owns pygame, the audio objects, the transcript and the window; `App` (app.py) is what
+the screens talk to. The loop blocks on events with a timeout, so it idles near zero CPU, and
+scripted runs post real key events into the same loop.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import signal
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from typing import Any
+
+import pygame
+
+from ..audio import system as audio_system
+from ..audio.protocols import CuePlayer, Speaker
+from ..audio.silent import SilentCues, SilentSpeaker
+from ..settings import load_settings
+from .app import App
+from .cli import Options, parse_options
+from .keys import KeyScriptError, KeySource, Step, StepError, post_step
+from .render import HEIGHT, WIDTH, Fonts, draw
+from .transcript import Transcript
+from .window_log import FrameLog
+
+APOLOGY = "Sorry, something went wrong there. The game goes on; press F1 for help."
+FRAME_SECONDS = 1 / 30
+# Waiting for the keyboard: a real video driver's event wait sleeps until a key comes; SDL's
+# headless drivers spin in theirs (2 % of a core), so there the loop sleeps briefly instead.
+IDLE_WAIT_MS = 100
+SPIN_POLL_SECONDS = 0.002
+SPINNING_DRIVERS = ("dummy", "offscreen")
+# SDL_mixer's channel-finished callback (pygame's) takes the GIL on the audio thread: a Python
+# thread holding it for the default 5 ms makes the next mix late. Measured under a busy Python
+# thread with sounds ending every 13 ms: 1,707 late buffers in 30 s at 5 ms, none at 1 ms.
+GIL_SWITCH_SECONDS = 0.001
+
+
+# -- audio and the loop ------------------------------------------------------------------------
+
+
+NoticePoll = Callable[[], list[str]]
+
+
+def _no_notices() -> list[str]:
+    return []
+
+
+def open_sound(no_sound: bool, engine: str = "espeak",
+               ) -> tuple[Speaker, CuePlayer, list[str], Callable[[], None], NoticePoll]:
+    """The real audio system, or silent recording fakes (for --no-sound or when it is missing);
+    `engine` is the saved speech engine, started first so the welcome is in the player's voice.
+
+    The last item returns audio faults that happened since it was last called (a synthesis
+    failing mid-game), so the loop can show and speak each one as it happens.
+    """
+    if no_sound:  # silent players keep nothing, so a long session does not grow (the fakes do)
+        return SilentSpeaker(), SilentCues(), [], lambda: None, _no_notices
+    audio = audio_system.open_audio(speech=True, sound=True, engine=engine)
+    return audio.speaker, audio.cues, audio.take_notices(), audio.close, audio.take_notices
+
+
+def run_app(options: Options, speaker: Speaker | None = None,
+            cues: CuePlayer | None = None) -> int:
+    """Run the game until the player quits (or scripted input runs out); returns an exit code."""
+    launched = time.perf_counter()
+    if options.headless:
+        os.environ["SDL_VIDEODRIVER"] = "dummy"
+        os.environ["SDL_AUDIODRIVER"] = "dummy"
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    try:  # before the window: a bad path is a one-line message, not a flash of a window
+        transcript = Transcript.open(options.transcript, launched)
+    except OSError as error:
+        print(f"sudden_death: {error}", file=sys.stderr)
+        return 2
+    pygame.display.init()
+    try:
+        source = _key_source(options.keys)
+    except (OSError, KeyScriptError) as error:
+        print(f"sudden_death: {error}", file=sys.stderr)
+        transcript.close()
+        pygame.display.quit()
+        return 2
+    with SigtermGuard() as guard:  # after SDL's own handler, so it replaces it
+        _run_window(options, source, transcript, speaker, cues, launched, guard)
+    if guard.code is not None:
+        return guard.code
+    return 1 if transcript.failed is not None else 0  # its reader was gone: said on stderr
+
+
+def _run_window(options: Options, source: KeySource | None, transcript: Transcript,
+                speaker: Speaker | None, cues: CuePlayer | None, launched: float,
+                guard: SigtermGuard) -> None:
+    """The window, the sound and the loop, each closed again however the loop ends."""
+    pygame.font.init()
+    # Resizable and maximisable: the layout follows the window's size on every frame.
+    pygame.display.set_mode(options.window or (WIDTH, HEIGHT), pygame.RESIZABLE)
+    pygame.display.set_caption("Sudden Death")
+    closer: Callable[[], None] = lambda: None  # noqa: E731
+    notices: list[str] = []
+    poll: NoticePoll = _no_notices
+    frames = FrameLog.from_environment()
+    switch = sys.getswitchinterval()
+    try:
+        if speaker is None or cues is None:
+            engine = load_settings(options.config)[0].speech_engine  # the notice comes later
+            speaker, cues, notices, closer, poll = open_sound(options.no_sound, engine)
+        speaker.add_listener(lambda message: transcript.speech(message.text))
+        cues.add_listener(transcript.cue)
+        app = App(speaker, cues, options.seed)
+        app.start()
+        for notice in dict.fromkeys([*notices, speaker.notice, cues.notice]):
+            if notice:
+                app.tell_notice(notice)
+        app.comfort.start(options.config)
+        fonts = Fonts(app.comfort.settings.text_size)
+        sys.setswitchinterval(GIL_SWITCH_SECONDS)
+        # Everything made so far lives as long as the game: keep it out of the collector's
+        # full passes, which otherwise pause every thread (the mixer's too) for over 15 ms.
+        gc.freeze()
+        _loop(app, source, fonts, transcript, poll, frames,
+              stop=lambda: guard.code is not None)
+    finally:
+        frames.close()
+        sys.setswitchinterval(switch)
+        gc.unfreeze()
+        closer()
+        transcript.close()
+        pygame.display.quit()
+
+
+class SigtermGuard:
+    """SIGTERM ends the game like any signal-terminated program: the loop stops at once, audio
+    and window close, and the exit code is 143. (SDL would turn it into a window close request,
+    which ends with 0.) Python handlers can only be set from the main thread; elsewhere (a test
+    running the app in a thread) the guard does nothing."""
+
+    def __init__(self) -> None:
+        self.code: int | None = None
+        self._previous: Any = None
+        self._installed = False
+
+    def _on_term(self, signum: int, frame: object) -> None:
+        self.code = 128 + signum
+
+    def __enter__(self) -> SigtermGuard:
+        if threading.current_thread() is threading.main_thread():
+            self._previous = signal.signal(signal.SIGTERM, self._on_term)
+            self._installed = True
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._installed:
+            signal.signal(signal.SIGTERM, self._previous)
+            self._installed = False
+
+
+def _key_source(keys: str | None) -> KeySource | None:
+    if keys is None:
+        return None
+    if keys == "-":
+        return KeySource.from_stdin()
+    return KeySource.from_file(keys)
+
+
+def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcript,
+          poll: NoticePoll = _no_notices, frames: FrameLog | None = None,
+          stop: Callable[[], bool] = lambda: False) -> None:
+    last_draw = 0.0
+    waiting_said = False
+    spins = pygame.display.get_driver() in SPINNING_DRIVERS
+    while app.running and not stop() and transcript.failed is None:
+        for notice in poll():  # an audio fault mid-game is shown and spoken when it happens
+            app.tell_notice(notice)
+        if source is not None and not pygame.event.peek():
+            if source.live:
+                step = source.next(0)
+                if step is False:
+                    if not waiting_said:
+                        transcript.waiting()
+                        waiting_said = True
+                    step = source.next(FRAME_SECONDS * 3)
+            else:
+                step = source.next(0)
+            if step is None:
+                break
+            if isinstance(step, Step):
+                waiting_said = False
+                post_step(step)
+            elif isinstance(step, StepError):  # said, then waiting again for the next line
+                transcript.error(step.text)
+                waiting_said = False
+        events = pygame.event.get()
+        if source is None and not events and not app.dirty:
+            events = _wait_for_events(spins)
+        for event in events:
+            _dispatch(app, event)
+            if not app.running:
+                break
+        now = time.perf_counter()
+        recording = frames is not None and frames.active  # then every state is drawn
+        if app.dirty and (now - last_draw >= FRAME_SECONDS or source is None or recording):
+            try:
+                surface = pygame.display.get_surface()  # a new size after a resize
+                view = app.view()
+                frame = draw(surface, fonts, view)
+                app.panel_lines = (frame.panel_lines, frame.panel_shown)
+                pygame.display.flip()
+                if recording and frames is not None:
+                    frames.record(frame, surface, view.menu.title if view.menu else "",
+                                  view.text_size)
+            except Exception:  # drawing must never end the game
+                traceback.print_exc()
+            app.dirty = False
+            last_draw = now
+
+
+def _wait_for_events(spins: bool) -> list[Any]:
+    """Idle until the player does something: a key is handled the moment it arrives."""
+    if spins:
+        time.sleep(SPIN_POLL_SECONDS)
+        return list(pygame.event.get())
+    first = pygame.event.wait(IDLE_WAIT_MS)
+    return ([first] if first.type != pygame.NOEVENT else []) + list(pygame.event.get())
+
+
+def _dispatch(app: App, event: Any) -> None:
+    """Handle one event; an unexpected error is logged and apologised for, never fatal."""
+    try:
+        if event.type == pygame.QUIT:
+            app.running = False
+        elif event.type == pygame.KEYDOWN:
+            app.steps_taken += 1
+            app.handle_key(event.key, event.mod)
+        elif event.type == pygame.TEXTINPUT:
+            app.handle_text(event.text)
+        elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.VIDEORESIZE,
+                            pygame.WINDOWSIZECHANGED):
+            app.dirty = True  # exposed, resized or maximised: lay out again for the new size
+    except Exception:
+        traceback.print_exc()
+        app.cue("menu_error")
+        app.say(APOLOGY, category="error")
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the game; Ctrl+C ends it quietly (run_app has already closed audio and window)."""
+    options = parse_options(argv)
+    try:
+        return run_app(options)
+    except KeyboardInterrupt:
+        print("sudden_death: interrupted, goodbye.", file=sys.stderr)
+        return 130

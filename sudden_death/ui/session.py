@@ -1,0 +1,117 @@
+"""The player's session: the match being played, the screens on the stack, and what the game
+remembers for the player between decisions.
+
+It holds no audio and draws nothing, so the app (keys, speech, the window) stays glue and
+everything here can be checked without a speaker.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from ..engine import events as ev
+from ..engine.actions import Action, held_hand
+from ..engine.card_model import Role
+from ..engine.errors import RulesError
+from ..engine.match import Match
+from ..engine.state import Hand, Team
+from .game_words import HUMAN, Names
+from .narration import Narrator
+from .screens import Screen
+from .sections import ComputerCalls
+from .verbosity import DETAILED, SHORT
+
+
+class Session:
+    """One window's games, one after another. `seed` fixes every game: game n uses seed + n."""
+
+    def __init__(self, seed: int | None, names: Names) -> None:
+        self.seed = seed
+        self.games = 0
+        self.rng = random.Random()
+        self.stack: list[Screen] = []
+        self.match: Match | None = None
+        self.narrator = Narrator(names)
+        self.computer = ComputerCalls()  # what the computer has revealed, for its section
+        self.result: list[str] = []  # the words of the last result, shown in the window
+        self.told: set[object] = set()  # explanations already given in full (first_time)
+        self.last_hands: dict[Role, Hand] = {}  # the player's cards of the last down, per side
+        self.taught_again = False  # "last down's cards are checked again" is said once
+
+    # -- screens -----------------------------------------------------------------------------
+
+    @property
+    def top(self) -> Screen:
+        return self.stack[-1]
+
+    def replace(self, screen: Screen) -> None:
+        """A new decision: `screen` becomes the whole stack."""
+        self.stack = [screen]
+
+    def push(self, screen: Screen) -> None:
+        self.stack.append(screen)
+
+    def pop(self) -> None:
+        """Close the top screen; the bottom one (the decision) always stays."""
+        if len(self.stack) > 1:
+            self.stack.pop()
+
+    # -- matches -----------------------------------------------------------------------------
+
+    def new_match(self, names: Names) -> list[ev.Event]:
+        """Start the next game; returns what happened before the player's first decision."""
+        seed = self.rng.randrange(2**31) if self.seed is None else self.seed + self.games
+        self.games += 1
+        self.match = Match.against_computer(seed)
+        self.narrator = Narrator(names)
+        self.computer = ComputerCalls()
+        self.result = []
+        self.told = set()
+        self.last_hands = {}
+        return self.match.advance()
+
+    def act(self, actions: Sequence[Action]) -> tuple[list[ev.Event], RulesError | None]:
+        """The player's actions in order; a refused one stops the rest, and what went before
+        it still counts. Returns the events and the refusal, if any."""
+        events: list[ev.Event] = []
+        if self.match is None:
+            return events, None
+        for action in actions:
+            try:
+                events += self.match.act(action)
+            except RulesError as error:
+                return events, error
+        return events, None
+
+    def concede(self) -> list[ev.Event]:
+        if self.match is None or self.match.game.is_over:
+            return []
+        return self.match.concede(HUMAN)
+
+    def note(self, events: Sequence[ev.Event], away: str) -> None:
+        """Remember what the events showed: the computer's cards, and the cards the player
+        ended each down with (for "the same cards again")."""
+        offense = self.narrator.offense  # the side of the ball before these events
+        self.computer.note(events, offense, away)
+        for event in events:
+            if isinstance(event, ev.DriveStarted):
+                offense = event.offense
+            elif isinstance(event, ev.HandsRevealed) and event.step == 2:
+                role = Role.OFFENSE if offense is HUMAN else Role.DEFENSE
+                self.last_hands[role] = event.offense if offense is HUMAN else event.defense
+
+    def first_time(self, topic: str, verbosity: str) -> bool:
+        """Whether a screen explains itself in full now: every time at detailed, the first time
+        in each drive at normal, the first time in the game at short."""
+        drive = self.match.state.drive if self.match is not None else 0
+        key = topic if verbosity == SHORT else (topic, drive)
+        told = key in self.told
+        self.told.add(key)
+        return verbosity == DETAILED or not told
+
+    def my_hand(self, team: Team) -> Hand:
+        assert self.match is not None
+        hand = held_hand(self.match.state, team)
+        assert hand is not None
+        return hand

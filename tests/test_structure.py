@@ -1,0 +1,113 @@
+"""The package's shape stays as docs/architecture.md draws it: modules import each other without
+a cycle (type-only imports included), and imports sit at the top of modules except the few that
+start-up needs inside functions, each listed here with its reason."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "sudden_death"
+
+# (module, imported name): why it is imported inside a function. docs/architecture.md repeats it.
+LATE_IMPORTS = {
+    ("sudden_death.__main__", "ui.loop"):
+        "pygame greets on stdout unless told not to before its first import",
+    ("sudden_death.audio.synth", "pyttsx3"):
+        "the eSpeak NG library and its data path must be set before pyttsx3 loads",
+    ("sudden_death.audio.synth", "pyttsx3.drivers"): "the same, for its eSpeak driver",
+    ("sudden_death.audio.espeak_setup", "espeakng_loader"):
+        "optional: its absence is a spoken notice, not an import error",
+    ("sudden_death.audio.espeak_setup", "importlib.metadata"): "over 20 ms at start-up",
+    ("sudden_death.audio.espeak_manifest", "hashlib"):
+        "about 4 ms, paid on the speech worker's thread instead of at start-up",
+}
+
+
+def module_name(path: Path) -> str:
+    parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def modules() -> dict[str, ast.Module]:
+    return {module_name(path): ast.parse(path.read_text(encoding="utf-8"))
+            for path in sorted(PACKAGE.rglob("*.py"))}
+
+
+def imported(name: str, is_package: bool, node: ast.ImportFrom | ast.Import) -> list[str]:
+    """Every module `node` imports, absolute."""
+    if isinstance(node, ast.Import):
+        return [alias.name for alias in node.names]
+    base = node.module or ""
+    if node.level:
+        parts = name.split(".")
+        parts = parts[: len(parts) - node.level + (1 if is_package else 0)]
+        base = ".".join([*parts, *([node.module] if node.module else [])])
+    return [base, *(f"{base}.{alias.name}" for alias in node.names)]
+
+
+def import_graph() -> dict[str, set[str]]:
+    found = modules()
+    packages = {path for path in found if (PACKAGE.parent / path.replace(".", "/")).is_dir()}
+    graph: dict[str, set[str]] = {}
+    for name, tree in found.items():
+        targets = set()
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                targets |= {t for t in imported(name, name in packages, node) if t in found}
+        graph[name] = targets - {name}
+    return graph
+
+
+def test_no_module_imports_itself_back_through_others() -> None:
+    graph = import_graph()
+    cycles: list[list[str]] = []
+    state: dict[str, int] = {}  # 1 on the current path, 2 done
+
+    def visit(name: str, path: list[str]) -> None:
+        state[name] = 1
+        for target in sorted(graph[name]):
+            if target.startswith(f"{name}.") or name.startswith(f"{target}."):
+                continue  # a package and its own modules
+            if state.get(target) == 1:
+                cycles.append([*path[path.index(target):], target])
+            elif target not in state:
+                visit(target, [*path, target])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert not cycles, cycles
+
+
+def late_imports() -> dict[tuple[str, str], int]:
+    """(module, imported name) of every import inside a function, with how many there are."""
+    found: dict[tuple[str, str], int] = {}
+    for name, tree in modules().items():
+        for func in ast.walk(tree):
+            if not isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                continue
+            for node in ast.walk(func):
+                if isinstance(node, ast.Import):
+                    keys = [alias.name for alias in node.names]
+                elif isinstance(node, ast.ImportFrom):
+                    keys = [("." * node.level) + (node.module or "")]
+                else:
+                    continue
+                for key in keys:
+                    key = key.lstrip(".")
+                    found[(name, key)] = found.get((name, key), 0) + 1
+    return found
+
+
+def test_imports_inside_functions_are_only_the_listed_start_up_ones() -> None:
+    assert set(late_imports()) == set(LATE_IMPORTS)
+
+
+def test_the_checks_see_what_they_look_for() -> None:
+    """The walkers are not blind: the engine's known edges and the listed imports are found."""
+    graph = import_graph()
+    assert "sudden_death.engine.actions" in graph["sudden_death.engine.game"]
+    assert "sudden_death.ui.session" in graph["sudden_death.ui.app"]
+    assert late_imports()[("sudden_death.audio.synth", "pyttsx3")] == 2
