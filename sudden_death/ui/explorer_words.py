@@ -12,7 +12,7 @@ import math
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ..engine.card_model import BANDS, DefCall, OffCall, Player, PlayKind, Role
+from ..engine.card_model import BANDS, PERCENT, DefCall, OffCall, Player, PlayKind, Role
 from ..engine.cards import DEFENSIVE_CALLS, MATCHUPS, OFFENSIVE_CALLS, PLAYERS, card_name
 from ..engine.resolve import MAX_BAND, MIN_BAND, Band
 from ..engine.stats import BIG_GAIN, BandStats, band_stats
@@ -115,7 +115,7 @@ def yardage_table_words(call: OffCall, band: int) -> str:
     if card.kind is PlayKind.RUN:
         return (f"{card.name} yardage table at {band_name(band)}: {rows}. "
                 f"Then a fumble {table.fumble} in 100.")
-    caught = 100 - table.sack - table.interception - table.incomplete
+    caught = PERCENT - table.sack - table.interception - table.incomplete
     return (f"{card.name} at {band_name(band)}: first the pass roll, out of 100: sacked "
             f"{table.sack}, intercepted {table.interception}, incomplete {table.incomplete}, "
             f"caught {caught}. A sack loses 2 dice of yards. When caught, the yardage table: "

@@ -12,6 +12,8 @@ import sys
 from array import array
 
 from ..audio.synth import pcm_to_wav
+from ..engine.field import GOAL_LINE
+from .game_words import MIDFIELD
 
 SAMPLE_RATE = 22050
 LOW_HZ = 220.0  # your own goal line
@@ -61,11 +63,11 @@ def tone_wav(spot: int, seconds: float = TONE_SECONDS) -> bytes:
 
 def spot_from_left(spot: int) -> str:
     """A spot 0..100 from the player's own goal, in words: "your own 30", "their 20"."""
-    if spot == 50:
+    if spot == MIDFIELD:
         return "midfield"
-    if spot < 50:
+    if spot < MIDFIELD:
         return f"your own {spot}"
-    return f"their {100 - spot}"
+    return f"their {GOAL_LINE - spot}"
 
 
 def field_words(ball: int, marker: int | None, human_offense: bool) -> str:
@@ -74,8 +76,8 @@ def field_words(ball: int, marker: int | None, human_offense: bool) -> str:
     if marker is None:
         return words + "."
     if human_offense:
-        if marker >= 100:
-            return words + f", goal to go: {100 - ball} yards to the end zone."
+        if marker >= GOAL_LINE:
+            return words + f", goal to go: {GOAL_LINE - ball} yards to the end zone."
         return words + f", first down at {spot_from_left(marker)}, {marker - ball} to go."
     if marker <= 0:
         return words + f", they have goal to go: {ball} yards from your end zone."

@@ -3,6 +3,9 @@ review."""
 
 from __future__ import annotations
 
+from ..engine.actions import CALLS_PER_HAND, PLAYERS_PER_HAND
+from ..engine.resolve import MAX_BAND, MIN_BAND
+
 KEYS = (
     "Keys: Tab and Shift+Tab move between controls. Up and Down arrows move within a list; "
     "in a radio group they also select. Space checks a box or selects an option. "
@@ -45,7 +48,8 @@ SCREENS: dict[str, str] = {
         "reaches Concede."
     ),
     "selection": (
-        "Pick 2 players and 3 calls for this down. Space checks a card and the count is read; "
+        f"Pick {PLAYERS_PER_HAND} players and {CALLS_PER_HAND} calls for this down. "
+        "Space checks a card and the count is read; "
         "when the players list is full the focus moves on to the calls. Enter confirms. From "
         "the second down on each side, last down's cards are already checked: Enter plays them "
         "again, or uncheck one and check another first. On offense before fourth down, the "
@@ -86,7 +90,8 @@ SCREENS: dict[str, str] = {
     ),
     "explorer_call": (
         "An offensive call. The Bands list comes first: Left and Right, or Up and Down, step "
-        "from band minus 3 to plus 3 and read the figures there; Enter reads the yardage table "
+        f"from band minus {-MIN_BAND} to plus {MAX_BAND} and read the figures there; "
+        "Enter reads the yardage table "
         "itself. Tab moves to the matchups (Enter hears a matchup's figures), the players that "
         "touch this call, and Back. Escape goes back."
     ),
@@ -102,7 +107,8 @@ SCREENS: dict[str, str] = {
         "How the band is made, line by line, then the matchup table row by row. Escape goes back."
     ),
     "explorer_try": (
-        "Try a matchup. Tab moves between the offensive call, the defensive call, up to 2 "
+        "Try a matchup. Tab moves between the offensive call, the defensive call, up to "
+        f"{PLAYERS_PER_HAND} "
         "players a side, the result and Back. Arrows choose a call; Space checks a player. "
         "Enter hears the band, how it was made and its figures, as the engine computes them. "
         "Escape goes back."
