@@ -72,7 +72,7 @@ def test_page_keys_scroll_the_text_panel_and_say_where(tmp_path: Path) -> None:
         app.start()
         fonts = Fonts()
         frame = draw(surface, fonts, app.view())
-        app.panel_lines = (frame.panel_lines, frame.panel_shown)
+        app.panel.lines = (frame.panel_lines, frame.panel_shown)
         app.handle_key(pygame.K_PAGEDOWN, 0)
         assert speaker.spoken[-1].text == "The text below the decision is all shown."
         app.handle_key(pygame.K_F1, 0)
@@ -80,7 +80,7 @@ def test_page_keys_scroll_the_text_panel_and_say_where(tmp_path: Path) -> None:
         app.comfort.settings = app.comfort.settings.changed(text_size=200)
         frame = draw(surface, fonts, app.view())
         assert frame.panel_lines > frame.panel_shown > 0 and frame.panel_first == 0
-        app.panel_lines = (frame.panel_lines, frame.panel_shown)
+        app.panel.lines = (frame.panel_lines, frame.panel_shown)
         app.handle_key(pygame.K_PAGEDOWN, 0)
         shown = frame.panel_shown
         assert speaker.spoken[-1].text == (f"Text lines {shown + 1} to {2 * shown} of "

@@ -36,6 +36,7 @@ from .game_words import (
 from .help_text import KEYS, screen_help
 from .menu import FULL_DETAIL, NORMAL_DETAIL, SHORT_DETAIL, Feedback, Menu
 from .narration import Line, card_details
+from .panel import Panel
 from .render import View
 from .screens import (
     CoinScreen,
@@ -53,14 +54,13 @@ from .screens import (
 from .session import Session
 from .verbosity import DETAILED, SHORT
 
-# What the game log (H) keeps: what happened, not the questions asked or the focus moves.
-LOG_CATEGORIES = ("result", "computer", "game_over", "notice")
-
 Card = OffCall | DefCall | Player
 
 
 class App:
-    """Game state for the front end: the match, names, screens, sections and logs."""
+    """What screens talk to (their `Host`): speech and cues, keys that work on every screen,
+    the review sections and details, and the window's view. The match and the screen stack
+    live in `session`, what was said in `panel`, settings and learning aids in `comfort`."""
 
     def __init__(self, speaker: Speaker, cues: CuePlayer, seed: int | None) -> None:
         self.speaker = speaker
@@ -71,15 +71,9 @@ class App:
         self.section_menu: Menu | None = None
         self.names = Names("Hawks", "Bears")
         self.session = Session(seed, self.names)  # the match and the screens
-        self.log: list[str] = []
         self.details_for: object = None
         self.details = ""
-        self.last_message = ""
-        self.last_spoken = ""
-        self.notices: list[str] = []
-        self.notices_heard = 0  # notices shown so far that a key has since passed (they fade)
-        self.panel_first = 0  # the text panel's first line (Page Up / Page Down)
-        self.panel_lines = (0, 0)  # lines it holds, lines shown: from the last frame drawn
+        self.panel = Panel()  # what was said: the window's text, R, the log and notices
         self.steps_taken = 0
         self.help_step = 0  # 1 after F1 read the screen's help: F1 again reads every key
         speaker.add_listener(self._heard)
@@ -105,16 +99,13 @@ class App:
     # -- speaking ----------------------------------------------------------------------------
 
     def _heard(self, message: Message) -> None:
-        if message.category == "page":  # where the panel was scrolled to: not panel text
-            return
-        if message.text != self.last_spoken:
-            self.panel_first = 0  # new words: the panel shows them from their start
-        self.last_spoken = message.text
-        if message.category != "repeat":
-            self.last_message = message.text
-        if message.category in LOG_CATEGORIES:
-            self.log.append(message.text)
+        self.panel.heard(message)
         self.dirty = True
+
+    @property
+    def notices(self) -> list[str]:
+        """Every fault reason shown so far (the window shows those no key has passed yet)."""
+        return self.panel.notices
 
     @property
     def verbosity(self) -> str:
@@ -307,34 +298,22 @@ class App:
         """Settings, How to play or the guided first down (from the title screen)."""
         self.comfort.open(name)
 
-    def tell_notice(self, notice: str) -> None:
+    def tell_notice(self, notice: str, cue: bool = True) -> None:
         """Show a fault reason in the window (once) and speak it without cutting speech, after
         the error cue (an audio fault: the cue is how a player without speech hears that
         something is wrong). It stays shown until the player's next key after it; the history
         keeps it for good."""
-        if notice and notice not in self.notices:
-            self.notices.append(notice)
-            self.cue("menu_error")
+        if self.panel.add_notice(notice):
+            if cue:
+                self.cue("menu_error")
             self.say(notice, interrupt=False, category="notice")
-
-    def _fade_notices(self) -> None:
-        """A key after a notice was shown means it was heard (or cut, and kept in history)."""
-        if self.notices_heard < len(self.notices):
-            self.notices_heard = len(self.notices)
 
     def scroll_panel(self, direction: int) -> None:
         """Page Up / Page Down: the text panel a page at a time, for whoever reads it."""
-        total, shown = self.panel_lines
-        if total <= shown or shown == 0:
-            self.cue("menu_edge")
-            self.say("The text below the decision is all shown.", category="page")
-            return
-        first = max(0, min(total - shown, self.panel_first + direction * shown))
-        if first == self.panel_first:
-            self.cue("menu_edge")
-        self.panel_first = first
-        self.say(f"Text lines {first + 1} to {min(total, first + shown)} of {total}.",
-                 category="page")
+        scroll = self.panel.scroll(direction)
+        if scroll.cue:
+            self.cue(scroll.cue)
+        self.say(scroll.words, category="page")
 
     def ask_quit(self) -> None:
         self.push(ConfirmScreen(self, "Quit Sudden Death?", self.quit, yes="Yes, quit"))
@@ -358,7 +337,7 @@ class App:
     def handle_key(self, key: int, mod: int) -> None:
         self.dirty = True
         shift = bool(mod & pygame.KMOD_SHIFT)
-        self._fade_notices()
+        self.panel.fade_notices()
         if key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
             self.scroll_panel(-1 if key == pygame.K_PAGEUP else 1)
             return
@@ -387,7 +366,7 @@ class App:
             self.say_situation()
             return
         if key == pygame.K_r:
-            self.say(self.last_message or "Nothing to repeat yet.", category="repeat")
+            self.say(self.panel.last_message or "Nothing to repeat yet.", category="repeat")
             return
         if key == pygame.K_d:
             self.toggle_details()
@@ -462,7 +441,7 @@ class App:
             role = self.match.role_of(HUMAN) if self.match else None
             menu = sections.rosters_menu(role, self.names.home, self.names.away)
         else:
-            menu = sections.game_log_menu(self.log)
+            menu = sections.game_log_menu(self.panel.log)
         self.section_menu = menu
         self.say(sections.intro(name, self.active_menu()))
 
@@ -505,10 +484,10 @@ class App:
             section=sections.SECTION_NAMES[self.section] if self.section else "",
             result=self.session.result,
             details=self.details,
-            last_spoken=self.last_spoken,
-            notices=self.notices[self.notices_heard:],
+            last_spoken=self.panel.last_spoken,
+            notices=self.panel.shown_notices(),
             ball=ball,
             marker=marker,
             text_size=self.comfort.settings.text_size,
-            panel_first=self.panel_first,
+            panel_first=self.panel.first,
         )

@@ -29,13 +29,13 @@ from .verbosity import DETAILED
 
 
 class ComfortHost(Host, Protocol):
-    """What comfort asks of the app beyond a screen's needs: the screen on top, the notices
-    already shown, and the game's state (None before the first match)."""
-
-    notices: list[str]
+    """What comfort asks of the app beyond a screen's needs: the screen on top, a way to show a
+    settings file's problem, and the game's state (None before the first match)."""
 
     @property
     def top(self) -> Screen: ...
+
+    def tell_notice(self, notice: str, cue: bool = True) -> None: ...
 
     def game_state(self) -> GameState | None: ...
 
@@ -61,17 +61,15 @@ class Comfort:
         self.settings, notice = load_settings(config)
         self.controls.apply(self.settings)
         if notice:
-            self.app.notices.append(notice)
-            self.app.say(notice, interrupt=False, category="notice")
+            self.app.tell_notice(notice, cue=False)
 
     def change(self, settings: Settings) -> None:
         """Apply at once (the next words are already in the new setting) and save."""
         self.settings = settings
         self.controls.apply(settings)
         notice = save_settings(settings, self.config)
-        if notice and notice not in self.app.notices:
-            self.app.notices.append(notice)
-            self.app.say(notice, interrupt=False, category="notice")
+        if notice:
+            self.app.tell_notice(notice, cue=False)
 
     # -- hooks the app calls -----------------------------------------------------------------
 

@@ -211,7 +211,7 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
                 surface = pygame.display.get_surface()  # a new size after a resize
                 view = app.view()
                 frame = draw(surface, fonts, view)
-                app.panel_lines = (frame.panel_lines, frame.panel_shown)
+                app.panel.lines = (frame.panel_lines, frame.panel_shown)
                 pygame.display.flip()
                 if recording and frames is not None:
                     frames.record(frame, surface, view.menu.title if view.menu else "",

@@ -1,0 +1,69 @@
+"""What the game has said, kept for the eye and for R: the last words, the game log (H), fault
+notices until a key passes them, and where the window's text panel is scrolled to.
+
+It listens to every spoken message, so the window can never show less than was said.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..audio.protocols import Message
+
+# What the game log (H) keeps: what happened, not the questions asked or the focus moves.
+LOG_CATEGORIES = ("result", "computer", "game_over", "notice")
+
+
+@dataclass
+class Scroll:
+    """Page Up / Page Down's answer: the cue (None when it moved) and the words."""
+
+    cue: str | None
+    words: str
+
+
+@dataclass
+class Panel:
+    last_spoken: str = ""  # the panel shows it
+    last_message: str = ""  # R repeats it (a repeat is not itself repeated)
+    log: list[str] = field(default_factory=list)
+    notices: list[str] = field(default_factory=list)
+    notices_heard: int = 0  # notices a key has since passed: they fade from the panel
+    first: int = 0  # the panel's first line shown
+    lines: tuple[int, int] = (0, 0)  # lines it holds, lines shown: from the last frame drawn
+
+    def heard(self, message: Message) -> None:
+        """A speaker listener: every message, as it is said."""
+        if message.category == "page":  # where the panel was scrolled to: not panel text
+            return
+        if message.text != self.last_spoken:
+            self.first = 0  # new words: the panel shows them from their start
+        self.last_spoken = message.text
+        if message.category != "repeat":
+            self.last_message = message.text
+        if message.category in LOG_CATEGORIES:
+            self.log.append(message.text)
+
+    def add_notice(self, notice: str) -> bool:
+        """Show a fault reason (once); True when it is new."""
+        if not notice or notice in self.notices:
+            return False
+        self.notices.append(notice)
+        return True
+
+    def fade_notices(self) -> None:
+        """A key after a notice was shown means it was heard (or cut, and kept in history)."""
+        self.notices_heard = len(self.notices)
+
+    def shown_notices(self) -> list[str]:
+        return self.notices[self.notices_heard:]
+
+    def scroll(self, direction: int) -> Scroll:
+        """A page up (-1) or down (1) through the panel's text."""
+        total, shown = self.lines
+        if total <= shown or shown == 0:
+            return Scroll("menu_edge", "The text below the decision is all shown.")
+        first = max(0, min(total - shown, self.first + direction * shown))
+        cue = "menu_edge" if first == self.first else None
+        self.first = first
+        return Scroll(cue, f"Text lines {first + 1} to {min(total, first + shown)} of {total}.")
