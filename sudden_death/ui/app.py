@@ -1,8 +1,8 @@
-"""The game loop: keyboard in; speech, cues and window text out.
+"""The app the screens talk to: a key in, words and cues out.
 
-`run_app` owns pygame, the audio objects, the transcript and the screen stack; `App` is the
-game-level glue the screens talk to (the `Host` of screens.py). The loop blocks on events with
-a timeout, so it idles near zero CPU, and scripted runs post real key events into the same loop.
+`ui/loop.py` feeds it pygame's events; it answers with speech, cues and the window's `View`.
+Everything it owns that can be kept apart is: the match and the screen stack (`Session`), what
+was said (`Panel`), settings and learning aids (`Comfort`).
 """
 
 from __future__ import annotations
