@@ -146,11 +146,16 @@ class Game:
         teams = actors(self.state)
         kind = PHASE_ACTION[self.state.phase]
         given: list[Action] = []
-        if isinstance(actions, Mapping) and len(actions) == len(teams) \
-                and all(type(team) is Team for team in actions):
-            given = [actions[team] for team in teams if team in actions]
-        if len(given) != len(teams) or any(type(action) is not kind for action in given):
+        if (type(actions) is dict or isinstance(actions, Mapping)) and len(actions) == len(teams):
+            for team in actions:
+                action = actions[team]
+                if type(team) is not Team or type(action) is not kind:
+                    break
+                given.append(action)
+        if len(given) != len(teams) or set(actions) != set(teams):
             return self._irregular(actions, teams)
+        if len(teams) == 2 and given[0] is not actions[teams[0]]:
+            given.reverse()  # the offense's first
         first = given[0]
         if isinstance(first, PickHand):
             return self._select(first.hand, _same(given[1], PickHand).hand)
@@ -485,9 +490,10 @@ def _check_hand(hand: Hand, role: Role) -> None:
     if type(players) is not tuple or type(calls) is not tuple:
         raise IllegalSelectionError(f"the {side}'s players and calls must each be a tuple")
     call_kind = _call_kind(role)
-    for card, kind in [*((p, Player) for p in players), *((c, call_kind) for c in calls)]:
-        if type(card) is not kind:  # a card's bare name would compare equal: not a card
-            raise IllegalSelectionError(f"{card!r} is not a card of the {side}'s")
+    for cards, kind in ((players, Player), (calls, call_kind)):
+        for card in cards:
+            if type(card) is not kind:  # a card's bare name would compare equal: not a card
+                raise IllegalSelectionError(f"{card!r} is not a card of the {side}'s")
     if len(players) != PLAYERS_PER_HAND:
         raise IllegalSelectionError(
             f"the {side} must pick exactly {PLAYERS_PER_HAND} players, not {len(players)}"

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Protocol
+from typing import Protocol, cast
 
 from .actions import (
     CALLS_PER_HAND,
@@ -72,8 +72,8 @@ class RandomComputer:
         kind = choose(self.rng, SWAP_KINDS)
         if kind is SwapKind.KEEP:
             return PickSwap(Swap.keep())
-        swaps = [action.swap for action in legal
-                 if isinstance(action, PickSwap) and action.swap.kind is kind]
+        swaps = [action.swap for action in cast("tuple[PickSwap, ...]", legal)
+                 if action.swap.kind is kind]
         outs = list(dict.fromkeys(swap.out for swap in swaps))
         out = choose(self.rng, outs)
         return PickSwap(choose(self.rng, [swap for swap in swaps if swap.out == out]))
