@@ -24,4 +24,9 @@ def _never_the_users_config_folder(tmp_path_factory: pytest.TempPathFactory) -> 
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv("XDG_CONFIG_HOME", str(folder))
         patch.setenv("APPDATA", str(folder))
+        # Never start the machine's own speech-dispatcher (its client would, when asked for
+        # a screen reader with none running); tests that want one start their own.
+        patch.setenv("SPEECHD_CMD", str(folder / "no-speech-dispatcher-here"))
+        patch.delenv("SPEECHD_ADDRESS", raising=False)
+        patch.delenv("BRLAPI_HOST", raising=False)
         yield

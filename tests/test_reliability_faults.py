@@ -222,7 +222,7 @@ def test_window_closed_during_speech_exits_within_a_second(
     closed: list[float] = []
 
     def close_while_speaking(app: Any) -> None:
-        speaker = app.speaker
+        speaker = app.speaker.voice  # the built-in voice behind the speech output
         assert isinstance(speaker, SpeechService)
         deadline = time.monotonic() + 10
         while speaker.synth_count == 0 and time.monotonic() < deadline:

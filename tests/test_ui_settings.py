@@ -293,7 +293,7 @@ def test_speech_engine_setting_switches_heard_at_once_and_saved(tmp_path: Path) 
     """Where two engines exist (Windows, macOS) the setting switches and says so in the new
     engine; the voice goes back to the new engine's default. With one, it says so."""
     app, speaker, _cues = make_app(tmp_path)
-    press(app, "o", "end", "up", "up")  # Done, Reset, then Speech engine
+    press(app, "o", "end", "up", "up", "up")  # Done, Reset, Speech output, then Speech engine
     assert speaker.spoken[-1].text == "Speech engine: eSpeak NG"
     press(app, "space")
     assert speaker.spoken[-1].text == "Only eSpeak NG speaks on this system."
@@ -311,7 +311,7 @@ def test_speech_engine_setting_switches_heard_at_once_and_saved(tmp_path: Path) 
 
 def test_text_size_setting_steps_is_saved_and_sizes_the_window(tmp_path: Path) -> None:
     app, speaker, _cues = make_app(tmp_path)
-    press(app, "o", "end", "up", "up", "up")  # Done, Reset, Speech engine, then Text size
+    press(app, "o", "end", "up", "up", "up", "up")  # Done, Reset, output, engine, Text size
     assert speaker.spoken[-1].text == "Text size: 100 percent"
     press(app, "right")
     assert speaker.spoken[-1].text == "Text size: 150 percent"

@@ -44,6 +44,12 @@ def test_windows_exe_built_under_wine_speaks_a_whole_game(tmp_path: Path) -> Non
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-6000:]
     assert "smoke: OK" in result.stdout and "equal to Linux's" in result.stdout
+    # Asked for a screen reader under Wine, the game named the reader it uses (Wine answers
+    # NVDA's controller as if NVDA ran) or said none runs: either way accessible_output2 and
+    # its DLLs were bundled and loaded, not missing (that says they "could not be asked").
+    assert ("smoke: OK: 'Speech output: screen reader, NVDA'" in result.stdout
+            or "smoke: OK: 'No screen reader answered: no screen reader is running." in
+            result.stdout), result.stdout[-3000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
     facts = report["diagnostics"]
     assert facts["frozen"] and facts["utterances_synthesized"] > 0
@@ -57,6 +63,7 @@ def test_windows_exe_built_under_wine_speaks_a_whole_game(tmp_path: Path) -> Non
         readme = archive.read("Read me first.txt").decode("utf-8")
     assert "sudden-death/sudden-death.exe" in names
     assert "sudden-death/_internal/espeakng_loader/espeak-ng.dll" in names
+    assert "sudden-death/_internal/accessible_output2/lib/nvdaControllerClient64.dll" in names
     assert any(n.startswith("sudden-death/_internal/sudden_death/sounds/") and n.endswith(".wav")
                for n in names)
     assert "\r\n" in readme and "sudden-death.exe" in readme and "F1" in readme

@@ -6,7 +6,6 @@ behind their back."""
 
 from __future__ import annotations
 
-import fcntl
 import os
 import select
 import shutil
@@ -18,11 +17,11 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import IO
 
+from apt_install import ensure_packages
+
 REQUIRE_ENV = "SUDDEN_DEATH_REQUIRE_XVFB"
-INSTALL_LOCK = Path(tempfile.gettempdir()) / "sudden-death-xvfb-install.lock"
 READY_TIMEOUT = 15.0
 STOP_TIMEOUT = 5.0
-APT_TIMEOUT = 900.0
 
 
 def _find_xvfb() -> str | None:
@@ -34,53 +33,11 @@ def _find_xvfb() -> str | None:
     return str(fallback) if os.access(fallback, os.X_OK) else None
 
 
-def _install_requested() -> bool:
-    return os.environ.get(REQUIRE_ENV, "") not in ("", "0")
-
-
-def _apt(apt_get: str, *args: str) -> bool:
-    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
-    # Wait for a dpkg lock held by another apt run instead of failing at once.
-    command = [apt_get, "-o", "DPkg::Lock::Timeout=300", *args]
-    try:
-        result = subprocess.run(
-            command,
-            env=env,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.DEVNULL,
-            timeout=APT_TIMEOUT,
-            check=False,
-        )
-    except (OSError, subprocess.TimeoutExpired):
-        return False
-    return result.returncode == 0
-
-
 def ensure_xvfb() -> str | None:
     """The path of the Xvfb binary, installing it with apt first when SUDDEN_DEATH_REQUIRE_XVFB
     is set (and not "0") and we run as root; None when Xvfb is still missing."""
-    found = _find_xvfb()
-    if found or not _install_requested():
-        return found
-    apt_get = shutil.which("apt-get")
-    if apt_get is None or os.geteuid() != 0:
-        return None
-    # Parallel test workers would otherwise all run apt at once; the first installs, the rest
-    # wait and then find the binary.
-    with open(INSTALL_LOCK, "w") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            found = _find_xvfb()
-            if found:
-                return found
-            install = ("install", "-y", "--no-install-recommends", "xvfb")
-            if not _apt(apt_get, *install):
-                _apt(apt_get, "update")
-                _apt(apt_get, *install)
-            return _find_xvfb()
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    ensure_packages(("xvfb",), REQUIRE_ENV, lambda: _find_xvfb() is not None)
+    return _find_xvfb()
 
 
 def _stderr_text(log: IO[bytes]) -> str:

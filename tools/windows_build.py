@@ -512,6 +512,45 @@ def smoke(wine: Wine, folder: Path, keys: list[str], seed: int, work: Path,
     return played
 
 
+READER_ANSWERS = (
+    # No screen reader runs: accessible_output2 and its DLLs loaded, and every reader said no.
+    "No screen reader answered: no screen reader is running. The built-in voice goes on.",
+    # Wine's RPC answers NVDA's controller DLL as if NVDA ran, so under Wine NVDA is "found":
+    # the settings line names it, which also proves that DLL was bundled and loaded.
+    "Speech output: screen reader, NVDA",
+)
+
+
+def screen_reader_smoke(wine: Wine, folder: Path, work: Path) -> str:
+    """The built game asked for the player's screen reader under Wine. It must either say that
+    none is running or name the one it uses (Settings, Speech output), which means
+    accessible_output2 and the screen readers' DLLs were bundled, loaded and asked (a missing
+    DLL says they "could not be asked"), and then play on."""
+    run, config = work / "reader", work / "reader-config"
+    run.mkdir(parents=True)
+    config.mkdir(parents=True)
+    (config / "settings.json").write_text(
+        json.dumps({"version": 1, "speech_output": "screen_reader"}), encoding="utf-8")
+    transcript = run / "transcript.jsonl"
+    command = [wine.executable, str(folder / f"{NAME}.exe"), "--headless", "--no-sound",
+               "--seed", "1", "--keys", "-", "--transcript", windows_path(transcript),
+               "--config", windows_path(config)]
+    keys = ["o", "end", "up", "up", "escape", "return", "type Hawks", "return", "return"]
+    played = play_scripted(command, wine.env(PYGAME_HIDE_SUPPORT_PROMPT="1"), run, keys,
+                           work / "reader-diagnostics.json", transcript, sound=False,
+                           stop=wine)
+    if played.code != 0 or "Traceback" in played.stderr:
+        raise CheckFailed(f"the game with the screen-reader setting exited with {played.code}:"
+                          f"\n{played.stderr[-3000:]}")
+    answers = [text for text in played.speech if text in READER_ANSWERS]
+    if not answers:
+        said = [text for text in played.speech if "screen reader" in text]
+        raise CheckFailed(f"the screen-reader setting was not answered as expected: {said}")
+    if not any(text.startswith("Coin toss") for text in played.speech):
+        raise CheckFailed("the game with the screen-reader setting did not play on")
+    return answers[0]
+
+
 def compare_speech(windows: list[str], linux: list[str]) -> None:
     """The Windows game must say exactly what the Linux game says, line by line."""
     if windows == linux:
@@ -579,6 +618,8 @@ def main(argv: list[str] | None = None) -> int:
                 windows = smoke(wine, folder, keys, args.seed, scratch / "windows", sound)
                 linux = linux_game(source, keys, args.seed, scratch / "linux", sound)
                 compare_speech(windows.speech, linux.speech)
+                say("smoke: the screen-reader setting, under Wine where none runs...")
+                say(f"smoke: OK: {screen_reader_smoke(wine, folder, scratch / 'reader')!r}")
                 facts = windows.diagnostics
                 first = facts.get("first_playback_unix")
                 to_speech = (f"{first - windows.launched_unix:.2f} s"

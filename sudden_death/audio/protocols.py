@@ -64,7 +64,9 @@ class Speaker(Protocol):
     """`say(..., on_start=f)` calls `f` when the words start to be heard (at once when they
     can't be): the cues of a line play with its words, not when the line was queued."""
 
-    notice: str | None  # why speech is unavailable, to show once; None when all is well
+    @property
+    def notice(self) -> str | None:
+        """Why speech is unavailable, to show once; None when all is well."""
 
     def say(
         self,

@@ -298,12 +298,13 @@ class App:
         """Settings, How to play or the guided first down (from the title screen)."""
         self.comfort.open(name)
 
-    def tell_notice(self, notice: str, cue: bool = True) -> None:
+    def tell_notice(self, notice: str, cue: bool = True, again: bool = False) -> None:
         """Show a fault reason in the window (once) and speak it without cutting speech, after
         the error cue (an audio fault: the cue is how a player without speech hears that
         something is wrong). It stays shown until the player's next key after it; the history
-        keeps it for good."""
-        if self.panel.add_notice(notice):
+        keeps it for good. `again` says it even if it was said before (an answer to a
+        setting the player just changed)."""
+        if (self.panel.add_notice(notice) or again) and notice:
             if cue:
                 self.cue("menu_error")
             self.say(notice, interrupt=False, category="notice")

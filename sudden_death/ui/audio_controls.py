@@ -22,14 +22,31 @@ class AudioControls:
         self.cues = cues
         self.applied: Settings | None = None
 
-    def apply(self, settings: Settings) -> None:
+    def apply(self, settings: Settings) -> str | None:
+        """Apply `settings`; returns what the player must be told, if anything (no screen
+        reader answered, or braille is off)."""
         _call(self.speaker, "set_engine", settings.speech_engine)  # first: the rest is its own
         _call(self.speaker, "set_rate", settings.speech_rate)
         if settings.voice:
             _call(self.speaker, "set_voice", settings.voice)
         _call(self.speaker, "set_volume", settings.speech_volume)
         _call(self.cues, "set_volume", settings.cue_volume)
+        notice = None
+        if self.applied is None or self.applied.speech_output != settings.speech_output:
+            # Only when it changes: finding a screen reader may start speech-dispatcher.
+            set_output = getattr(self.speaker, "set_output", None)
+            if callable(set_output):
+                notice = set_output(settings.speech_output)
         self.applied = settings
+        return notice
+
+    def output_in_use(self) -> str:
+        """Where the words go now: "builtin", "screen_reader" or "both"."""
+        return str(getattr(self.speaker, "output", "builtin"))
+
+    def reader_name(self) -> str | None:
+        name = getattr(self.speaker, "reader_name", None)
+        return name if isinstance(name, str) else None
 
     def voices(self) -> list[Voice]:
         getter = getattr(self.speaker, "voices", None)

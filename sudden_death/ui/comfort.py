@@ -35,7 +35,7 @@ class ComfortHost(Host, Protocol):
     @property
     def top(self) -> Screen: ...
 
-    def tell_notice(self, notice: str, cue: bool = True) -> None: ...
+    def tell_notice(self, notice: str, cue: bool = True, again: bool = False) -> None: ...
 
     def game_state(self) -> GameState | None: ...
 
@@ -59,15 +59,18 @@ class Comfort:
         """Load and apply the saved settings; speak the notice if the file was missing or bad."""
         self.config = config
         self.settings, notice = load_settings(config)
-        self.controls.apply(self.settings)
-        if notice:
-            self.app.tell_notice(notice, cue=False)
+        output_notice = self.controls.apply(self.settings)
+        for told in (notice, output_notice):
+            if told:
+                self.app.tell_notice(told, cue=False)
 
     def change(self, settings: Settings) -> None:
         """Apply at once (the next words are already in the new setting) and save."""
         self.settings = settings
-        self.controls.apply(settings)
+        output_notice = self.controls.apply(settings)
         notice = save_settings(settings, self.config)
+        if output_notice:
+            self.app.tell_notice(output_notice, cue=False, again=True)
         if notice:
             self.app.tell_notice(notice, cue=False)
 

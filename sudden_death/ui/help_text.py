@@ -69,9 +69,10 @@ SCREENS: dict[str, str] = {
     ),
     "settings": (
         "Settings. Up and Down choose a setting: speech rate, voice, speech volume, sound "
-        "effects volume, verbosity, menu wrap, text size in the window and speech engine. "
+        "effects volume, verbosity, menu wrap, text size in the window, speech engine, and "
+        "speech output: the built-in voice, your screen reader and braille display, or both. "
         "Left and Right change it, Shift+Left and Shift+Right in bigger steps; Space or Enter "
-        "cycles voice, verbosity, wrap, text size and engine. You hear "
+        "cycles voice, verbosity, wrap, text size, engine and output. You hear "
         "each change in the new setting, and it is saved at once. Short verbosity says only "
         "what changed; detailed adds the rolls and the reasons. Escape or Done closes settings."
     ),

@@ -21,7 +21,9 @@ import pygame
 
 from ..audio import system as audio_system
 from ..audio.protocols import CuePlayer, Speaker
+from ..audio.screen_reader import find_screen_reader
 from ..audio.silent import SilentCues, SilentSpeaker
+from ..audio.speech_output import SpeechOutput
 from ..settings import load_settings
 from .app import App
 from .cli import Options, parse_options
@@ -108,10 +110,16 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
     poll: NoticePoll = _no_notices
     frames = FrameLog.from_environment()
     switch = sys.getswitchinterval()
+    output: SpeechOutput | None = None
     try:
+        saved = load_settings(options.config)[0]  # its notice comes later, from comfort
         if speaker is None or cues is None:
-            engine = load_settings(options.config)[0].speech_engine  # the notice comes later
-            speaker, cues, notices, closer, poll = open_sound(options.no_sound, engine)
+            speaker, cues, notices, closer, poll = open_sound(options.no_sound,
+                                                              saved.speech_engine)
+        # The screen reader, when chosen, from the first word on (the welcome included).
+        output = SpeechOutput(speaker, find_screen_reader)
+        notices.append(output.set_output(saved.speech_output) or "")
+        speaker = output
         speaker.add_listener(lambda message: transcript.speech(message.text))
         cues.add_listener(transcript.cue)
         app = App(speaker, cues, options.seed)
@@ -131,6 +139,8 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         frames.close()
         sys.setswitchinterval(switch)
         gc.unfreeze()
+        if output is not None:
+            output.close_reader()  # the voice and the cues are the audio system's to close
         closer()
         transcript.close()
         pygame.display.quit()

@@ -12,7 +12,7 @@ from typing import Protocol, TypeVar
 
 import pygame
 
-from ..settings import MIN_SPEECH_VOLUME, TEXT_SIZES, VERBOSITIES, Settings
+from ..settings import MIN_SPEECH_VOLUME, SPEECH_OUTPUTS, TEXT_SIZES, VERBOSITIES, Settings
 from .audio_controls import AudioControls
 from .menu import Group, Item, ItemKind, Menu
 from .screens import Host, Screen
@@ -23,9 +23,14 @@ T = TypeVar("T")
 RATE_STEP, RATE_BIG_STEP = 10, 50
 VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 SETTING_KEYS = ("speech_rate", "voice", "speech_volume", "cue_volume", "verbosity", "menu_wrap",
-                "text_size", "speech_engine")
+                "text_size", "speech_engine", "speech_output")
 # Space and Enter step these
-CYCLED = ("speech_engine", "verbosity", "menu_wrap", "voice", "text_size")
+CYCLED = ("speech_engine", "verbosity", "menu_wrap", "voice", "text_size", "speech_output")
+OUTPUT_WORDS = {
+    "builtin": "built-in voice",
+    "screen_reader": "screen reader",
+    "both": "both, the built-in voice and the screen reader",
+}
 
 
 class SettingsOwner(Protocol):
@@ -70,7 +75,20 @@ class SettingsScreen(Screen):
             return f"Verbosity: {VERBOSITY_WORDS[settings.verbosity]}"
         if key == "text_size":
             return f"Text size: {settings.text_size} percent"
+        if key == "speech_output":
+            return self._output_label(settings.speech_output)
         return f"Menu wrap: {'on' if settings.menu_wrap else 'off'}"
+
+    def _output_label(self, chosen: str) -> str:
+        """The choice, and what speaks now when that is not it (no screen reader answered)."""
+        label = f"Speech output: {OUTPUT_WORDS.get(chosen, chosen)}"
+        controls = self.comfort.controls
+        in_use, reader = controls.output_in_use(), controls.reader_name()
+        if chosen != "builtin" and in_use == "builtin":
+            return f"{label}, not answering, so the built-in voice speaks"
+        if reader and in_use != "builtin":
+            return f"{label}, {reader}"
+        return label
 
     def _items(self) -> list[Item]:
         settings = self.comfort.settings
@@ -176,6 +194,10 @@ class SettingsScreen(Screen):
         if key == "verbosity":
             level = _step(VERBOSITIES, VERBOSITIES.index(old.verbosity), direction, cycle)
             return old.changed(verbosity=level)
+        if key == "speech_output":
+            outputs = SPEECH_OUTPUTS
+            return old.changed(speech_output=_step(outputs, outputs.index(old.speech_output),
+                                                   direction, cycle))
         self.voice_list = self.comfort.controls.voices()  # the engine may have changed
         ids = [voice.id for voice in self.voice_list]
         if not ids:

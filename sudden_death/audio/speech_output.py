@@ -1,0 +1,136 @@
+"""Where the game's words go: the built-in voice, the player's screen reader, or both.
+
+`SpeechOutput` is the `Speaker` the game talks to. Listeners (window text, history, the
+transcript) hear every message once, whatever the output; the built-in voice keeps its own
+settings (rate, voice, engine), reached through this object; the screen reader gets each
+message as speech and on braille, under the same rule as the built-in voice: an interrupting
+message cuts what is being said, except that a focus move never cuts a result.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from .protocols import Message, Priority, Speaker
+from .reader_base import NoScreenReader, ScreenReader
+
+BUILTIN, SCREEN_READER, BOTH = "builtin", "screen_reader", "both"
+SPEECH_OUTPUTS = (BUILTIN, SCREEN_READER, BOTH)
+
+ReaderFinder = Callable[[], ScreenReader]
+
+
+class SpeechOutput:
+    """A `Speaker` that sends each message to the built-in voice, the screen reader, or both."""
+
+    def __init__(self, voice: Speaker, find_reader: ReaderFinder) -> None:
+        self.voice = voice
+        self._find_reader = find_reader
+        self._reader: ScreenReader | None = None
+        self._listeners: list[Callable[[Message], None]] = []
+        self.output = BUILTIN  # what is used now (the saved choice may be unavailable)
+        self._muted = False
+        # While the voice speaks, listeners hear each message when the voice reports it, in
+        # the voice's own order with its cues; without it, this object tells them itself.
+        voice.add_listener(self._tell)
+
+    # -- choosing the output ---------------------------------------------------------------
+
+    @property
+    def reader_name(self) -> str | None:
+        return None if self._reader is None else self._reader.name
+
+    def set_output(self, choice: str) -> str | None:
+        """Use `choice` from now on; returns what the player must be told, if anything: that
+        no screen reader answered (the built-in voice then goes on), or that braille is off."""
+        if choice not in SPEECH_OUTPUTS:
+            choice = BUILTIN
+        if choice == BUILTIN:
+            self.close_reader()
+            self.output = BUILTIN
+            return None
+        if self._reader is None:
+            try:
+                self._reader = self._find_reader()
+            except NoScreenReader as reason:
+                self.output = BUILTIN
+                return f"No screen reader answered: {reason}. The built-in voice goes on."
+            self.output = choice
+            return self._reader.braille_notice
+        self.output = choice
+        return None
+
+    def close_reader(self) -> None:
+        """Let go of the screen reader (braille back to the screen); the voice stays."""
+        if self._reader is not None:
+            self._reader.close()
+            self._reader = None
+
+    # -- the Speaker protocol ---------------------------------------------------------------
+
+    @property
+    def notice(self) -> str | None:
+        return self.voice.notice
+
+    def say(
+        self,
+        text: str,
+        *,
+        interrupt: bool = True,
+        priority: Priority = Priority.INFO,
+        category: str = "info",
+        on_start: Callable[[], None] | None = None,
+    ) -> None:
+        reader = self._reader if self.output != BUILTIN else None
+        if self.output != SCREEN_READER:
+            self.voice.say(text, interrupt=interrupt, priority=priority, category=category,
+                           on_start=on_start)
+        else:
+            if on_start is not None:
+                on_start()  # a screen reader does not say when it starts: the cue goes now
+            self._tell(Message(text, priority, category))
+        if reader is not None:
+            self._to_reader(reader, text, interrupt, priority)
+
+    def _tell(self, message: Message) -> None:
+        if self._muted:
+            return
+        for listener in self._listeners:
+            listener(message)
+
+    def _to_reader(self, reader: ScreenReader, text: str, interrupt: bool,
+                   priority: Priority) -> None:
+        alert = priority >= Priority.ALERT
+        cut = interrupt and (alert or not reader.alert_speaking())
+        try:
+            reader.speak(text, interrupt=cut, alert=alert)
+            reader.braille(text)
+        except Exception:  # the screen reader went away mid-game: the built-in voice goes on
+            self.close_reader()
+            self.output = BUILTIN
+            self.say("The screen reader stopped answering. The built-in voice goes on.",
+                     interrupt=False, priority=Priority.ALERT, category="notice")
+            self._muted = True  # the listeners had these words already
+            try:
+                self.voice.say(text, interrupt=False, priority=priority)
+            finally:
+                self._muted = False
+
+    def silence(self) -> None:
+        self.voice.silence()
+        if self._reader is not None and self.output != BUILTIN:
+            self._reader.cancel()
+
+    def add_listener(self, listener: Callable[[Message], None]) -> None:
+        self._listeners.append(listener)
+
+    def close(self) -> None:
+        self.close_reader()
+        self.voice.close()
+
+    def __getattr__(self, name: str) -> Any:
+        """The built-in voice's own settings and queries (rate, voice, engine, volume...)."""
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.voice, name)

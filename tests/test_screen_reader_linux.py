@@ -1,0 +1,203 @@
+"""The screen-reader output on Linux, with the real thing: a private speech-dispatcher (the
+speech server Orca uses; its own config, socket and log, speech to ALSA's null device) and a
+private BRLTTY (its TTY driver drawing a 40-cell display on a pseudo-terminal).
+
+The server's own log is the witness: which sentences it was sent, in which order, what it handed
+to the synthesizer, and when a cancel came. CI sets SUDDEN_DEATH_REQUIRE_SPEECHD=1, and
+tests/speech_servers.py installs the Debian packages with apt; elsewhere these tests skip.
+"""
+
+from __future__ import annotations
+
+import importlib.machinery
+import json
+import os
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from apt_install import install_requested
+from speech_servers import (
+    REQUIRE_ENV,
+    SYSTEM_PYTHON,
+    BrailleServer,
+    SpeechDispatcherServer,
+    brltty,
+    ensure_speech_servers,
+    speech_dispatcher,
+)
+
+from sudden_death.audio.protocols import Priority
+from sudden_death.audio.recording import RecordingSpeaker
+from sudden_death.audio.screen_reader import find_screen_reader
+from sudden_death.audio.speech_dispatcher import MISSING_BRLAPI, Braille, SpeechDispatcher
+from sudden_death.audio.speech_output import SCREEN_READER, SpeechOutput
+
+ROOT = Path(__file__).resolve().parent.parent
+LONG = ("Sentence {} goes on for quite a while, so that it takes the synthesizer some time to "
+        "say, with plenty of words in it for the queue to hold.")
+
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux only"),
+    # speechd's client ends its reading thread with sys.exit() when the connection closes;
+    # Python ignores that in a thread, pytest reports it: only that report is let through.
+    pytest.mark.filterwarnings(
+        "ignore:Exception in thread SSIP client communication thread"
+        ":pytest.PytestUnhandledThreadExceptionWarning"),
+]
+
+
+@pytest.fixture(scope="module")
+def installed() -> None:
+    if not ensure_speech_servers():
+        if install_requested(REQUIRE_ENV):
+            pytest.fail("speech-dispatcher and BRLTTY could not be installed with apt")
+        pytest.skip(f"speech-dispatcher and BRLTTY are not installed (CI sets {REQUIRE_ENV}=1)")
+
+
+def braille_loads_here() -> bool:
+    """python3-brlapi is compiled for Debian's own Python: other versions cannot load it."""
+    return any((SYSTEM_PYTHON / f"brlapi{suffix}").is_file()
+               for suffix in importlib.machinery.EXTENSION_SUFFIXES)
+
+
+@pytest.fixture
+def server(installed: None, tmp_path: Path,
+           monkeypatch: pytest.MonkeyPatch) -> Iterator[SpeechDispatcherServer]:
+    with speech_dispatcher(tmp_path / "speechd") as running:
+        monkeypatch.setenv("SPEECHD_ADDRESS", running.address)
+        monkeypatch.setenv("BRLAPI_HOST", ":59")  # no BRLTTY there unless a test starts one
+        yield running
+
+
+@pytest.fixture
+def display(installed: None, tmp_path: Path,
+            monkeypatch: pytest.MonkeyPatch) -> Iterator[BrailleServer]:
+    if not braille_loads_here():
+        pytest.skip(f"python3-brlapi is built for Debian's Python, not {sys.version_info[:2]}")
+    number = 40 + os.getpid() % 50  # one BrlAPI socket per test process
+    with brltty(tmp_path / "brltty", number) as running:
+        monkeypatch.setenv("BRLAPI_HOST", running.host)
+        yield running
+
+
+def test_sentences_arrive_in_the_order_they_were_said(server: SpeechDispatcherServer) -> None:
+    reader = SpeechDispatcher.connect()
+    try:
+        said = ["Coin toss: heads or tails?", "Heads, 1 of 2", "You won the toss."]
+        for text in said:
+            reader.speak(text, interrupt=False, alert=False)
+        assert server.wait_for(lambda: server.spoken() == said), server.spoken()
+        assert server.queued() == said
+    finally:
+        reader.close()
+
+
+def test_an_interrupt_cancels_what_is_being_said_and_what_waits(
+        server: SpeechDispatcherServer) -> None:
+    reader = SpeechDispatcher.connect()
+    try:
+        for number in range(1, 6):
+            reader.speak(LONG.format(number), interrupt=False, alert=False)
+        reader.speak("Play again, 1 of 2", interrupt=True, alert=False)
+        assert server.wait_for(lambda: "Play again, 1 of 2" in server.spoken())
+        lines = server.log_lines()
+        cancel = next(i for i, line in enumerate(lines) if line.startswith("Cancel received"))
+        queued_again = next(i for i, line in enumerate(lines)
+                            if line.startswith("Queueing message |Play again"))
+        assert cancel < queued_again
+        spoken = server.spoken()
+        assert spoken[-1] == "Play again, 1 of 2"
+        # Sentences still waiting when the cancel came were never handed to the synthesizer.
+        assert len(spoken) < 6, spoken
+    finally:
+        reader.close()
+
+
+def test_a_focus_move_waits_behind_a_result_instead_of_cutting_it(
+        server: SpeechDispatcherServer) -> None:
+    voice = RecordingSpeaker()
+    output = SpeechOutput(voice, find_screen_reader)
+    assert output.output == "builtin"
+    output.set_output(SCREEN_READER)  # with or without braille
+    assert output.output == SCREEN_READER
+    try:
+        result = LONG.format("of the result")
+        output.say(result, priority=Priority.ALERT, category="result")
+        output.say("Play again, 1 of 2", interrupt=True)  # a focus move right after
+        assert server.wait_for(lambda: server.spoken() == [result, "Play again, 1 of 2"]), \
+            server.spoken()
+        lines = server.log_lines()
+        start = next(i for i, line in enumerate(lines)
+                     if line.startswith("Queueing message |Sentence of the result"))
+        after = lines[start:]
+        assert not any(line.startswith("Cancel received") for line in after), after
+        assert voice.spoken == []  # the built-in voice stayed quiet
+    finally:
+        output.close_reader()
+
+
+def test_without_brltty_speech_works_and_braille_says_why(
+        server: SpeechDispatcherServer) -> None:
+    reader = SpeechDispatcher.connect()
+    try:
+        assert reader.braille_notice is not None
+        assert ("BRLTTY" in reader.braille_notice or reader.braille_notice == MISSING_BRLAPI)
+    finally:
+        reader.close()
+
+
+def test_no_server_is_no_screen_reader(installed: None, tmp_path: Path,
+                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("SPEECHD_ADDRESS", f"unix_socket:{tmp_path / 'nobody-listens.sock'}")
+    output = SpeechOutput(RecordingSpeaker(), find_screen_reader)
+    notice = output.set_output(SCREEN_READER)
+    assert notice is not None and notice.startswith(
+        "No screen reader answered: speech-dispatcher does not answer")
+    assert output.output == "builtin"
+
+
+def test_braille_shows_each_message_on_the_display(server: SpeechDispatcherServer,
+                                                   display: BrailleServer) -> None:
+    output = SpeechOutput(RecordingSpeaker(), find_screen_reader)
+    assert output.set_output(SCREEN_READER) is None  # speech and braille both answered
+    try:
+        output.say("First down at your own 35!", priority=Priority.ALERT)
+        assert display.wait_for("First down at your own 35!")
+        output.say("Scatback, 2 of 4")
+        assert display.wait_for("Scatback, 2 of 4")
+    finally:
+        output.close_reader()
+    assert display.wait_for("no screen")  # the display is BRLTTY's own again
+
+
+def test_braille_alone_reconnects_nothing_when_brltty_is_gone(display: BrailleServer) -> None:
+    braille, notice = Braille.connect()
+    assert braille is not None and notice is None
+    braille.show("Touchdown!")
+    assert display.wait_for("Touchdown!")
+    braille.close()
+    braille.show("after closing")  # a closed display takes words without failing
+
+
+def test_the_whole_game_speaks_through_speech_dispatcher(server: SpeechDispatcherServer,
+                                                          tmp_path: Path) -> None:
+    """The real game with the setting saved: every sentence the transcript records reaches
+    speech-dispatcher, in the same order, and the built-in voice is never started."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"version": 1,
+                                                      "speech_output": "screen_reader"}))
+    keys = ["return", "type Hawks", "return", "return", "return", "return"]  # to the cards
+    result = subprocess.run(
+        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", "3",
+         "--keys", "-", "--transcript", "-", "--config", str(config)],
+        input="\n".join(keys) + "\n", capture_output=True, text=True, cwd=ROOT, timeout=120,
+        env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"})
+    assert result.returncode == 0, result.stderr
+    said = [json.loads(line)["text"] for line in result.stdout.splitlines()
+            if '"kind": "speech"' in line]
+    assert any(text.startswith("Coin toss") for text in said)
+    assert server.wait_for(lambda: server.queued() == said), (server.queued(), said)

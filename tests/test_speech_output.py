@@ -1,0 +1,288 @@
+"""The speech output setting: the built-in voice, the player's screen reader, or both. These
+tests use a recording voice and a fake screen reader that keeps what it was sent; the real
+speech-dispatcher and BRLTTY are in test_screen_reader_linux.py, accessible_output2's outputs
+(faked: they need Windows) in test_accessible_output.py."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from sudden_death.audio.protocols import Message, Priority
+from sudden_death.audio.reader_base import NoScreenReader
+from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
+from sudden_death.audio.speech_output import BOTH, BUILTIN, SCREEN_READER, SpeechOutput
+from sudden_death.settings import Settings, from_mapping, load_settings
+from sudden_death.ui.app import App
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class FakeReader:
+    """A screen reader that keeps what it was sent; `speaking_alert` plays its part of saying
+    whether a result is still being spoken."""
+
+    name = "Fake Reader"
+
+    def __init__(self, braille_notice: str | None = None, fail_after: int | None = None) -> None:
+        self.braille_notice = braille_notice
+        self.spoken: list[tuple[str, bool, bool]] = []  # text, interrupt, alert
+        self.brailled: list[str] = []
+        self.cancels = 0
+        self.closed = False
+        self.speaking_alert = False
+        self.fail_after = fail_after
+
+    def speak(self, text: str, *, interrupt: bool, alert: bool) -> None:
+        if self.fail_after is not None and len(self.spoken) >= self.fail_after:
+            raise OSError("the screen reader quit")
+        self.spoken.append((text, interrupt, alert))
+        if interrupt:
+            self.speaking_alert = False
+        self.speaking_alert = self.speaking_alert or alert
+
+    def braille(self, text: str) -> None:
+        self.brailled.append(text)
+
+    def cancel(self) -> None:
+        self.cancels += 1
+        self.speaking_alert = False
+
+    def alert_speaking(self) -> bool:
+        return self.speaking_alert
+
+    def close(self) -> None:
+        self.closed = True
+
+
+def make_output(reader: FakeReader | None = None) -> tuple[SpeechOutput, RecordingSpeaker,
+                                                            list[Message]]:
+    voice = RecordingSpeaker()
+
+    def find() -> FakeReader:
+        if reader is None:
+            raise NoScreenReader("no screen reader is running")
+        return reader
+
+    output = SpeechOutput(voice, find)
+    heard: list[Message] = []
+    output.add_listener(heard.append)
+    return output, voice, heard
+
+
+def test_the_built_in_voice_is_the_default_and_asks_no_screen_reader() -> None:
+    asked: list[str] = []
+    voice = RecordingSpeaker()
+
+    def find() -> FakeReader:
+        asked.append("asked")
+        return FakeReader()
+
+    output = SpeechOutput(voice, find)
+    assert Settings().speech_output == BUILTIN and output.output == BUILTIN
+    assert output.set_output(BUILTIN) is None
+    output.say("Coin toss.")
+    assert [m.text for m in voice.spoken] == ["Coin toss."] and asked == []
+
+
+def test_screen_reader_output_sends_speech_and_braille_and_silences_the_voice() -> None:
+    reader = FakeReader()
+    output, voice, heard = make_output(reader)
+    assert output.set_output(SCREEN_READER) is None
+    started: list[str] = []
+    output.say("Sacked! A loss of 7 yards.", priority=Priority.ALERT, category="result",
+               on_start=lambda: started.append("dice and sack cue"))
+    assert voice.spoken == []
+    assert reader.spoken == [("Sacked! A loss of 7 yards.", True, True)]
+    assert reader.brailled == ["Sacked! A loss of 7 yards."]
+    assert started == ["dice and sack cue"]  # the cues still play, through pygame
+    assert heard == [Message("Sacked! A loss of 7 yards.", Priority.ALERT, "result")]
+
+
+def test_both_outputs_speak_every_message_and_listeners_hear_it_once() -> None:
+    reader = FakeReader()
+    output, voice, heard = make_output(reader)
+    output.set_output(BOTH)
+    for text in ("Your cards.", "Scatback, 1 of 4", "Final calls: Draw against Blitz."):
+        output.say(text)
+    texts = ["Your cards.", "Scatback, 1 of 4", "Final calls: Draw against Blitz."]
+    assert [m.text for m in voice.spoken] == texts
+    assert [spoken[0] for spoken in reader.spoken] == texts
+    assert [m.text for m in heard] == texts  # history, repeat and the window: once each
+
+
+def test_a_focus_move_never_cuts_a_result_on_the_screen_reader() -> None:
+    reader = FakeReader()
+    output, _voice, _heard = make_output(reader)
+    output.set_output(SCREEN_READER)
+    output.say("Intercepted by the Bears!", priority=Priority.ALERT)
+    output.say("Play again, 1 of 2", interrupt=True)  # a focus move while the result speaks
+    assert reader.spoken[-1] == ("Play again, 1 of 2", False, False)  # queued, not cutting
+    output.say("Touchdown!", priority=Priority.ALERT, interrupt=True)
+    assert reader.spoken[-1] == ("Touchdown!", True, True)  # a result cuts anything
+    reader.speaking_alert = False  # it has been said
+    output.say("Quit, 2 of 2", interrupt=True)
+    assert reader.spoken[-1] == ("Quit, 2 of 2", True, False)
+    output.say("Ball on your own 30.", interrupt=False)
+    assert reader.spoken[-1] == ("Ball on your own 30.", False, False)
+
+
+def test_silence_cuts_the_screen_reader_too() -> None:
+    reader = FakeReader()
+    output, voice, _heard = make_output(reader)
+    output.set_output(BOTH)
+    output.silence()
+    assert reader.cancels == 1 and voice.silenced == 1
+
+
+def test_no_screen_reader_means_the_built_in_voice_goes_on_and_says_why() -> None:
+    output, voice, heard = make_output(None)
+    notice = output.set_output(SCREEN_READER)
+    assert notice == ("No screen reader answered: no screen reader is running. The built-in "
+                      "voice goes on.")
+    assert output.output == BUILTIN
+    output.say("Coin toss.")
+    assert [m.text for m in voice.spoken] == ["Coin toss."] and len(heard) == 1
+
+
+def test_a_screen_reader_that_stops_answering_hands_over_to_the_voice() -> None:
+    reader = FakeReader(fail_after=1)
+    output, voice, heard = make_output(reader)
+    output.set_output(SCREEN_READER)
+    output.say("Coin toss.")
+    output.say("Heads, 1 of 2")
+    assert output.output == BUILTIN and reader.closed
+    assert [m.text for m in voice.spoken] == [
+        "The screen reader stopped answering. The built-in voice goes on.", "Heads, 1 of 2"]
+    assert [m.text for m in heard] == [  # nothing said twice to history or the window
+        "Coin toss.", "Heads, 1 of 2",
+        "The screen reader stopped answering. The built-in voice goes on."]
+
+
+def test_braille_missing_is_said_once_and_speech_still_goes_to_the_reader() -> None:
+    reader = FakeReader(braille_notice="no braille display answers through BRLTTY")
+    output, _voice, _heard = make_output(reader)
+    assert output.set_output(SCREEN_READER) == "no braille display answers through BRLTTY"
+    assert output.set_output(BOTH) is None  # the same reader, not asked again
+    assert output.reader_name == "Fake Reader"
+    output.set_output(BUILTIN)
+    assert reader.closed and output.reader_name is None
+
+
+def test_the_voice_settings_still_reach_the_built_in_voice() -> None:
+    output, voice, _heard = make_output(FakeReader())
+    output.set_rate(260)
+    assert voice.rate == 260 and output.rate_range == voice.rate_range
+
+
+def test_the_setting_is_saved_and_a_bad_value_falls_back() -> None:
+    assert from_mapping({"speech_output": "screen_reader"}).speech_output == SCREEN_READER
+    assert from_mapping({"speech_output": "braille please"}).speech_output == BUILTIN
+    assert from_mapping({"speech_output": 3}).speech_output == BUILTIN
+
+
+# -- in the settings menu ----------------------------------------------------------------------
+
+
+def make_app(tmp_path: Path, reader: FakeReader | None) -> tuple[App, RecordingSpeaker,
+                                                                   SpeechOutput]:
+    import pygame
+
+    pygame.display.init()
+    output, voice, _heard = make_output(reader)
+    app = App(output, RecordingCues(), seed=1)
+    app.start()
+    app.comfort.start(tmp_path)
+    return app, voice, output
+
+
+def press(app: App, *names: str) -> None:
+    import pygame
+
+    for name in names:
+        app.handle_key(pygame.key.key_code(name), 0)
+
+
+def test_changing_the_output_is_heard_at_once_through_the_new_output(tmp_path: Path) -> None:
+    reader = FakeReader()
+    app, voice, output = make_app(tmp_path, reader)
+    press(app, "o", "end", "up", "up")  # Done, Reset, then Speech output
+    assert voice.spoken[-1].text == "Speech output: built-in voice"
+    press(app, "right")
+    assert output.output == SCREEN_READER
+    assert reader.spoken[-1][0] == "Speech output: screen reader, Fake Reader"
+    assert voice.spoken[-1].text == "Speech output: built-in voice"  # the voice fell quiet
+    press(app, "right")
+    assert output.output == BOTH
+    both = "Speech output: both, the built-in voice and the screen reader, Fake Reader"
+    assert reader.spoken[-1][0] == both and voice.spoken[-1].text == both
+    press(app, "space")  # cycles round to the built-in voice
+    assert output.output == BUILTIN and reader.closed
+    assert load_settings(tmp_path)[0].speech_output == BUILTIN
+
+
+def test_choosing_a_screen_reader_that_is_not_there_says_so_in_the_voice(
+        tmp_path: Path) -> None:
+    app, voice, output = make_app(tmp_path, None)
+    press(app, "o", "end", "up", "up", "right")
+    said = [m.text for m in voice.spoken[-2:]]
+    assert said == [
+        "No screen reader answered: no screen reader is running. The built-in voice goes on.",
+        "Speech output: screen reader, not answering, so the built-in voice speaks"]
+    assert output.output == BUILTIN
+    assert load_settings(tmp_path)[0].speech_output == SCREEN_READER  # tried again next time
+    press(app, "left", "right")  # asked again: said again, not swallowed as a repeat
+    assert voice.spoken[-2].text.startswith("No screen reader answered")
+
+
+# -- the real game, without a screen reader here ------------------------------------------------
+
+
+def test_the_game_without_speech_dispatchers_client_says_so_and_plays_on(tmp_path: Path) -> None:
+    """A saved choice of the screen reader on a system without python3-speechd: the game
+    starts in its own voice, says why, and plays."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"version": 1,
+                                                      "speech_output": "screen_reader"}))
+    empty = tmp_path / "no-system-python"
+    empty.mkdir()
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+           "SUDDEN_DEATH_SYSTEM_PYTHON_PATH": str(empty)}
+    started = time.monotonic()
+    result = subprocess.run(
+        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", "1",
+         "--keys", "-", "--transcript", "-", "--config", str(config)],
+        input="return\ntype Hawks\nreturn\nreturn\n", capture_output=True, text=True,
+        env=env, cwd=ROOT, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    said = [json.loads(line).get("text") for line in result.stdout.splitlines()
+            if '"speech"' in line]
+    notice = ("No screen reader answered: speech-dispatcher's Python client is not installed "
+              "(the python3-speechd package). The built-in voice goes on.")
+    if sys.platform.startswith("linux"):
+        assert notice in said
+    assert any(text and text.startswith("Coin toss") for text in said)
+    assert time.monotonic() - started < 30
+
+
+def test_reader_modules_are_not_loaded_until_asked(tmp_path: Path) -> None:
+    """The default output costs nothing: no speechd, brlapi or accessible_output2 import."""
+    code = ("import sys\n"
+            "from sudden_death.audio.recording import RecordingSpeaker\n"
+            "from sudden_death.audio.screen_reader import find_screen_reader\n"
+            "from sudden_death.audio.speech_output import SpeechOutput\n"
+            "out = SpeechOutput(RecordingSpeaker(), find_screen_reader)\n"
+            "out.set_output('builtin'); out.say('Hello.')\n"
+            "print(sorted(m for m in ('speechd', 'brlapi', 'accessible_output2') "
+            "if m in sys.modules))\n")
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                            cwd=ROOT, timeout=60,
+                            env={**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"})
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "[]"
