@@ -29,6 +29,7 @@ VERBOSITIES = ("short", "normal", "detailed")
 TEXT_SIZES = (100, 150, 200)  # percent of the window's normal text size (ui.layout)
 SPEECH_ENGINES = ("espeak", "system")  # audio.synth.ESPEAK / SYSTEM; this module imports no audio
 SPEECH_OUTPUTS = ("builtin", "screen_reader", "both")  # audio.speech_output's, likewise
+COMPUTERS = ("random", "coach")  # engine.computers' names, likewise
 MIN_SPEECH_VOLUME = 0.1  # a file can never make the game silent for someone who cannot see it
 MAX_FILE_BYTES = 64 * 1024  # a settings file is under 1 KB; anything far bigger is not ours
 STALE_TEMP_SECONDS = 60.0  # a save takes milliseconds: an older temp file was left by a crash
@@ -47,6 +48,8 @@ class Settings:
     speech_engine: str = "espeak"  # "espeak" (the game's own voice) or "system" (Windows, Mac)
     text_size: int = 100  # percent: 100, 150 or 200, for whoever reads the window
     speech_output: str = "builtin"  # the built-in voice, the player's screen reader, or both
+    computer: str = "random"  # the rules' random computer, or the coach (from the next game)
+    play_sweep: bool = True  # a glide from the old spot to the new one after each play
 
     def changed(self, **changes: object) -> Settings:
         """A copy with `changes` applied and every field brought back into range."""
@@ -74,15 +77,19 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     verbosity = data.get("verbosity")
     if isinstance(verbosity, str) and verbosity in VERBOSITIES:
         values["verbosity"] = verbosity
-    wrap = data.get("menu_wrap")
-    if isinstance(wrap, bool):
-        values["menu_wrap"] = wrap
+    for flag in ("menu_wrap", "play_sweep"):
+        value = data.get(flag)
+        if isinstance(value, bool):
+            values[flag] = value
     engine = data.get("speech_engine")
     if isinstance(engine, str) and engine in SPEECH_ENGINES:
         values["speech_engine"] = engine
     output = data.get("speech_output")
     if isinstance(output, str) and output in SPEECH_OUTPUTS:
         values["speech_output"] = output
+    computer = data.get("computer")
+    if isinstance(computer, str) and computer in COMPUTERS:
+        values["computer"] = computer
     size = data.get("text_size")
     if isinstance(size, int) and not isinstance(size, bool) and size in TEXT_SIZES:
         values["text_size"] = size

@@ -18,15 +18,17 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
 from .engine import Game, Match, Team
-from .engine.policy import Policy, RandomComputer
-from .engine.smart import SmartPolicy
+from .engine.computers import COACH, COMPUTERS
+from .engine.policy import Policy
 from .report import format_report
 from .tally import Tally
 
+# The game's own computers ("coach" is the one players meet; "smart" is its older name here).
 POLICIES: dict[str, Callable[[random.Random], Policy]] = {
-    "random": RandomComputer,
-    "smart": SmartPolicy,
+    **COMPUTERS,
+    "smart": COMPUTERS[COACH],
 }
+
 GameSeeds = tuple[int, int, int]  # dice, first team's policy, second team's policy
 PARALLEL_FROM = 2000  # fewer games than this are not worth starting processes for
 

@@ -94,8 +94,56 @@ def test_f_plays_the_tone_then_says_the_spot(tmp_path: Path) -> None:
 def test_a_brief_tone_follows_each_play(tmp_path: Path) -> None:
     spoken, cues = play(tmp_path, ONE_DOWN)
     assert "Inside Run against Blitz." in spoken
-    assert len(cues.tones) == 1
+    tones = dict(cues.tones)
+    assert [name for name, _ in cues.tones] == ["sweep", "field_tone"]
     # The tone comes with the new down's words, not when the final call is pressed.
     assert cues.played[cues.played.index("dice") + 1] == "field_tone"
-    with wave.open(io.BytesIO(cues.tones[0][1]), "rb") as wav:
+    with wave.open(io.BytesIO(tones["field_tone"]), "rb") as wav:
         assert wav.getnframes() / wav.getframerate() < field_tone.TONE_SECONDS
+
+
+def samples_of(wav_bytes: bytes) -> array:
+    with wave.open(io.BytesIO(wav_bytes), "rb") as wav:
+        assert wav.getnchannels() == 2 and wav.getframerate() == field_tone.SAMPLE_RATE
+        return array("h", wav.readframes(wav.getnframes()))
+
+
+def ends(samples: array, share: float = 0.2) -> tuple[array, array]:
+    """The first and the last `share` of a stereo sweep, whole frames."""
+    frames = len(samples) // 2
+    cut = int(frames * share) * 2
+    return samples[:cut], samples[len(samples) - cut:]
+
+
+def test_the_play_is_heard_from_the_old_spot_to_the_new(tmp_path: Path) -> None:
+    """The sweep starts at the line of scrimmage and ends at the new spot: its pitch and pan
+    there are the field tone's for those spots."""
+    spoken, cues = play(tmp_path, ONE_DOWN)
+    sweep = samples_of(dict(cues.tones)["sweep"])
+    moved = next(text for text in spoken if "yard" in text and "gain" in text.lower())
+    gained = int(next(word for word in moved.replace(".", " ").split() if word.isdigit()))
+    first, last = ends(sweep, 0.1)
+    for part, spot in ((first, 25), (last, 25 + gained)):
+        expected = field_tone.frequency_for(spot)
+        assert abs(measured_frequency(part, 22050) - expected) < 0.08 * expected, (spot, gained)
+    assert cues.played.index("sweep") < cues.played.index("dice")  # with the dice, not after
+
+
+def test_a_gain_rises_and_moves_right_and_a_loss_falls_back() -> None:
+    gain_start, gain_end = ends(field_tone.sweep_samples(20, 80))
+    loss_start, loss_end = ends(field_tone.sweep_samples(60, 50))
+    assert measured_frequency(gain_end, 22050) > 1.8 * measured_frequency(gain_start, 22050)
+    assert measured_frequency(loss_end, 22050) < measured_frequency(loss_start, 22050)
+    left, right = channel_rms(gain_start)
+    assert left > 2 * right  # near your own goal: mostly left
+    left, right = channel_rms(gain_end)
+    assert right > 2 * left  # near theirs: mostly right
+    assert channel_rms(loss_end)[1] < channel_rms(loss_start)[1]
+
+
+def test_hear_the_play_can_be_turned_off(tmp_path: Path) -> None:
+    config = tmp_path / "cfg"  # play()'s settings folder
+    config.mkdir()
+    (config / "settings.json").write_text('{"version": 1, "play_sweep": false}')
+    _spoken, cues = play(tmp_path, ONE_DOWN)
+    assert [name for name, _ in cues.tones] == ["field_tone"]

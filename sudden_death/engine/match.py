@@ -23,10 +23,10 @@ from .actions import (
     role_of,
 )
 from .card_model import Role
+from .computers import COMPUTERS, RANDOM, make_computer
 from .errors import SnapshotError
 from .game import Game
-from .policy import Policy, RandomComputer
-from .smart import SmartPolicy
+from .policy import Policy
 from .snapshot import (
     SNAPSHOT_FORMAT,
     action_from_dict,
@@ -39,8 +39,7 @@ from .state import GameState, Phase, Team
 
 # The computers a saved match can name, by class name.
 POLICY_KINDS: dict[str, Callable[[random.Random], Policy]] = {
-    "RandomComputer": RandomComputer,
-    "SmartPolicy": SmartPolicy,
+    factory.__name__: factory for factory in COMPUTERS.values()
 }
 
 
@@ -61,10 +60,12 @@ class Match:
         self._committed_phase: Phase | None = None
 
     @classmethod
-    def against_computer(cls, seed: int, human: Team = Team.HOME) -> Match:
-        """The game of the rules: dice from `seed`, the computer from its own stream of `seed`."""
-        computer = RandomComputer(random.Random(f"computer:{seed}"))
-        return cls(Game(random.Random(seed)), {human.other: computer})
+    def against_computer(cls, seed: int, human: Team = Team.HOME,
+                         computer: str = RANDOM) -> Match:
+        """The game of the rules: dice from `seed`, the computer (the rules' random one, or the
+        coach) choosing from its own stream of `seed`."""
+        policy = make_computer(computer, random.Random(f"computer:{seed}"))
+        return cls(Game(random.Random(seed)), {human.other: policy})
 
     @property
     def state(self) -> GameState:

@@ -13,8 +13,10 @@ import pygame
 
 from ..audio.protocols import CuePlayer, Message, Priority, Speaker
 from ..engine import events as ev
-from ..engine.actions import Action
+from ..engine.actions import Action, held_hand, role_of, swapped
 from ..engine.card_model import DefCall, OffCall, Player, Role
+from ..engine.cards import card_name
+from ..engine.computers import COACH
 from ..engine.field import LAST_DOWN
 from ..engine.match import Match
 from ..engine.state import GameState, Hand, Phase, SnapChoice
@@ -34,6 +36,7 @@ from .game_words import (
     situation_words,
 )
 from .help_text import KEYS, screen_help
+from .matchup_words import matchups_words
 from .menu import FULL_DETAIL, NORMAL_DETAIL, SHORT_DETAIL, Feedback, Menu
 from .narration import Line, card_details
 from .panel import Panel
@@ -62,7 +65,8 @@ class App:
     the review sections and details, and the window's view. The match and the screen stack
     live in `session`, what was said in `panel`, settings and learning aids in `comfort`."""
 
-    def __init__(self, speaker: Speaker, cues: CuePlayer, seed: int | None) -> None:
+    def __init__(self, speaker: Speaker, cues: CuePlayer, seed: int | None,
+                 computer: str | None = None) -> None:
         self.speaker = speaker
         self.cues = cues
         self.running = True
@@ -71,6 +75,7 @@ class App:
         self.section_menu: Menu | None = None
         self.names = Names("Hawks", "Bears")
         self.session = Session(seed, self.names)  # the match and the screens
+        self.computer_choice = computer  # --computer; None: the saved setting
         self.details_for: object = None
         self.details = ""
         self.panel = Panel()  # what was said: the window's text, R, the log and notices
@@ -146,10 +151,13 @@ class App:
             first = first and not line.text
 
     def _sounds_of(self, line: Line) -> Callable[[], None] | None:
-        if not (line.dice or line.cue or line.field_tone):
+        sweep = line.sweep if self.comfort.settings.play_sweep else None
+        if not (line.dice or line.cue or line.field_tone or sweep):
             return None
 
         def play() -> None:
+            if sweep is not None:  # alongside the dice: the words never wait for it
+                self.comfort.play_sweep(*sweep)
             if line.dice:
                 self.cues.play_dice(line.dice, then=line.cue)
             elif line.cue:
@@ -207,7 +215,11 @@ class App:
         self.new_match(interrupt=False)
 
     def new_match(self, interrupt: bool = True) -> None:
-        events = self.session.new_match(self.names)
+        computer = self.computer_choice or self.comfort.settings.computer
+        events = self.session.new_match(self.names, computer)
+        if computer == COACH:
+            self.say(f"The {self.names.away} are coached today.", interrupt=False,
+                     category="decision")
         self.speak_lines(self._narrate(events))
         self.show_decision(interrupt=interrupt)
 
@@ -375,6 +387,9 @@ class App:
         if key == pygame.K_e:
             open_explorer(self)
             return
+        if key == pygame.K_m:
+            self.say_matchups()
+            return
         if self.comfort.handle_key(key, mod):
             return
         menu = self.active_menu()
@@ -451,6 +466,26 @@ class App:
             self.say("No game yet. Name the teams to start.", category="info")
             return
         self.say(situation_words(self.match.state, self.names), category="info")
+
+    def say_matchups(self) -> None:
+        """M: at the swap and the final call, each of your calls against each of theirs; on a
+        card you might bring in, as they would be with it."""
+        screen = self.top if self.section == 0 else None
+        state = self.game_state()
+        if not isinstance(screen, (SubstitutionScreen, FinalCallScreen)) or state is None:
+            self.cue("menu_error")
+            self.say("Matchups come once both hands are shown: at the swap and the final call.",
+                     category="info")
+            return
+        mine, theirs = held_hand(state, HUMAN), held_hand(state, HUMAN.other)
+        role = role_of(state, HUMAN)
+        assert mine is not None and theirs is not None and role is not None
+        lead = ""
+        swap = screen.considered() if isinstance(screen, SubstitutionScreen) else None
+        if swap is not None and swap.out is not None and swap.into is not None:
+            mine = swapped(mine, swap)
+            lead = f"With {card_name(swap.into)} for {card_name(swap.out)}: "
+        self.say(lead + matchups_words(role, mine, theirs), category="info")
 
     def toggle_details(self) -> None:
         item = self.active_menu().item

@@ -18,6 +18,7 @@ class Options:
     config: Path | None = None
     no_sound: bool = False
     window: tuple[int, int] | None = None  # the window's first size, or the default
+    computer: str | None = None  # "random" or "coach"; None: the saved setting
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -44,6 +45,10 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument(
         "--no-sound", action="store_true", help="silent: speech and cues are only recorded"
+    )
+    parser.add_argument(
+        "--computer", choices=("random", "coach"), default=None,
+        help="the opponent: the rules' random computer, or the coach (default: the setting)",
     )
     parser.add_argument(
         "--window", metavar="WxH", type=_window_size, default=None,
@@ -87,4 +92,5 @@ def parse_options(argv: list[str] | None) -> Options:
         config=args.config,
         no_sound=args.no_sound,
         window=args.window,
+        computer=args.computer,
     )

@@ -133,6 +133,12 @@ class Comfort:
             return None
         return human_spots(state)
 
+    def play_sweep(self, start: int, end: int) -> None:
+        """The play heard: a glide from the old spot to the new one (Settings, Hear the play)."""
+        player = getattr(self.cues, "play_tone", None)
+        if callable(player):
+            player(field_tone.sweep_wav(start, end), "sweep")
+
     def play_field_tone(self, speak: bool) -> None:
         """F: the tone, then the spot and the marker in words; after a play: the tone alone."""
         position = self.field_position()

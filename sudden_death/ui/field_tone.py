@@ -20,6 +20,7 @@ LOW_HZ = 220.0  # your own goal line
 OCTAVES = 2.0  # the opponent's goal line is two octaves higher (880 Hz)
 TONE_SECONDS = 0.22
 AFTER_PLAY_SECONDS = 0.12  # the brief version played after each play
+SWEEP_SECONDS = 0.4  # a play's sweep: about as long as the dice, under the result's first words
 FADE_SECONDS = 0.015
 PEAK = 0.35  # of full scale: well under speech so it never masks it
 
@@ -54,7 +55,36 @@ def tone_samples(spot: int, seconds: float = TONE_SECONDS,
 
 def tone_wav(spot: int, seconds: float = TONE_SECONDS) -> bytes:
     """The tone as a complete stereo WAV file, ready for `pygame.mixer.Sound`."""
-    samples = tone_samples(spot, seconds)
+    return _wav(tone_samples(spot, seconds))
+
+
+def sweep_samples(start: int, end: int, seconds: float = SWEEP_SECONDS,
+                  rate: int = SAMPLE_RATE) -> array:
+    """A glide from `start` to `end` (spots from the player's own goal): pitch and pan move
+    as the field tone's would at each spot on the way, so a gain toward their goal rises and
+    moves right, and a loss falls back. Interleaved stereo 16-bit, like `tone_samples`."""
+    count = max(1, int(seconds * rate))
+    fade = max(1, min(count // 2, int(FADE_SECONDS * rate)))
+    out = array("h", bytes(4 * count))
+    phase = 0.0
+    for i in range(count):
+        spot = start + (end - start) * i / max(1, count - 1)
+        frequency = LOW_HZ * 2 ** (OCTAVES * max(0.0, min(100.0, spot)) / 100)
+        angle = max(0.0, min(100.0, spot)) / 100 * math.pi / 2
+        phase += 2 * math.pi * frequency / rate
+        envelope = min(1.0, i / fade, (count - 1 - i) / fade)
+        value = PEAK * 32767 * envelope * math.sin(phase)
+        out[2 * i] = int(value * math.cos(angle))
+        out[2 * i + 1] = int(value * math.sin(angle))
+    return out
+
+
+def sweep_wav(start: int, end: int, seconds: float = SWEEP_SECONDS) -> bytes:
+    """The play's sweep as a complete stereo WAV file."""
+    return _wav(sweep_samples(start, end, seconds))
+
+
+def _wav(samples: array) -> bytes:
     if sys.byteorder == "big":
         samples = array("h", samples)
         samples.byteswap()  # WAV is little-endian

@@ -14,7 +14,9 @@ KEYS = (
     "through the sections: current decision, computer calls, rosters and game log. S reads the "
     "score and situation, and on the last drive what each side needs. R repeats the last "
     "message. D reads details of the focused card; press it again to close them. E opens the "
-    "explorer of play cards and bands; it never changes the game. Control silences speech. "
+    "explorer of play cards and bands; it never changes the game. M, at the swap and the "
+    "final call, reads each of your calls against each of theirs: the band, the average "
+    "gain and the main risk. Control silences speech. "
     "F1 is this help. Escape closes a dialog, or asks whether to quit. "
     "Comma and period step back and forward through everything said so far; Shift+Comma and "
     "Shift+Period jump to the first and the last; slash chooses everything, results only, or "
@@ -59,9 +61,11 @@ SCREENS: dict[str, str] = {
     "substitution": (
         "Substitution. Keep all your cards, or replace one player or one call: below Keep "
         "comes each card you hold. Choose the one to replace, then the card to bring in; D "
-        "reads any of them. Escape goes back a step."
+        "reads any of them. M reads how your calls meet theirs, or, on a card to bring in, "
+        "how they would with it. Escape goes back a step."
     ),
-    "final": "Final call. Choose which of your three calls is played, then press Enter.",
+    "final": ("Final call. Choose which of your three calls is played, then press Enter. M "
+              "reads each of your calls against each of theirs."),
     "game_over": "The game is over. Play again with the same team names, or quit.",
     "confirm": "A question. Choose Yes or No with the arrows and press Enter. Escape means No.",
     "section": (
@@ -69,10 +73,12 @@ SCREENS: dict[str, str] = {
     ),
     "settings": (
         "Settings. Up and Down choose a setting: speech rate, voice, speech volume, sound "
-        "effects volume, verbosity, menu wrap, text size in the window, speech engine, and "
-        "speech output: the built-in voice, your screen reader and braille display, or both. "
+        "effects volume, verbosity, menu wrap, hear the play (a glide from the old spot to "
+        "the new after each play), text size in the window, opponent (the rules' random "
+        "computer or the coach, from the next game), speech engine, and speech output: the "
+        "built-in voice, your screen reader and braille display, or both. "
         "Left and Right change it, Shift+Left and Shift+Right in bigger steps; Space or Enter "
-        "cycles voice, verbosity, wrap, text size, engine and output. You hear "
+        "cycles the settings that are choices. You hear "
         "each change in the new setting, and it is saved at once. Short verbosity says only "
         "what changed; detailed adds the rolls and the reasons. Escape or Done closes settings."
     ),

@@ -122,7 +122,7 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         speaker = output
         speaker.add_listener(lambda message: transcript.speech(message.text))
         cues.add_listener(transcript.cue)
-        app = App(speaker, cues, options.seed)
+        app = App(speaker, cues, options.seed, options.computer)
         app.start()
         for notice in dict.fromkeys([*notices, speaker.notice, cues.notice]):
             if notice:

@@ -46,7 +46,8 @@ __all__ = ["HUMAN", "Line", "Names", "Narrator", "card_details", "card_label"]
 class Line:
     """One spoken line and the sounds that open it: the dice first, then the cue.
 
-    `field_tone` asks for the short field tone with the line (the new spot after a play).
+    `field_tone` asks for the short field tone with the line (the new spot after a play);
+    `sweep` for the play's sweep from one spot to another (from the player's own goal).
     """
 
     text: str
@@ -55,6 +56,7 @@ class Line:
     category: str = "result"
     dice: tuple[int, ...] = ()
     field_tone: bool = False
+    sweep: tuple[int, int] | None = None
 
 
 _NEXT_START_WHY = {
@@ -267,7 +269,13 @@ class Narrator:
                 dice += roll.dice
         cue, text = self._play_words(event)
         rolls = self._rolls(event) if self.detailed else ""
-        return Line(f"{rolls}{text}", cue=cue, dice=dice)
+        sweep = None
+        if event.yards:  # the ball moved: heard from the player's side of the field
+            line, spot = event.line, event.spot
+            if event.offense is not HUMAN:
+                line, spot = GOAL_LINE - line, GOAL_LINE - spot
+            sweep = (line, spot)
+        return Line(f"{rolls}{text}", cue=cue, dice=dice, sweep=sweep)
 
     def _play_words(self, event: ev.PlayResolved) -> tuple[str | None, str]:
         """The result cue (or None) and the words; yards are what the ball really moved."""

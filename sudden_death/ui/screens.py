@@ -477,6 +477,15 @@ class SubstitutionScreen(DecisionScreen):
             self.host.act(next(PickSwap(swap) for swap in self._swaps()
                                if swap.out == self.out and swap.into == value))
 
+    def considered(self) -> Swap | None:
+        """The swap whose incoming card has the focus in the bring-in list, if any (M reads
+        the matchups as they would be with it)."""
+        item = self.menu.item
+        if self.out is None or item is None:
+            return None
+        return next((swap for swap in self._swaps()
+                     if swap.out == self.out and swap.into == item.value), None)
+
     def _swaps(self) -> list[Swap]:
         """The rules' legal swaps for this hand, in their order."""
         return [action.swap for action in swap_actions(self.hand, self.role)

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from ..engine import events as ev
 from ..engine.actions import Action, held_hand
 from ..engine.card_model import Role
+from ..engine.computers import RANDOM
 from ..engine.errors import RulesError
 from ..engine.match import Match
 from ..engine.state import Hand, Team
@@ -59,11 +60,12 @@ class Session:
 
     # -- matches -----------------------------------------------------------------------------
 
-    def new_match(self, names: Names) -> list[ev.Event]:
-        """Start the next game; returns what happened before the player's first decision."""
+    def new_match(self, names: Names, computer: str = RANDOM) -> list[ev.Event]:
+        """Start the next game against `computer` ("random" or "coach"); returns what happened
+        before the player's first decision."""
         seed = self.rng.randrange(2**31) if self.seed is None else self.seed + self.games
         self.games += 1
-        self.match = Match.against_computer(seed)
+        self.match = Match.against_computer(seed, computer=computer)
         self.narrator = Narrator(names)
         self.computer = ComputerCalls()
         self.result = []

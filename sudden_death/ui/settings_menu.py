@@ -12,7 +12,14 @@ from typing import Protocol, TypeVar
 
 import pygame
 
-from ..settings import MIN_SPEECH_VOLUME, SPEECH_OUTPUTS, TEXT_SIZES, VERBOSITIES, Settings
+from ..settings import (
+    COMPUTERS,
+    MIN_SPEECH_VOLUME,
+    SPEECH_OUTPUTS,
+    TEXT_SIZES,
+    VERBOSITIES,
+    Settings,
+)
 from .audio_controls import AudioControls
 from .menu import Group, Item, ItemKind, Menu
 from .screens import Host, Screen
@@ -23,9 +30,14 @@ T = TypeVar("T")
 RATE_STEP, RATE_BIG_STEP = 10, 50
 VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 SETTING_KEYS = ("speech_rate", "voice", "speech_volume", "cue_volume", "verbosity", "menu_wrap",
-                "text_size", "speech_engine", "speech_output")
+                "play_sweep", "text_size", "computer", "speech_engine", "speech_output")
 # Space and Enter step these
-CYCLED = ("speech_engine", "verbosity", "menu_wrap", "voice", "text_size", "speech_output")
+CYCLED = ("speech_engine", "verbosity", "menu_wrap", "voice", "text_size", "speech_output",
+          "computer", "play_sweep")
+COMPUTER_WORDS = {
+    "random": "the rules' computer, picking at random",
+    "coach": "the coach, who knows the tables",
+}
 OUTPUT_WORDS = {
     "builtin": "built-in voice",
     "screen_reader": "screen reader",
@@ -77,6 +89,10 @@ class SettingsScreen(Screen):
             return f"Text size: {settings.text_size} percent"
         if key == "speech_output":
             return self._output_label(settings.speech_output)
+        if key == "computer":
+            return f"Opponent: {COMPUTER_WORDS.get(settings.computer, settings.computer)}"
+        if key == "play_sweep":
+            return f"Hear the play: {'on' if settings.play_sweep else 'off'}"
         return f"Menu wrap: {'on' if settings.menu_wrap else 'off'}"
 
     def _output_label(self, chosen: str) -> str:
@@ -166,7 +182,8 @@ class SettingsScreen(Screen):
         self._refresh()
         if key == "cue_volume":
             self.host.cue("menu_select")  # heard at the new cue volume
-        self.host.say(self.label(key, new))
+        later = ", from the next game" if key == "computer" else ""  # a game keeps its opponent
+        self.host.say(self.label(key, new) + later)
 
     def _stepped(self, key: str, old: Settings, direction: int, big: bool,
                  cycle: bool) -> Settings:
@@ -182,6 +199,8 @@ class SettingsScreen(Screen):
             return old.changed(**{key: value})
         if key == "menu_wrap":
             return old.changed(menu_wrap=not old.menu_wrap)
+        if key == "play_sweep":
+            return old.changed(play_sweep=not old.play_sweep)
         if key == "speech_engine":
             names = [name for name, _ in self.comfort.controls.engine_choices()]
             index = names.index(old.speech_engine) if old.speech_engine in names else 0
@@ -194,6 +213,9 @@ class SettingsScreen(Screen):
         if key == "verbosity":
             level = _step(VERBOSITIES, VERBOSITIES.index(old.verbosity), direction, cycle)
             return old.changed(verbosity=level)
+        if key == "computer":
+            return old.changed(computer=_step(COMPUTERS, COMPUTERS.index(old.computer),
+                                              direction, cycle))
         if key == "speech_output":
             outputs = SPEECH_OUTPUTS
             return old.changed(speech_output=_step(outputs, outputs.index(old.speech_output),
