@@ -88,12 +88,18 @@ def press(app: App, *names: str) -> None:
         app.handle_key(pygame.key.key_code(name), 0)
 
 
-def test_the_coach_is_announced_at_each_game_and_chosen_in_settings(tmp_path: Path) -> None:
+def started_app(config: Path) -> tuple[App, RecordingSpeaker]:
+    """The title screen, with its settings kept in `config`."""
     pygame.display.init()
     speaker = RecordingSpeaker()
     app = App(speaker, RecordingCues(), seed=4)
     app.start()
-    app.comfort.start(tmp_path)
+    app.comfort.start(config)
+    return app, speaker
+
+
+def test_the_coach_is_announced_at_each_game_and_chosen_in_settings(tmp_path: Path) -> None:
+    app, speaker = started_app(tmp_path)
     press(app, "o", "end", "up", "up", "up", "up")  # Done, Reset, output, engine, Opponent
     assert speaker.spoken[-1].text == "Opponent: the rules' computer, picking at random"
     press(app, "right")
@@ -110,11 +116,7 @@ def test_the_coach_is_announced_at_each_game_and_chosen_in_settings(tmp_path: Pa
 
 
 def test_a_game_against_the_random_computer_says_nothing_of_a_coach(tmp_path: Path) -> None:
-    pygame.display.init()
-    speaker = RecordingSpeaker()
-    app = App(speaker, RecordingCues(), seed=4)
-    app.start()
-    app.comfort.start(tmp_path)
+    app, speaker = started_app(tmp_path)
     app.names_chosen("Hawks", "Bears")
     assert not any("coached" in message.text for message in speaker.spoken)
 
