@@ -149,6 +149,16 @@ def test_no_screen_reader_means_the_built_in_voice_goes_on_and_says_why() -> Non
     assert [m.text for m in voice.spoken] == ["Coin toss."] and len(heard) == 1
 
 
+def test_a_client_library_failing_oddly_is_no_screen_reader_either() -> None:
+    def broken() -> FakeReader:
+        raise AttributeError("module 'speechd' has no attribute 'SSIPClient'")
+
+    output = SpeechOutput(RecordingSpeaker(), broken)
+    notice = output.set_output(BOTH)
+    assert notice == "No screen reader answered (AttributeError). The built-in voice goes on."
+    assert output.output == BUILTIN
+
+
 def test_a_screen_reader_that_stops_answering_hands_over_to_the_voice() -> None:
     reader = FakeReader(fail_after=1)
     output, voice, heard = make_output(reader)

@@ -56,6 +56,10 @@ class SpeechOutput:
             except NoScreenReader as reason:
                 self.output = BUILTIN
                 return f"No screen reader answered: {reason}. The built-in voice goes on."
+            except Exception as error:  # a client library failing in a way nobody foresaw
+                self.output = BUILTIN
+                return (f"No screen reader answered ({type(error).__name__}). The built-in "
+                        "voice goes on.")
             self.output = choice
             return self._reader.braille_notice
         self.output = choice
