@@ -30,6 +30,7 @@ class SpeechOutput:
         self._reader: ScreenReader | None = None
         self._listeners: list[Callable[[Message], None]] = []
         self.output = BUILTIN  # what is used now (the saved choice may be unavailable)
+        self.choice = BUILTIN  # what the player asked for
         self._muted = False
         # While the voice speaks, listeners hear each message when the voice reports it, in
         # the voice's own order with its cues; without it, this object tells them itself.
@@ -43,9 +44,14 @@ class SpeechOutput:
 
     def set_output(self, choice: str) -> str | None:
         """Use `choice` from now on; returns what the player must be told, if anything: that
-        no screen reader answered (the built-in voice then goes on), or that braille is off."""
+        no screen reader answered (the built-in voice then goes on), or that braille is off.
+        The choice already in force is not asked for again, so a screen reader is looked for
+        once per choice, not at every settings change."""
         if choice not in SPEECH_OUTPUTS:
             choice = BUILTIN
+        if choice == self.choice:
+            return None
+        self.choice = choice
         if choice == BUILTIN:
             self.close_reader()
             self.output = BUILTIN

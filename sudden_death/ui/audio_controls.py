@@ -31,12 +31,8 @@ class AudioControls:
             _call(self.speaker, "set_voice", settings.voice)
         _call(self.speaker, "set_volume", settings.speech_volume)
         _call(self.cues, "set_volume", settings.cue_volume)
-        notice = None
-        if self.applied is None or self.applied.speech_output != settings.speech_output:
-            # Only when it changes: finding a screen reader may start speech-dispatcher.
-            set_output = getattr(self.speaker, "set_output", None)
-            if callable(set_output):
-                notice = set_output(settings.speech_output)
+        set_output = getattr(self.speaker, "set_output", None)  # asks only when it changes
+        notice = set_output(settings.speech_output) if callable(set_output) else None
         self.applied = settings
         return notice
 
