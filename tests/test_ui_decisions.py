@@ -49,7 +49,7 @@ def test_last_downs_cards_come_checked_and_enter_plays_them_again() -> None:
     app, speaker = app_at_first_cards()
     press(app, "1", "3", "2", "4", "6", "return", "return", "return")  # pick, keep, first call
     assert app.match is not None
-    hand = app.last_hands[Role.OFFENSE]
+    hand = app.session.last_hands[Role.OFFENSE]
     top = app.top
     assert isinstance(top, SelectionScreen) and top.again == hand
     checked = [item.value for group in top.menu.groups[1:3] for item in group.checked()]

@@ -14,12 +14,12 @@ import pygame
 from ..audio.protocols import CuePlayer, Message, Priority, Speaker
 from ..engine import events as ev
 from ..engine.actions import Action, held_hand, role_of, swapped
-from ..engine.card_model import DefCall, OffCall, Player, Role
+from ..engine.card_model import DefCall, OffCall, Player
 from ..engine.cards import card_name
 from ..engine.computers import COACH
 from ..engine.field import LAST_DOWN
 from ..engine.match import Match
-from ..engine.state import GameState, Hand, Phase, SnapChoice
+from ..engine.state import GameState, Phase, SnapChoice
 from . import sections
 from .comfort import Comfort
 from .explorer import open_explorer
@@ -94,10 +94,6 @@ class App:
     def stack(self) -> list[Screen]:
         return self.session.stack
 
-    @property
-    def last_hands(self) -> dict[Role, Hand]:
-        return self.session.last_hands
-
     def game_state(self) -> GameState | None:
         return None if self.session.match is None else self.session.match.state
 
@@ -115,10 +111,6 @@ class App:
     @property
     def verbosity(self) -> str:
         return self.comfort.verbosity
-
-    @property
-    def terse(self) -> bool:
-        return self.verbosity == SHORT
 
     @property
     def detail(self) -> int:

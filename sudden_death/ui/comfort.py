@@ -55,10 +55,12 @@ class Comfort:
 
     # -- settings ----------------------------------------------------------------------------
 
-    def start(self, config: Path | None) -> None:
-        """Load and apply the saved settings; speak the notice if the file was missing or bad."""
+    def start(self, config: Path | None,
+              loaded: tuple[Settings, str | None] | None = None) -> None:
+        """Apply the saved settings (`loaded`, when the caller has read them already); speak
+        the notice if the file was missing or bad."""
         self.config = config
-        self.settings, notice = load_settings(config)
+        self.settings, notice = loaded if loaded is not None else load_settings(config)
         output_notice = self.controls.apply(self.settings)
         for told in (notice, output_notice):
             if told:

@@ -112,7 +112,8 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
     switch = sys.getswitchinterval()
     output: SpeechOutput | None = None
     try:
-        saved = load_settings(options.config)[0]  # its notice comes later, from comfort
+        loaded = load_settings(options.config)  # its notice is said later, by comfort
+        saved = loaded[0]
         if speaker is None or cues is None:
             speaker, cues, notices, closer, poll = open_sound(options.no_sound,
                                                               saved.speech_engine)
@@ -127,7 +128,7 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         for notice in dict.fromkeys([*notices, speaker.notice, cues.notice]):
             if notice:
                 app.tell_notice(notice)
-        app.comfort.start(options.config)
+        app.comfort.start(options.config, loaded)
         fonts = Fonts(app.comfort.settings.text_size)
         sys.setswitchinterval(GIL_SWITCH_SECONDS)
         # Everything made so far lives as long as the game: keep it out of the collector's
