@@ -136,7 +136,7 @@ def legal_for_actor(state: GameState, team: Team) -> tuple[Action, ...]:
     if phase is Phase.SIDE_CHOICE:
         return SIDE_ACTIONS
     if phase is Phase.SNAP_CHOICE:
-        return SNAP_ACTIONS if len(legal_snaps(state)) == len(SNAP_ACTIONS) else SHORT_SNAPS
+        return tuple(SNAP_ACTIONS[choice] for choice in legal_snaps(state))
     role = role_of(state, team)
     assert role is not None
     if phase is Phase.SELECTION:
@@ -150,8 +150,7 @@ def legal_for_actor(state: GameState, team: Team) -> tuple[Action, ...]:
 
 COIN_ACTIONS: tuple[Action, ...] = tuple(CallCoin(face) for face in CoinFace)
 SIDE_ACTIONS: tuple[Action, ...] = tuple(ChooseSide(side) for side in Side)
-SNAP_ACTIONS: tuple[Action, ...] = tuple(ChooseSnap(choice) for choice in SnapChoice)
-SHORT_SNAPS: tuple[Action, ...] = (ChooseSnap(SnapChoice.PLAY), ChooseSnap(SnapChoice.PUNT))
+SNAP_ACTIONS: dict[SnapChoice, Action] = {choice: ChooseSnap(choice) for choice in SnapChoice}
 
 
 @lru_cache(maxsize=1024)
