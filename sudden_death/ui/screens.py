@@ -474,17 +474,22 @@ class SubstitutionScreen(DecisionScreen):
             ]))
             self.host.say(self.menu.describe_group())
         else:
-            self.host.act(next(PickSwap(swap) for swap in self._swaps()
-                               if swap.out == self.out and swap.into == value))
+            swap = self._bringing_in(value)
+            assert swap is not None  # the bring-in list holds only the legal swaps' cards
+            self.host.act(PickSwap(swap))
 
     def considered(self) -> Swap | None:
         """The swap whose incoming card has the focus in the bring-in list, if any (M reads
         the matchups as they would be with it)."""
         item = self.menu.item
-        if self.out is None or item is None:
+        return None if item is None else self._bringing_in(item.value)
+
+    def _bringing_in(self, card: object) -> Swap | None:
+        """The legal swap of the card being replaced for `card`, if there is one."""
+        if self.out is None:
             return None
         return next((swap for swap in self._swaps()
-                     if swap.out == self.out and swap.into == item.value), None)
+                     if swap.out == self.out and swap.into == card), None)
 
     def _swaps(self) -> list[Swap]:
         """The rules' legal swaps for this hand, in their order."""
