@@ -19,12 +19,12 @@ from sudden_death.engine.resolve import compute_band
 from sudden_death.engine.state import Hand, Team
 from sudden_death.engine.stats import band_stats
 from sudden_death.ui.app import App
-from sudden_death.ui.explorer_words import percent_words
+from sudden_death.ui.explorer_words import mean_words, percent_words
 from sudden_death.ui.matchup_words import RISK_WORDS, matchups_words
 from sudden_death.ui.screens import FinalCallScreen, SubstitutionScreen
 
-SEGMENT = re.compile(r"against ([A-Za-z ]+?) band (plus \d|minus \d|0), gain (minus )?([\d.]+) "
-                     r"yards, ([a-z ]+?) ([\d.]+ percent)")
+SEGMENT = re.compile(r"against ([A-Za-z ]+?) band (plus \d|minus \d|0), (average (?:gain|loss) "
+                     r"[\d.]+ yards), ([a-z ]+?) ([\d.]+ percent)")
 OFFENSE_HANDS = [action.hand for action in hand_actions(Role.OFFENSE)
                  if isinstance(action, PickHand)]
 DEFENSE_HANDS = [action.hand for action in hand_actions(Role.DEFENSE)
@@ -46,14 +46,14 @@ def test_every_figure_is_the_engines(offense: Hand, defense: Hand, on_offense: b
     for call, sentence in zip(mine.calls, sentences, strict=True):
         found = SEGMENT.findall(sentence)
         assert [name for name, *_ in found] == [card_name(c) for c in theirs.calls]
-        for other, (_name, band_words, minus, gain, risk, chance) in zip(theirs.calls, found,
-                                                                          strict=True):
+        for other, (_name, band_words, average, risk, chance) in zip(theirs.calls, found,
+                                                                      strict=True):
             off_call, def_call = (call, other) if on_offense else (other, call)
             assert isinstance(off_call, OffCall)
             band = compute_band(off_call, def_call, offense.players, defense.players).value
             assert band_value(band_words) == band
             stats = band_stats(off_call, band)
-            assert float(("-" if minus else "") + gain) == round(float(stats.mean_yards), 1)
+            assert average == mean_words(stats.mean_yards)
             names = ["loss", "fumble"]
             if OFFENSIVE_CALLS[off_call].kind is PlayKind.PASS:
                 names += ["incomplete", "interception", "sack"]

@@ -15,7 +15,7 @@ from ..engine.cards import OFFENSIVE_CALLS, card_name
 from ..engine.resolve import compute_band
 from ..engine.state import Hand
 from ..engine.stats import BandStats, band_stats
-from .explorer_words import percent_words, signed
+from .explorer_words import mean_words, percent_words, signed
 
 RISK_WORDS = {
     "loss": "loses yards",
@@ -35,20 +35,13 @@ def main_risk(kind: PlayKind, stats: BandStats) -> tuple[str, Fraction]:
     return RISK_WORDS[name], getattr(stats, name)
 
 
-def yards(mean: Fraction) -> str:
-    """ "4.1", "minus 0.3": the average gain, one decimal."""
-    tenth = round(float(mean), 1)
-    text = f"{abs(tenth):.1f}".removesuffix(".0")
-    return f"minus {text}" if tenth < 0 else text
-
-
 def matchup(off_call: OffCall, def_call: DefCall, off_players: tuple[Player, ...],
             def_players: tuple[Player, ...]) -> tuple[int, str]:
-    """(band, "band plus 1, gain 5.2 yards, fumbles 2 percent") of one matchup."""
+    """(band, "band plus 1, average gain 5.2 yards, fumbles 2 percent") of one matchup."""
     band = compute_band(off_call, def_call, off_players, def_players).value
     stats = band_stats(off_call, band)
     risk, chance = main_risk(OFFENSIVE_CALLS[off_call].kind, stats)
-    return band, (f"band {signed(band)}, gain {yards(stats.mean_yards)} yards, "
+    return band, (f"band {signed(band)}, {mean_words(stats.mean_yards)}, "
                   f"{risk} {percent_words(chance)}")
 
 
