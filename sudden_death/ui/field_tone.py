@@ -25,12 +25,12 @@ FADE_SECONDS = 0.015
 PEAK = 0.35  # of full scale: well under speech so it never masks it
 
 
-def frequency_for(spot: int) -> float:
+def frequency_for(spot: float) -> float:
     """Pitch for a spot 0..100 yards from the player's own goal: exponential, as ears hear."""
     return LOW_HZ * 2 ** (OCTAVES * max(0, min(100, spot)) / 100)
 
 
-def pan_for(spot: int) -> float:
+def pan_for(spot: float) -> float:
     """0.0 = full left (your own goal) .. 1.0 = full right (the opponent's goal)."""
     return max(0, min(100, spot)) / 100
 
@@ -69,9 +69,8 @@ def sweep_samples(start: int, end: int, seconds: float = SWEEP_SECONDS,
     phase = 0.0
     for i in range(count):
         spot = start + (end - start) * i / max(1, count - 1)
-        frequency = LOW_HZ * 2 ** (OCTAVES * max(0.0, min(100.0, spot)) / 100)
-        angle = max(0.0, min(100.0, spot)) / 100 * math.pi / 2
-        phase += 2 * math.pi * frequency / rate
+        angle = pan_for(spot) * math.pi / 2
+        phase += 2 * math.pi * frequency_for(spot) / rate
         envelope = min(1.0, i / fade, (count - 1 - i) / fade)
         value = PEAK * 32767 * envelope * math.sin(phase)
         out[2 * i] = int(value * math.cos(angle))
