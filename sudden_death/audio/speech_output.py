@@ -92,7 +92,7 @@ class SpeechOutput:
         category: str = "info",
         on_start: Callable[[], None] | None = None,
     ) -> None:
-        reader = self._reader if self.output != BUILTIN else None
+        reader = self._reader  # there is one exactly when the output is not the voice alone
         if self.output != SCREEN_READER:
             self.voice.say(text, interrupt=interrupt, priority=priority, category=category,
                            on_start=on_start)
@@ -129,7 +129,7 @@ class SpeechOutput:
 
     def silence(self) -> None:
         self.voice.silence()
-        if self._reader is not None and self.output != BUILTIN:
+        if self._reader is not None:
             self._reader.cancel()
 
     def add_listener(self, listener: Callable[[Message], None]) -> None:
