@@ -10,11 +10,11 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pygame
 import pytest
+from app_driver import press, started_app
 
 from sudden_death import simulate
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
+from sudden_death.audio.recording import RecordingSpeaker
 from sudden_death.engine.actions import PickHand, hand_actions
 from sudden_death.engine.card_model import Role
 from sudden_death.engine.computers import COACH, COMPUTERS, RANDOM, make_computer
@@ -23,7 +23,6 @@ from sudden_death.engine.match import Match
 from sudden_death.engine.smart import SmartPolicy
 from sudden_death.engine.state import Phase, Team
 from sudden_death.settings import from_mapping, load_settings
-from sudden_death.ui.app import App
 from sudden_death.ui.cli import parse_options
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -83,23 +82,9 @@ def test_the_setting_and_the_command_line_choose_the_opponent() -> None:
         parse_options(["--computer", "genius"])
 
 
-def press(app: App, *names: str) -> None:
-    for name in names:
-        app.handle_key(pygame.key.key_code(name), 0)
-
-
-def started_app(config: Path) -> tuple[App, RecordingSpeaker]:
-    """The title screen, with its settings kept in `config`."""
-    pygame.display.init()
-    speaker = RecordingSpeaker()
-    app = App(speaker, RecordingCues(), seed=4)
-    app.start()
-    app.comfort.start(config)
-    return app, speaker
-
-
 def test_the_coach_is_announced_at_each_game_and_chosen_in_settings(tmp_path: Path) -> None:
-    app, speaker = started_app(tmp_path)
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
     press(app, "o", "end", "up", "up", "up", "up")  # Done, Reset, output, engine, Opponent
     assert speaker.spoken[-1].text == "Opponent: the rules' computer, picking at random"
     press(app, "right")
@@ -116,7 +101,8 @@ def test_the_coach_is_announced_at_each_game_and_chosen_in_settings(tmp_path: Pa
 
 
 def test_a_game_against_the_random_computer_says_nothing_of_a_coach(tmp_path: Path) -> None:
-    app, speaker = started_app(tmp_path)
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
     app.names_chosen("Hawks", "Bears")
     assert not any("coached" in message.text for message in speaker.spoken)
 

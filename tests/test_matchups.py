@@ -8,6 +8,7 @@ import re
 from fractions import Fraction
 
 import pygame
+from app_driver import press
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -60,11 +61,6 @@ def test_every_figure_is_the_engines(offense: Hand, defense: Hand, on_offense: b
             largest = max(getattr(stats, name) for name in names)
             worst = {RISK_WORDS[name] for name in names if getattr(stats, name) == largest}
             assert risk in worst and chance == percent_words(Fraction(largest))
-
-
-def press(app: App, *names: str) -> None:
-    for name in names:
-        app.handle_key(pygame.key.key_code(name), 0)
 
 
 def app_at(screen_kind: type, seed: int = 3) -> tuple[App, RecordingSpeaker]:

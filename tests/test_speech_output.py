@@ -12,9 +12,11 @@ import sys
 import time
 from pathlib import Path
 
+from app_driver import press, started_app
+
 from sudden_death.audio.protocols import Message, Priority
 from sudden_death.audio.reader_base import NoScreenReader
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
+from sudden_death.audio.recording import RecordingSpeaker
 from sudden_death.audio.speech_output import BOTH, BUILTIN, SCREEN_READER, SpeechOutput
 from sudden_death.settings import Settings, from_mapping, load_settings
 from sudden_death.ui.app import App
@@ -217,21 +219,8 @@ def test_the_setting_is_saved_and_a_bad_value_falls_back() -> None:
 
 def make_app(tmp_path: Path, reader: FakeReader | None) -> tuple[App, RecordingSpeaker,
                                                                    SpeechOutput]:
-    import pygame
-
-    pygame.display.init()
     output, voice, _heard = make_output(reader)
-    app = App(output, RecordingCues(), seed=1)
-    app.start()
-    app.comfort.start(tmp_path)
-    return app, voice, output
-
-
-def press(app: App, *names: str) -> None:
-    import pygame
-
-    for name in names:
-        app.handle_key(pygame.key.key_code(name), 0)
+    return started_app(tmp_path, output, seed=1), voice, output
 
 
 def test_changing_the_output_is_heard_at_once_through_the_new_output(tmp_path: Path) -> None:
