@@ -173,6 +173,8 @@ def main(argv: list[str]) -> int:
         "play": ["-m", "sudden_death"],
         "test": ["-m", "pytest"],
         "simulate": ["-m", "sudden_death.simulate"],
+        # Extract, merge and compile the translation catalogs (docs/translating.md).
+        "catalogs": [str(ROOT / "tools" / "catalogs.py")],
         # Onedir dist/sudden-death/; SUDDEN_DEATH_ONEFILE=1: one file dist/sudden-death-onefile.
         "build": ["-m", "PyInstaller", "--noconfirm", "--distpath", str(ROOT / "dist"),
                   "--workpath", str(ROOT / "build"), str(SPEC)],

@@ -18,6 +18,8 @@ from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from .language import _
+
 APP_DIR_WINDOWS = "SuddenDeath"
 APP_DIR_MAC = "SuddenDeath"
 APP_DIR_LINUX = "sudden-death"
@@ -50,6 +52,7 @@ class Settings:
     speech_output: str = "builtin"  # the built-in voice, the player's screen reader, or both
     computer: str = "random"  # the rules' random computer, or the coach (from the next game)
     play_sweep: bool = True  # a glide from the old spot to the new one after each play
+    language: str = ""  # a catalog's code ("es"); empty: the system's language if there is one
 
     def changed(self, **changes: object) -> Settings:
         """A copy with `changes` applied and every field brought back into range."""
@@ -90,6 +93,9 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     computer = data.get("computer")
     if isinstance(computer, str) and computer in COMPUTERS:
         values["computer"] = computer
+    language = data.get("language")
+    if isinstance(language, str) and len(language) < 40 and language.replace("_", "").isalnum():
+        values["language"] = language
     size = data.get("text_size")
     if isinstance(size, int) and not isinstance(size, bool) and size in TEXT_SIZES:
         values["text_size"] = size
@@ -129,31 +135,34 @@ def load_settings(folder: Path | None = None) -> tuple[Settings, str | None]:
     try:
         path = settings_path(folder)
     except (OSError, RuntimeError):  # no home folder at all
-        return Settings(), "No settings folder could be found, so the default settings are used."
+        return Settings(), _("No settings folder could be found, so the default settings are "
+                             "used.")
     _remove_stale_temps(path.parent)
     try:
         text = _read_bounded(path)
     except FileNotFoundError:
-        return Settings(), "No saved settings yet, so the defaults are used. O opens settings."
+        # Translators: O is the key (the letter O) that opens the settings menu.
+        return Settings(), _("No saved settings yet, so the defaults are used. O opens settings.")
     except _NotAFile:
-        return Settings(), ("The settings file is not a regular file, so the defaults are used "
-                            "and changes are not saved over it.")
+        return Settings(), _("The settings file is not a regular file, so the defaults are used "
+                             "and changes are not saved over it.")
     except _TooBig:
-        return Settings(), "The settings file is far too big to be ours, so the defaults are used."
+        return Settings(), _("The settings file is far too big to be ours, so the defaults are "
+                             "used.")
     except (OSError, UnicodeDecodeError, ValueError):
-        return Settings(), "The settings file could not be read, so the defaults are used."
+        return Settings(), _("The settings file could not be read, so the defaults are used.")
     try:
         data = json.loads(text)
     except (ValueError, RecursionError):
-        return Settings(), "The settings file was damaged, so the defaults are used."
+        return Settings(), _("The settings file was damaged, so the defaults are used.")
     if not isinstance(data, dict):
-        return Settings(), "The settings file was damaged, so the defaults are used."
+        return Settings(), _("The settings file was damaged, so the defaults are used.")
     settings = from_mapping(data)
     # A setting missing from the file (one saved before that setting existed, or written by
     # hand) just takes its default; only a value that was there and had to change is news.
     kept = asdict(settings)
     if any(data[key] != kept[key] for key in kept if key in data):
-        return settings, "Some saved settings were not valid and were reset or corrected."
+        return settings, _("Some saved settings were not valid and were reset or corrected.")
     return settings, None
 
 
@@ -198,8 +207,9 @@ def save_settings(settings: Settings, folder: Path | None = None) -> str | None:
         with contextlib.suppress(FileNotFoundError):
             mode = path.lstat().st_mode
             if not (stat.S_ISREG(mode) or stat.S_ISLNK(mode)):
-                return ("Settings could not be saved: settings.json is not a regular file; "
-                        "they last until you quit.")
+                # Translators: {file} is the settings file's name, "settings.json".
+                return _("Settings could not be saved: {file} is not a regular file; they last "
+                         "until you quit.").format(file=FILE_NAME)
         data = {"version": VERSION, **asdict(settings)}
         fd, temp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
         try:
@@ -214,6 +224,10 @@ def save_settings(settings: Settings, folder: Path | None = None) -> str | None:
                 os.unlink(temp)
             raise
     except (OSError, RuntimeError) as error:
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else "error"
-        return f"Settings could not be saved ({reason.lower()}); they last until you quit."
+        # Translators: said in place of the system's reason when it gives none, in
+        # "Settings could not be saved ({reason}); they last until you quit."
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else _("error")
+        # Translators: {reason} is the system's reason in lower case, as "permission denied".
+        return _("Settings could not be saved ({reason}); they last until you quit.").format(
+            reason=reason.lower())
     return None

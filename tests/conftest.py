@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from sudden_death import language
+
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
@@ -29,4 +31,15 @@ def _never_the_users_config_folder(tmp_path_factory: pytest.TempPathFactory) -> 
         patch.setenv("SPEECHD_CMD", str(folder / "no-speech-dispatcher-here"))
         patch.delenv("SPEECHD_ADDRESS", raising=False)
         patch.delenv("BRLAPI_HOST", raising=False)
+        # The game follows the system's language: tests expect English unless they ask.
+        for name in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+            patch.delenv(name, raising=False)
+        patch.setenv("LANG", "C.UTF-8")
+        yield
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_a_test_chooses() -> Iterator[None]:
+    """Each test starts in English, and a language setting it changes ends with it."""
+    with language.using(language.english()):
         yield

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from sudden_death import language
 from sudden_death.engine import events as ev
 from sudden_death.engine.state import GameEnd
 from sudden_death.ui.keys import (
@@ -126,6 +127,16 @@ def key_step(name: str) -> Step:
     return step
 
 
+def said_as(message: str) -> tuple[str, ...]:
+    """How `message` begins in every language the game has (up to its first placeholder): the
+    fuzz may change the language in settings, so what it waits for can be in any of them."""
+    found = []
+    for code in language.available():
+        with language.using(language.load(code)):
+            found.append(language._(message).split("{", 1)[0])
+    return tuple(found)
+
+
 class FuzzSource(KeySource):
     """Hostile keys with a pull toward progress; ends once `games` games are over (or after
     `max_steps`), with a final S whose spoken answer proves the app still answers."""
@@ -222,8 +233,9 @@ class FuzzSource(KeySource):
 
     @staticmethod
     def _quit_dialog(app: Any) -> bool:
-        top = app.top
-        return isinstance(top, ConfirmScreen) and top.question.startswith("Quit")
+        top = app.top  # in whatever language the fuzz has chosen in settings by now
+        return isinstance(top, ConfirmScreen) and top.question.startswith(
+            said_as("Quit Sudden Death?"))
 
     def _progress(self, app: Any) -> str:
         """The key a patient player would press next to move the game on."""

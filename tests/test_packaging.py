@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from sudden_death.language import available
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -29,11 +31,13 @@ def test_packaged_app_plays_a_whole_game_with_bundled_espeak() -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert "build check: OK" in result.stdout
+    assert "with --lang es it says" in result.stdout  # the catalogs were bundled and found
 
 
 def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path) -> None:
     """pip install of the wheel alone (no source tree) keeps every sound: sounds/ is shipped as
-    the package data sudden_death/sounds/, which resources.sounds_dir() finds first."""
+    the package data sudden_death/sounds/, which resources.sounds_dir() finds first. The
+    compiled catalogs come with it, and the installed game finds them."""
     from sudden_death.audio.cues import DIE_CLICK
     from sudden_death.audio.protocols import CUE_NAMES
 
@@ -47,7 +51,17 @@ def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(tmp_path / "site")
         shipped = {Path(n).stem for n in archive.namelist() if n.endswith(".wav")}
+        catalogs = {n for n in archive.namelist() if n.endswith(".mo")}
     assert shipped == {*CUE_NAMES, DIE_CLICK}
+    assert catalogs == {f"sudden_death/locale/{code}/LC_MESSAGES/sudden_death.mo"
+                        for code in available() if code != "en"}
+    languages = subprocess.run(
+        [sys.executable, "-c", "from sudden_death.language import available, load; "
+         "print(*available(), load('es').name)"],
+        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(tmp_path / "site")},
+        capture_output=True, text=True, timeout=60,
+    )
+    assert languages.stdout.split() == [*available(), "Español"], languages.stderr
     found = subprocess.run(
         [sys.executable, "-c", "from sudden_death.resources import sounds_dir; "
          "print(sounds_dir())"],

@@ -285,7 +285,8 @@ def test_a_normal_quit_reports_no_speech_fault(monkeypatch: pytest.MonkeyPatch,
 
 
 def change_a_setting() -> list[str]:
-    return ["o", "right"]  # settings open on the speech rate; Right raises it (and saves)
+    # Settings open on the language; Down, then Right raises the speech rate (and saves).
+    return ["o", "down", "right"]
 
 
 def test_corrupt_settings_file(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,

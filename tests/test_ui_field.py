@@ -67,6 +67,10 @@ def test_field_words() -> None:
         "Ball on their 6, goal to go: 6 yards to the end zone."
     assert field_tone.field_words(60, 50, False) == \
         "Ball on their 40, their first down at midfield, 10 to go."
+    assert field_tone.field_words(99, 100, True) == \
+        "Ball on their 1, goal to go: 1 yard to the end zone."
+    assert field_tone.field_words(1, 0, False) == \
+        "Ball on your own 1, they have goal to go: 1 yard from your end zone."
 
 
 def play(tmp_path: Path, keys: list[str]) -> tuple[list[str], RecordingCues]:

@@ -164,7 +164,8 @@ def test_settings_menu_from_title_and_in_game_each_change_heard_and_saved(
     press(app, "down", "down", "down", "return")  # title screen: Settings
     assert isinstance(app.top, SettingsScreen)
     assert speaker.spoken[-1].text.startswith("Settings. Up and Down")
-    press(app, "shift+right")
+    assert speaker.spoken[-1].text.endswith("Language: English, 1 of 14")
+    press(app, "down", "shift+right")
     assert speaker.rate == 225 and speaker.spoken[-1].text == \
         "Speech rate: 225 words per minute"
     for _ in range(30):

@@ -50,6 +50,8 @@ def test_windows_exe_built_under_wine_speaks_a_whole_game(tmp_path: Path) -> Non
     assert ("smoke: OK: 'Speech output: screen reader, NVDA'" in result.stdout
             or "smoke: OK: 'No screen reader answered: no screen reader is running." in
             result.stdout), result.stdout[-3000:]
+    # With --lang es its first words were the Spanish catalog's: the .mo files were bundled.
+    assert "smoke: OK: in Spanish it says" in result.stdout
     report = json.loads(result.stdout.strip().splitlines()[-1])
     facts = report["diagnostics"]
     assert facts["frozen"] and facts["utterances_synthesized"] > 0
@@ -63,6 +65,7 @@ def test_windows_exe_built_under_wine_speaks_a_whole_game(tmp_path: Path) -> Non
         readme = archive.read("Read me first.txt").decode("utf-8")
     assert "sudden-death/sudden-death.exe" in names
     assert "sudden-death/_internal/espeakng_loader/espeak-ng.dll" in names
+    assert "sudden-death/_internal/sudden_death/locale/es/LC_MESSAGES/sudden_death.mo" in names
     assert "sudden-death/_internal/accessible_output2/lib/nvdaControllerClient64.dll" in names
     assert any(n.startswith("sudden-death/_internal/sudden_death/sounds/") and n.endswith(".wav")
                for n in names)

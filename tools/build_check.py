@@ -18,6 +18,7 @@ close its input. Exits 0 with a summary, or 1 with the reason of the first faile
 from __future__ import annotations
 
 import argparse
+import gettext
 import importlib.util
 import json
 import os
@@ -249,7 +250,44 @@ def play_whole_game(executable: Path, dist: Path, keys: list[str], seed: int, wo
     extra = sorted(p.name for p in run.iterdir() if p != transcript)
     if extra:
         raise CheckFailed(f"the app wrote into its working folder: {extra}")
-    return {**facts, "speech_lines": len(speech), "game_seconds": round(seconds, 2)}
+    return {**facts, "speech_lines": len(speech), "game_seconds": round(seconds, 2),
+            "first_words": speech[0]}
+
+
+def translated(source: Path, code: str, english: str) -> str:
+    """`english` as the source's compiled catalog for `code` has it: what the built game must
+    say with `--lang code`."""
+    mo = source / "sudden_death" / "locale" / code / "LC_MESSAGES" / "sudden_death.mo"
+    with mo.open("rb") as handle:
+        return gettext.GNUTranslations(handle).gettext(english)
+
+
+def check_first_words(speech: list[str], expected: str, english: str, code: str) -> None:
+    """The built game's first words with `--lang code` are the catalog's, not English: the
+    compiled catalogs were bundled and found."""
+    if expected == english:
+        raise CheckFailed(f"the {code} catalog does not translate the welcome {english!r}")
+    if not speech or speech[0] != expected:
+        raise CheckFailed(f"with --lang {code} the game first said {speech[:1]}, "
+                          f"not {expected!r}")
+
+
+def play_in_language(executable: Path, work: Path, isolate: list[str], code: str) -> list[str]:
+    """Start the built game silent in `code` with no keys; returns what it said."""
+    run = work / f"run-{code}"
+    run.mkdir()
+    transcript = run / "transcript.jsonl"
+    env = dict(os.environ, XDG_CONFIG_HOME=str(work / f"config-{code}"),
+               PYGAME_HIDE_SUPPORT_PROMPT="1")
+    result = subprocess.run(
+        [*isolate, str(executable), "--headless", "--no-sound", "--lang", code, "--keys", "-",
+         "--transcript", str(transcript)],
+        cwd=run, env=env, input=b"", capture_output=True, timeout=GAME_TIMEOUT_S)
+    if result.returncode != 0:
+        raise CheckFailed(f"the game with --lang {code} exited with {result.returncode}:\n"
+                          f"{result.stderr.decode('utf-8', 'replace')[-3000:]}")
+    lines = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
+    return [line.get("text", "") for line in lines if line.get("kind") == "speech"]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -273,12 +311,17 @@ def main(argv: list[str] | None = None) -> int:
         isolate = no_network_prefix()
         keys = game_keys(source, args.seed)
         facts = play_whole_game(result.executable, result.dist, keys, args.seed, work, isolate)
+        english = str(facts["first_words"])
+        expected = translated(source, "es", english)
+        check_first_words(play_in_language(result.executable, work, isolate, "es"), expected,
+                          english, "es")
         network = "no network (unshare -n)" if isolate else "network not isolated"
         print(f"build check: OK: a whole game ({len(keys)} keys, {facts['speech_lines']} speech "
               f"lines) reached 'Final score' in {facts['game_seconds']} s, {network}; "
               f"{facts['utterances_synthesized']} utterances synthesized by "
               f"{facts.get('mapped_espeak_libraries') or 'the platform engine'}; "
-              f"the app's folder is unchanged", flush=True)
+              f"the app's folder is unchanged; with --lang es it says {expected[:40]!r}...",
+              flush=True)
         return 0
     except CheckFailed as failure:
         print(f"BUILD CHECK FAILED: {failure}", file=sys.stderr)

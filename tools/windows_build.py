@@ -48,20 +48,24 @@ try:  # run as a script, tools/ is on sys.path; imported as tools.windows_build,
     from build_check import (
         CheckFailed,
         _read_json,
+        check_first_words,
         clean_copy,
         folder_size,
         game_keys,
         snapshot,
+        translated,
         wait_for_first_speech,
     )
 except ImportError:
     from tools.build_check import (
         CheckFailed,
         _read_json,
+        check_first_words,
         clean_copy,
         folder_size,
         game_keys,
         snapshot,
+        translated,
         wait_for_first_speech,
     )
 
@@ -551,6 +555,23 @@ def screen_reader_smoke(wine: Wine, folder: Path, work: Path) -> str:
     return answers[0]
 
 
+def language_smoke(wine: Wine, folder: Path, work: Path, code: str) -> list[str]:
+    """The built game started silent in `code` under Wine with no keys; what it said (its
+    compiled catalogs must be bundled and found)."""
+    run = work / "run"
+    run.mkdir(parents=True)
+    transcript = run / "transcript.jsonl"
+    command = [wine.executable, str(folder / f"{NAME}.exe"), "--headless", "--no-sound",
+               "--lang", code, "--keys", "-", "--transcript", windows_path(transcript),
+               "--config", windows_path(work / "config")]
+    played = play_scripted(command, wine.env(PYGAME_HIDE_SUPPORT_PROMPT="1"), run, [],
+                           work / "diagnostics.json", transcript, sound=False, stop=wine)
+    if played.code != 0 or "Traceback" in played.stderr:
+        raise CheckFailed(f"the game with --lang {code} exited with {played.code}:"
+                          f"\n{played.stderr[-3000:]}")
+    return played.speech
+
+
 def compare_speech(windows: list[str], linux: list[str]) -> None:
     """The Windows game must say exactly what the Linux game says, line by line."""
     if windows == linux:
@@ -620,6 +641,12 @@ def main(argv: list[str] | None = None) -> int:
                 compare_speech(windows.speech, linux.speech)
                 say("smoke: the screen-reader setting, under Wine where none runs...")
                 say(f"smoke: OK: {screen_reader_smoke(wine, folder, scratch / 'reader')!r}")
+                say("smoke: --lang es, under Wine...")
+                english = windows.speech[0]
+                expected = translated(source, "es", english)
+                check_first_words(language_smoke(wine, folder, scratch / "es", "es"), expected,
+                                  english, "es")
+                say(f"smoke: OK: in Spanish it says {expected[:40]!r}...")
                 facts = windows.diagnostics
                 first = facts.get("first_playback_unix")
                 to_speech = (f"{first - windows.launched_unix:.2f} s"

@@ -12,10 +12,14 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from ..language import N_, _
 from .reader_base import NoScreenReader
 
-MISSING = "accessible_output2 is not installed, so the game cannot reach a screen reader"
-NONE_RUNNING = "no screen reader is running"
+# Translators: follows "No screen reader answered: " (lower case, no full stop);
+# accessible_output2 is the name of a program library, keep it as it is.
+MISSING = N_("accessible_output2 is not installed, so the game cannot reach a screen reader")
+# Translators: follows "No screen reader answered: " (lower case, no full stop).
+NONE_RUNNING = N_("no screen reader is running")
 BRISK_WORDS_PER_SECOND = 300 / 60  # screen-reader users commonly listen this fast or faster
 
 
@@ -24,9 +28,18 @@ class AccessibleOutput:
 
     def __init__(self, output: Any) -> None:
         self._output = output
-        self.name = str(getattr(output, "name", "screen reader"))
+        self._own_name = str(output.name) if hasattr(output, "name") else None
         self.braille_notice: str | None = None
         self._alert_until = 0.0
+
+    @property
+    def name(self) -> str:
+        """The screen reader's own name ("NVDA"), or a generic one if it gives none."""
+        if self._own_name is None:
+            # Translators: stands for a screen reader that does not give its own name (they
+            # are named "NVDA", "JAWS" and so on).
+            return _("screen reader")
+        return self._own_name
 
     @classmethod
     def find(cls, outputs: Any = None) -> AccessibleOutput:
@@ -37,12 +50,16 @@ class AccessibleOutput:
             try:
                 import accessible_output2.outputs.auto as auto
             except Exception:  # ImportError, or its DLL loader failing on this system
-                raise NoScreenReader(MISSING) from None
+                raise NoScreenReader(_(MISSING)) from None
             outputs = auto
         try:
             candidates = list(outputs.Auto().outputs)
         except Exception as error:
-            raise NoScreenReader(f"the screen readers could not be asked ({error})") from None
+            raise NoScreenReader(
+                # Translators: follows "No screen reader answered: "; {error} is the library's
+                # own message, in English.
+                _("the screen readers could not be asked ({error})").format(error=error)
+            ) from None
         for output in candidates:
             if getattr(output, "system_output", False):
                 continue  # SAPI and other system voices: not the player's screen reader
@@ -52,7 +69,7 @@ class AccessibleOutput:
                 active = False
             if active:
                 return cls(output)
-        raise NoScreenReader(NONE_RUNNING)
+        raise NoScreenReader(_(NONE_RUNNING))
 
     def speak(self, text: str, *, interrupt: bool, alert: bool) -> None:
         self._output.speak(text, interrupt=interrupt)

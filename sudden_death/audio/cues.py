@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pygame
 
+from ..language import _
 from .levels import MIX_HEADROOM
 from .notices import NoticeBoard
 from .protocols import CUE_NAMES
@@ -41,13 +42,17 @@ class CueBank:
             except (pygame.error, OSError, FileNotFoundError):
                 missing.append(name)
         if missing:
-            self._report(f"Some sound cues are missing: {', '.join(missing)}.")
+            # Translators: {cues} lists the sound files' names, such as "coin, dice".
+            self._report(_("Some sound cues are missing: {cues}.").format(
+                cues=", ".join(missing)))
         self._click, self._click_rate = _read_mono16(folder / f"{DIE_CLICK}.wav")
 
     def play(self, name: str) -> None:
         """Play a cue; an unknown or missing name is ignored (with a notice), never raised."""
         if name not in CUE_NAMES:
-            self._report(f"The game asked for an unknown sound cue {name!r}.")
+            # Translators: {cue} is the name asked for, in quotes: 'whistle'.
+            self._report(_("The game asked for an unknown sound cue {cue}.").format(
+                cue=repr(name)))
             return
         sound = self._sounds.get(name)
         if sound is not None:
@@ -81,7 +86,8 @@ class CueBank:
         try:
             sound = pygame.mixer.Sound(file=io.BytesIO(wav))
         except (pygame.error, ValueError) as exc:
-            self._report(f"A generated sound could not be played ({exc}).")
+            # Translators: {error} is the system's own message, in English.
+            self._report(_("A generated sound could not be played ({error}).").format(error=exc))
         else:
             sound.set_volume(self._volume * MIX_HEADROOM)
             sound.play()

@@ -12,6 +12,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Callable
 
+from ..language import _
 from .synth import ESPEAK, Synthesizer, engine_label, engine_names, start_engine
 
 Report = Callable[[str], object]  # NoticeBoard.add returns whether it was new
@@ -35,7 +36,9 @@ class Engines:
     def get(self, name: str) -> Synthesizer:
         """The engine `name`, started now or earlier in this process; raises if it cannot start."""
         if name not in self.names:
-            raise RuntimeError(f"{self.label(name)} are not offered here")
+            # Translators: {engine} is "eSpeak NG", "Windows voices" or "Mac voices"; this is
+            # said inside brackets: "... could not start ({reason}), so ...".
+            raise RuntimeError(_("{engine} are not offered here").format(engine=self.label(name)))
         if name in self._failed:
             raise self._failed[name]
         if name not in self._started:
@@ -61,8 +64,7 @@ class Engines:
                 failure = failure or exc
                 continue
             if name != self.preferred and failure is not None:
-                report(f"{self.label(self.preferred)} could not start{_why(failure)}, so "
-                       f"{self.label(name)} speaks.")
+                report(_could_not_start(self.label(self.preferred), self.label(name), failure))
             return name, synth
         assert failure is not None
         raise failure
@@ -73,19 +75,48 @@ class Engines:
         try:
             return name, self.get(name)
         except BaseException as exc:
-            if failed_before:
-                report(f"{self.label(name)} still cannot start; {self.label(current)} goes on.")
-            else:
-                report(f"{self.label(name)} could not start{_why(exc)}; "
-                       f"{self.label(current)} goes on.")
+            report(_goes_on(self.label(name), self.label(current), exc, failed_before))
             return None
 
 
-def _why(exc: BaseException) -> str:
+def _could_not_start(engine: str, other: str, failure: BaseException) -> str:
+    """Why the preferred engine is not the one speaking."""
+    reason = _why(failure)
+    if reason is None:
+        # Translators: {engine} and {other} are speech engines: "eSpeak NG", "Windows voices"
+        # or "Mac voices".
+        return _("{engine} could not start, so {other} speaks.").format(
+            engine=engine, other=other)
+    # Translators: {engine} and {other} are speech engines ("eSpeak NG", "Windows voices",
+    # "Mac voices"); {reason} is a short reason, such as "Windows voices has no voices installed".
+    return _("{engine} could not start ({reason}), so {other} speaks.").format(
+        engine=engine, reason=reason, other=other)
+
+
+def _goes_on(engine: str, current: str, failure: BaseException, failed_before: bool) -> str:
+    """Why the engine the player chose is not the one speaking: the current one goes on."""
+    if failed_before:
+        # Translators: {engine} and {current} are speech engines: "eSpeak NG", "Windows
+        # voices" or "Mac voices".
+        return _("{engine} still cannot start; {current} goes on.").format(
+            engine=engine, current=current)
+    reason = _why(failure)
+    if reason is None:
+        # Translators: {engine} and {current} are speech engines: "eSpeak NG", "Windows
+        # voices" or "Mac voices".
+        return _("{engine} could not start; {current} goes on.").format(
+            engine=engine, current=current)
+    # Translators: {engine} and {current} are speech engines ("eSpeak NG", "Windows voices",
+    # "Mac voices"); {reason} is a short reason, such as "Windows voices has no voices installed".
+    return _("{engine} could not start ({reason}); {current} goes on.").format(
+        engine=engine, reason=reason, current=current)
+
+
+def _why(exc: BaseException) -> str | None:
     """The reason in words a player can use: the game's own (RuntimeError) messages, such as
     "has no voices installed"; a library's internals (import errors, paths) only go to the
-    console, as spoken noise they would hide the one fact that matters."""
+    console, as spoken noise they would hide the one fact that matters. None: no reason to say."""
     text = str(exc).strip()
     if type(exc) is not RuntimeError or not text or len(text) > 80:
-        return ""
-    return f" ({text})"
+        return None
+    return text

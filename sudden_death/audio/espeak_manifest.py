@@ -23,6 +23,8 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..language import _
+
 MANIFEST_FILE = Path(__file__).with_name("espeak_manifest.json")
 DISTRIBUTION = "espeakng_loader"  # the name in its .dist-info folder
 
@@ -30,8 +32,6 @@ DISTRIBUTION = "espeakng_loader"  # the name in its .dist-info folder
 # and index and the intonation tunes (damaged, eSpeak exits or crashes), the English dictionary
 # and the English voice the game speaks with (an empty voice file crashes it too).
 HASHED = ("phondata", "phonindex", "phontab", "intonations", "en_dict", "lang/gmw/en")
-
-PREFIX = "eSpeak NG's voice data"
 
 
 @dataclass(frozen=True)
@@ -54,34 +54,51 @@ def verify_data(data_path: str | os.PathLike[str], manifest: Manifest | None) ->
     """
     root = Path(data_path)
     if not root.is_dir():
-        return f"{PREFIX} folder is missing"
+        # Translators: this and the other reasons here are said inside brackets, as in "Speech
+        # is off: no speech engine could start ({reason})."
+        return _("eSpeak NG's voice data folder is missing")
     sizes = file_sizes(root)
     if not sizes:
-        return f"{PREFIX} folder is empty"
+        return _("eSpeak NG's voice data folder is empty")
     if manifest is None:
         for name in HASHED:
             if name not in sizes:
-                return f"{PREFIX} is incomplete: {name} is missing"
+                return _missing(name)
             if sizes[name] == 0:
-                return f"{PREFIX} is damaged: {name} is empty"
+                # Translators: {file} is the name of a data file, such as "phondata".
+                return _("eSpeak NG's voice data is damaged: {file} is empty").format(file=name)
         return None
     order = [*(n for n in HASHED if n in manifest), *sorted(n for n in manifest if n not in HASHED)]
     for name in order:
         expected = manifest[name].size
         if name not in sizes:
-            return f"{PREFIX} is incomplete: {name} is missing"
+            return _missing(name)
         if sizes[name] != expected:
-            return f"{PREFIX} is damaged: {name} is {sizes[name]:,} bytes, expected {expected:,}"
+            # Translators: {file} is the name of a data file, such as "phondata"; the sizes
+            # are numbers of bytes, written with a comma between thousands: 1,234,567.
+            return _("eSpeak NG's voice data is damaged: {file} is {size:,} bytes, "
+                     "expected {expected:,}").format(file=name, size=sizes[name],
+                                                     expected=expected)
     for name in HASHED:
         if name not in manifest:
             continue
         try:
             digest = sha256_of(root / name)
         except OSError as exc:
-            return f"{PREFIX} cannot be read: {name} ({exc.strerror or type(exc).__name__})"
+            # Translators: {file} is the name of a data file, such as "phondata"; {error} is
+            # the system's own message, in English.
+            return _("eSpeak NG's voice data cannot be read: {file} ({error})").format(
+                file=name, error=exc.strerror or type(exc).__name__)
         if digest != manifest[name].sha256:
-            return f"{PREFIX} is damaged: {name} does not match its checksum"
+            # Translators: {file} is the name of a data file, such as "phondata".
+            return _("eSpeak NG's voice data is damaged: {file} does not match its "
+                     "checksum").format(file=name)
     return None
+
+
+def _missing(name: str) -> str:
+    # Translators: {file} is the name of a data file, such as "phondata".
+    return _("eSpeak NG's voice data is incomplete: {file} is missing").format(file=name)
 
 
 def file_sizes(root: Path) -> dict[str, int]:

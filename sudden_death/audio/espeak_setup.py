@@ -24,6 +24,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from ..language import _
 from .espeak_manifest import installed_version, load_manifest, verify_data
 
 # The library file this process loaded (None until prepare_espeak succeeds). Diagnostics report
@@ -45,12 +46,14 @@ def prepare_espeak() -> str | None:
     try:
         import espeakng_loader
     except ImportError:
-        return "the espeakng-loader package is not installed"
+        # Translators: this and the other reasons here are said inside brackets, as in "Speech
+        # is off: no speech engine could start ({reason})."; espeakng-loader is a program name.
+        return _("the espeakng-loader package is not installed")
     try:
         library_path = espeakng_loader.get_library_path()
         data_path = os.environ.get(DATA_OVERRIDE) or espeakng_loader.get_data_path()
     except Exception:  # espeakng-loader raises RuntimeError when its data folder is gone
-        return "eSpeak NG's voice data folder is missing"
+        return _("eSpeak NG's voice data folder is missing")
     # Checked before the library sees it: damaged data makes the library exit or crash.
     problem = verify_data(data_path, load_manifest(loader_version(espeakng_loader)))
     if problem is not None:
@@ -64,7 +67,8 @@ def prepare_espeak() -> str | None:
         else:
             bind_pyttsx3_to(library_path)
     except (OSError, RuntimeError) as exc:
-        return f"the eSpeak NG library could not be loaded ({exc})"
+        # Translators: {error} is the system's own message, in English.
+        return _("the eSpeak NG library could not be loaded ({error})").format(error=exc)
     loaded_library = library_path
     return None
 

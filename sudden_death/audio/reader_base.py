@@ -19,7 +19,10 @@ class ScreenReader(Protocol):
     `speak(..., alert=True)` marks a result: `alert_speaking()` is True until it has been said,
     so that a focus move does not cut it (the built-in voice's rule, kept here)."""
 
-    name: str  # for the player: "speech-dispatcher", "NVDA"
+    @property
+    def name(self) -> str:
+        """For the player: "speech-dispatcher", "NVDA"."""
+
     braille_notice: str | None  # why braille is not shown, when speech works without it
 
     def speak(self, text: str, *, interrupt: bool, alert: bool) -> None: ...

@@ -13,6 +13,7 @@ cuts a result (ALERT): it waits behind it, replacing any INFO that was waiting. 
 
 from __future__ import annotations
 
+import contextvars
 import io
 import re
 import threading
@@ -24,6 +25,7 @@ from dataclasses import dataclass
 
 import pygame
 
+from ..language import _
 from .cache import DEFAULT_CACHE_BYTES, Key, PhraseCache
 from .engines import Engines
 from .levels import MIX_HEADROOM
@@ -118,7 +120,9 @@ class SpeechService:
         self._closed = False
         self._cond = threading.Condition()
         self._ready = threading.Event()
-        self._thread = threading.Thread(target=self._run, name="speech-worker", daemon=True)
+        # In a copy of this context, so the notices it words are in the game's language.
+        self._thread = threading.Thread(target=contextvars.copy_context().run, args=(self._run,),
+                                        name="speech-worker", daemon=True)
         self._thread.start()
 
     # --- the Speaker contract -------------------------------------------------------------
@@ -319,7 +323,9 @@ class SpeechService:
                 synth = self._synth_factory()
         except BaseException as exc:  # SystemExit from a broken driver must not escape either
             self._alive = False
-            self._report("engine", f"Speech is off: no speech engine could start ({_reason(exc)}).")
+            # Translators: {reason} is a short reason, often the system's own, in English.
+            self._report("engine", _("Speech is off: no speech engine could start ({reason})."
+                                     ).format(reason=_reason(exc)))
             self._ready.set()
             return
         self._use(synth)
@@ -401,14 +407,18 @@ class SpeechService:
             synth.apply(request.rate, request.voice)
         except Exception as exc:
             cacheable = False
-            self._report("setting", f"A speech setting could not be applied ({_reason(exc)}).")
+            # Translators: {reason} is a short reason, often the system's own, in English.
+            self._report("setting", _("A speech setting could not be applied ({reason})."
+                                      ).format(reason=_reason(exc)))
         try:
             data = trim_wav(synth.render(part))
             sound = pygame.mixer.Sound(file=io.BytesIO(data))
         except Exception as exc:
             if request.cancelled or self._closed:
                 return None  # cut short on purpose (interrupted, or shutting down): no fault
-            reason = f"Some speech could not be synthesized ({_reason(exc)}); text is shown."
+            # Translators: {reason} is a short reason, such as "eSpeak produced no audio".
+            reason = _("Some speech could not be synthesized ({reason}); text is shown."
+                       ).format(reason=_reason(exc))
             self._report("synthesis", reason)
             return None
         self.synth_count += 1

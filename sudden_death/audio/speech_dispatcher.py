@@ -15,14 +15,19 @@ import time
 import warnings
 from typing import Any
 
+from ..language import N_, _
 from .reader_base import NoScreenReader
 from .system_modules import load_system_module
 
 CLIENT_NAME = "sudden_death"
-MISSING_SPEECHD = ("speech-dispatcher's Python client is not installed (the python3-speechd "
-                   "package)")
-MISSING_BRLAPI = ("braille needs BrlAPI's Python module, built for this Python version (the "
-                  "python3-brlapi package)")
+# Translators: follows "No screen reader answered: " (lower case, no full stop);
+# speech-dispatcher and python3-speechd are names of programs, keep them as they are.
+MISSING_SPEECHD = N_("speech-dispatcher's Python client is not installed (the python3-speechd "
+                     "package)")
+# Translators: said alone, when speech works but braille does not; BrlAPI and python3-brlapi
+# are names of programs, keep them as they are.
+MISSING_BRLAPI = N_("braille needs BrlAPI's Python module, built for this Python version (the "
+                    "python3-brlapi package)")
 SLOWEST_WORDS_PER_SECOND = 80 / 60  # the slowest rate a listener would set
 
 
@@ -34,8 +39,6 @@ def longest_seconds(text: str) -> float:
 class SpeechDispatcher:
     """A connection to speech-dispatcher, and to BrlAPI when it answers."""
 
-    name = "speech-dispatcher"
-
     def __init__(self, client: Any, speechd: Any, braille: Braille | None,
                  braille_notice: str | None) -> None:
         self._client = client
@@ -45,6 +48,12 @@ class SpeechDispatcher:
         self._lock = threading.Lock()
         self._alerts: dict[int, float] = {}  # results not yet said, to when they surely are
 
+    @property
+    def name(self) -> str:
+        # Translators: the name of Linux's speech server, as in "Speech output: screen reader,
+        # speech-dispatcher"; keep it as it is unless your alphabet needs another spelling.
+        return _("speech-dispatcher")
+
     @classmethod
     def connect(cls) -> SpeechDispatcher:
         """Connect (speech-dispatcher starts itself if the system allows it), or
@@ -52,7 +61,7 @@ class SpeechDispatcher:
         try:
             speechd = load_system_module("speechd")
         except ImportError:
-            raise NoScreenReader(MISSING_SPEECHD) from None
+            raise NoScreenReader(_(MISSING_SPEECHD)) from None
         problem = None
         with warnings.catch_warnings():
             # A failed connection leaves its socket to the collector: not the player's concern.
@@ -64,7 +73,10 @@ class SpeechDispatcher:
                 problem = _reason(error)
             gc.collect()
         if problem is not None:
-            raise NoScreenReader(f"speech-dispatcher does not answer ({problem})")
+            raise NoScreenReader(
+                # Translators: follows "No screen reader answered: "; {problem} is the
+                # server's own message, in English.
+                _("speech-dispatcher does not answer ({problem})").format(problem=problem))
         braille, notice = Braille.connect()
         return cls(client, speechd, braille, notice)
 
@@ -116,7 +128,7 @@ class SpeechDispatcher:
         """A callback that forgets a result once it has been said or cut. speechd calls it on
         its own thread and forbids any command from it, so it only touches the table."""
 
-        def finished(kind: str, **_: object) -> None:
+        def finished(kind: str, **_details: object) -> None:
             del kind
             with self._lock:
                 state["ended"] = True
@@ -152,12 +164,15 @@ class Braille:
         try:
             brlapi = load_system_module("brlapi")
         except ImportError:
-            return None, MISSING_BRLAPI
+            return None, _(MISSING_BRLAPI)
         try:
             connection = brlapi.Connection()
             connection.enterTtyModeWithPath()
         except Exception as error:  # brlapi.ConnectionError: BRLTTY is not running
-            return None, f"no braille display answers through BRLTTY ({_reason(error)})"
+            # Translators: said alone, when speech works but braille does not; BRLTTY is the
+            # name of a program; {problem} is its own message, in English.
+            return None, _("no braille display answers through BRLTTY ({problem})").format(
+                problem=_reason(error))
         return cls(connection), None
 
     def show(self, text: str) -> None:

@@ -12,6 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from ..language import _
 from .protocols import Message, Priority, Speaker
 from .reader_base import NoScreenReader, ScreenReader
 
@@ -61,11 +62,14 @@ class SpeechOutput:
                 self._reader = self._find_reader()
             except NoScreenReader as reason:
                 self.output = BUILTIN
-                return f"No screen reader answered: {reason}. The built-in voice goes on."
+                # Translators: {reason} is a clause such as "no screen reader is running".
+                return _("No screen reader answered: {reason}. The built-in voice goes on."
+                         ).format(reason=reason)
             except Exception as error:  # a client library failing in a way nobody foresaw
                 self.output = BUILTIN
-                return (f"No screen reader answered ({type(error).__name__}). The built-in "
-                        "voice goes on.")
+                # Translators: {error} is the name of a programming error, such as OSError.
+                return _("No screen reader answered ({error}). The built-in voice goes on."
+                         ).format(error=type(error).__name__)
             self.output = choice
             return self._reader.braille_notice
         self.output = choice
@@ -119,7 +123,7 @@ class SpeechOutput:
         except Exception:  # the screen reader went away mid-game: the built-in voice goes on
             self.close_reader()
             self.output = BUILTIN
-            self.say("The screen reader stopped answering. The built-in voice goes on.",
+            self.say(_("The screen reader stopped answering. The built-in voice goes on."),
                      interrupt=False, priority=Priority.ALERT, category="notice")
             self._muted = True  # the listeners had these words already
             try:

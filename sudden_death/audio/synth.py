@@ -25,6 +25,7 @@ import wave
 from collections.abc import Callable
 from typing import Any, Protocol
 
+from ..language import _
 from .espeak_setup import prepare_espeak
 from .protocols import Voice
 
@@ -73,6 +74,9 @@ class EngineSynth:
         self.rate_range = ESPEAK_RATE_RANGE if driver_name == "espeak" else DEFAULT_RATE_RANGE
         self.rate: int | None = None
         self.voice_id: str | None = None
+        self.default_voice: str | None = None  # the engine's own, which "" brings back
+        with contextlib.suppress(Exception):
+            self.default_voice = str(engine.getProperty("voice") or "") or None
         self._dir: str | None = None  # made on first use: the capture renderer needs no files
         self._count = 0
         with contextlib.suppress(Exception):
@@ -89,6 +93,8 @@ class EngineSynth:
         driver does until a run loop has started). Here the next render's runAndWait runs the
         queued change before the utterance; the capture renderer flushes it itself.
         """
+        if voice_id == "":  # the engine's own voice again (a language without one of its own)
+            voice_id = self.default_voice if self.voice_id is not None else None
         changing_voice = voice_id is not None and voice_id != self.voice_id
         changing_rate = rate is not None and rate != self.rate
         if not (changing_voice or changing_rate):
@@ -125,9 +131,12 @@ class EngineSynth:
             with open(path, "rb") as handle:
                 data = handle.read()
         except OSError as exc:
-            raise SynthesisError(f"the engine wrote no audio ({exc})") from exc
+            # Translators: this and the other synthesis failures are said inside "Some speech
+            # could not be synthesized ({reason}); text is shown."
+            raise SynthesisError(_("the engine wrote no audio ({error})").format(error=exc)
+                                 ) from exc
         if len(data) <= 44:
-            raise SynthesisError("the engine produced an empty utterance")
+            raise SynthesisError(_("the engine produced an empty utterance"))
         return data
 
     def warm_up(self) -> None:
@@ -182,14 +191,15 @@ class EspeakCaptureSynth(EngineSynth):
         flags = self._espeak.ENDPAUSE | self._espeak.CHARS_UTF8
         status = self._espeak.Synth(text.encode("utf-8"), flags=flags)
         if status not in (0, None):
-            raise SynthesisError(f"eSpeak refused the text (status {status})")
+            raise SynthesisError(_("eSpeak refused the text (status {status})").format(
+                status=status))
         if not self._done.wait(SYNTH_TIMEOUT_S) or self._aborted:
             with contextlib.suppress(Exception):
                 self._espeak.Cancel()
-            raise SynthesisError("eSpeak did not finish the utterance")
+            raise SynthesisError(_("eSpeak did not finish the utterance"))
         pcm = b"".join(self._chunks)
         if not pcm:
-            raise SynthesisError("eSpeak produced no audio")
+            raise SynthesisError(_("eSpeak produced no audio"))
         return pcm_to_wav(pcm, self._sample_rate)
 
     def _wait_until_idle(self) -> None:
@@ -228,8 +238,14 @@ def engine_label(name: str, platform: str | None = None) -> str:
     """How settings and notices name an engine."""
     platform = sys.platform if platform is None else platform
     if name == ESPEAK:
-        return "eSpeak NG"
-    return "Windows voices" if platform == "win32" else "Mac voices"
+        # Translators: the name of the game's own speech synthesizer; keep it as it is unless
+        # your alphabet needs another spelling.
+        return _("eSpeak NG")
+    if platform == "win32":
+        # Translators: the speech engine made of the voices installed with Windows (SAPI5).
+        return _("Windows voices")
+    # Translators: the speech engine made of the voices installed with macOS.
+    return _("Mac voices")
 
 
 def start_engine(name: str = ESPEAK, capture: bool = True) -> Synthesizer:
@@ -258,13 +274,19 @@ def start_engine(name: str = ESPEAK, capture: bool = True) -> Synthesizer:
         synth.warm_up()
         return synth
     if name not in engine_names():
-        raise RuntimeError(f"{engine_label(name)} are not available on this system")
+        # Translators: {engine} is "Windows voices" or "Mac voices"; said inside brackets, as in
+        # "... could not start ({reason}), so eSpeak NG speaks."
+        raise RuntimeError(_("{engine} are not available on this system").format(
+            engine=engine_label(name)))
     import pyttsx3
 
     driver = "sapi5" if sys.platform == "win32" else "nsss"
     synth = EngineSynth(pyttsx3.init(driver), driver)
     if not synth.voices():
-        raise RuntimeError(f"{engine_label(name)} has no voices installed")
+        # Translators: {engine} is "Windows voices" or "Mac voices"; said inside brackets, as in
+        # "... could not start ({reason}), so eSpeak NG speaks."
+        raise RuntimeError(_("{engine} has no voices installed").format(
+            engine=engine_label(name)))
     synth.warm_up()
     return synth
 

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pygame
 
+from ..language import _
 from ..resources import sounds_dir
 from .cues import CueBank
 from .diagnostics import Diagnostics
@@ -141,8 +142,9 @@ def open_audio(
             pygame.mixer.set_reserved(SPEECH_CHANNEL + 1)
             mixer_ready = True
         except Exception as exc:
-            reason = _reason(exc)
-            board.add(f"No audio device ({reason}): speech and sounds are off, text is shown.")
+            # Translators: {reason} is the system's own message, in English.
+            board.add(_("No audio device ({reason}): speech and sounds are off, text is shown."
+                        ).format(reason=_reason(exc)))
 
     speaker: Speaker
     service: SpeechService | None = None
@@ -154,10 +156,11 @@ def open_audio(
                 engines=engines,
             )
         except Exception as exc:
-            board.add(f"Speech is off ({_reason(exc)}).")
+            # Translators: {reason} is the system's own message, in English.
+            board.add(_("Speech is off ({reason}).").format(reason=_reason(exc)))
         if service is not None:
             if not service.wait_ready(ENGINE_START_WAIT_S):
-                board.add("The speech engine is slow to start; speech may begin late.")
+                board.add(_("The speech engine is slow to start; speech may begin late."))
             elif not service.available:
                 service.close()
                 service = None
@@ -169,7 +172,8 @@ def open_audio(
         try:
             bank = CueBank(sounds or sounds_dir(), board)
         except Exception as exc:
-            board.add(f"Sound cues are off ({_reason(exc)}).")
+            # Translators: {reason} is the system's own message, in English.
+            board.add(_("Sound cues are off ({reason}).").format(reason=_reason(exc)))
     cues = bank if bank is not None else SilentCues(_first(board.items) if sound else None)
     return AudioSystem(speaker, cues, board, speech=service, cue_bank=bank, owns_mixer=owns_mixer)
 

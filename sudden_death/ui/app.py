@@ -20,6 +20,7 @@ from ..engine.computers import COACH
 from ..engine.field import LAST_DOWN
 from ..engine.match import Match
 from ..engine.state import GameState, Phase, SnapChoice
+from ..language import _
 from . import sections
 from .comfort import Comfort
 from .explorer import open_explorer
@@ -35,13 +36,15 @@ from .game_words import (
     score_words,
     situation_words,
 )
-from .help_text import KEYS, screen_help
+from .help_text import keys_help, screen_help
 from .matchup_words import matchups_words
 from .menu import FULL_DETAIL, NORMAL_DETAIL, SHORT_DETAIL, Feedback, Menu
 from .narration import Line, card_details
 from .panel import Panel
 from .render import View
 from .screens import (
+    DEFAULT_AWAY,
+    DEFAULT_HOME,
     CoinScreen,
     ConfirmScreen,
     FinalCallScreen,
@@ -73,7 +76,7 @@ class App:
         self.dirty = True
         self.section = 0
         self.section_menu: Menu | None = None
-        self.names = Names("Hawks", "Bears")
+        self.names = Names(_(DEFAULT_HOME), _(DEFAULT_AWAY))
         self.session = Session(seed, self.names)  # the match and the screens
         self.computer_choice = computer  # --computer; None: the saved setting
         self.details_for: object = None
@@ -187,7 +190,8 @@ class App:
         self.session.pop()
         self.dirty = True
         if announce:
-            self.say(f"Back. {self.top.menu.describe_group()}")
+            # Translators: back in the previous list; {focus} is its title and focused entry.
+            self.say(_("Back. {focus}").format(focus=self.top.menu.describe_group()))
 
     def first_time(self, topic: str) -> bool:
         return self.session.first_time(topic, self.verbosity)
@@ -202,16 +206,19 @@ class App:
 
     def names_chosen(self, home: str, away: str) -> None:
         self.names = Names(home, away)
-        self.say(f"You are the {home}; the computer plays the {away}.", interrupt=False,
-                 category="decision")
+        # Translators: {home} and {away} are the team names the player chose ("the Hawks").
+        self.say(_("You are the {home}; the computer plays the {away}.").format(
+            home=home, away=away), interrupt=False, category="decision")
         self.new_match(interrupt=False)
 
     def new_match(self, interrupt: bool = True) -> None:
         computer = self.computer_choice or self.comfort.settings.computer
         events = self.session.new_match(self.names, computer)
         if computer == COACH:
-            self.say(f"The {self.names.away} are coached today.", interrupt=False,
-                     category="decision")
+            # Translators: {away} is the computer team's name ("the Bears"): its computer plays
+            # like a coach today rather than at random.
+            self.say(_("The {away} are coached today.").format(away=self.names.away),
+                     interrupt=False, category="decision")
         self.speak_lines(self._narrate(events))
         self.show_decision(interrupt=interrupt)
 
@@ -220,7 +227,7 @@ class App:
         return self.session.narrator.lines(events, self.verbosity)
 
     def play_again(self) -> None:
-        self.say("New game.", category="decision")
+        self.say(_("New game."), category="decision")
         self.new_match(interrupt=False)
 
     def act(self, *actions: Action) -> None:
@@ -231,7 +238,8 @@ class App:
         events, refused = self.session.act(actions)
         if refused is not None:
             self.cue("menu_error")
-            self.say(f"Not allowed: {refused}.")
+            # Translators: {reason} is the rules' reason, which is in English.
+            self.say(_("Not allowed: {reason}.").format(reason=refused))
             if not events:
                 return
         self.after(events)
@@ -290,8 +298,8 @@ class App:
                 SnapChoice.FIELD_GOAL: field_goal_option(state, self.names)}
 
     def ask_concede(self) -> None:
-        self.push(ConfirmScreen(self, f"Concede the game? The {self.names.away} would win.",
-                                self.concede, yes="Yes, concede"))
+        question = _("Concede the game? The {away} would win.").format(away=self.names.away)
+        self.push(ConfirmScreen(self, question, self.concede, yes=_("Yes, concede")))
 
     def concede(self) -> None:
         events = self.session.concede()
@@ -321,10 +329,10 @@ class App:
         self.say(scroll.words, category="page")
 
     def ask_quit(self) -> None:
-        self.push(ConfirmScreen(self, "Quit Sudden Death?", self.quit, yes="Yes, quit"))
+        self.push(ConfirmScreen(self, _("Quit Sudden Death?"), self.quit, yes=_("Yes, quit")))
 
     def quit(self) -> None:
-        self.say("Goodbye.", category="notice")
+        self.say(_("Goodbye."), category="notice")
         self.running = False
 
     # -- keys --------------------------------------------------------------------------------
@@ -371,7 +379,7 @@ class App:
             self.say_situation()
             return
         if key == pygame.K_r:
-            self.say(self.panel.last_message or "Nothing to repeat yet.", category="repeat")
+            self.say(self.panel.last_message or _("Nothing to repeat yet."), category="repeat")
             return
         if key == pygame.K_d:
             self.toggle_details()
@@ -407,13 +415,13 @@ class App:
                 self._menu_feedback(menu.activate())
         else:
             self.cue("menu_error")
-            self.say("That key does nothing here. Press F1 for help.")
+            self.say(_("That key does nothing here. Press F1 for help."))
 
     def help(self) -> None:
         """F1: what this screen is for; pressed again, every key."""
         if self.help_step == 1:
             self.help_step = 0
-            self.say(KEYS, category="help")
+            self.say(keys_help(), category="help")
             return
         self.help_step = 1
         name = "section" if self.section else self.top.help_key
@@ -438,7 +446,7 @@ class App:
     def goto_section(self, index: int) -> None:
         self.section = index
         self.details_for, self.details = None, ""
-        name = sections.SECTION_NAMES[index]
+        name = _(sections.SECTION_NAMES[index])
         if index == 0:
             self.section_menu = None
             self.say(f"{name}. {self.active_menu().describe_group()}")
@@ -455,7 +463,7 @@ class App:
 
     def say_situation(self) -> None:
         if self.match is None:
-            self.say("No game yet. Name the teams to start.", category="info")
+            self.say(_("No game yet. Name the teams to start."), category="info")
             return
         self.say(situation_words(self.match.state, self.names), category="info")
 
@@ -466,29 +474,33 @@ class App:
         state = self.game_state()
         if not isinstance(screen, (SubstitutionScreen, FinalCallScreen)) or state is None:
             self.cue("menu_error")
-            self.say("Matchups come once both hands are shown: at the swap and the final call.",
-                     category="info")
+            self.say(_("Matchups come once both hands are shown: at the swap and the final "
+                       "call."), category="info")
             return
         mine, theirs = held_hand(state, HUMAN), held_hand(state, HUMAN.other)
         role = role_of(state, HUMAN)
         assert mine is not None and theirs is not None and role is not None
-        lead = ""
         swap = screen.considered() if isinstance(screen, SubstitutionScreen) else None
-        if swap is not None and swap.out is not None and swap.into is not None:
-            mine = swapped(mine, swap)
-            lead = f"With {card_name(swap.into)} for {card_name(swap.out)}: "
-        self.say(lead + matchups_words(role, mine, theirs), category="info")
+        if swap is None or swap.out is None or swap.into is None:
+            self.say(matchups_words(role, mine, theirs), category="info")
+            return
+        # Translators: the matchups as they would be with {incoming} brought in for
+        # {outgoing} (two card names); {matchups} is the whole list of them.
+        words = _("With {incoming} for {outgoing}: {matchups}").format(
+            incoming=_(card_name(swap.into)), outgoing=_(card_name(swap.out)),
+            matchups=matchups_words(role, swapped(mine, swap), theirs))
+        self.say(words, category="info")
 
     def toggle_details(self) -> None:
         item = self.active_menu().item
         card = item.value if item is not None else None
         if not isinstance(card, (OffCall, DefCall, Player)):
             self.cue("menu_error")
-            self.say("Details are for cards; focus a player or a call first.")
+            self.say(_("Details are for cards; focus a player or a call first."))
             return
         if self.details_for == card:
             self.details_for, self.details = None, ""
-            self.say("Details closed.")
+            self.say(_("Details closed."))
             return
         self.details_for, self.details = card, card_details(card)
         self.say(self.details, category="details")
@@ -498,7 +510,7 @@ class App:
     def view(self) -> View:
         scores = self.match.state.scores if self.match else (0, 0)
         ball = marker = None
-        situation = "Welcome"
+        situation = _("Welcome")
         if self.match is not None:
             state = self.match.state
             situation = situation_words(state, self.names).split(". ", 1)[-1]
@@ -509,7 +521,7 @@ class App:
             score=score_words(scores, self.names) if self.match is not None else "",
             situation=situation,
             menu=self.active_menu(),
-            section=sections.SECTION_NAMES[self.section] if self.section else "",
+            section=_(sections.SECTION_NAMES[self.section]) if self.section else "",
             result=self.session.result,
             details=self.details,
             last_spoken=self.panel.last_spoken,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ..audio.protocols import Voice
+from ..language import active
 from ..settings import Settings
 
 DEFAULT_RATE_RANGE = (80, 450)
@@ -21,14 +22,19 @@ class AudioControls:
         self.speaker = speaker
         self.cues = cues
         self.applied: Settings | None = None
+        self.voice = ""  # the voice id last asked for ("" for the engine's default)
 
     def apply(self, settings: Settings) -> str | None:
         """Apply `settings`; returns what the player must be told, if anything (no screen
         reader answered, or braille is off)."""
         _call(self.speaker, "set_engine", settings.speech_engine)  # first: the rest is its own
         _call(self.speaker, "set_rate", settings.speech_rate)
-        if settings.voice:
-            _call(self.speaker, "set_voice", settings.voice)
+        # The player's voice, else the language's own; "" asks for the engine's default again
+        # (only needed once another voice has been set).
+        voice = settings.voice or active().voice
+        if voice or self.voice:
+            _call(self.speaker, "set_voice", voice)
+        self.voice = voice
         _call(self.speaker, "set_volume", settings.speech_volume)
         _call(self.cues, "set_volume", settings.cue_volume)
         set_output = getattr(self.speaker, "set_output", None)  # asks only when it changes

@@ -6,6 +6,8 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..language import available
+
 
 @dataclass(frozen=True)
 class Options:
@@ -19,6 +21,7 @@ class Options:
     no_sound: bool = False
     window: tuple[int, int] | None = None  # the window's first size, or the default
     computer: str | None = None  # "random" or "coach"; None: the saved setting
+    lang: str | None = None  # a catalog's code ("en", "es"); None: the saved setting
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -47,6 +50,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--no-sound", action="store_true", help="silent: speech and cues are only recorded"
     )
     parser.add_argument(
+        "--lang", metavar="CODE", type=_language, default=None,
+        help="the language for this run, e.g. en or es (default: the setting, else the "
+             "system's language when the game has it)",
+    )
+    parser.add_argument(
         "--computer", choices=("random", "coach"), default=None,
         help="the opponent: the rules' random computer, or the coach (default: the setting)",
     )
@@ -68,6 +76,15 @@ def _folder(text: str) -> Path:
     if not text.strip():
         raise argparse.ArgumentTypeError("needs a folder name (it was empty)")
     return Path(text)
+
+
+def _language(text: str) -> str:
+    """A language the game has a catalog for; the message lists the ones it has."""
+    codes = available()
+    if text not in codes:
+        raise argparse.ArgumentTypeError(
+            f"no catalog for {text!r}; the game has: {', '.join(codes)}")
+    return text
 
 
 def _window_size(text: str) -> tuple[int, int]:
@@ -93,4 +110,5 @@ def parse_options(argv: list[str] | None) -> Options:
         no_sound=args.no_sound,
         window=args.window,
         computer=args.computer,
+        lang=args.lang,
     )

@@ -17,6 +17,7 @@ import pygame
 from ..audio.protocols import CuePlayer, Speaker
 from ..engine import events as ev
 from ..engine.state import GameState
+from ..language import _, choose, switch
 from ..settings import Settings, load_settings, save_settings
 from . import field_tone
 from .audio_controls import AudioControls
@@ -68,11 +69,17 @@ class Comfort:
 
     def change(self, settings: Settings) -> None:
         """Apply at once (the next words are already in the new setting) and save."""
+        language_notice = None
+        if settings.language != self.settings.language:  # the next words are in it already
+            chosen, language_notice = choose(settings.language)
+            switch(chosen)
         self.settings = settings
         output_notice = self.controls.apply(settings)
         notice = save_settings(settings, self.config)
         if output_notice:
             self.app.tell_notice(output_notice, cue=False, again=True)
+        if language_notice:
+            self.app.tell_notice(language_notice, cue=False)
         if notice:
             self.app.tell_notice(notice, cue=False)
 
@@ -119,7 +126,7 @@ class Comfort:
         """Open a comfort screen by name: settings, rules or tutorial."""
         if name == "settings":
             if isinstance(self.app.top, SettingsScreen):
-                self.app.say("You are in settings already. Escape closes them.")
+                self.app.say(_("You are in settings already. Escape closes them."))
                 return
             self.app.push(SettingsScreen(self.app, self))
         elif name == "rules":
@@ -146,7 +153,7 @@ class Comfort:
         position = self.field_position()
         if position is None:
             if speak:
-                self.app.say("No ball on the field yet.", category="info")
+                self.app.say(_("No ball on the field yet."), category="info")
             return
         ball, marker, mine = position
         seconds = field_tone.TONE_SECONDS if speak else field_tone.AFTER_PLAY_SECONDS

@@ -23,6 +23,7 @@ from ..engine.cards import (
 )
 from ..engine.resolve import compute_band
 from ..engine.stats import band_stats
+from ..language import _, n_, p_
 from . import explorer_words as words
 from .menu import Group, Item, ItemKind, Menu
 from .screens import Host, Screen
@@ -46,14 +47,19 @@ def open_explorer(host: ExplorerHost) -> None:
     """E: push the explorer over whatever has focus (a decision, a dialog, the title screen)."""
     if any(isinstance(screen, ExplorerScreen) for screen in host.stack):
         host.cue("menu_edge")
-        host.say("The explorer is already open. Escape goes back a level.")
+        host.say(_("The explorer is already open. Escape goes back a level."))
         return
     host.reset_view()  # leave a review section first: the explorer returns to the decision
     host.push(ExplorerHome(host, host.stack[-1], host))
 
 
+def _back_label() -> str:
+    # Translators: the button (and its group) that goes back one level of the explorer.
+    return p_("button", "Back")
+
+
 def _back_group() -> Group:
-    return Group("Back", [Item("Back", ItemKind.BUTTON, BACK)])
+    return Group(_back_label(), [Item(_back_label(), ItemKind.BUTTON, BACK)])
 
 
 class ExplorerScreen(Screen):
@@ -89,40 +95,43 @@ class ExplorerHome(ExplorerScreen):
         self.origin = origin
         self.app = app
         entries = [
-            ("Offensive calls", "off_calls"),
-            ("Defensive calls", "def_calls"),
-            ("Offensive players", "off_players"),
-            ("Defensive players", "def_players"),
-            ("How the band is made", "rules"),
-            ("Try a matchup", "try"),
-            ("Close the explorer", CLOSE),
+            (_("Offensive calls"), "off_calls"),
+            (_("Defensive calls"), "def_calls"),
+            (_("Offensive players"), "off_players"),
+            (_("Defensive players"), "def_players"),
+            (_("How the band is made"), "rules"),
+            (_("Try a matchup"), "try"),
+            (_("Close the explorer"), CLOSE),
         ]
         items = [Item(label, ItemKind.BUTTON, value) for label, value in entries]
-        super().__init__(host, Menu("Explorer", [Group("Explorer", items)]))
+        super().__init__(host, Menu(_("Explorer"), [Group(_("Explorer"), items)]))
 
     def intro(self) -> str:
-        return ("Explorer of play cards and bands. Looking here never changes the game; "
-                f"Escape closes it. {self.menu.describe(entering=True)}")
+        # Translators: {menu} is the menu's focus as the menu reads it.
+        return _("Explorer of play cards and bands. Looking here never changes the game; "
+                 "Escape closes it. {menu}").format(menu=self.menu.describe(entering=True))
 
     def close(self) -> None:
         if self.app is not None:  # details read inside the explorer do not stay on screen
             self.app.reset_view()
         self.host.pop(announce=False)
-        self.host.say(f"Explorer closed. {self.origin.menu.describe_group()}")
+        # Translators: {focus} is the control the player is back to, as the menu reads it.
+        self.host.say(_("Explorer closed. {focus}").format(
+            focus=self.origin.menu.describe_group()))
 
     def choose(self, item: Item) -> None:
         value = item.value
         if value == CLOSE:
             self.close()
         elif value == "off_calls":
-            self.host.push(CardListScreen(self.host, "Offensive calls", list(OffCall)))
+            self.host.push(CardListScreen(self.host, _("Offensive calls"), list(OffCall)))
         elif value == "def_calls":
-            self.host.push(CardListScreen(self.host, "Defensive calls", list(DefCall)))
+            self.host.push(CardListScreen(self.host, _("Defensive calls"), list(DefCall)))
         elif value == "off_players":
-            self.host.push(CardListScreen(self.host, "Offensive players",
+            self.host.push(CardListScreen(self.host, _("Offensive players"),
                                           list(players_for(Role.OFFENSE))))
         elif value == "def_players":
-            self.host.push(CardListScreen(self.host, "Defensive players",
+            self.host.push(CardListScreen(self.host, _("Defensive players"),
                                           list(players_for(Role.DEFENSE))))
         elif value == "rules":
             self.host.push(BandRulesScreen(self.host))
@@ -132,11 +141,38 @@ class ExplorerHome(ExplorerScreen):
 
 def _card_note(card: OffCall | DefCall | Player) -> str:
     if isinstance(card, OffCall):
-        return f"{OFFENSIVE_CALLS[card].kind.value} play"
+        return words.kind_words(OFFENSIVE_CALLS[card].kind)
     if isinstance(card, DefCall):
-        return "defensive call"
-    return f"boosts {card_name(PLAYERS[card].call)}" if PLAYERS[card].role is Role.OFFENSE \
-        else f"stops {card_name(PLAYERS[card].call)}"
+        return _("defensive call")
+    call = _(card_name(PLAYERS[card].call))
+    if PLAYERS[card].role is Role.OFFENSE:
+        # Translators: what an offensive player card does; {call} is an offensive call's name.
+        return _("boosts {call}").format(call=call)
+    # Translators: what a defensive player card does; {call} is an offensive call's name.
+    return _("stops {call}").format(call=call)
+
+
+def _against(card: OffCall | DefCall) -> str:
+    """ "Against Blitz": a matchup's label in a card's list of matchups."""
+    # Translators: a list entry: the matchup of this screen's card against {card}.
+    return _("Against {card}").format(card=_(card_name(card)))
+
+
+def _versus(off: OffCall, defense: DefCall) -> str:
+    """ "Inside Run against Blitz": one offensive call against one defensive call."""
+    # Translators: {offense} is an offensive call's name, {defense} a defensive call's name.
+    return _("{offense} against {defense}").format(offense=_(card_name(off)),
+                                                    defense=_(card_name(defense)))
+
+
+def _matchup_result(off: OffCall, defense: DefCall) -> str:
+    """Enter on a matchup: how its band is made, then the figures at that band."""
+    band = compute_band(off, defense)
+    # Translators: {matchup} is "Inside Run against Blitz"; {reasons} "band minus 1: matchup
+    # minus 2"; {summary} "At band minus 1: average gain ...".
+    return _("{matchup}, {reasons}. {summary}").format(
+        matchup=_versus(off, defense), reasons=words.band_reason_words(band),
+        summary=words.band_summary(off, band.value))
 
 
 class CardListScreen(ExplorerScreen):
@@ -145,13 +181,15 @@ class CardListScreen(ExplorerScreen):
     help_key = "explorer_list"
 
     def __init__(self, host: Host, title: str, cards: list[OffCall | DefCall | Player]) -> None:
-        items = [Item(card_name(card), ItemKind.BUTTON, card, note=_card_note(card))
+        items = [Item(_(card_name(card)), ItemKind.BUTTON, card, note=_card_note(card))
                  for card in cards]
-        items.append(Item("Back", ItemKind.BUTTON, BACK))
+        items.append(Item(_back_label(), ItemKind.BUTTON, BACK))
         super().__init__(host, Menu(title, [Group(title, items)]))
 
     def intro(self) -> str:
-        return f"{self.menu.title}. Enter opens a card. {self.menu.describe(entering=True)}"
+        # Translators: {title} is the list's name ("Offensive calls"); {menu} its focus.
+        return _("{title}. Enter opens a card. {menu}").format(
+            title=self.menu.title, menu=self.menu.describe(entering=True))
 
     def choose(self, item: Item) -> None:
         card = item.value
@@ -170,29 +208,32 @@ class OffCallScreen(ExplorerScreen):
 
     def __init__(self, host: Host, call: OffCall) -> None:
         self.call = call
-        bands = [Item(words.band_name(band).capitalize(), ItemKind.TEXT, band,
+        bands = [Item(words.band_title(band), ItemKind.TEXT, band,
                       note=words.call_stats_words(call, band)) for band in BANDS]
-        matchups = [Item(f"Against {card_name(d)}", ItemKind.TEXT, d,
+        matchups = [Item(_against(d), ItemKind.TEXT, d,
                          note=f"{words.matchup_note(m, for_offense=True)}, "
                               f"{words.mean_words(band_stats(call, m).mean_yards)}")
                     for d, m in words.offense_matchups(call)]
-        players = [Item(card_name(p), ItemKind.TEXT, p,
-                        note=f"{PLAYERS[p].role.value} player, {words.player_effect_words(p)}")
+        players = [Item(_(card_name(p)), ItemKind.TEXT, p,
+                        note=f"{words.role_player_words(PLAYERS[p].role)}, "
+                             f"{words.player_effect_words(p)}")
                    for p in PLAYERS if PLAYERS[p].call is call]
         groups = [
-            Group("Bands", bands, focus=BANDS.index(words.DETAILS_BAND)),
-            Group("Matchups", matchups),
-            Group("Players", players),
+            Group(_("Bands"), bands, focus=BANDS.index(words.DETAILS_BAND)),
+            Group(_("Matchups"), matchups),
+            Group(_("Players"), players),
             _back_group(),
         ]
-        super().__init__(host, Menu(OFFENSIVE_CALLS[call].name, groups))
+        super().__init__(host, Menu(_(card_name(call)), groups))
 
     def intro(self) -> str:
         card = OFFENSIVE_CALLS[self.call]
-        return (f"{card.name}, {card.kind.value} play. {card.blurb} "
-                f"{words.matchup_words(self.call)} Left and Right step through the bands; "
-                "Enter reads the yardage table. "
-                f"{self.menu.describe_group()}")
+        # Translators: {call} is an offensive call's name, {kind} "run play" or "pass play",
+        # {blurb} the card's own sentence, {matchups} "Strong against: ...", {focus} the focus.
+        return _("{call}, {kind}. {blurb} {matchups} Left and Right step through the bands; "
+                 "Enter reads the yardage table. {focus}").format(
+            call=_(card_name(self.call)), kind=words.kind_words(card.kind), blurb=_(card.blurb),
+            matchups=words.matchup_words(self.call), focus=self.menu.describe_group())
 
     def confirm(self) -> None:
         item = self.menu.item
@@ -201,10 +242,7 @@ class OffCallScreen(ExplorerScreen):
         if isinstance(item.value, int) and not isinstance(item.value, bool):
             self.host.say(words.yardage_table_words(self.call, item.value))
         elif isinstance(item.value, DefCall):
-            band = compute_band(self.call, item.value)
-            self.host.say(f"{card_name(self.call)} against {card_name(item.value)}, "
-                          f"{words.band_reason_words(band)}. "
-                          f"{words.band_summary(self.call, band.value)}")
+            self.host.say(_matchup_result(self.call, item.value))
         else:
             super().confirm()
 
@@ -216,28 +254,28 @@ class DefCallScreen(ExplorerScreen):
 
     def __init__(self, host: Host, call: DefCall) -> None:
         self.call = call
-        items = [Item(f"Against {card_name(off)}", ItemKind.TEXT, off,
+        items = [Item(_against(off), ItemKind.TEXT, off,
                       note=f"{words.matchup_note(m, for_offense=False)}, "
                            f"{words.mean_words(band_stats(off, m).mean_yards)}")
                  for off, m in words.defense_matchups(call)]
-        groups = [Group("Against each offensive call", items), _back_group()]
-        super().__init__(host, Menu(DEFENSIVE_CALLS[call].name, groups))
+        groups = [Group(_("Against each offensive call"), items), _back_group()]
+        super().__init__(host, Menu(_(card_name(call)), groups))
 
     def intro(self) -> str:
         card = DEFENSIVE_CALLS[self.call]
-        return (f"{card.name}, defensive call. {card.blurb} {words.matchup_words(self.call)} "
-                "Bands count for the offense, so minus is good for the defense. Enter hears "
-                f"the full figures. {self.menu.describe_group()}")
+        # Translators: {call} is a defensive call's name, {blurb} the card's own sentence,
+        # {matchups} "Strong against: ...", {focus} the focus as the menu reads it.
+        return _("{call}, defensive call. {blurb} {matchups} Bands count for the offense, so "
+                 "minus is good for the defense. Enter hears the full figures. {focus}").format(
+            call=_(card_name(self.call)), blurb=_(card.blurb),
+            matchups=words.matchup_words(self.call), focus=self.menu.describe_group())
 
     def confirm(self) -> None:
         item = self.menu.item
         if item is None or not isinstance(item.value, OffCall):
             super().confirm()
             return
-        band = compute_band(item.value, self.call)
-        self.host.say(f"{card_name(item.value)} against {card_name(self.call)}, "
-                      f"{words.band_reason_words(band)}. "
-                      f"{words.band_summary(item.value, band.value)}")
+        self.host.say(_matchup_result(item.value, self.call))
 
 
 class PlayerScreen(ExplorerScreen):
@@ -255,16 +293,22 @@ class PlayerScreen(ExplorerScreen):
             with_player = (compute_band(info.call, defense, offense_players=(player,))
                            if offense else
                            compute_band(info.call, defense, defense_players=(player,)))
-            items.append(Item(f"{card_name(info.call)} against {card_name(defense)}",
-                              ItemKind.TEXT, defense,
+            items.append(Item(_versus(info.call, defense), ItemKind.TEXT, defense,
                               note=words.band_change_words(info.call, without, with_player)))
-        groups = [Group(f"How {info.name} moves the band", items), _back_group()]
-        super().__init__(host, Menu(info.name, groups))
+        # Translators: {player} is a player card's name.
+        title = _("How {player} moves the band").format(player=_(card_name(player)))
+        groups = [Group(title, items), _back_group()]
+        super().__init__(host, Menu(_(card_name(player)), groups))
 
     def intro(self) -> str:
         info = PLAYERS[self.player]
-        return (f"{info.name}, {info.role.value} player: {words.player_effect_words(self.player)}"
-                f". It does nothing for other calls. {info.blurb} {self.menu.describe_group()}")
+        # Translators: {player} is a player card's name, {role} "offense player" or "defense
+        # player", {effect} "adds 1 to the band when ...", {blurb} the card's own sentence.
+        return _("{player}, {role}: {effect}. It does nothing for other calls. {blurb} "
+                 "{focus}").format(
+            player=_(card_name(self.player)), role=words.role_player_words(info.role),
+            effect=words.player_effect_words(self.player), blurb=_(info.blurb),
+            focus=self.menu.describe_group())
 
 
 class BandRulesScreen(ExplorerScreen):
@@ -274,8 +318,8 @@ class BandRulesScreen(ExplorerScreen):
 
     def __init__(self, host: Host) -> None:
         items = [Item(line, ItemKind.TEXT) for line in words.band_rules_lines()]
-        groups = [Group("How the band is made", items), _back_group()]
-        super().__init__(host, Menu("How the band is made", groups))
+        groups = [Group(_("How the band is made"), items), _back_group()]
+        super().__init__(host, Menu(_("How the band is made"), groups))
 
 
 class TryMatchupScreen(ExplorerScreen):
@@ -285,33 +329,40 @@ class TryMatchupScreen(ExplorerScreen):
 
     def __init__(self, host: Host) -> None:
         def radio(cards: list[OffCall] | list[DefCall]) -> list[Item]:
-            items = [Item(card_name(card), ItemKind.RADIO, card) for card in cards]
+            items = [Item(_(card_name(card)), ItemKind.RADIO, card) for card in cards]
             items[0].checked = True
             return items
 
         def boxes(role: Role) -> list[Item]:
-            return [Item(card_name(p), ItemKind.CHECKBOX, p, note=_card_note(p))
+            return [Item(_(card_name(p)), ItemKind.CHECKBOX, p, note=_card_note(p))
                     for p in players_for(role)]
 
         groups = [
-            Group("Offensive call", radio(list(OffCall))),
-            Group("Defensive call", radio(list(DefCall))),
-            Group(f"Offensive players, up to {PLAYERS_PER_HAND}", boxes(Role.OFFENSE),
-                  limit=PLAYERS_PER_HAND, noun="players"),
-            Group(f"Defensive players, up to {PLAYERS_PER_HAND}", boxes(Role.DEFENSE),
-                  limit=PLAYERS_PER_HAND, noun="players"),
-            Group("Result", [Item("Hear the result", ItemKind.BUTTON, HEAR)]),
+            Group(_("Offensive call"), radio(list(OffCall))),
+            Group(_("Defensive call"), radio(list(DefCall))),
+            # Translators: a list of checkboxes; {count} is how many may be checked.
+            Group(_("Offensive players, up to {count}").format(count=PLAYERS_PER_HAND),
+                  boxes(Role.OFFENSE), limit=PLAYERS_PER_HAND, noun="players"),
+            # Translators: a list of checkboxes; {count} is how many may be checked.
+            Group(_("Defensive players, up to {count}").format(count=PLAYERS_PER_HAND),
+                  boxes(Role.DEFENSE), limit=PLAYERS_PER_HAND, noun="players"),
+            Group(_("Result"), [Item(_("Hear the result"), ItemKind.BUTTON, HEAR)]),
             _back_group(),
         ]
-        menu = Menu("Try a matchup", groups)
+        menu = Menu(_("Try a matchup"), groups)
         menu.status = self.short_result
         super().__init__(host, menu)
 
     def intro(self) -> str:
-        return ("Try a matchup: choose an offensive call, a defensive call and up to "
-                f"{PLAYERS_PER_HAND} players a side with Tab, the arrows and Space; Enter hears "
-                "the band and its figures. "
-                f"{self.menu.describe_group()}")
+        # Translators: Tab, Space and the arrows are keys; {focus} is the focus as the menu
+        # reads it.
+        return n_("Try a matchup: choose an offensive call, a defensive call and up to {count} "
+                  "player a side with Tab, the arrows and Space; Enter hears the band and its "
+                  "figures. {focus}",
+                  "Try a matchup: choose an offensive call, a defensive call and up to {count} "
+                  "players a side with Tab, the arrows and Space; Enter hears the band and its "
+                  "figures. {focus}", PLAYERS_PER_HAND).format(
+            count=PLAYERS_PER_HAND, focus=self.menu.describe_group())
 
     def picked(self) -> tuple[OffCall, DefCall, tuple[Player, ...], tuple[Player, ...]]:
         """The current choice, read from the menu."""
@@ -325,14 +376,19 @@ class TryMatchupScreen(ExplorerScreen):
     def short_result(self) -> str:
         off, defense, off_players, def_players = self.picked()
         band = compute_band(off, defense, off_players, def_players)
-        return f"{card_name(off)} against {card_name(defense)}: {words.band_name(band.value)}"
+        # Translators: {matchup} is "Inside Run against Blitz"; {band} is "band plus 1".
+        return _("{matchup}: {band}").format(matchup=_versus(off, defense),
+                                             band=words.band_name(band.value))
 
     def result(self) -> str:
         """The band and its statistics, from the engine's own band calculation."""
         off, defense, off_players, def_players = self.picked()
         band = compute_band(off, defense, off_players, def_players)
-        return (f"{card_name(off)} against {card_name(defense)}: "
-                f"{words.band_reason_words(band)}. {words.band_summary(off, band.value)}")
+        # Translators: {matchup} is "Inside Run against Blitz"; {reasons} "band minus 1: matchup
+        # minus 2, Deep Threat adds 1"; {summary} "At band minus 1: average gain ...".
+        return _("{matchup}: {reasons}. {summary}").format(
+            matchup=_versus(off, defense), reasons=words.band_reason_words(band),
+            summary=words.band_summary(off, band.value))
 
     def choose(self, item: Item) -> None:
         if item.value == HEAR:

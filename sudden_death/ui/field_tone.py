@@ -13,6 +13,7 @@ from array import array
 
 from ..audio.synth import pcm_to_wav
 from ..engine.field import GOAL_LINE
+from ..language import _, n_
 from .game_words import MIDFIELD
 
 SAMPLE_RATE = 22050
@@ -93,21 +94,39 @@ def _wav(samples: array) -> bytes:
 def spot_from_left(spot: int) -> str:
     """A spot 0..100 from the player's own goal, in words: "your own 30", "their 20"."""
     if spot == MIDFIELD:
-        return "midfield"
+        # Translators: the 50-yard line, as a spot on the field ("Ball on midfield").
+        return _("midfield")
     if spot < MIDFIELD:
-        return f"your own {spot}"
-    return f"their {GOAL_LINE - spot}"
+        # Translators: a spot on the field, {yard_line} yards from the player's own goal line.
+        return _("your own {yard_line}").format(yard_line=spot)
+    # Translators: a spot on the field, {yard_line} yards from the other team's goal line.
+    return _("their {yard_line}").format(yard_line=GOAL_LINE - spot)
 
 
 def field_words(ball: int, marker: int | None, human_offense: bool) -> str:
     """What follows the tone: the ball, the first-down marker, and the yards to go."""
-    words = f"Ball on {spot_from_left(ball)}"
+    spot = spot_from_left(ball)
     if marker is None:
-        return words + "."
+        # Translators: {spot} is "your own 30", "their 20" or "midfield".
+        return _("Ball on {spot}.").format(spot=spot)
     if human_offense:
         if marker >= GOAL_LINE:
-            return words + f", goal to go: {GOAL_LINE - ball} yards to the end zone."
-        return words + f", first down at {spot_from_left(marker)}, {marker - ball} to go."
+            yards = GOAL_LINE - ball
+            # Translators: the player has the ball; {spot} is "their 6".
+            return n_("Ball on {spot}, goal to go: {yards} yard to the end zone.",
+                      "Ball on {spot}, goal to go: {yards} yards to the end zone.",
+                      yards).format(spot=spot, yards=yards)
+        # Translators: the player has the ball; {spot} and {marker} are "your own 30", "their
+        # 20" or "midfield"; {yards} is the yards still to gain for a first down.
+        return _("Ball on {spot}, first down at {marker}, {yards} to go.").format(
+            spot=spot, marker=spot_from_left(marker), yards=marker - ball)
     if marker <= 0:
-        return words + f", they have goal to go: {ball} yards from your end zone."
-    return words + f", their first down at {spot_from_left(marker)}, {ball - marker} to go."
+        # Translators: the other team has the ball near the player's goal; {spot} is "your own
+        # 6".
+        return n_("Ball on {spot}, they have goal to go: {yards} yard from your end zone.",
+                  "Ball on {spot}, they have goal to go: {yards} yards from your end zone.",
+                  ball).format(spot=spot, yards=ball)
+    # Translators: the other team has the ball; {spot} and {marker} are "your own 30", "their
+    # 20" or "midfield"; {yards} is the yards they still need for a first down.
+    return _("Ball on {spot}, their first down at {marker}, {yards} to go.").format(
+        spot=spot, marker=spot_from_left(marker), yards=ball - marker)

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..audio.protocols import Message
+from ..language import _, n_, p_
 
 # Categories the narration and app use (Message.category) and the review filters over them.
 RESULT_CATEGORIES = frozenset({"result", "game_over"})
@@ -18,11 +19,37 @@ COMPUTER_CATEGORIES = frozenset({"computer"})
 # keys (focus moves, typed letters), which would bury what the game said.
 NOT_RECORDED = frozenset({"history", "repeat", "menu", "echo", "page"})
 
+# The filters' ids (spoken through `filter_words`) and the categories each keeps.
 FILTERS: tuple[tuple[str, frozenset[str] | None], ...] = (
     ("everything", None),
     ("results", RESULT_CATEGORIES),
     ("computer", COMPUTER_CATEGORIES),
 )
+
+
+def filter_words(name: str) -> str:
+    """A filter's name as the review says it: "everything", "results", "computer"."""
+    words = {
+        # Translators: the history filter that keeps every message ("History: everything").
+        "everything": p_("history filter", "everything"),
+        # Translators: the history filter that keeps play results ("History: results").
+        "results": p_("history filter", "results"),
+        # Translators: the history filter that keeps the computer's moves ("History: computer").
+        "computer": p_("history filter", "computer"),
+    }
+    return words.get(name, name)
+
+
+def _empty_words(name: str) -> str:
+    """What the review says when the filter has nothing yet."""
+    if name == "results":
+        # Translators: the history, filtered to play results, has none yet.
+        return _("No results messages yet.")
+    if name == "computer":
+        # Translators: the history, filtered to the computer's moves, has none yet.
+        return _("No computer messages yet.")
+    # Translators: the history, unfiltered ("everything"), has no messages yet.
+    return _("No everything messages yet.")
 
 
 @dataclass(frozen=True)
@@ -62,11 +89,18 @@ class History:
         shown = self.visible()
         self.position = index
         text = shown[index].text.rstrip()
-        joiner = " " if text.endswith((".", "!", "?", ":")) else ". "
-        return Review(f"{text}{joiner}{index + 1} of {len(shown)}.", cue)
+        if text.endswith((".", "!", "?", ":")):
+            # Translators: a message read again from the history, with its place: "Gain of 4
+            # yards. 3 of 17." ({message} already ends with its own punctuation).
+            words = _("{message} {position} of {total}.")
+        else:
+            # Translators: a message read again from the history, with its place: "Gain of 4
+            # yards. 3 of 17." ({message} has no punctuation of its own at the end).
+            words = _("{message}. {position} of {total}.")
+        return Review(words.format(message=text, position=index + 1, total=len(shown)), cue)
 
     def _empty(self) -> Review:
-        return Review(f"No {self.filter_name} messages yet.", "menu_edge")
+        return Review(_empty_words(self.filter_name), "menu_edge")
 
     def step(self, delta: int) -> Review:
         """Comma (-1) / period (+1): the message before or after; the ends are heard."""
@@ -93,5 +127,9 @@ class History:
         self.filter_index = (self.filter_index + delta) % len(FILTERS)
         self.position = None
         count = len(self.visible())
-        noun = "message" if count == 1 else "messages"
-        return Review(f"History: {self.filter_name}, {count} {noun}.", "menu_select")
+        # Translators: {filter} is the history filter just chosen: "everything", "results" or
+        # "computer"; {count} how many messages it keeps.
+        words = n_("History: {filter}, {count} message.", "History: {filter}, {count} messages.",
+                   count)
+        return Review(words.format(filter=filter_words(self.filter_name), count=count),
+                      "menu_select")

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from ..language import _, n_
 from . import palette as p
 from .menu import Group, Item, ItemKind, Menu
 
@@ -131,7 +132,11 @@ def group_heading(group: Group) -> str:
     """The list's title with its count, as the helper needs it: "Players: 1 of 2 checked"."""
     if group.limit is None:
         return group.title
-    return f"{group.title}: {len(group.checked())} of {group.limit} checked"
+    checked = len(group.checked())
+    # Translators: a list's heading in the window, as "Players: 1 of 2 checked"; {title} is the
+    # list's name, {checked} how many of its items are checked, {limit} how many may be.
+    return n_("{title}: {checked} of {limit} checked", "{title}: {checked} of {limit} checked",
+              checked).format(title=group.title, checked=checked, limit=group.limit)
 
 
 def item_label(item: Item) -> str:
@@ -140,7 +145,10 @@ def item_label(item: Item) -> str:
         mark = "[x] " if item.checked else "[ ] "
     elif item.kind is ItemKind.RADIO:
         mark = "(o) " if item.checked else "( ) "
-    return mark + item.label + ("" if item.enabled else " (unavailable)")
+    if item.enabled:
+        return mark + item.label
+    # Translators: a menu item in the window that cannot be chosen now.
+    return mark + _("{label} (unavailable)").format(label=item.label)
 
 
 @dataclass
@@ -191,7 +199,11 @@ def _scroll(heights: list[int], focused: int | None, space: int) -> int:
 
 
 def _title(menu: Menu, section: str) -> str:
-    return f"{section}: {menu.title}" if section else menu.title
+    if not section:
+        return menu.title
+    # Translators: the window's heading over a review section's list; {section} is the
+    # section's name, as "Rosters" or "Game log", {title} the title of its list.
+    return _("{section}: {title}").format(section=section, title=menu.title)
 
 
 def _title_lines(measure: Measure, menu: Menu, section: str, width: int) -> list[str]:
@@ -297,9 +309,22 @@ class Layout:
             room = max(1, room - 1)  # one line says where the page is
             first = max(0, min(first, len(lines) - room))
             shown = lines[first : first + room]
-            where = f"{first + 1} to {first + len(shown)} of {len(lines)}"
-            choices = (f"Lines {where}. Page Up, Page Down: more.", f"Lines {where}.", where)
-            more = next((c for c in choices if self.m.width("small", c) <= self.inner), where)
+            # The longest of these that fits says where the page is.
+            numbers = {"first": first + 1, "last": first + len(shown), "total": len(lines)}
+            choices = (
+                # Translators: the text panel's last line when its text does not all fit;
+                # Page Up and Page Down are keys. Keep it short.
+                _("Lines {first} to {last} of {total}. Page Up, Page Down: more.").format(
+                    **numbers),
+                # Translators: a shorter form of "Lines {first} to {last} of {total}. Page Up,
+                # Page Down: more.", for a narrow window.
+                _("Lines {first} to {last} of {total}.").format(**numbers),
+                # Translators: the shortest form of "Lines {first} to {last} of {total}.", for
+                # a very narrow window.
+                _("{first} to {last} of {total}").format(**numbers),
+            )
+            more = next((c for c in choices if self.m.width("small", c) <= self.inner),
+                        choices[-1])
         else:
             first = 0
         y = top + GAP

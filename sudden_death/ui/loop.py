@@ -15,6 +15,7 @@ import threading
 import time
 import traceback
 from collections.abc import Callable
+from contextvars import Token
 from typing import Any
 
 import pygame
@@ -24,6 +25,7 @@ from ..audio.protocols import CuePlayer, Speaker
 from ..audio.screen_reader import find_screen_reader
 from ..audio.silent import SilentCues, SilentSpeaker
 from ..audio.speech_output import SpeechOutput
+from ..language import N_, LanguageChoice, _, choose, install, restore
 from ..settings import load_settings
 from .app import App
 from .cli import Options, parse_options
@@ -32,7 +34,8 @@ from .render import HEIGHT, WIDTH, Fonts, draw
 from .transcript import Transcript
 from .window_log import FrameLog
 
-APOLOGY = "Sorry, something went wrong there. The game goes on; press F1 for help."
+# Translators: said when a key press failed inside the game; F1 is the help key.
+APOLOGY = N_("Sorry, something went wrong there. The game goes on; press F1 for help.")
 FRAME_SECONDS = 1 / 30
 # Waiting for the keyboard: a real video driver's event wait sleeps until a key comes; SDL's
 # headless drivers spin in theirs (2 % of a core), so there the loop sleeps briefly instead.
@@ -104,16 +107,27 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
     pygame.font.init()
     # Resizable and maximisable: the layout follows the window's size on every frame.
     pygame.display.set_mode(options.window or (WIDTH, HEIGHT), pygame.RESIZABLE)
-    pygame.display.set_caption("Sudden Death")
     closer: Callable[[], None] = lambda: None  # noqa: E731
     notices: list[str] = []
     poll: NoticePoll = _no_notices
     frames = FrameLog.from_environment()
     switch = sys.getswitchinterval()
     output: SpeechOutput | None = None
+    restore_language: Token[LanguageChoice | None] | None = None
     try:
+        # The language first: the speech worker and every word after start in its context.
+        # Until the settings are read it is --lang's or the system's, which is also the right
+        # one for their notice: a missing or unreadable file has no language of its own.
+        chosen, language_notice = choose(options.lang or "")
+        choice = LanguageChoice(chosen)
+        restore_language = install(choice)
         loaded = load_settings(options.config)  # its notice is said later, by comfort
         saved = loaded[0]
+        if options.lang is None and saved.language:
+            choice.language, language_notice = choose(saved.language)
+        notices.append(language_notice or "")
+        # Translators: the window's title: the game's name.
+        pygame.display.set_caption(_("Sudden Death"))
         if speaker is None or cues is None:
             speaker, cues, notices, closer, poll = open_sound(options.no_sound,
                                                               saved.speech_engine)
@@ -145,6 +159,8 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         closer()
         transcript.close()
         pygame.display.quit()
+        if restore_language is not None:
+            restore(restore_language)
 
 
 class SigtermGuard:
@@ -258,7 +274,7 @@ def _dispatch(app: App, event: Any) -> None:
     except Exception:
         traceback.print_exc()
         app.cue("menu_error")
-        app.say(APOLOGY, category="error")
+        app.say(_(APOLOGY), category="error")
 
 
 def main(argv: list[str] | None = None) -> int:

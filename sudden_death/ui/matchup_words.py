@@ -15,14 +15,22 @@ from ..engine.cards import OFFENSIVE_CALLS, card_name
 from ..engine.resolve import compute_band
 from ..engine.state import Hand
 from ..engine.stats import BandStats, band_stats
+from ..language import N_, _
 from .explorer_words import mean_words, percent_words, signed
 
+# The likeliest risk of a matchup, said before its chance: "fumbles 2 percent" (translated
+# where it is said).
 RISK_WORDS = {
-    "loss": "loses yards",
-    "incomplete": "incomplete",
-    "interception": "intercepted",
-    "sack": "sacked",
-    "fumble": "fumbles",
+    # Translators: a play's likeliest risk, before its chance: "loses yards 12 percent".
+    "loss": N_("loses yards"),
+    # Translators: a play's likeliest risk, before its chance: "incomplete 30 percent".
+    "incomplete": N_("incomplete"),
+    # Translators: a play's likeliest risk, before its chance: "intercepted 4 percent".
+    "interception": N_("intercepted"),
+    # Translators: a play's likeliest risk, before its chance: "sacked 8 percent".
+    "sack": N_("sacked"),
+    # Translators: a play's likeliest risk, before its chance: "fumbles 2 percent".
+    "fumble": N_("fumbles"),
 }
 
 
@@ -32,7 +40,7 @@ def main_risk(kind: PlayKind, stats: BandStats) -> tuple[str, Fraction]:
     if kind is PlayKind.PASS:
         names += ["incomplete", "interception", "sack"]
     name = max(names, key=lambda risk: getattr(stats, risk))
-    return RISK_WORDS[name], getattr(stats, name)
+    return _(RISK_WORDS[name]), getattr(stats, name)
 
 
 def matchup(off_call: OffCall, def_call: DefCall, off_players: tuple[Player, ...],
@@ -41,8 +49,11 @@ def matchup(off_call: OffCall, def_call: DefCall, off_players: tuple[Player, ...
     band = compute_band(off_call, def_call, off_players, def_players).value
     stats = band_stats(off_call, band)
     risk, chance = main_risk(OFFENSIVE_CALLS[off_call].kind, stats)
-    return band, (f"band {signed(band)}, {mean_words(stats.mean_yards)}, "
-                  f"{risk} {percent_words(chance)}")
+    # Translators: one matchup: "band plus 1, average gain 5.2 yards, fumbles 2 percent"
+    # ({risk} is the likeliest risk, such as "fumbles", and {chance} its chance).
+    return band, _("band {band}, {mean}, {risk} {chance}").format(
+        band=signed(band), mean=mean_words(stats.mean_yards), risk=risk,
+        chance=percent_words(chance))
 
 
 def call_line(call: Call, role: Role, mine: Hand, theirs: Hand) -> str:
@@ -55,12 +66,16 @@ def call_line(call: Call, role: Role, mine: Hand, theirs: Hand) -> str:
         else:
             assert isinstance(call, DefCall) and isinstance(other, OffCall)
             _band, words = matchup(other, call, theirs.players, mine.players)
-        parts.append(f"against {card_name(other)} {words}")
-    return f"{card_name(call)}: " + "; ".join(parts) + "."
+        # Translators: {matchup} is "band plus 1, average gain 5.2 yards, fumbles 2 percent".
+        parts.append(_("against {card} {matchup}").format(card=_(card_name(other)),
+                                                          matchup=words))
+    # Translators: one of your calls against each of theirs: "Inside Run: against Blitz band
+    # plus 1, ...; against Zone Coverage band 0, ...".
+    return _("{card}: {matchups}.").format(card=_(card_name(call)), matchups="; ".join(parts))
 
 
 def matchups_words(role: Role, mine: Hand, theirs: Hand) -> str:
     """Every call of yours, one sentence each; on defense, a reminder whose gain it is."""
     lines = [call_line(call, role, mine, theirs) for call in mine.calls]
-    lead = "" if role is Role.OFFENSE else "Bands and gains are the offense's. "
+    lead = "" if role is Role.OFFENSE else _("Bands and gains are the offense's.") + " "
     return lead + " ".join(lines)

@@ -12,6 +12,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ..language import _, n_
+
 SHORT_DETAIL, NORMAL_DETAIL, FULL_DETAIL = 0, 1, 2
 
 
@@ -34,10 +36,17 @@ class Item:
     enabled: bool = True
     reason: str = ""  # why a disabled item cannot be used, spoken when it is tried
 
+    def refusal(self) -> str:
+        """What trying it says when it is disabled."""
+        return self.reason or _("{item} is unavailable.").format(item=self.label)
+
 
 @dataclass
 class Group:
-    """A control: a titled list. `limit` caps checked checkboxes; `noun` names them in messages."""
+    """A control: a titled list. `limit` caps checked checkboxes; `noun` names them in messages.
+
+    "players", "calls" and "items" have whole messages of their own, so every language counts
+    them its own way; any other noun is put after the count as it is given."""
 
     title: str
     items: list[Item]
@@ -51,6 +60,40 @@ class Group:
 
     def checked(self) -> list[Item]:
         return [item for item in self.items if item.checked]
+
+    def checked_count(self) -> str:
+        """"2 of 3 calls": how many of the group's `limit` are checked, with its noun."""
+        have, limit = len(self.checked()), self.limit or 0
+        if self.noun == "players":
+            # Translators: how many players are checked of those allowed: "1 of 2 players".
+            words = n_("{have} of {limit} player", "{have} of {limit} players", limit)
+        elif self.noun == "calls":
+            # Translators: how many calls are checked of those allowed: "2 of 3 calls".
+            words = n_("{have} of {limit} call", "{have} of {limit} calls", limit)
+        elif self.noun == "items":
+            # Translators: how many entries are checked of those allowed: "2 of 3 items".
+            words = n_("{have} of {limit} item", "{have} of {limit} items", limit)
+        else:
+            # Translators: {noun} names what is checked, a plural noun.
+            words = _("{have} of {limit} {noun}")
+        return words.format(have=have, limit=limit, noun=self.noun)
+
+    def full_words(self) -> str:
+        """What checking one more than the limit says: the limit, and what to do instead."""
+        limit = self.limit or 0
+        if self.noun == "players":
+            words = n_("You already have {count} player. Uncheck one first.",
+                       "You already have {count} players. Uncheck one first.", limit)
+        elif self.noun == "calls":
+            words = n_("You already have {count} call. Uncheck one first.",
+                       "You already have {count} calls. Uncheck one first.", limit)
+        elif self.noun == "items":
+            words = n_("You already have {count} item. Uncheck one first.",
+                       "You already have {count} items. Uncheck one first.", limit)
+        else:
+            # Translators: {noun} names what is checked, a plural noun.
+            words = _("You already have {count} {noun}. Uncheck one first.")
+        return words.format(count=limit, noun=self.noun)
 
 
 @dataclass(frozen=True)
@@ -94,25 +137,30 @@ class Menu:
         group = group or self.group
         item = item or group.focused
         if item is None:
-            return f"{group.title}, empty"
+            # Translators: a list with nothing in it, after its title: "Their moves, empty".
+            return _("{title}, empty").format(title=group.title)
         parts = [item.label]
         if item.note and self.detail >= NORMAL_DETAIL:
             parts.append(item.note)
         if item.kind is ItemKind.CHECKBOX and (item.checked or self.detail > NORMAL_DETAIL):
-            parts.append("checked" if item.checked else "not checked")
+            parts.append(_("checked") if item.checked else _("not checked"))
         elif item.kind is ItemKind.RADIO and (item.checked or self.detail > NORMAL_DETAIL):
-            parts.append("selected" if item.checked else "not selected")
+            parts.append(_("selected") if item.checked else _("not selected"))
         if not item.enabled:
-            parts.append("unavailable")
+            parts.append(_("unavailable"))
         if self.detail > NORMAL_DETAIL or (entering and self.detail == NORMAL_DETAIL):
-            parts.append(f"{group.items.index(item) + 1} of {len(group.items)}")
+            # Translators: where the focused entry is in its list: "2 of 4".
+            parts.append(_("{position} of {count}").format(
+                position=group.items.index(item) + 1, count=len(group.items)))
         return ", ".join(parts)
 
     def describe_group(self) -> str:
         """The group title then its focused item: what Tab and a new decision say."""
-        title = self.group.title
-        joiner = "" if title.endswith((".", "?", "!", ":")) else ":"
-        return f"{title}{joiner} {self.describe(entering=True)}"
+        title, focus = self.group.title, self.describe(entering=True)
+        if title.endswith((".", "?", "!", ":")):
+            return f"{title} {focus}"
+        # Translators: a list's title, then its focused entry: "Players: Power Back, 1 of 4".
+        return _("{title}: {focus}").format(title=title, focus=focus)
 
     def focus_group(self, index: int) -> None:
         self.group_index = max(0, min(len(self.groups) - 1, index))
@@ -151,8 +199,11 @@ class Menu:
         """1-9: focus the Nth item; toggle a checkbox, select a radio option."""
         group = self.group
         if not 1 <= number <= len(group.items):
-            return Feedback(f"There is no item {number}; this list has {len(group.items)}.",
-                            "menu_error")
+            count = len(group.items)
+            # Translators: a number key beyond the end of the list; {count} is how many it has.
+            words = n_("There is no item {number}; this list has {count}.",
+                       "There is no item {number}; this list has {count}.", count)
+            return Feedback(words.format(number=number, count=count), "menu_error")
         focused = self._focus(number - 1)
         item = group.items[number - 1]
         if item.kind is ItemKind.CHECKBOX:
@@ -175,23 +226,25 @@ class Menu:
         key, which moves and checks at once) says the label too."""
         group, item = self.group, self.item
         if item is None:
-            return Feedback("Nothing to choose here.", "menu_error")
+            return Feedback(_("Nothing to choose here."), "menu_error")
         if not item.enabled:
-            return Feedback(item.reason or f"{item.label} is unavailable.", "menu_error")
+            return Feedback(item.refusal(), "menu_error")
         if item.kind is ItemKind.BUTTON:
             return Feedback("", "menu_select", activated=item)
         if item.kind is ItemKind.TEXT:
             return Feedback(self.describe(), "menu_edge")
         if item.kind is ItemKind.RADIO:
             self._select_radio(group, item)
-            return Feedback(f"{item.label}, selected", "menu_select")
+            # Translators: a radio option just chosen: "Dive, selected".
+            return Feedback(_("{item}, selected").format(item=item.label), "menu_select")
         if not item.checked and group.limit is not None and len(group.checked()) >= group.limit:
-            return Feedback(
-                f"You already have {group.limit} {group.noun}. Uncheck one first.", "menu_error"
-            )
+            return Feedback(group.full_words(), "menu_error")
         item.checked = not item.checked
-        state = "checked" if item.checked else "unchecked"
-        words = f"{item.label}, {state}" if name else state.capitalize()
+        if name:
+            words = (_("{item}, checked") if item.checked
+                     else _("{item}, unchecked")).format(item=item.label)
+        else:
+            words = _("Checked") if item.checked else _("Unchecked")
         if self.status is not None:
             words += f", {self.status()}"
         return Feedback(words, "menu_select")
@@ -201,7 +254,7 @@ class Menu:
         item = self.item
         if item is not None and item.kind is ItemKind.BUTTON:
             if not item.enabled:
-                return Feedback(item.reason or f"{item.label} is unavailable.", "menu_error")
+                return Feedback(item.refusal(), "menu_error")
             return Feedback("", "menu_select", activated=item)
         return Feedback("", None, confirm=True)
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..audio.protocols import Message
+from ..language import _
 
 # What the game log (H) keeps: what happened, not the questions asked or the focus moves.
 LOG_CATEGORIES = ("result", "computer", "game_over", "notice")
@@ -62,8 +63,11 @@ class Panel:
         """A page up (-1) or down (1) through the panel's text."""
         total, shown = self.lines
         if total <= shown or shown == 0:
-            return Scroll("menu_edge", "The text below the decision is all shown.")
+            return Scroll("menu_edge", _("The text below the decision is all shown."))
         first = max(0, min(total - shown, self.first + direction * shown))
         cue = "menu_edge" if first == self.first else None
         self.first = first
-        return Scroll(cue, f"Text lines {first + 1} to {min(total, first + shown)} of {total}.")
+        # Translators: Page Up / Page Down in the window's text panel: "Text lines 1 to 12 of 30."
+        words = _("Text lines {first} to {last} of {total}.")
+        return Scroll(cue, words.format(first=first + 1, last=min(total, first + shown),
+                                        total=total))

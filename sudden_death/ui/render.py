@@ -14,6 +14,7 @@ from typing import Any
 
 import pygame
 
+from ..language import _
 from . import palette
 from .layout import BASE_SIZES, Frame, PanelEntry, build
 from .menu import Menu
@@ -82,7 +83,9 @@ class Fonts:
 def draw(surface: Any, fonts: Fonts, view: View) -> Frame:
     """Paint the whole window from `view`; returns what was drawn, box by box."""
     fonts.set_size(view.text_size)
-    frame = build(fonts, surface.get_size(), title="Sudden Death", score=view.score,
+    # Translators: the game's name, shown at the top of the window before a game. Keep it as
+    # it is unless the game is known by another name in your language.
+    frame = build(fonts, surface.get_size(), title=_("Sudden Death"), score=view.score,
                   situation=view.situation, menu=view.menu, section=view.section,
                   panel=view.panel(), panel_first=view.panel_first, ball=view.ball,
                   marker=view.marker)

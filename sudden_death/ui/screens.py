@@ -26,13 +26,17 @@ from ..engine.actions import (
 from ..engine.card_model import DefCall, OffCall, Player, Role
 from ..engine.cards import calls_for, card_name, players_for
 from ..engine.state import CoinFace, Hand, Side, SnapChoice, Swap
+from ..language import N_, _, join_words, n_, p_
 from .game_words import KickOption, hand_words
 from .menu import NORMAL_DETAIL, SHORT_DETAIL, Group, Item, ItemKind, Menu
 
 Card = OffCall | DefCall | Player
 
-DEFAULT_HOME = "Hawks"
-DEFAULT_AWAY = "Bears"
+# The team names Enter takes when none is typed (translated where they are used).
+# Translators: the player's team's name when none is typed (a nickname, said "the Hawks").
+DEFAULT_HOME = N_("Hawks")
+# Translators: the computer team's name when none is typed (a nickname, said "the Bears").
+DEFAULT_AWAY = N_("Bears")
 
 
 class Host(Protocol):
@@ -96,7 +100,7 @@ class Screen:
 
     def confirm(self) -> None:
         """Enter on something that is not a button: confirm the decision if the screen has one."""
-        self.host.say("Press Enter on a button to choose.", category="menu")
+        self.host.say(_("Press Enter on a button to choose."), category="menu")
         self.host.cue("menu_error")
 
     def on_escape(self) -> bool:
@@ -109,7 +113,7 @@ def _buttons(labels: list[tuple[str, object]]) -> list[Item]:
 
 
 def _concede_group() -> Group:
-    return Group("Concede", [Item("Concede the game", ItemKind.BUTTON, "concede")])
+    return Group(_("Concede"), [Item(_("Concede the game"), ItemKind.BUTTON, "concede")])
 
 
 # -- before the game ---------------------------------------------------------------------------
@@ -119,13 +123,13 @@ class WelcomeScreen(Screen):
     help_key = "welcome"
 
     def __init__(self, host: Host) -> None:
-        menu = Menu("Welcome", [Group("Main menu", _buttons(
-            [("Start a game", "start"), ("Guided first down", "tutorial"),
-             ("How to play", "rules"), ("Settings", "settings"), ("Quit", "quit")]))])
+        menu = Menu(_("Welcome"), [Group(_("Main menu"), _buttons(
+            [(_("Start a game"), "start"), (_("Guided first down"), "tutorial"),
+             (_("How to play"), "rules"), (_("Settings"), "settings"), (_("Quit"), "quit")]))])
         super().__init__(host, menu)
 
     def prompt(self) -> str:
-        return (
+        return _(
             "Welcome to Sudden Death, an American football card game you play by ear. "
             "You and the computer get one drive each; every down you pick players and calls. "
             "Press F1 for help at any time."
@@ -151,18 +155,24 @@ class NamingScreen(Screen):
         super().__init__(host, self._build())
 
     def _prompt(self) -> str:
-        return "Your team's name" if not self.names else "The computer team's name"
+        return _("Your team's name") if not self.names else _("The computer team's name")
 
     def _default(self) -> str:
-        return DEFAULT_HOME if not self.names else DEFAULT_AWAY
+        return _(DEFAULT_HOME) if not self.names else _(DEFAULT_AWAY)
 
     def _build(self) -> Menu:
-        shown = self.text or f"(empty: Enter takes {self._default()})"
-        return Menu("Name the teams", [Group(self._prompt(), [Item(shown, ItemKind.TEXT)])])
+        # Translators: shown in the empty name field; {name} is the default team name.
+        shown = self.text or _("(empty: Enter takes {name})").format(name=self._default())
+        return Menu(_("Name the teams"), [Group(self._prompt(), [Item(shown, ItemKind.TEXT)])])
 
     def prompt(self) -> str:
-        return (f"{self._prompt()}: type it and press Enter. Leave it empty for "
-                f"{self._default()}.")
+        if not self.names:
+            # Translators: {name} is the default team name, taken when nothing is typed.
+            words = _("Your team's name: type it and press Enter. Leave it empty for {name}.")
+        else:
+            words = _("The computer team's name: type it and press Enter. Leave it empty for "
+                      "{name}.")
+        return words.format(name=self._default())
 
     def focus_words(self) -> str:
         return ""  # the prompt says it all; the text line is empty
@@ -176,19 +186,20 @@ class NamingScreen(Screen):
                 self.host.cue("menu_error")
                 continue
             self.text += char
-            self.host.say("space" if char == " " else char, category="echo")
+            self.host.say(_space_or(char), category="echo")
         self._refresh()
         return True
 
     def handle_key(self, key: int, mod: int) -> bool:
         if key == pygame.K_BACKSPACE:
             if not self.text:
-                self.host.say("Nothing to remove; the name is empty.", category="echo")
+                self.host.say(_("Nothing to remove; the name is empty."), category="echo")
                 self.host.cue("menu_edge")
             else:
                 removed, self.text = self.text[-1], self.text[:-1]
-                spoken = "space" if removed == " " else removed
-                self.host.say(f"Removed {spoken}.", category="echo")
+                # Translators: Backspace removed a typed character (or "space").
+                self.host.say(_("Removed {character}.").format(character=_space_or(removed)),
+                              category="echo")
             self._refresh()
             return True
         if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
@@ -201,10 +212,10 @@ class NamingScreen(Screen):
         name = self.text.strip()
         if not name:
             name = self._default()
-            self.host.say(f"No name typed, so the default: {name}.", category="echo",
-                          interrupt=True)
+            self.host.say(_("No name typed, so the default: {name}.").format(name=name),
+                          category="echo", interrupt=True)
         else:
-            self.host.say(f"Name set: {name}.", category="echo")
+            self.host.say(_("Name set: {name}.").format(name=name), category="echo")
         self.names.append(name)
         self.text = ""
         if len(self.names) == 2:
@@ -214,16 +225,22 @@ class NamingScreen(Screen):
         self.host.say(self.prompt(), interrupt=False, category="decision")
 
 
+def _space_or(char: str) -> str:
+    """A typed character as it is echoed: the space is said as a word."""
+    # Translators: the space bar's character, echoed as the player types a team name.
+    return p_("typed character", "space") if char == " " else char
+
+
 class CoinScreen(Screen):
     help_key = "coin"
 
     def __init__(self, host: Host) -> None:
-        menu = Menu("Coin toss", [Group("Call the coin", _buttons(
-            [("Heads", CallCoin(CoinFace.HEADS)), ("Tails", CallCoin(CoinFace.TAILS))]))])
+        menu = Menu(_("Coin toss"), [Group(_("Call the coin"), _buttons(
+            [(_("Heads"), CallCoin(CoinFace.HEADS)), (_("Tails"), CallCoin(CoinFace.TAILS))]))])
         super().__init__(host, menu)
 
     def prompt(self) -> str:
-        return "Coin toss: heads or tails?"
+        return _("Coin toss: heads or tails?")
 
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)
@@ -236,13 +253,13 @@ class SideScreen(Screen):
     help_key = "side"
 
     def __init__(self, host: Host) -> None:
-        menu = Menu("Offense or defense", [Group("Start on", _buttons(
-            [("Offense: take the ball first", ChooseSide(Side.OFFENSE)),
-             ("Defense: defend first", ChooseSide(Side.DEFENSE))]))])
+        menu = Menu(_("Offense or defense"), [Group(_("Start on"), _buttons(
+            [(_("Offense: take the ball first"), ChooseSide(Side.OFFENSE)),
+             (_("Defense: defend first"), ChooseSide(Side.DEFENSE))]))])
         super().__init__(host, menu)
 
     def prompt(self) -> str:
-        return "Take the ball first, or defend first?"
+        return _("Take the ball first, or defend first?")
 
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)
@@ -291,7 +308,7 @@ def _kick(host: Host, kicks: Kicks, choice: SnapChoice) -> None:
     kick = kicks[choice]
     if kick.confirm:
         host.push(ConfirmScreen(host, kick.confirm, lambda: host.act(ChooseSnap(choice)),
-                                yes="Yes, kick"))
+                                yes=_("Yes, kick")))
     else:
         host.act(ChooseSnap(choice))
 
@@ -304,16 +321,22 @@ class SnapScreen(DecisionScreen):
 
     def __init__(self, host: Host, kicks: Kicks, fourth: str, full: bool = True) -> None:
         self.kicks = kicks
-        items = [Item("Go for it", ItemKind.BUTTON, ChooseSnap(SnapChoice.PLAY)),
+        items = [Item(_("Go for it"), ItemKind.BUTTON, ChooseSnap(SnapChoice.PLAY)),
                  *_kick_items(kicks)]
         self.fourth = fourth  # the field goal in one clause
-        super().__init__(host, Menu("Fourth down", [Group("Fourth down", items)]), full)
+        super().__init__(host, Menu(_("Fourth down"), [Group(_("Fourth down"), items)]), full)
 
     def prompt(self) -> str:
         if self.full:
-            return ("Fourth down: go for it with your cards, punt, or try a field goal. Down "
-                    f"arrow to a kick to hear where it lands or its chance; {self.fourth}.")
-        return f"Fourth down, {self.fourth}."
+            # Translators: {field_goal} is one clause: "a 35 yard field goal is likely" or
+            # "too far for a field goal".
+            words = _("Fourth down: go for it with your cards, punt, or try a field goal. Down "
+                      "arrow to a kick to hear where it lands or its chance; {field_goal}.")
+        else:
+            # Translators: {field_goal} is one clause: "a 35 yard field goal is likely" or
+            # "too far for a field goal".
+            words = _("Fourth down, {field_goal}.")
+        return words.format(field_goal=self.fourth)
 
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)
@@ -344,19 +367,20 @@ class SelectionScreen(DecisionScreen):
         calls = [self._card_item(c, held) for c in calls_for(role)]
         groups = [
             # The counts are said when picking starts and after every check.
-            Group("Players", players, limit=PLAYERS_PER_HAND, noun="players"),
-            Group("Calls", calls, limit=CALLS_PER_HAND, noun="calls"),
-            Group("Confirm", [Item("Confirm these cards", ItemKind.BUTTON, "confirm")]),
+            Group(_("Players"), players, limit=PLAYERS_PER_HAND, noun="players"),
+            Group(_("Calls"), calls, limit=CALLS_PER_HAND, noun="calls"),
+            Group(_("Confirm"), [Item(_("Confirm these cards"), ItemKind.BUTTON, "confirm")]),
         ]
         if self.kicks:
-            groups.append(Group("Or kick instead", _kick_items(self.kicks)))
-        menu = Menu(f"Your {role.value} cards", groups)
+            groups.append(Group(_("Or kick instead"), _kick_items(self.kicks)))
+        title = _("Your offense cards") if role is Role.OFFENSE else _("Your defense cards")
+        menu = Menu(title, groups)
         menu.status = self.after_toggle
         super().__init__(host, menu, full)
 
     @staticmethod
     def _card_item(card: Card, held: set[Card]) -> Item:
-        return Item(card_name(card), ItemKind.CHECKBOX, card, checked=card in held)
+        return Item(_(card_name(card)), ItemKind.CHECKBOX, card, checked=card in held)
 
     def _picked(self) -> tuple[list[Card], list[Card]]:
         players_group, calls_group = self.menu.groups[1], self.menu.groups[2]
@@ -365,41 +389,74 @@ class SelectionScreen(DecisionScreen):
         return players, calls  # type: ignore[return-value]
 
     def counts(self) -> str:
-        players, calls = self._picked()
-        return (f"{len(players)} of {PLAYERS_PER_HAND} players, "
-                f"{len(calls)} of {CALLS_PER_HAND} calls")
+        """"1 of 2 players, 0 of 3 calls"."""
+        players_group, calls_group = self.menu.groups[1], self.menu.groups[2]
+        return f"{players_group.checked_count()}, {calls_group.checked_count()}"
 
     def after_toggle(self) -> str:
         """The toggled list's count; when it is full, the focus moves on to the open list."""
         toggled = self.menu.group
-        count = f"{len(toggled.checked())} of {toggled.limit}"
         if self.menu.detail > NORMAL_DETAIL:
-            count += f" {toggled.noun}"
+            count = toggled.checked_count()
+        else:
+            # Translators: how many cards of a list are checked of those allowed: "1 of 2".
+            count = _("{have} of {limit}").format(have=len(toggled.checked()),
+                                                  limit=toggled.limit)
         lists = self.menu.groups[1:3]
         if toggled.limit is None or len(toggled.checked()) < toggled.limit:
             return count
         open_lists = [group for group in lists if len(group.checked()) < (group.limit or 0)]
         if not open_lists:  # short verbosity trusts the player to know Enter
-            return f"{count}." if self.menu.detail == SHORT_DETAIL else f"{count}. Enter confirms."
+            if self.menu.detail == SHORT_DETAIL:
+                return f"{count}."
+            # Translators: {count} is how many cards are checked: "3 of 3".
+            return _("{count}. Enter confirms.").format(count=count)
         self.menu.focus_group(self.menu.groups.index(open_lists[0]))
         return f"{count}. {self.menu.describe_group()}"
 
     def prompt(self) -> str:
-        again = ""
+        hand = ""
         if self.again is not None and self.menu.detail > SHORT_DETAIL:
-            again = f": {hand_words(self.again)}."
-            if self.teach_again:
-                again += (" Last down's cards are checked again: Enter plays them, or change a "
-                          "card first.")
+            hand = hand_words(self.again)
+        teach = (_("Last down's cards are checked again: Enter plays them, or change a card "
+                   "first.") if hand and self.teach_again else "")
         if not self.full:
-            return f"Your cards{again or '.'}"
+            if not hand:
+                return _("Your cards.")
+            # Translators: {hand} lists the cards checked from last down.
+            return " ".join(filter(None, [_("Your cards: {hand}.").format(hand=hand), teach]))
+        sentences = [self._picking_words()]
+        if self.kicks:
+            sentences.append(_("To punt or kick a field goal instead, Tab past Confirm."))
+        if hand:
+            # Translators: {hand} lists the cards checked from last down.
+            sentences.append(_("Checked from last down: {hand}.").format(hand=hand))
+        if teach:
+            sentences.append(teach)
+        return " ".join(sentences)
+
+    def _picking_words(self) -> str:
+        """What to pick, the cards to pick from, and the keys that pick them."""
         players = ", ".join(item.label for item in self.menu.groups[1].items)
         calls = ", ".join(item.label for item in self.menu.groups[2].items)
-        kicks = " To punt or kick a field goal instead, Tab past Confirm." if self.kicks else ""
-        return (f"Pick your {self.role.value} cards for this down: {PLAYERS_PER_HAND} players "
-                f"and {CALLS_PER_HAND} calls. Players: {players}. Calls: {calls}. Space checks "
-                f"a card; a full list moves you on to the next; Enter confirms.{kicks}"
-                + (f" Checked from last down{again}" if again else ""))
+        if self.role is Role.OFFENSE:
+            # Translators: {players_count} is "2 players", {calls_count} "3 calls"; {players}
+            # and {calls} list the card names.
+            words = _("Pick your offense cards for this down: {players_count} and "
+                      "{calls_count}. Players: {players}. Calls: {calls}. Space checks a card; "
+                      "a full list moves you on to the next; Enter confirms.")
+        else:
+            # Translators: {players_count} is "2 players", {calls_count} "3 calls"; {players}
+            # and {calls} list the card names.
+            words = _("Pick your defense cards for this down: {players_count} and "
+                      "{calls_count}. Players: {players}. Calls: {calls}. Space checks a card; "
+                      "a full list moves you on to the next; Enter confirms.")
+        players_count = n_("{count} player", "{count} players",
+                           PLAYERS_PER_HAND).format(count=PLAYERS_PER_HAND)
+        calls_count = n_("{count} call", "{count} calls",
+                         CALLS_PER_HAND).format(count=CALLS_PER_HAND)
+        return words.format(players_count=players_count, calls_count=calls_count,
+                            players=players, calls=calls)
 
     def choose(self, item: Item) -> None:
         if item.value in self.kicks:
@@ -410,14 +467,19 @@ class SelectionScreen(DecisionScreen):
     def confirm(self) -> None:
         players, calls = self._picked()
         missing = []
-        for have, need, noun in ((len(players), PLAYERS_PER_HAND, "player"),
-                                 (len(calls), CALLS_PER_HAND, "call")):
-            if have < need:
-                missing.append(f"{need - have} more {noun}{'s' if need - have > 1 else ''}")
+        if len(players) < PLAYERS_PER_HAND:
+            more = PLAYERS_PER_HAND - len(players)
+            missing.append(n_("{count} more player", "{count} more players",
+                              more).format(count=more))
+        if len(calls) < CALLS_PER_HAND:
+            more = CALLS_PER_HAND - len(calls)
+            missing.append(n_("{count} more call", "{count} more calls", more).format(count=more))
         if missing:
             self.host.cue("menu_error")
-            self.host.say(f"Not yet: pick {' and '.join(missing)}. You have {self.counts()}.",
-                          category="menu")
+            # Translators: {missing} is "1 more player and 2 more calls"; {counts} is
+            # "1 of 2 players, 1 of 3 calls".
+            self.host.say(_("Not yet: pick {missing}. You have {counts}.").format(
+                missing=join_words(missing), counts=self.counts()), category="menu")
             return
         hand = Hand(tuple(players), tuple(calls))  # type: ignore[arg-type]
         if self.kicks:  # still before the snap: the play starts with these cards
@@ -439,13 +501,13 @@ class SubstitutionScreen(DecisionScreen):
         self.role = role
         self.hand = hand
         self.out: Card | None = None
-        super().__init__(host, Menu("Keep or replace", [self._main_group()]), full)
+        super().__init__(host, Menu(_("Keep or replace"), [self._main_group()]), full)
 
     def _main_group(self) -> Group:
-        items = [Item("Keep", ItemKind.BUTTON, "keep")]
-        items += [Item(f"Replace {card_name(card)}", ItemKind.BUTTON, card)
+        items = [Item(_("Keep"), ItemKind.BUTTON, "keep")]
+        items += [Item(_("Replace {card}").format(card=_(card_name(card))), ItemKind.BUTTON, card)
                   for card in (*self.hand.players, *self.hand.calls)]
-        return Group("Keep or replace", items)
+        return Group(_("Keep or replace"), items)
 
     def _set_group(self, group: Group) -> None:
         self.menu.groups[1] = group
@@ -453,9 +515,9 @@ class SubstitutionScreen(DecisionScreen):
 
     def prompt(self) -> str:
         if self.full:
-            return ("Now you may answer their cards: keep all yours, or replace one player or "
-                    "one call. Down arrow to the card to replace.")
-        return "Keep or replace?"
+            return _("Now you may answer their cards: keep all yours, or replace one player or "
+                     "one call. Down arrow to the card to replace.")
+        return _("Keep or replace?")
 
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)
@@ -467,9 +529,10 @@ class SubstitutionScreen(DecisionScreen):
         elif self.out is None:
             out = cast("Card", value)  # the menu holds only the hand's cards here
             self.out = out
-            kind = "player" if value in self.hand.players else "call"
-            self._set_group(Group(f"Bring in a {kind} for {card_name(out)}:", [
-                Item(card_name(swap.into), ItemKind.BUTTON, swap.into)
+            title = (_("Bring in a player for {card}:") if value in self.hand.players
+                     else _("Bring in a call for {card}:")).format(card=_(card_name(out)))
+            self._set_group(Group(title, [
+                Item(_(card_name(swap.into)), ItemKind.BUTTON, swap.into)
                 for swap in self._swaps() if swap.out == out and swap.into is not None
             ]))
             self.host.say(self.menu.describe_group())
@@ -504,7 +567,8 @@ class SubstitutionScreen(DecisionScreen):
         self._set_group(self._main_group())
         self.menu.group.focus = next(i for i, item in enumerate(self.menu.group.items)
                                      if item.value == focus)
-        self.host.say(f"Back. {self.menu.describe_group()}")
+        # Translators: back in the previous list; {focus} is its title and focused entry.
+        self.host.say(_("Back. {focus}").format(focus=self.menu.describe_group()))
         return True
 
 
@@ -512,16 +576,16 @@ class FinalCallScreen(DecisionScreen):
     help_key = "final"
 
     def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True) -> None:
-        items = [Item(card_name(call), ItemKind.BUTTON, call) for call in hand.calls]
-        super().__init__(host, Menu("Final call", [Group("Your final call", items)]), full)
+        items = [Item(_(card_name(call)), ItemKind.BUTTON, call) for call in hand.calls]
+        super().__init__(host, Menu(_("Final call"), [Group(_("Your final call"), items)]), full)
 
     def choose(self, item: Item) -> None:
         self.host.act(PickFinal(cast("OffCall | DefCall", item.value)))
 
     def prompt(self) -> str:
         if self.full:
-            return "Final call: which of your three calls is the play?"
-        return "Final call?"
+            return _("Final call: which of your three calls is the play?")
+        return _("Final call?")
 
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)
@@ -535,12 +599,12 @@ class GameOverScreen(Screen):
 
     def __init__(self, host: Host, summary: str) -> None:
         self.summary = summary
-        menu = Menu("Game over", [Group("What next", _buttons(
-            [("Play again", "again"), ("Quit", "quit")]))])
+        menu = Menu(_("Game over"), [Group(_("What next"), _buttons(
+            [(_("Play again"), "again"), (_("Quit"), "quit")]))])
         super().__init__(host, menu)
 
     def prompt(self) -> str:
-        return "Play again or quit?"
+        return _("Play again or quit?")
 
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)
@@ -557,10 +621,14 @@ class ConfirmScreen(Screen):
 
     help_key = "confirm"
 
-    def __init__(self, host: Host, question: str, on_yes: object, yes: str = "Yes") -> None:
+    def __init__(self, host: Host, question: str, on_yes: object,
+                 yes: str | None = None) -> None:
+        """`yes` labels the Yes button ("Yes, quit"); None: plain "Yes"."""
         self.question = question
         self.on_yes = on_yes
-        menu = Menu(question, [Group(question, _buttons([("No", "no"), (yes, "yes")]))])
+        yes_label = _("Yes") if yes is None else yes
+        menu = Menu(question, [Group(question, _buttons([(_("No"), "no"),
+                                                         (yes_label, "yes")]))])
         super().__init__(host, menu)
 
     def intro(self) -> str:

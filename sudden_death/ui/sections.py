@@ -12,11 +12,13 @@ from ..engine import events as ev
 from ..engine.card_model import DefCall, OffCall, Player, Role
 from ..engine.cards import calls_for, card_name, players_for
 from ..engine.state import Hand, Swap, SwapKind, Team
+from ..language import N_, _, n_
 from .game_words import HUMAN, hand_words
 from .menu import Group, Item, ItemKind, Menu
 from .narration import card_label
 
-SECTION_NAMES = ("Current decision", "Computer calls", "Rosters", "Game log")
+# Marked for the catalog here; spoken with `_()` where they are used.
+SECTION_NAMES = (N_("Current decision"), N_("Computer calls"), N_("Rosters"), N_("Game log"))
 
 Card = OffCall | DefCall | Player
 
@@ -40,14 +42,20 @@ class ComputerCalls:
                 swap = event.offense_swap if computer_offense else event.defense_swap
                 self._show(hand)
                 if event.step == 1:
-                    self.moves.append(f"{away} show {hand_words(hand)}")
+                    # Translators: the computer's team shows its cards; {team} is its name,
+                    # {cards} "Power Back, Scatback; Inside Run, Draw Play, Deep Pass".
+                    self.moves.append(_("{team} show {cards}").format(team=away,
+                                                                      cards=hand_words(hand)))
                 else:
                     self.moves.append(_swap_move(swap, away))
             elif isinstance(event, ev.FinalCallsRevealed):
                 call = event.offense_call if computer_offense else event.defense_call
                 self.cards = [(card, note) for card, note in self.cards if card != call]
-                self.cards.append((call, "final call"))
-                self.moves.append(f"{away} final call: {card_name(call)}")
+                # Translators: the note beside the card the computer played as its final call.
+                self.cards.append((call, _("final call")))
+                # Translators: {team} is the computer's team; {card} the call it played.
+                self.moves.append(_("{team} final call: {card}").format(
+                    team=away, card=_(card_name(call))))
 
     def _show(self, hand: Hand) -> None:
         self.cards = [(card, card_label(card)[1]) for card in (*hand.players, *hand.calls)]
@@ -55,8 +63,12 @@ class ComputerCalls:
 
 def _swap_move(swap: Swap | None, away: str) -> str:
     if swap is None or swap.kind is SwapKind.KEEP or swap.out is None or swap.into is None:
-        return f"{away} keep their cards"
-    return f"{away} bring in {card_name(swap.into)} for {card_name(swap.out)}"
+        # Translators: {team} is the computer's team; it swaps no card.
+        return _("{team} keep their cards").format(team=away)
+    # Translators: {team} is the computer's team; {new} the card it takes, {old} the one it
+    # gives up.
+    return _("{team} bring in {new} for {old}").format(
+        team=away, new=_(card_name(swap.into)), old=_(card_name(swap.out)))
 
 
 def _text_items(lines: Sequence[str], empty: str) -> list[Item]:
@@ -65,17 +77,33 @@ def _text_items(lines: Sequence[str], empty: str) -> list[Item]:
 
 def computer_calls_menu(computer: ComputerCalls) -> Menu:
     """Their latest cards first (D works on each), then their moves, newest focused."""
-    cards = [Item(card_name(card), ItemKind.TEXT, card, note=note)
-             for card, note in computer.cards] or [Item("Nothing revealed yet", ItemKind.TEXT)]
-    moves = Group("Their moves", _text_items(computer.moves, "No moves yet"))
+    cards = [Item(_(card_name(card)), ItemKind.TEXT, card, note=note)
+             for card, note in computer.cards] or [Item(_("Nothing revealed yet"), ItemKind.TEXT)]
+    moves = Group(_("Their moves"), _text_items(computer.moves, _("No moves yet")))
     moves.focus = len(moves.items) - 1
-    return Menu("Computer calls", [Group("Their cards", cards), moves])
+    return Menu(_("Computer calls"), [Group(_("Their cards"), cards), moves])
 
 
 def game_log_menu(lines: Sequence[str]) -> Menu:
-    group = Group("Game log", _text_items(lines, "Nothing has happened yet"))
+    group = Group(_("Game log"), _text_items(lines, _("Nothing has happened yet")))
     group.focus = len(group.items) - 1
-    return Menu("Game log", [group])
+    return Menu(_("Game log"), [group])
+
+
+def _roster_note(role: Role, card: Card) -> str:
+    """ "offense player", "defense call": the note beside a card in the rosters."""
+    if role is Role.OFFENSE:
+        return _("offense player") if isinstance(card, Player) else _("offense call")
+    return _("defense player") if isinstance(card, Player) else _("defense call")
+
+
+def _roster_title(team: str, role: Role) -> str:
+    """ "Jets, offense": a team's list in the rosters."""
+    if role is Role.OFFENSE:
+        # Translators: a roster's title: {team} is a team's name, on offense this down.
+        return _("{team}, offense").format(team=team)
+    # Translators: a roster's title: {team} is a team's name, on defense this down.
+    return _("{team}, defense").format(team=team)
 
 
 def rosters_menu(your_role: Role | None, home: str, away: str) -> Menu:
@@ -86,10 +114,10 @@ def rosters_menu(your_role: Role | None, home: str, away: str) -> Menu:
     for team, role in ((home, mine), (away, theirs)):
         items = []
         for card in (*players_for(role), *calls_for(role)):
-            label, kind = card_label(card)
-            items.append(Item(label, ItemKind.TEXT, card, note=f"{role.value} {kind}"))
-        groups.append(Group(f"{team}, {role.value}", items))
-    return Menu("Rosters", groups)
+            items.append(Item(_(card_name(card)), ItemKind.TEXT, card,
+                              note=_roster_note(role, card)))
+        groups.append(Group(_roster_title(team, role), items))
+    return Menu(_("Rosters"), groups)
 
 
 def intro(name: str, menu: Menu) -> str:
@@ -97,5 +125,10 @@ def intro(name: str, menu: Menu) -> str:
     section says how many entries it holds; a section of several lists names the focused one."""
     if len(menu.groups) == 1:
         count = len(menu.group.items)
-        return f"{name}, {count} {'entry' if count == 1 else 'entries'}: {menu.describe()}"
-    return f"{name}. {menu.describe_group()}"
+        # Translators: arriving at a review section: {section} is its name ("Game log"),
+        # {count} how many entries it holds, {focus} the focused entry.
+        return n_("{section}, {count} entry: {focus}", "{section}, {count} entries: {focus}",
+                  count).format(section=name, count=count, focus=menu.describe())
+    # Translators: arriving at a review section: {section} is its name ("Computer calls"),
+    # {focus} the focused list and entry.
+    return _("{section}. {focus}").format(section=name, focus=menu.describe_group())

@@ -12,6 +12,7 @@ from typing import Protocol, TypeVar
 
 import pygame
 
+from ..language import N_, _, active, available, n_, p_
 from ..settings import (
     COMPUTERS,
     MIN_SPEECH_VOLUME,
@@ -29,20 +30,29 @@ T = TypeVar("T")
 
 RATE_STEP, RATE_BIG_STEP = 10, 50
 VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
-SETTING_KEYS = ("speech_rate", "voice", "speech_volume", "cue_volume", "verbosity", "menu_wrap",
-                "play_sweep", "text_size", "computer", "speech_engine", "speech_output")
+# Language first: whoever cannot follow the words they hear finds it with O alone.
+SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume", "verbosity",
+                "menu_wrap", "play_sweep", "text_size", "computer", "speech_engine",
+                "speech_output")
 # Space and Enter step these
-CYCLED = ("speech_engine", "verbosity", "menu_wrap", "voice", "text_size", "speech_output",
-          "computer", "play_sweep")
+CYCLED = ("language", "speech_engine", "verbosity", "menu_wrap", "voice", "text_size",
+          "speech_output", "computer", "play_sweep")
+# The choices as spoken after "Opponent: " and "Speech output: " (N_: translated where spoken).
 COMPUTER_WORDS = {
-    "random": "the rules' computer, picking at random",
-    "coach": "the coach, who knows the tables",
+    "random": N_("the rules' computer, picking at random"),
+    "coach": N_("the coach, who knows the tables"),
 }
 OUTPUT_WORDS = {
-    "builtin": "built-in voice",
-    "screen_reader": "screen reader",
-    "both": "both, the built-in voice and the screen reader",
+    "builtin": N_("built-in voice"),
+    "screen_reader": N_("screen reader"),
+    "both": N_("both, the built-in voice and the screen reader"),
 }
+
+
+def _words(table: dict[str, str], value: str) -> str:
+    """A choice's words in the player's language; an unknown id is said as it is."""
+    words = table.get(value)
+    return _(words) if words is not None else value
 
 
 class SettingsOwner(Protocol):
@@ -61,7 +71,7 @@ class SettingsScreen(Screen):
     def __init__(self, host: Host, comfort: SettingsOwner) -> None:
         self.comfort = comfort
         self.voice_list = comfort.controls.voices()
-        super().__init__(host, Menu("Settings", [Group("Settings", self._items())]))
+        super().__init__(host, Menu(_("Settings"), [Group(_("Settings"), self._items())]))
 
     # -- labels ------------------------------------------------------------------------------
 
@@ -69,48 +79,81 @@ class SettingsScreen(Screen):
         for voice in self.voice_list:
             if voice.id == voice_id:
                 return voice.name
-        return voice_id or "default voice"
+        return voice_id or _("default voice")
 
     def label(self, key: str, settings: Settings) -> str:
+        if key == "language":
+            # Translators: {language} is a language's name in itself, as "English" or "Español".
+            return _("Language: {language}").format(language=active().name)
         if key == "speech_engine":
             names = dict(self.comfort.controls.engine_choices())
-            return f"Speech engine: {names.get(settings.speech_engine, settings.speech_engine)}"
+            engine = names.get(settings.speech_engine, settings.speech_engine)
+            # Translators: {engine} is a speech engine's name, as "eSpeak NG".
+            return _("Speech engine: {engine}").format(engine=engine)
         if key == "speech_rate":
-            return f"Speech rate: {settings.speech_rate} words per minute"
+            rate = settings.speech_rate
+            return n_("Speech rate: {rate} word per minute",
+                      "Speech rate: {rate} words per minute", rate).format(rate=rate)
         if key == "voice":
-            return f"Voice: {self._voice_name(settings.voice)}"
+            # Translators: {voice} is an installed voice's name, or "default voice".
+            return _("Voice: {voice}").format(
+                voice=self._voice_name(settings.voice or active().voice))
         if key == "speech_volume":
-            return f"Speech volume: {round(settings.speech_volume * 100)} percent"
+            volume = round(settings.speech_volume * 100)
+            return n_("Speech volume: {volume} percent",
+                      "Speech volume: {volume} percent", volume).format(volume=volume)
         if key == "cue_volume":
-            return f"Sound effects volume: {round(settings.cue_volume * 100)} percent"
+            volume = round(settings.cue_volume * 100)
+            return n_("Sound effects volume: {volume} percent",
+                      "Sound effects volume: {volume} percent", volume).format(volume=volume)
         if key == "verbosity":
-            return f"Verbosity: {VERBOSITY_WORDS[settings.verbosity]}"
+            # Translators: {verbosity} is one of "short: only what changed", "normal" and
+            # "detailed: with the rolls and the reasons".
+            return _("Verbosity: {verbosity}").format(
+                verbosity=_(VERBOSITY_WORDS[settings.verbosity]))
         if key == "text_size":
-            return f"Text size: {settings.text_size} percent"
+            size = settings.text_size
+            # Translators: the size of the window's text: 100, 150 or 200 percent of normal.
+            return n_("Text size: {size} percent", "Text size: {size} percent",
+                      size).format(size=size)
         if key == "speech_output":
             return self._output_label(settings.speech_output)
         if key == "computer":
-            return f"Opponent: {COMPUTER_WORDS.get(settings.computer, settings.computer)}"
+            # Translators: {opponent} is "the rules' computer, picking at random" or "the
+            # coach, who knows the tables".
+            return _("Opponent: {opponent}").format(
+                opponent=_words(COMPUTER_WORDS, settings.computer))
         if key == "play_sweep":
-            return f"Hear the play: {'on' if settings.play_sweep else 'off'}"
-        return f"Menu wrap: {'on' if settings.menu_wrap else 'off'}"
+            # Translators: the setting for a sound that glides from the old spot to the new one
+            # after each play.
+            return _("Hear the play: on") if settings.play_sweep else _("Hear the play: off")
+        # Translators: whether moving past the last item of a menu comes round to the first.
+        return _("Menu wrap: on") if settings.menu_wrap else _("Menu wrap: off")
 
     def _output_label(self, chosen: str) -> str:
         """The choice, and what speaks now when that is not it (no screen reader answered)."""
-        label = f"Speech output: {OUTPUT_WORDS.get(chosen, chosen)}"
+        output = _words(OUTPUT_WORDS, chosen)
         controls = self.comfort.controls
         in_use, reader = controls.output_in_use(), controls.reader_name()
         if chosen != "builtin" and in_use == "builtin":
-            return f"{label}, not answering, so the built-in voice speaks"
+            # Translators: {output} is the chosen output, as "screen reader"; no screen reader
+            # answered, so the game's own voice speaks instead.
+            return _("Speech output: {output}, not answering, so the built-in voice "
+                     "speaks").format(output=output)
         if reader and in_use != "builtin":
-            return f"{label}, {reader}"
-        return label
+            # Translators: {output} is the chosen output, as "screen reader"; {reader} is the
+            # screen reader's name, as "NVDA".
+            return _("Speech output: {output}, {reader}").format(output=output, reader=reader)
+        # Translators: {output} is "built-in voice", "screen reader" or "both, the built-in
+        # voice and the screen reader".
+        return _("Speech output: {output}").format(output=output)
 
     def _items(self) -> list[Item]:
         settings = self.comfort.settings
         items = [Item(self.label(key, settings), ItemKind.TEXT, key) for key in SETTING_KEYS]
-        items.append(Item("Reset to defaults", ItemKind.BUTTON, "reset"))
-        items.append(Item("Done", ItemKind.BUTTON, "done"))
+        items.append(Item(_("Reset to defaults"), ItemKind.BUTTON, "reset"))
+        # Translators: the button that closes the settings menu.
+        items.append(Item(p_("button", "Done"), ItemKind.BUTTON, "done"))
         return items
 
     def _refresh(self) -> None:
@@ -120,9 +163,10 @@ class SettingsScreen(Screen):
         group.focus = focus
 
     def intro(self) -> str:
-        return ("Settings. Up and Down choose a setting, Left and Right change it, Shift for "
-                "bigger steps. Changes are saved at once; Escape closes. "
-                + self.menu.describe(entering=True))
+        # Translators: {menu} is the menu's description and its focused item, said after.
+        return _("Settings. Up and Down choose a setting, Left and Right change it, Shift for "
+                 "bigger steps. Changes are saved at once; Escape closes. {menu}").format(
+                     menu=self.menu.describe(entering=True))
 
     # -- keys --------------------------------------------------------------------------------
 
@@ -139,7 +183,7 @@ class SettingsScreen(Screen):
                 self.adjust(str(item.value), 1, False, cycle=True)
             else:
                 self.host.cue("menu_edge")
-                self.host.say("Use Left and Right to change this one.")
+                self.host.say(_("Use Left and Right to change this one."))
             return True
         return False
 
@@ -148,7 +192,9 @@ class SettingsScreen(Screen):
             self.comfort.change(Settings())
             self._refresh()
             self.host.cue("menu_select")
-            self.host.say("All settings are back to their defaults. " + self.menu.describe())
+            # Translators: {menu} is the menu's focused item, said after.
+            self.host.say(_("All settings are back to their defaults. {menu}").format(
+                menu=self.menu.describe()))
         elif item.value == "done":
             self.close()
 
@@ -168,22 +214,30 @@ class SettingsScreen(Screen):
         engines = self.comfort.controls.engine_choices()
         if key == "speech_engine" and len(engines) < 2:
             self.host.cue("menu_edge")
-            self.host.say(f"Only {engines[0][1]} speaks on this system.")
+            # Translators: {engine} is a speech engine's name, as "eSpeak NG".
+            self.host.say(_("Only {engine} speaks on this system.").format(
+                engine=engines[0][1]))
             return
         if new == old and key == "voice" and len(self.voice_list) < 2:
             self.host.cue("menu_edge")
-            self.host.say("No other voices are installed.")
+            self.host.say(_("No other voices are installed."))
             return
         if new == old:
             self.host.cue("menu_edge")
-            self.host.say(self.label(key, old) + ", the limit.")
+            # Translators: {setting} is a setting and its value, as "Speech rate: 450 words per
+            # minute"; it cannot go further that way.
+            self.host.say(_("{setting}, the limit.").format(setting=self.label(key, old)))
             return
         self.comfort.change(new)
         self._refresh()
         if key == "cue_volume":
             self.host.cue("menu_select")  # heard at the new cue volume
-        later = ", from the next game" if key == "computer" else ""  # a game keeps its opponent
-        self.host.say(self.label(key, new) + later)
+        label = self.label(key, new)
+        if key == "computer":  # a game keeps its opponent
+            # Translators: {setting} is the new opponent setting, as "Opponent: the coach, who
+            # knows the tables"; it applies to the next game.
+            label = _("{setting}, from the next game").format(setting=label)
+        self.host.say(label)
 
     def _stepped(self, key: str, old: Settings, direction: int, big: bool,
                  cycle: bool) -> Settings:
@@ -202,11 +256,17 @@ class SettingsScreen(Screen):
         if key == "play_sweep":
             return old.changed(play_sweep=not old.play_sweep)
         if key == "speech_engine":
-            names = [name for name, _ in self.comfort.controls.engine_choices()]
+            names = [name for name, _label in self.comfort.controls.engine_choices()]
             index = names.index(old.speech_engine) if old.speech_engine in names else 0
             index = (index + direction) % len(names)  # two at most: always a change
             # A voice belongs to its engine: the new one starts with its default voice.
             return old.changed(speech_engine=names[index], voice="")
+        if key == "language":
+            codes = available()
+            current = active().code
+            index = codes.index(current) if current in codes else 0
+            # A new language brings its own voice, so a voice chosen for the old one goes.
+            return old.changed(language=_step(codes, index, direction, cycle), voice="")
         if key == "text_size":
             size = _step(TEXT_SIZES, TEXT_SIZES.index(old.text_size), direction, cycle)
             return old.changed(text_size=size)

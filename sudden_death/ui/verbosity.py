@@ -6,10 +6,18 @@ thing once; detailed adds the rolls and the reasoning a learner wants. Cues are 
 
 from __future__ import annotations
 
+from ..language import N_
+
 SHORT, NORMAL, DETAILED = "short", "normal", "detailed"
 
+# Marked for the catalog here; shown with `_()` where they are used.
 VERBOSITY_WORDS = {
-    SHORT: "short: only what changed",
-    NORMAL: "normal",
-    DETAILED: "detailed: with the rolls and the reasons",
+    # Translators: a verbosity setting, as in "Verbosity: short: only what changed".
+    SHORT: N_("short: only what changed"),
+    # Translators: a verbosity setting, as in "Verbosity: normal".
+    NORMAL: N_("normal"),
+    # Translators: a verbosity setting, as in "Verbosity: detailed: with the rolls and the
+    # reasons".
+    DETAILED: N_("detailed: with the rolls and the reasons"),
 }
+

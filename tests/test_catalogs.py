@@ -1,0 +1,96 @@
+"""The translation catalogs match the code: nothing missing, stale, fuzzy, or mismatched."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+from babel.messages.catalog import Catalog
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+
+import catalogs  # noqa: E402
+
+from sudden_death import language  # noqa: E402
+
+
+def test_every_catalog_is_complete_and_current() -> None:
+    """The CI check of issue 20: run `python3 tasks.py catalogs` and translate what it lists."""
+    assert catalogs.problems() == []
+
+
+def test_spanish_is_shipped_and_names_itself() -> None:
+    assert "es" in language.available()
+    spanish = language.load("es")
+    assert spanish.name == "Español"
+    assert spanish.voice == "roa/es-419"
+
+
+def _message(msgid: str | tuple[str, str], string: str | tuple[str, ...],
+             fuzzy: bool = False) -> list[str]:
+    catalog = Catalog(locale="de")  # two plural forms, as gettext gives Spanish
+    flags = ["fuzzy"] if fuzzy else []
+    message = catalog.add(msgid, string, flags=flags)
+    assert message is not None
+    return catalogs.message_problems(message, catalog.num_plurals)
+
+
+def test_a_good_translation_passes() -> None:
+    assert _message("{team} ball at {spot}.", "Balón de {team} en {spot}.") == []
+    assert _message(("{count} yard", "{count} yards"), ("{count} yarda", "{count} yardas")) == []
+    # A plural form may leave the count out ("one yard"), but never add a new name.
+    assert _message(("{count} yard", "{count} yards"), ("una yarda", "{count} yardas")) == []
+
+
+@pytest.mark.parametrize(("msgid", "string", "fuzzy", "why"), [
+    ("{team} ball.", "Balón de {equipo}.", False, "not in the English"),
+    ("{team} ball at {spot}.", "Balón de {team}.", False, "missing"),
+    ("Kickoff.", "", False, "untranslated"),
+    ("Kickoff.", "Saque.", True, "fuzzy"),
+    ("Kickoff.", "Saque {.", False, "broken braces"),
+    (("{count} yard", "{count} yards"), ("{count} yarda",), False, "plural forms"),
+    (("{count} yard", "{count} yards"), ("{count} yarda", "{n} yardas"), False, "not in the"),
+])
+def test_a_bad_translation_is_named(msgid: str | tuple[str, str], string: str | tuple[str, ...],
+                                    fuzzy: bool, why: str) -> None:
+    found = _message(msgid, string, fuzzy)
+    assert len(found) >= 1
+    assert why in found[0]
+
+
+def test_text_the_extractor_cannot_see_is_refused(tmp_path: Path) -> None:
+    package = tmp_path / "pkg"
+    package.mkdir()
+    (package / "words.py").write_text(
+        'def f(x):\n'
+        '    ok = _("Fine {x}.").format(x=x) + _(LABEL)\n'
+        '    return _(f"Gain of {x}.") + n_("a" + x, "b", 2) + p_("key", f"{x}")\n'
+    )
+    found = catalogs.unextractable(package)
+    assert [line.split(": ", 1)[0].rsplit(":", 1)[1] for line in found] == ["3", "3", "3"]
+
+
+def test_a_missing_or_stale_message_is_listed(tmp_path: Path) -> None:
+    """Against a copy of the real catalogs: drop one message, add one the code never says."""
+    from babel.messages.pofile import read_po, write_po
+
+    source = language.locale_dir()
+    for path in source.rglob("*"):
+        if path.is_file():
+            target = tmp_path / path.relative_to(source)
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_bytes(path.read_bytes())
+    po = tmp_path / "es" / "LC_MESSAGES" / f"{language.DOMAIN}.po"
+    with po.open("rb") as handle:
+        catalog = read_po(handle, locale="es")
+    gone = next(m for m in catalog if m.id and isinstance(m.id, str) and not m.context)
+    catalog.delete(gone.id)
+    catalog.add("A line the code no longer says.", "Una línea que ya no se dice.")
+    with po.open("wb") as handle:
+        write_po(handle, catalog)
+    found = catalogs.problems(tmp_path)
+    assert f"es: missing {gone.id!r}" in found
+    assert "es: stale 'A line the code no longer says.'" in found
+    assert any("not compiled from the .po" in line for line in found)

@@ -1,0 +1,115 @@
+"""A whole scripted game in every translated language: it reaches its final score, and no word
+of English is left in what the player hears.
+
+The English words are taken from the catalogs themselves: every word of the English source
+text (the template) that the language's own translations never use. So a message that slipped
+past `_()`, or a translation left in English, shows up as its English words.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import subprocess
+import sys
+from functools import cache
+from pathlib import Path
+
+import pytest
+from babel.messages.pofile import read_po
+from game_script import plan_game
+
+from sudden_death import language
+from sudden_death.engine.events import ExtraPoint, FieldGoal, Fumble, GameOver, Punt, Touchdown
+from sudden_death.ui.game_words import Names, outcome_words
+from sudden_death.ui.screens import DEFAULT_AWAY, DEFAULT_HOME
+
+ROOT = Path(__file__).resolve().parent.parent
+LANGUAGES = [code for code in language.available() if code != language.ENGLISH]
+# Between them: a touchdown and its extra point, field goals, a punt and fumbles (checked below).
+SEEDS = (10, 13)
+WORD = re.compile(r"[^\W\d_]{2,}")  # words of two or more letters, accents included
+
+
+def words(text: str) -> set[str]:
+    return set(WORD.findall(text.lower()))
+
+
+def _texts(value: object) -> list[str]:
+    if value is None:
+        return []
+    return [value] if isinstance(value, str) else [str(v) for v in value]  # type: ignore[union-attr]
+
+
+@cache
+def english_only(code: str) -> frozenset[str]:
+    """Words of the English source text that `code`'s translations never use."""
+    locale = language.locale_dir()
+    with (locale / f"{language.DOMAIN}.pot").open("rb") as handle:
+        template = read_po(handle)
+    with (locale / code / "LC_MESSAGES" / f"{language.DOMAIN}.po").open("rb") as handle:
+        catalog = read_po(handle, locale=code)
+    placeholder = re.compile(r"\{[^{}]*\}")
+    english = set().union(*(words(placeholder.sub(" ", text)) for m in template if m.id
+                            for text in _texts(m.id)))
+    translated = set().union(*(words(placeholder.sub(" ", text)) for m in catalog if m.id
+                               for text in _texts(m.string)))
+    return frozenset(english - translated)
+
+
+def play(tmp_path: Path, code: str, seed: int) -> tuple[list[str], list[object], Names]:
+    with language.using(language.load(code)):
+        names = Names(language._(DEFAULT_HOME), language._(DEFAULT_AWAY))
+    keys, events = plan_game(seed, home=names.home)
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+               PYGAME_HIDE_SUPPORT_PROMPT="1")
+    result = subprocess.run(
+        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", str(seed),
+         "--lang", code, "--keys", "-", "--transcript", "-", "--config", str(tmp_path / "cfg")],
+        input="\n".join(keys) + "\n", cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=120,
+    )
+    assert result.returncode == 0, result.stderr
+    assert "Traceback" not in result.stderr
+    records = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    spoken = [r["text"] for r in records if r.get("kind") == "speech"]
+    return spoken, list(events), names
+
+
+@pytest.mark.parametrize("seed", SEEDS)
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_a_whole_game_speaks_only_the_language(tmp_path: Path, code: str, seed: int) -> None:
+    spoken, events, names = play(tmp_path, code, seed)
+    assert len(spoken) > 100
+    english = english_only(code)
+    assert len(english) > 200  # the check has words to look for
+    left = sorted({word for line in spoken for word in words(line) & english})
+    assert left == [], [line for line in spoken if words(line) & english][:10]
+    over = next(event for event in events if isinstance(event, GameOver))
+    with language.using(language.load(code)):
+        final = outcome_words(over.outcome, names)
+    assert final in spoken
+
+
+def test_the_seeds_cover_the_scoring_plays() -> None:
+    kinds = {type(event) for seed in SEEDS for event in plan_game(seed)[1]}
+    assert {Touchdown, ExtraPoint, FieldGoal, Punt, Fumble} <= kinds
+
+
+def test_the_check_would_see_english(tmp_path: Path) -> None:
+    """The same game in English is full of the words the check looks for."""
+    english = english_only("es")
+    keys, _events = plan_game(SEEDS[0])
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+               PYGAME_HIDE_SUPPORT_PROMPT="1")
+    result = subprocess.run(
+        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed",
+         str(SEEDS[0]), "--lang", "en", "--keys", "-", "--transcript", "-",
+         "--config", str(tmp_path / "cfg")],
+        input="\n".join(keys) + "\n", cwd=ROOT, env=env, capture_output=True, text=True,
+        timeout=120,
+    )
+    heard = set().union(*(words(json.loads(line).get("text", ""))
+                          for line in result.stdout.splitlines() if line.startswith("{")))
+    assert len(heard & english) > 100
