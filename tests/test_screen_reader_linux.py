@@ -29,6 +29,7 @@ from speech_servers import (
     speech_dispatcher,
 )
 
+from sudden_death import language
 from sudden_death.audio.protocols import Priority
 from sudden_death.audio.recording import RecordingSpeaker
 from sudden_death.audio.screen_reader import find_screen_reader
@@ -112,6 +113,30 @@ def test_an_interrupt_cancels_what_is_being_said_and_what_waits(
         assert spoken[-1] == "Play again, 1 of 2"
         # Sentences still waiting when the cancel came were never handed to the synthesizer.
         assert len(spoken) < 6, spoken
+    finally:
+        reader.close()
+
+
+def test_the_reader_is_told_the_language_of_the_words(server: SpeechDispatcherServer) -> None:
+    """Orca's voice for English would read Spanish words badly: each line goes with its
+    language, so speech-dispatcher picks the player's voice for it."""
+    reader = SpeechDispatcher.connect()
+    try:
+        reader.speak("Coin toss: heads or tails?", interrupt=False, alert=False)
+        with language.using(language.load("es")):
+            reader.speak("Volado: ¿cara o cruz?", interrupt=False, alert=False)
+        reader.speak("Heads, 1 of 2", interrupt=False, alert=False)
+        assert server.wait_for(lambda: "Heads, 1 of 2" in server.spoken()), server.spoken()
+        lines = server.log_lines()
+
+        def first(start: str) -> int:
+            return next(i for i, line in enumerate(lines) if start in line)
+
+        assert first("SET self LANGUAGE en") < first("Queueing message |Coin toss")
+        assert first("Queueing message |Coin toss") < first("SET self LANGUAGE es") \
+            < first("Queueing message |Volado")
+        told = [line for line in lines if "SET self LANGUAGE" in line]
+        assert [line.rsplit(" ", 1)[1] for line in told] == ["en", "es", "en"]
     finally:
         reader.close()
 

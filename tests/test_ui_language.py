@@ -123,3 +123,25 @@ def test_the_spanish_voice_really_speaks_and_the_default_comes_back() -> None:
     assert chosen == SPANISH_VOICE and spoke_spanish == "True"
     assert default == back == own != SPANISH_VOICE
     assert spoke == spoke_again == "True"
+
+
+def test_the_window_font_draws_every_letter_of_every_catalog() -> None:
+    """The window shows the same words: pygame's bundled font must have a glyph for each
+    character a translation uses (accents, ñ, ¿ and ¡ in Spanish)."""
+    import pygame
+    from babel.messages.pofile import read_po
+
+    pygame.font.init()
+    font = pygame.font.Font(None, 30)
+    for code in language.available()[1:]:
+        path = language.locale_dir() / code / "LC_MESSAGES" / f"{language.DOMAIN}.po"
+        with path.open("rb") as handle:
+            catalog = read_po(handle, locale=code)
+        used = sorted({char for message in catalog if message.id
+                       for text in ([message.string] if isinstance(message.string, str)
+                                    else message.string)
+                       for char in text if not char.isspace()})
+        missing = [char for char, metrics in zip(used, font.metrics("".join(used)), strict=True)
+                   if metrics is None]
+        assert missing == [], code
+        assert any(ord(char) > 127 for char in used)  # the check saw the accents

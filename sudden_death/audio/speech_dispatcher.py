@@ -15,7 +15,7 @@ import time
 import warnings
 from typing import Any
 
-from ..language import N_, _
+from ..language import N_, _, active
 from .reader_base import NoScreenReader
 from .system_modules import load_system_module
 
@@ -47,6 +47,7 @@ class SpeechDispatcher:
         self.braille_notice = braille_notice
         self._lock = threading.Lock()
         self._alerts: dict[int, float] = {}  # results not yet said, to when they surely are
+        self._language = ""  # the language speech-dispatcher was last told the words are in
 
     @property
     def name(self) -> str:
@@ -83,6 +84,7 @@ class SpeechDispatcher:
     def speak(self, text: str, *, interrupt: bool, alert: bool) -> None:
         if interrupt:
             self.cancel()
+        self._tell_language()
         if not alert:
             self._client.speak(text)
             return
@@ -97,6 +99,15 @@ class SpeechDispatcher:
                 # it (its own comment says so): a result is forgotten after its longest
                 # plausible time even then, so focus moves are never held back for good.
                 self._alerts[message] = time.monotonic() + longest_seconds(text)
+
+    def _tell_language(self) -> None:
+        """The player's reader must read the game's words in the game's language (its own
+        voice for it): speech-dispatcher takes a two-letter code such as "es"."""
+        code = active().code.split("_")[0]
+        if code != self._language:
+            with contextlib.suppress(Exception):  # an old server may refuse: words still go
+                self._client.set_language(code)
+            self._language = code
 
     def braille(self, text: str) -> None:
         if self._braille is not None:
