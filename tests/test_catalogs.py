@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 import sys
 from pathlib import Path
 
@@ -94,3 +95,27 @@ def test_a_missing_or_stale_message_is_listed(tmp_path: Path) -> None:
     assert f"es: missing {gone.id!r}" in found
     assert "es: stale 'A line the code no longer says.'" in found
     assert any("not compiled from the .po" in line for line in found)
+
+
+# Spanish that is spelled as the English: names, and words both languages share.
+SAME_IN_SPANISH = {"No", "Sudden Death", "eSpeak NG", "error", "normal", "speech-dispatcher"}
+
+
+def test_no_spanish_message_is_the_english_copied() -> None:
+    """A msgstr copied from its msgid passes every other check and puts its words into the
+    Spanish vocabulary the no-English test subtracts; only the listed names may match."""
+    from babel.messages.pofile import read_po
+
+    path = language.locale_dir() / "es" / "LC_MESSAGES" / f"{language.DOMAIN}.po"
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale="es")
+    placeholder = re.compile(r"\{[^{}]*\}")
+    copied = set()
+    for message in catalog:
+        if not message.id:
+            continue
+        english = [message.id] if isinstance(message.id, str) else list(message.id)
+        spanish = [message.string] if isinstance(message.string, str) else list(message.string)
+        copied |= {text for text in spanish if text in english
+                   and re.search(r"[A-Za-z]{2,}", placeholder.sub("", text))}
+    assert copied == SAME_IN_SPANISH

@@ -113,3 +113,50 @@ def test_the_check_would_see_english(tmp_path: Path) -> None:
     heard = set().union(*(words(json.loads(line).get("text", ""))
                           for line in result.stdout.splitlines() if line.startswith("{")))
     assert len(heard & english) > 100
+
+
+def test_hostile_keys_all_over_the_game_find_no_english(monkeypatch: pytest.MonkeyPatch,
+                                                        tmp_path: Path) -> None:
+    """Beyond the scripted game: the fuzz player presses every key anywhere (F1 on each screen,
+    the explorer, sections, history, settings, the lesson, M, D, refusals) for three games in
+    Spanish. Spanish is the only language the settings offer here, so it cannot switch away."""
+    import random
+
+    from reliability_helpers import FuzzSource, make_tracking_app
+
+    from sudden_death.audio.protocols import Message
+    from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
+    from sudden_death.ui import loop as loop_module
+    from sudden_death.ui import settings_menu
+    from sudden_death.ui.cli import Options
+
+    source = FuzzSource(random.Random(20), 3, 12_000, hostile=0.6)
+    heard: list[Message] = []
+    monkeypatch.setattr(loop_module, "App", make_tracking_app(loop_module.App, source, heard))
+    monkeypatch.setattr(loop_module, "_key_source", lambda _keys: source)
+    monkeypatch.setattr(settings_menu, "available", lambda: ("es",))
+    options = Options(seed=20, headless=True, keys="fuzz", config=tmp_path / "cfg", lang="es")
+    assert loop_module.run_app(options, speaker=RecordingSpeaker(), cues=RecordingCues()) == 0
+    assert source.finished_by == "games" and len(heard) > 1000
+    english = english_only("es")
+    left = {word: line.text for line in heard for word in words(line.text) & english}
+    assert left == {}
+
+
+@pytest.mark.parametrize("code", LANGUAGES)
+def test_help_rules_and_lesson_have_no_english(code: str) -> None:
+    """What the fuzz rarely reaches: every screen's F1, every key, How to play, and the lesson."""
+    from sudden_death.ui import help_text, tutorial
+    from sudden_death.ui.rules_text import rules_sections
+
+    with language.using(language.load(code)):
+        names = {"home": language._(DEFAULT_HOME), "away": language._(DEFAULT_AWAY)}
+        texts = [*(help_text.screen_help(key) for key in help_text.SCREENS),
+                 help_text.keys_help(), *tutorial.TIPS.values(),
+                 language._(tutorial.LESSON_START).format(**names),
+                 language._(tutorial.LESSON_END),
+                 *(part for section in rules_sections() for part in section)]
+    assert len(texts) > 30
+    english = english_only(code)
+    left = {word: text[:80] for text in texts for word in words(text) & english}
+    assert left == {}
