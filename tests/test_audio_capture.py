@@ -13,6 +13,9 @@ from __future__ import annotations
 
 import ctypes
 import io
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 import wave
@@ -37,11 +40,20 @@ class FakeEspeak:
     EVENT_MSG_TERMINATED = MSG_TERMINATED
     ENDPAUSE = 0x1000
     CHARS_UTF8 = 1
+    AUDIO_OUTPUT_SYNCHRONOUS = 2
 
     def __init__(self, threaded: bool, end_event: bool, end_call: bool) -> None:
         self.threaded, self.end_event, self.end_call = threaded, end_event, end_call
         self.callback: Any = None
         self.cancelled = 0
+        self.modes: list[int] = []
+
+    def Initialize(self, output: int, buflength: int) -> int:
+        self.modes.append(output)
+        return 22050
+
+    def SetVoiceByName(self, name: bytes) -> int:
+        return 0
 
     def SetSynthCallback(self, callback: Any) -> None:
         self.callback = callback
@@ -108,6 +120,33 @@ def test_every_build_ends_with_all_samples(threaded: bool, end_event: bool,
     for text in ("Touchdown!", "Fourth and two at the 40."):
         assert frames(synth.render(text)) == len(text.encode()) * 10 - 1
     assert espeak.cancelled == 0
+    assert espeak.modes == [FakeEspeak.AUDIO_OUTPUT_SYNCHRONOUS]  # asked for, whatever it does
+
+
+def test_the_real_library_synthesizes_on_the_calling_thread() -> None:
+    """The bundled eSpeak NG, started again in its synchronous mode: every callback comes on
+    the thread inside Synth, so a voice change between utterances races nothing (one engine
+    per process, so in a child)."""
+    script = textwrap.dedent("""
+        import threading
+        from sudden_death.audio.synth import start_synth
+        synth = start_synth()
+        seen = set()
+        original = synth._on_synth
+        def spy(wav, numsamples, events):
+            seen.add(threading.get_ident())
+            return original(wav, numsamples, events)
+        synth._espeak.SetSynthCallback(spy)
+        synth._keep = spy
+        for voice in ("roa/es-419", "", "roa/es-419"):
+            synth.apply(175, voice)
+            assert len(synth.render("Primera y diez en tu propia 25.")) > 20000
+        print(seen == {threading.get_ident()}, len(seen))
+    """)
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,
+                            timeout=120)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "1"]
 
 
 def test_no_end_signal_is_an_error_not_a_hang(monkeypatch: pytest.MonkeyPatch) -> None:

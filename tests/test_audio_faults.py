@@ -12,7 +12,7 @@ from pathlib import Path
 
 from sudden_death.audio.protocols import Message, Priority, Voice
 from sudden_death.audio.silent import SilentSpeaker
-from sudden_death.audio.synth import EngineSynth, Synthesizer, start_synth
+from sudden_death.audio.synth import Synthesizer, start_synth
 from sudden_death.audio.system import open_audio
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -137,12 +137,19 @@ def test_missing_cue_files_are_reported_not_raised(tmp_path: Path) -> None:
 
 
 def test_the_portable_save_to_file_path_synthesizes_too() -> None:
-    # The path SAPI5 and NSSS use, exercised here with eSpeak NG.
-    synth = start_synth(capture=False)
-    assert isinstance(synth, EngineSynth)
-    synth.apply(180, None)
-    data = synth.render("Field goal is good.")
-    assert data[:4] == b"RIFF" and len(data) > 22050  # over half a second of 16-bit audio
+    # The path SAPI5 and NSSS use, exercised here with eSpeak NG, in a child: a capture synth
+    # started in this process has made the library synchronous, which pyttsx3's loop is not.
+    code = """
+from sudden_death.audio.synth import EngineSynth, start_synth
+synth = start_synth(capture=False)
+assert type(synth) is EngineSynth
+synth.apply(180, None)
+data = synth.render("Field goal is good.")
+print(data[:4] == b"RIFF", len(data) > 22050)  # over half a second of 16-bit audio
+"""
+    result = run_child(code)
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.split() == ["True", "True"]
 
 
 def test_no_audio_device_keeps_the_game_going() -> None:

@@ -115,11 +115,12 @@ def test_the_check_would_see_english(tmp_path: Path) -> None:
     assert len(heard & english) > 100
 
 
+@pytest.mark.parametrize("code", LANGUAGES)
 def test_hostile_keys_all_over_the_game_find_no_english(monkeypatch: pytest.MonkeyPatch,
-                                                        tmp_path: Path) -> None:
+                                                        tmp_path: Path, code: str) -> None:
     """Beyond the scripted game: the fuzz player presses every key anywhere (F1 on each screen,
-    the explorer, sections, history, settings, the lesson, M, D, refusals) for three games in
-    Spanish. Spanish is the only language the settings offer here, so it cannot switch away."""
+    the explorer, sections, history, settings, M, D, refusals) for three games. The language is
+    the only one the settings offer here, so the fuzz cannot switch away from it."""
     import random
 
     from reliability_helpers import FuzzSource, make_tracking_app
@@ -134,11 +135,11 @@ def test_hostile_keys_all_over_the_game_find_no_english(monkeypatch: pytest.Monk
     heard: list[Message] = []
     monkeypatch.setattr(loop_module, "App", make_tracking_app(loop_module.App, source, heard))
     monkeypatch.setattr(loop_module, "_key_source", lambda _keys: source)
-    monkeypatch.setattr(settings_menu, "available", lambda: ("es",))
-    options = Options(seed=20, headless=True, keys="fuzz", config=tmp_path / "cfg", lang="es")
+    monkeypatch.setattr(settings_menu, "available", lambda: (code,))
+    options = Options(seed=20, headless=True, keys="fuzz", config=tmp_path / "cfg", lang=code)
     assert loop_module.run_app(options, speaker=RecordingSpeaker(), cues=RecordingCues()) == 0
     assert source.finished_by == "games" and len(heard) > 1000
-    english = english_only("es")
+    english = english_only(code)
     left = {word: line.text for line in heard for word in words(line.text) & english}
     assert left == {}
 

@@ -22,8 +22,9 @@ import tempfile
 import threading
 import time
 import wave
+import weakref
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, ClassVar, Protocol
 
 from ..language import _
 from .espeak_setup import prepare_espeak
@@ -149,7 +150,22 @@ class EngineSynth:
 
 
 class EspeakCaptureSynth(EngineSynth):
-    """eSpeak NG through pyttsx3's binding, with samples captured from the synthesis callback."""
+    """eSpeak NG through pyttsx3's binding, with samples captured from the synthesis callback.
+
+    The library is synchronous here: each Synth runs on the calling (worker) thread and its
+    callbacks come inside it, as the Windows DLL always does. pyttsx3 starts it in its
+    asynchronous mode, where synthesis runs on the library's own threads; a voice change from
+    the worker (SetVoiceByName is never queued) could then race them, and switching from an
+    English voice to the Spanish one crashed the process about one time in two under Python
+    3.12 (tests/test_reliability_fuzz.py changes the language). The library is one per process
+    and not reentrant, so every instance shares one lock around it: a worker still finishing
+    an utterance for a closed speech service never overlaps a new one.
+    """
+
+    # One library per process: these are shared by every instance, as the library is.
+    _library_lock: ClassVar[threading.RLock] = threading.RLock()
+    _started: ClassVar[weakref.WeakSet[Any]] = weakref.WeakSet()  # made synchronous already
+    _callback_owner: ClassVar[weakref.ReferenceType[EspeakCaptureSynth] | None] = None
 
     def __init__(self, engine: Any, espeak: Any) -> None:
         super().__init__(engine, "espeak")
@@ -159,11 +175,26 @@ class EspeakCaptureSynth(EngineSynth):
         self._aborted = False
         self._sample_rate = 22050
         self._synth_thread: int | None = None  # the thread inside Synth, while it is
-        # Replaces the driver's callback (which writes files); pyttsx3 keeps a reference to it.
-        espeak.SetSynthCallback(self._on_synth)
-        # A fresh driver counts as busy (property changes only queue) until a run loop starts;
-        # an empty runAndWait starts and ends one, after which changes apply at once.
-        self._flush()
+        with self._library_lock:
+            if espeak not in self._started:
+                # Starting again in this mode leaves the idle asynchronous threads unused.
+                espeak.Initialize(espeak.AUDIO_OUTPUT_SYNCHRONOUS, 1000)
+                if self.default_voice:  # starting again chose the library's default voice
+                    espeak.SetVoiceByName(self.default_voice.encode("utf-8"))
+                self._started.add(espeak)
+            # Replaces the driver's callback (which writes files); pyttsx3 keeps a reference.
+            self._take_callback()
+            # A fresh driver counts as busy (property changes only queue) until a run loop
+            # starts; an empty runAndWait starts and ends one, after which changes apply at once.
+            self._flush()
+
+    def voices(self) -> list[Voice]:
+        with self._library_lock:
+            return super().voices()
+
+    def apply(self, rate: int | None, voice_id: str | None) -> None:
+        with self._library_lock:
+            super().apply(rate, voice_id)
 
     def _on_synth(self, wav: Any, numsamples: int, events: Any) -> int:
         """Collect samples and note the end of the message. A threaded library (Linux) calls
@@ -185,6 +216,17 @@ class EspeakCaptureSynth(EngineSynth):
         return 1 if self._aborted else 0
 
     def render(self, text: str) -> bytes:
+        with self._library_lock:
+            return self._render(text)
+
+    def _take_callback(self) -> None:
+        espeak_owner = EspeakCaptureSynth._callback_owner
+        if espeak_owner is None or espeak_owner() is not self:
+            self._espeak.SetSynthCallback(self._on_synth)
+            EspeakCaptureSynth._callback_owner = weakref.ref(self)
+
+    def _render(self, text: str) -> bytes:
+        self._take_callback()  # a later instance (a new speech service) may have taken it
         self._chunks = []
         self._done.clear()
         self._synth_thread = threading.get_ident()
@@ -252,7 +294,9 @@ def start_engine(name: str = ESPEAK, capture: bool = True) -> Synthesizer:
     """Start one engine by name (call on the speech worker thread). Raises if it cannot start.
 
     eSpeak NG is the bundled library through pyttsx3's espeak driver, its samples captured in
-    memory (or, with `capture=False`, written to files the portable way). The system engine is
+    memory (or, with `capture=False`, written to files the portable way: only in a process where
+    no capture synth has started, since that one makes the library synchronous, and pyttsx3's
+    own loop then waits for events that never come). The system engine is
     pyttsx3's own platform driver, rendered through files.
     """
     if name == ESPEAK:
