@@ -23,7 +23,6 @@ import json
 import os
 import re
 import statistics
-import subprocess
 import sys
 import tempfile
 import wave
@@ -34,7 +33,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 
-from game_script import plan_game  # noqa: E402
+from game_script import plan_game, spoken_lines  # noqa: E402
 
 from sudden_death import language  # noqa: E402
 from sudden_death.engine.events import DownStarted  # noqa: E402
@@ -44,22 +43,13 @@ from sudden_death.ui.screens import DEFAULT_HOME  # noqa: E402
 WORD = re.compile(r"[^\W_]+")
 
 
-def spoken_lines(seed: int, code: str) -> tuple[list[str], int]:
+def game_speech(seed: int, code: str) -> tuple[list[str], int]:
     """The speech of one scripted game in `code`, and the number of downs it played."""
     with language.using(language.load(code)):
         home = language._(DEFAULT_HOME)
     keys, events = plan_game(seed, home=home)
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
-               PYGAME_HIDE_SUPPORT_PROMPT="1")
     with tempfile.TemporaryDirectory() as config:
-        result = subprocess.run(
-            [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed",
-             str(seed), "--lang", code, "--keys", "-", "--transcript", "-", "--config", config],
-            input="\n".join(keys) + "\n", cwd=ROOT, env=env, capture_output=True, text=True,
-            timeout=300, check=True,
-        )
-    records = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
-    lines = [r["text"] for r in records if r.get("kind") == "speech"]
+        lines = spoken_lines(seed, keys, code, Path(config))
     return lines, sum(isinstance(event, DownStarted) for event in events)
 
 
@@ -83,7 +73,7 @@ def main(argv: list[str] | None = None) -> int:
         synth.apply(rate, language.load(code).voice)  # "" is the engine's own voice
         words, seconds = [], []
         for seed in range(args.first_seed, args.first_seed + args.games):
-            lines, downs = spoken_lines(seed, code)
+            lines, downs = game_speech(seed, code)
             words.append(sum(len(WORD.findall(line)) for line in lines) / downs)
             seconds.append(sum(seconds_of(synth, line) for line in lines) / downs)
         rows[code] = (statistics.median(words), statistics.median(seconds))

@@ -8,6 +8,12 @@ so it stays correct as long as the screens' default focus and numbering stay as 
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
 from sudden_death.engine.actions import CallCoin, ChooseSide, ChooseSnap, PickSwap
 from sudden_death.engine.card_model import Role
 from sudden_death.engine.events import Event, GameOver
@@ -62,3 +68,19 @@ def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,
             events += match.act(match.legal_actions()[0])  # the first call held
     assert any(isinstance(event, GameOver) for event in events)
     return keys, events
+
+
+def spoken_lines(seed: int, keys: list[str], lang: str, config: Path) -> list[str]:
+    """What the real program says playing `keys` (headless, silent, in `lang`, settings kept in
+    `config`); fails with its stderr if it does not end cleanly."""
+    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+               PYGAME_HIDE_SUPPORT_PROMPT="1")
+    result = subprocess.run(
+        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", str(seed),
+         "--lang", lang, "--keys", "-", "--transcript", "-", "--config", str(config)],
+        input="\n".join(keys) + "\n", cwd=Path(__file__).resolve().parent.parent, env=env,
+        capture_output=True, text=True, timeout=300,
+    )
+    assert result.returncode == 0 and "Traceback" not in result.stderr, result.stderr
+    records = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
+    return [r["text"] for r in records if r.get("kind") == "speech"]

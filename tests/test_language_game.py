@@ -8,17 +8,13 @@ past `_()`, or a translation left in English, shows up as its English words.
 
 from __future__ import annotations
 
-import json
-import os
 import re
-import subprocess
-import sys
 from functools import cache
 from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
-from game_script import plan_game
+from game_script import plan_game, spoken_lines
 
 from sudden_death import language
 from sudden_death.engine.events import ExtraPoint, FieldGoal, Fumble, GameOver, Punt, Touchdown
@@ -62,19 +58,7 @@ def play(tmp_path: Path, code: str, seed: int) -> tuple[list[str], list[object],
     with language.using(language.load(code)):
         names = Names(language._(DEFAULT_HOME), language._(DEFAULT_AWAY))
     keys, events = plan_game(seed, home=names.home)
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
-               PYGAME_HIDE_SUPPORT_PROMPT="1")
-    result = subprocess.run(
-        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", str(seed),
-         "--lang", code, "--keys", "-", "--transcript", "-", "--config", str(tmp_path / "cfg")],
-        input="\n".join(keys) + "\n", cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    assert "Traceback" not in result.stderr
-    records = [json.loads(line) for line in result.stdout.splitlines() if line.startswith("{")]
-    spoken = [r["text"] for r in records if r.get("kind") == "speech"]
-    return spoken, list(events), names
+    return spoken_lines(seed, keys, code, tmp_path / "cfg"), list(events), names
 
 
 @pytest.mark.parametrize("seed", SEEDS)
@@ -100,18 +84,8 @@ def test_the_seeds_cover_the_scoring_plays() -> None:
 def test_the_check_would_see_english(tmp_path: Path) -> None:
     """The same game in English is full of the words the check looks for."""
     english = english_only("es")
-    keys, _events = plan_game(SEEDS[0])
-    env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
-               PYGAME_HIDE_SUPPORT_PROMPT="1")
-    result = subprocess.run(
-        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed",
-         str(SEEDS[0]), "--lang", "en", "--keys", "-", "--transcript", "-",
-         "--config", str(tmp_path / "cfg")],
-        input="\n".join(keys) + "\n", cwd=ROOT, env=env, capture_output=True, text=True,
-        timeout=120,
-    )
-    heard = set().union(*(words(json.loads(line).get("text", ""))
-                          for line in result.stdout.splitlines() if line.startswith("{")))
+    lines, _events, _names = play(tmp_path, "en", SEEDS[0])
+    heard = set().union(*(words(line) for line in lines))
     assert len(heard & english) > 100
 
 

@@ -245,8 +245,10 @@ class EspeakCaptureSynth(EngineSynth):
         return pcm_to_wav(pcm, self._sample_rate)
 
     def _wait_until_idle(self) -> None:
-        """eSpeak's own thread winds down for a few ms after the end-of-message callback; a
-        parameter set before then is not reliably applied, so wait (bounded) for it to finish."""
+        """Started synchronously, the library is idle whenever Synth has returned, and this
+        returns at once. Should it still run asynchronously (a build that ignored the request),
+        its thread winds down for a few ms after the end-of-message callback, and a parameter
+        set before then is not reliably applied: wait (bounded) for it to finish."""
         deadline = time.monotonic() + IDLE_WAIT_S
         while self._espeak.IsPlaying() and time.monotonic() < deadline:
             time.sleep(0.001)
