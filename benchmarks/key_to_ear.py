@@ -44,8 +44,8 @@ def child() -> dict[str, float | None]:
     from audible import AudibleProbe
 
     from sudden_death.audio import system
-    from sudden_death.ui import loop as loop_module
-    from sudden_death.ui.cli import Options
+    from sudden_death.ui.run import loop as loop_module
+    from sudden_death.ui.run.cli import Options
 
     found: dict[str, float | None] = {}
     probe: dict[str, AudibleProbe] = {}

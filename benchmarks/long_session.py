@@ -81,9 +81,9 @@ def run_session(games: int = 100, seed: int = 1, sound: bool = True,
                 config: Path | None = None) -> dict[str, Any]:
     """Play `games` games in one run_app; return figures after game 1 and after the last."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from sudden_death.ui import loop as loop_module
-    from sudden_death.ui.cli import Options
-    from sudden_death.ui.keys import KeySource, Step, parse_step
+    from sudden_death.ui.run import loop as loop_module
+    from sudden_death.ui.run.cli import Options
+    from sudden_death.ui.run.key_script import KeySource, Step, parse_step
 
     marks: dict[int, dict[str, int]] = {}
     finals: list[str] = []

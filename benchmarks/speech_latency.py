@@ -64,8 +64,8 @@ def _setup_child() -> None:
 def game_sentences(count: int, seed: int = 7) -> list[str]:
     """Lines the game really says, from seeded games between two computers, shuffled."""
     from sudden_death.engine import Game, Match, RandomComputer, Team
-    from sudden_death.ui.game_words import Names
-    from sudden_death.ui.narration import Narrator
+    from sudden_death.ui.words.narration import Narrator
+    from sudden_death.ui.words.phrases import Names
 
     seen: dict[str, None] = {}
     for game_seed in range(200):
@@ -162,9 +162,9 @@ def part_keys(games: int, live: bool) -> dict[str, Any]:
     from game_script import plan_game
 
     from sudden_death.audio import system
-    from sudden_death.ui import loop as loop_module
-    from sudden_death.ui.cli import Options
-    from sudden_death.ui.keys import KeySource, parse_step, post_step
+    from sudden_death.ui.run import loop as loop_module
+    from sudden_death.ui.run.cli import Options
+    from sudden_death.ui.run.key_script import KeySource, parse_step, post_step
 
     found: list[float | None] = []
     probe: dict[str, Any] = {}

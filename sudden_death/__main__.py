@@ -11,7 +11,7 @@ def main(argv: list[str] | None = None) -> int:
     `--transcript -` writes) unless told not to before its first import: hence the import here,
     after the setting, rather than at the top."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
-    from .ui.loop import main as run
+    from .ui.run.loop import main as run
 
     return run(sys.argv[1:] if argv is None else argv)
 

@@ -20,7 +20,8 @@ from sudden_death.engine.events import Event, GameOver
 from sudden_death.engine.field import LAST_DOWN
 from sudden_death.engine.match import Match
 from sudden_death.engine.state import CoinFace, Phase, Side, SnapChoice, Swap
-from sudden_death.ui.game_words import Names, punt_option
+from sudden_death.ui.words.kicks import punt_option
+from sudden_death.ui.words.phrases import Names
 
 
 def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,

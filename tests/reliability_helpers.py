@@ -17,7 +17,7 @@ from typing import Any
 from sudden_death import language
 from sudden_death.engine import events as ev
 from sudden_death.engine.state import GameEnd
-from sudden_death.ui.keys import (
+from sudden_death.ui.run.key_script import (
     MAX_LINE,
     KeySource,
     Step,
@@ -26,16 +26,10 @@ from sudden_death.ui.keys import (
     parse_step,
     post_step,
 )
-from sudden_death.ui.screens import (
-    CoinScreen,
-    ConfirmScreen,
-    DecisionScreen,
-    GameOverScreen,
-    NamingScreen,
-    SelectionScreen,
-    SideScreen,
-    WelcomeScreen,
-)
+from sudden_death.ui.screens.base import ConfirmScreen
+from sudden_death.ui.screens.decisions import CoinScreen, DecisionScreen, GameOverScreen, SideScreen
+from sudden_death.ui.screens.hands import SelectionScreen
+from sudden_death.ui.screens.welcome import NamingScreen, WelcomeScreen
 
 SPEC_KEYS = [
     "tab", "shift+tab", "up", "down", "left", "right", "space", "return", "escape", "h",

@@ -23,7 +23,7 @@ from sudden_death.engine.match import Match
 from sudden_death.engine.smart import SmartPolicy
 from sudden_death.engine.state import Phase, Team
 from sudden_death.settings import from_mapping, load_settings
-from sudden_death.ui.cli import parse_options
+from sudden_death.ui.run.cli import parse_options
 
 ROOT = Path(__file__).resolve().parent.parent
 

@@ -21,7 +21,7 @@ from typing import Any
 import pygame
 import pytest
 
-from sudden_death.ui.keys import (
+from sudden_death.ui.run.key_script import (
     MAX_LINE,
     MAX_SCRIPT_BYTES,
     KeyScriptError,

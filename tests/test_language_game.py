@@ -18,8 +18,9 @@ from game_script import plan_game, spoken_lines
 
 from sudden_death import language
 from sudden_death.engine.events import ExtraPoint, FieldGoal, Fumble, GameOver, Punt, Touchdown
-from sudden_death.ui.game_words import Names, outcome_words
-from sudden_death.ui.screens import DEFAULT_AWAY, DEFAULT_HOME
+from sudden_death.ui.screens.welcome import DEFAULT_AWAY, DEFAULT_HOME
+from sudden_death.ui.words.phrases import Names
+from sudden_death.ui.words.situation import outcome_words
 
 ROOT = Path(__file__).resolve().parent.parent
 LANGUAGES = [code for code in language.available() if code != language.ENGLISH]
@@ -101,9 +102,9 @@ def test_hostile_keys_all_over_the_game_find_no_english(monkeypatch: pytest.Monk
 
     from sudden_death.audio.protocols import Message
     from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
-    from sudden_death.ui import loop as loop_module
-    from sudden_death.ui import settings_menu
-    from sudden_death.ui.cli import Options
+    from sudden_death.ui.aids import settings_screen as settings_menu
+    from sudden_death.ui.run import loop as loop_module
+    from sudden_death.ui.run.cli import Options
 
     source = FuzzSource(random.Random(20), 3, 12_000, hostile=0.6)
     heard: list[Message] = []
@@ -121,8 +122,9 @@ def test_hostile_keys_all_over_the_game_find_no_english(monkeypatch: pytest.Monk
 @pytest.mark.parametrize("code", LANGUAGES)
 def test_help_rules_and_lesson_have_no_english(code: str) -> None:
     """What the fuzz rarely reaches: every screen's F1, every key, How to play, and the lesson."""
-    from sudden_death.ui import help_text, tutorial
-    from sudden_death.ui.rules_text import rules_sections
+    from sudden_death.ui.aids import lesson as tutorial
+    from sudden_death.ui.words import help as help_text
+    from sudden_death.ui.words.rules import rules_sections
 
     with language.using(language.load(code)):
         names = {"home": language._(DEFAULT_HOME), "away": language._(DEFAULT_AWAY)}

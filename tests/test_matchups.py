@@ -20,9 +20,10 @@ from sudden_death.engine.resolve import compute_band
 from sudden_death.engine.state import Hand, Team
 from sudden_death.engine.stats import band_stats
 from sudden_death.ui.app import App
-from sudden_death.ui.explorer_words import mean_words, percent_words
-from sudden_death.ui.matchup_words import RISK_WORDS, matchups_words
-from sudden_death.ui.screens import FinalCallScreen, SubstitutionScreen
+from sudden_death.ui.screens.decisions import FinalCallScreen
+from sudden_death.ui.screens.hands import SubstitutionScreen
+from sudden_death.ui.words.matchups import RISK_WORDS, matchups_words
+from sudden_death.ui.words.numbers import mean_words, percent_words
 
 SEGMENT = re.compile(r"against ([A-Za-z ]+?) band (plus \d|minus \d|0), (average (?:gain|loss) "
                      r"[\d.]+ yards), ([a-z ]+?) ([\d.]+ percent)")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import importlib.util
 import os
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -34,6 +35,17 @@ def test_packaged_app_plays_a_whole_game_with_bundled_espeak() -> None:
     assert "with --lang es it says" in result.stdout  # the catalogs were bundled and found
 
 
+def _clean_copy(folder: Path) -> Path:
+    """The project's files as git sees them (committed or not, never ignored): no build output."""
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"],
+                            cwd=ROOT, capture_output=True, text=True, check=True)
+    for name in listed.stdout.splitlines():
+        if (ROOT / name).is_file():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, folder / name)
+    return folder
+
+
 def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path) -> None:
     """pip install of the wheel alone (no source tree) keeps every sound: sounds/ is shipped as
     the package data sudden_death/sounds/, which resources.sounds_dir() finds first. The
@@ -41,9 +53,10 @@ def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path
     from sudden_death.audio.cues import DIE_CLICK
     from sudden_death.audio.protocols import CUE_NAMES
 
+    source = _clean_copy(tmp_path / "source")  # a build/ folder left here could add old modules
     built = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
-         "-w", str(tmp_path / "wheel"), str(ROOT)],
+         "-w", str(tmp_path / "wheel"), str(source)],
         capture_output=True, text=True, timeout=300,
     )
     assert built.returncode == 0, built.stderr
@@ -52,6 +65,10 @@ def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path
         archive.extractall(tmp_path / "site")
         shipped = {Path(n).stem for n in archive.namelist() if n.endswith(".wav")}
         catalogs = {n for n in archive.namelist() if n.endswith(".mo")}
+        modules = {n for n in archive.namelist() if n.endswith(".py")}
+    in_source = {path.relative_to(ROOT).as_posix()
+                 for path in (ROOT / "sudden_death").rglob("*.py")}
+    assert modules == in_source  # a package missing from pyproject.toml would be left out
     assert shipped == {*CUE_NAMES, DIE_CLICK}
     assert catalogs == {f"sudden_death/locale/{code}/LC_MESSAGES/sudden_death.mo"
                         for code in available() if code != "en"}

@@ -29,9 +29,9 @@ from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.audio.speech import SpeechService
 from sudden_death.audio.synth import Synthesizer, start_synth
 from sudden_death.resources import sounds_dir
-from sudden_death.ui import loop as loop_module
-from sudden_death.ui.cli import Options
-from sudden_death.ui.loop import APOLOGY, run_app
+from sudden_death.ui.run import loop as loop_module
+from sudden_death.ui.run.cli import Options
+from sudden_death.ui.run.loop import APOLOGY, run_app
 
 ROOT = Path(__file__).resolve().parent.parent
 TO_COIN = ["return", "type Jets", "return", "return"]

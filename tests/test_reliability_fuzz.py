@@ -21,9 +21,9 @@ from reliability_helpers import FuzzSource, make_tracking_app, said_as
 from sudden_death.audio.protocols import Message
 from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.audio.speech import SpeechService
-from sudden_death.ui import loop as loop_module
-from sudden_death.ui.cli import Options
-from sudden_death.ui.loop import APOLOGY, run_app
+from sudden_death.ui.run import loop as loop_module
+from sudden_death.ui.run.cli import Options
+from sudden_death.ui.run.loop import APOLOGY, run_app
 
 LAUNCHES = 25
 GAMES_PER_LAUNCH = 8  # 200 games in all, each launch using the play-again loop

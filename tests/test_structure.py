@@ -11,7 +11,7 @@ PACKAGE = Path(__file__).resolve().parent.parent / "sudden_death"
 
 # (module, imported name): why it is imported inside a function. docs/architecture.md repeats it.
 LATE_IMPORTS = {
-    ("sudden_death.__main__", "ui.loop"):
+    ("sudden_death.__main__", "ui.run.loop"):
         "pygame greets on stdout unless told not to before its first import",
     ("sudden_death.audio.synth", "pyttsx3"):
         "the eSpeak NG library and its data path must be set before pyttsx3 loads",
@@ -83,6 +83,49 @@ def test_no_module_imports_itself_back_through_others() -> None:
     assert not cycles, cycles
 
 
+# The front end's layers, lowest first (docs/architecture.md): a module imports from its own
+# group and from the layers below it, never from a layer above or from a neighbour of its layer.
+UI_LAYERS: tuple[tuple[str, ...], ...] = (
+    ("words",),
+    ("screens",),
+    ("aids", "window"),
+    ("app", "session", "panel"),
+    ("run",),
+)
+
+
+def ui_place(module: str) -> tuple[int, str] | None:
+    """(layer, group) of a front-end module; None outside `ui` (or for `ui` itself)."""
+    parts = module.split(".")
+    if parts[:2] != ["sudden_death", "ui"] or len(parts) < 3:
+        return None
+    for rank, groups in enumerate(UI_LAYERS):
+        if parts[2] in groups:
+            return rank, parts[2]
+    raise AssertionError(f"{module} is in no layer of UI_LAYERS")
+
+
+def test_the_front_end_imports_only_downwards() -> None:
+    upward = []
+    for name, targets in import_graph().items():
+        here = ui_place(name)
+        for target in targets:
+            there = ui_place(target)
+            if here is None or there is None:
+                continue
+            if there[0] > here[0] or (there[0] == here[0] and there[1] != here[1]
+                                      and here[0] != UI_LAYERS.index(("app", "session", "panel"))):
+                upward.append(f"{name} -> {target}")
+    assert not upward, upward
+
+
+def test_every_front_end_module_has_a_layer() -> None:
+    """A new sub-package must be placed in UI_LAYERS (ui_place raises for one that is not)."""
+    placed = [ui_place(name) for name in modules()]
+    assert {group for place in placed if place for group in [place[1]]} == {
+        group for groups in UI_LAYERS for group in groups}
+
+
 def late_imports() -> dict[tuple[str, str], int]:
     """(module, imported name) of every import inside a function, with how many there are."""
     found: dict[tuple[str, str], int] = {}
@@ -112,4 +155,5 @@ def test_the_checks_see_what_they_look_for() -> None:
     graph = import_graph()
     assert "sudden_death.engine.actions" in graph["sudden_death.engine.game"]
     assert "sudden_death.ui.session" in graph["sudden_death.ui.app"]
+    assert "sudden_death.ui.words.phrases" in graph["sudden_death.ui.words.narration"]
     assert late_imports()[("sudden_death.audio.synth", "pyttsx3")] == 2

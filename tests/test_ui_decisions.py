@@ -14,8 +14,10 @@ from sudden_death.engine.cards import card_name
 from sudden_death.engine.field import Down
 from sudden_death.engine.state import GameState, Phase, Team
 from sudden_death.ui.app import App
-from sudden_death.ui.narration import card_details
-from sudden_death.ui.screens import ConfirmScreen, SelectionScreen, SnapScreen, SubstitutionScreen
+from sudden_death.ui.screens.base import ConfirmScreen
+from sudden_death.ui.screens.decisions import SnapScreen
+from sudden_death.ui.screens.hands import SelectionScreen, SubstitutionScreen
+from sudden_death.ui.words.cards import card_details
 
 KEYS = {"return": pygame.K_RETURN, "tab": pygame.K_TAB, "down": pygame.K_DOWN,
         "up": pygame.K_UP, "space": pygame.K_SPACE, "d": pygame.K_d, "h": pygame.K_h,

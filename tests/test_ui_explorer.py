@@ -24,9 +24,9 @@ from sudden_death.engine.cards import MATCHUPS, OFFENSIVE_CALLS, PLAYERS, card_n
 from sudden_death.engine.resolve import compute_band
 from sudden_death.engine.state import Phase, Team
 from sudden_death.engine.stats import band_stats
-from sudden_death.ui import explorer_words as words
 from sudden_death.ui.app import App
-from sudden_death.ui.explorer import (
+from sudden_death.ui.run.loop import APOLOGY
+from sudden_death.ui.screens.explorer import (
     DefCallScreen,
     ExplorerHome,
     ExplorerScreen,
@@ -34,11 +34,11 @@ from sudden_death.ui.explorer import (
     PlayerScreen,
     TryMatchupScreen,
 )
-from sudden_death.ui.help_text import SCREENS
-from sudden_death.ui.loop import APOLOGY
-from sudden_death.ui.menu import Item, Menu
-from sudden_death.ui.narration import card_details
-from sudden_death.ui.screens import SelectionScreen
+from sudden_death.ui.screens.hands import SelectionScreen
+from sudden_death.ui.screens.menu import Item, Menu
+from sudden_death.ui.words import cards, numbers
+from sudden_death.ui.words.cards import card_details
+from sudden_death.ui.words.help import SCREENS
 
 ROOT = Path(__file__).resolve().parent.parent
 NUMBER = r"(\d+(?:\.\d+)?)"
@@ -117,9 +117,9 @@ def band_item_text(call: OffCall, band: int) -> str:
 @pytest.mark.parametrize("band", BANDS)
 def test_every_band_figure_is_the_engines(call: OffCall, band: int) -> None:
     text = band_item_text(call, band)
-    assert text.startswith(f"{words.band_name(band).capitalize()}, ")
+    assert text.startswith(f"{numbers.band_name(band).capitalize()}, ")
     assert_figures(text, call, band)
-    assert_figures(words.band_summary(call, band), call, band)
+    assert_figures(cards.band_summary(call, band), call, band)
 
 
 @pytest.mark.parametrize("call", list(OffCall))
@@ -152,18 +152,18 @@ def test_call_matchups_and_details_match_the_tables(call: OffCall) -> None:
         matchups.focus = index
         screen.menu.focus_group(1)
         said = screen.menu.describe()
-        assert said.startswith(f"Against {card_name(defense)}, band {words.signed(modifier)}, ")
+        assert said.startswith(f"Against {card_name(defense)}, band {numbers.signed(modifier)}, ")
         assert_mean(said, call, modifier)
         screen.confirm()
-        assert f"matchup {words.signed(modifier)}" in host.spoken[-1]
+        assert f"matchup {numbers.signed(modifier)}" in host.spoken[-1]
         assert_figures(host.spoken[-1], call, modifier)
     details = card_details(call)  # D during a decision: the same band 0 summary and matchups
-    assert words.band_summary(call, 0) in details and words.matchup_words(call) in details
+    assert cards.band_summary(call, 0) in details and cards.strengths_words(call) in details
     assert_figures(details, call, 0)
-    assert words.matchup_words(call) in screen.intro()
+    assert cards.strengths_words(call) in screen.intro()
     for defense in DefCall:
         modifier = MATCHUPS[call][defense]
-        wanted = f"{card_name(defense)}, band {words.signed(modifier)}"
+        wanted = f"{card_name(defense)}, band {numbers.signed(modifier)}"
         assert (wanted in details) == (modifier != 0)
 
 
@@ -184,12 +184,12 @@ def test_defensive_call_against_each_offensive_call(defense: DefCall) -> None:
         group.focus = index
         said = screen.menu.describe()
         verdict = "strong" if modifier < 0 else ("weak" if modifier > 0 else "even")
-        assert said.startswith(f"Against {card_name(off)}, band {words.signed(modifier)}, "
+        assert said.startswith(f"Against {card_name(off)}, band {numbers.signed(modifier)}, "
                                f"{verdict}, ")
         assert_mean(said, off, modifier)
         screen.confirm()
         assert_figures(host.spoken[-1], off, modifier)
-    assert words.matchup_words(defense) in card_details(defense)
+    assert cards.strengths_words(defense) in card_details(defense)
 
 
 @pytest.mark.parametrize("player", list(Player))
@@ -204,11 +204,11 @@ def test_player_moves_the_band_as_the_engine_does(player: Player) -> None:
         team = (player,)
         after = (compute_band(info.call, defense, offense_players=team) if info.role is
                  Role.OFFENSE else compute_band(info.call, defense, defense_players=team)).value
-        assert f"band {words.signed(before)} " in said
+        assert f"band {numbers.signed(before)} " in said
         if before == after:
-            assert f"stays {words.signed(after)}" in said
+            assert f"stays {numbers.signed(after)}" in said
         else:
-            assert f"becomes {words.signed(after)}" in said
+            assert f"becomes {numbers.signed(after)}" in said
             assert_mean(said, info.call, after)
             assert_mean(said.split("instead of", 1)[1], info.call, before)
     assert card_details(player).startswith(f"{info.name}, {info.role.value} player: ")
@@ -241,23 +241,23 @@ def test_try_a_matchup_is_the_engines_band(off: OffCall, defense: DefCall,
     band = compute_band(off, defense, tuple(sorted(off_players, key=order.get)),
                         tuple(sorted(def_players, key=order.get)))
     assert said.startswith(f"{card_name(off)} against {card_name(defense)}: "
-                           f"band {words.signed(band.value)}: matchup "
-                           f"{words.signed(MATCHUPS[off][defense])}")
+                           f"band {numbers.signed(band.value)}: matchup "
+                           f"{numbers.signed(MATCHUPS[off][defense])}")
     assert (band.offense_player is not None) == (" adds 1" in said)
     assert (band.defense_player is not None) == (" takes 1 away" in said)
     assert_figures(said, off, band.value)
-    assert screen.short_result().endswith(f": band {words.signed(band.value)}")
+    assert screen.short_result().endswith(f": band {numbers.signed(band.value)}")
 
 
 def test_percent_wording_rounds_sensibly() -> None:
-    assert words.percent_words(Fraction(12, 100)) == "12 percent"
-    assert words.percent_words(Fraction(1234, 10000)) == "12 percent"
-    assert words.percent_words(Fraction(41, 10000)) == "0.4 percent"
-    assert words.percent_words(Fraction(45, 10000)) == "0.5 percent"
-    assert words.percent_words(Fraction(0)) == "0 percent"
-    assert words.mean_words(Fraction(41, 10)) == "average gain 4.1 yards"
-    assert words.mean_words(Fraction(-3, 10)) == "average loss 0.3 yards"
-    assert words.mean_words(Fraction(4)) == "average gain 4 yards"
+    assert numbers.percent_words(Fraction(12, 100)) == "12 percent"
+    assert numbers.percent_words(Fraction(1234, 10000)) == "12 percent"
+    assert numbers.percent_words(Fraction(41, 10000)) == "0.4 percent"
+    assert numbers.percent_words(Fraction(45, 10000)) == "0.5 percent"
+    assert numbers.percent_words(Fraction(0)) == "0 percent"
+    assert numbers.mean_words(Fraction(41, 10)) == "average gain 4.1 yards"
+    assert numbers.mean_words(Fraction(-3, 10)) == "average loss 0.3 yards"
+    assert numbers.mean_words(Fraction(4)) == "average gain 4 yards"
 
 
 def test_every_explorer_screen_has_help() -> None:
@@ -408,7 +408,7 @@ def test_details_key_speaks_the_explorer_summary_and_collapses() -> None:
     app, speaker = app_at_selection()
     press(app, "tab", "end", "d")  # Deep Pass
     assert speaker.spoken[-1].text == card_details(OffCall.DEEP_PASS)
-    assert words.band_summary(OffCall.DEEP_PASS, 0) in speaker.spoken[-1].text
+    assert cards.band_summary(OffCall.DEEP_PASS, 0) in speaker.spoken[-1].text
     assert app.details
     press(app, "d")
     assert speaker.spoken[-1].text == "Details closed." and not app.details
@@ -428,7 +428,7 @@ def test_buttons_open_every_level() -> None:
         "OffCallScreen", "DefCallScreen", "PlayerScreen", "PlayerScreen"]
     rules = "\n".join(item.label for item in host.pushed[4].menu.groups[0].items)  # type: ignore[attr-defined]
     for off in OffCall:
-        row = ", ".join(f"{card_name(d)} {words.signed(m)}" for d, m in MATCHUPS[off].items())
+        row = ", ".join(f"{card_name(d)} {numbers.signed(m)}" for d, m in MATCHUPS[off].items())
         assert f"Matchup table, {card_name(off)}: {row}." in rules
 
 
@@ -481,7 +481,7 @@ def test_scripted_run_through_the_explorer(tmp_path: Path) -> None:
     assert any(s.startswith("Deep Pass at band plus 1: first the pass roll, out of 100: sacked 7")
                for s in spoken)
     tried = compute_band(OffCall.DEEP_PASS, DefCall.BLITZ, (Player.DEEP_THREAT,))
-    band, matchup = words.signed(tried.value), words.signed(tried.matchup)
+    band, matchup = numbers.signed(tried.value), numbers.signed(tried.matchup)
     assert f"Checked, Deep Pass against Blitz: band {band}" in spoken
     result = next(s for s in spoken if s.startswith("Deep Pass against Blitz: "))
     assert result.startswith(f"Deep Pass against Blitz: band {band}: matchup {matchup}, "

@@ -11,9 +11,9 @@ from array import array
 from pathlib import Path
 
 from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
-from sudden_death.ui import field_tone
-from sudden_death.ui.cli import Options
-from sudden_death.ui.loop import run_app
+from sudden_death.ui.aids import field_tone
+from sudden_death.ui.run.cli import Options
+from sudden_death.ui.run.loop import run_app
 
 TO_FIRST_CARDS = ["return", "type Jets", "return", "return", "return", "return"]
 ONE_DOWN = [*TO_FIRST_CARDS, "1", "2", "1", "2", "3", "return", "return", "return"]

@@ -6,9 +6,9 @@ from pathlib import Path
 
 from sudden_death.audio.protocols import Message
 from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
-from sudden_death.ui.cli import Options
-from sudden_death.ui.history import NOT_RECORDED, History
-from sudden_death.ui.loop import run_app
+from sudden_death.ui.aids.history import NOT_RECORDED, History
+from sudden_death.ui.run.cli import Options
+from sudden_death.ui.run.loop import run_app
 
 # Seed 1 with heads: the player wins the toss; then one whole down with the first cards.
 ONE_DOWN = ["return", "type Jets", "return", "return", "return", "return",

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
-from sudden_death.ui.cli import Options, parse_options
-from sudden_death.ui.keys import Step, parse_step
-from sudden_death.ui.loop import APOLOGY, run_app
-from sudden_death.ui.menu import (
+from sudden_death.ui.run.cli import Options, parse_options
+from sudden_death.ui.run.key_script import Step, parse_step
+from sudden_death.ui.run.loop import APOLOGY, run_app
+from sudden_death.ui.screens.menu import (
     FULL_DETAIL,
     NORMAL_DETAIL,
     SHORT_DETAIL,

@@ -16,7 +16,7 @@ from app_driver import press, started_app
 from sudden_death import language
 from sudden_death.audio.recording import RecordingSpeaker
 from sudden_death.settings import Settings, load_settings, save_settings
-from sudden_death.ui.cli import parse_options
+from sudden_death.ui.run.cli import parse_options
 
 ROOT = Path(__file__).resolve().parent.parent
 SPANISH_VOICE = "roa/es-419"

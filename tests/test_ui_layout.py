@@ -10,8 +10,9 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudden_death.ui import palette
-from sudden_death.ui.layout import (
+from sudden_death.ui.screens.menu import Group, Item, ItemKind, Menu
+from sudden_death.ui.window import palette
+from sudden_death.ui.window.layout import (
     BASE_SIZES,
     FOCUS_MARK,
     FOCUS_PAD,
@@ -23,7 +24,6 @@ from sudden_death.ui.layout import (
     item_label,
     wrap,
 )
-from sudden_death.ui.menu import Group, Item, ItemKind, Menu
 
 
 class FixedWidth:

@@ -23,16 +23,11 @@ from sudden_death.engine.cards import OFFENSIVE_CALLS
 from sudden_death.engine.field import Down, field_goal_distance
 from sudden_death.engine.kicks import chance_at_least, field_goal_chance
 from sudden_death.engine.state import GameEnd, Outcome
-from sudden_death.ui.explorer_words import percent_words
-from sudden_death.ui.game_words import (
-    Names,
-    field_goal_option,
-    needs_words,
-    outcome_words,
-    punt_option,
-    situation_words,
-)
-from sudden_death.ui.narration import BIG_PLAY_YARDS, Narrator
+from sudden_death.ui.words.kicks import field_goal_option, punt_option
+from sudden_death.ui.words.narration import BIG_PLAY_YARDS, Narrator
+from sudden_death.ui.words.numbers import percent_words
+from sudden_death.ui.words.phrases import Names
+from sudden_death.ui.words.situation import needs_words, outcome_words, situation_words
 
 VERBOSITIES = ("short", "normal", "detailed")
 NAMES = Names("Hawks", "Bears")

@@ -16,7 +16,7 @@ import pytest
 from game_script import plan_game
 
 from sudden_death.engine import events as ev
-from sudden_death.ui.loop import APOLOGY
+from sudden_death.ui.run.loop import APOLOGY
 
 ROOT = Path(__file__).resolve().parent.parent
 TOUCHDOWN_SEED = 0

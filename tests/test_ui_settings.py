@@ -25,8 +25,8 @@ from sudden_death.settings import (
     load_settings,
     save_settings,
 )
+from sudden_death.ui.aids.settings_screen import SettingsScreen
 from sudden_death.ui.app import App
-from sudden_death.ui.settings_menu import SettingsScreen
 
 ROOT = Path(__file__).resolve().parent.parent
 KEYS = {"o": pygame.K_o, "f2": pygame.K_F2, "left": pygame.K_LEFT, "right": pygame.K_RIGHT,
@@ -240,7 +240,8 @@ def _first_down_events() -> list:
 
 
 def test_verbosity_changes_what_is_said() -> None:
-    from sudden_death.ui.narration import Names, Narrator
+    from sudden_death.ui.words.narration import Narrator
+    from sudden_death.ui.words.phrases import Names
 
     events = _first_down_events()
     said = {}
@@ -259,7 +260,7 @@ REAL_RATE_CHILD = """
 import json, pygame
 from sudden_death.audio.system import SPEECH_CHANNEL, open_audio
 from sudden_death.settings import Settings
-from sudden_death.ui.audio_controls import AudioControls
+from sudden_death.ui.aids.audio_controls import AudioControls
 audio = open_audio(sound=False)
 controls = AudioControls(audio.speaker, audio.cues)
 lengths = {}

@@ -23,11 +23,11 @@ from sudden_death.engine import events as ev
 from sudden_death.engine.cards import card_name
 from sudden_death.engine.state import SwapKind, Team
 from sudden_death.settings import Settings, save_settings
-from sudden_death.ui import loop as loop_module
-from sudden_death.ui.cli import Options
-from sudden_death.ui.explorer_words import signed
-from sudden_death.ui.game_words import HUMAN, Names, spot_words
-from sudden_death.ui.keys import KeySource, Step, parse_step
+from sudden_death.ui.run import loop as loop_module
+from sudden_death.ui.run.cli import Options
+from sudden_death.ui.run.key_script import KeySource, Step, parse_step
+from sudden_death.ui.words.numbers import signed
+from sudden_death.ui.words.phrases import HUMAN, Names, spot_words
 
 VERBOSITIES = ("short", "normal", "detailed")
 GAME_LINES = frozenset({"result", "computer", "decision", "game_over"})

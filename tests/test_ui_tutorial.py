@@ -9,8 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sudden_death.ui.rules_text import rules_sections
-from sudden_death.ui.tutorial import LESSON_END, TIPS
+from sudden_death.ui.aids.lesson import LESSON_END, TIPS
+from sudden_death.ui.words.rules import rules_sections
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = 1  # heads wins the toss, so the guided down is played on offense

@@ -10,8 +10,8 @@ from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.engine.actions import CallCoin, ChooseSide
 from sudden_death.engine.state import CoinFace, Side
 from sudden_death.ui.app import App
-from sudden_death.ui.palette import BACKGROUND
-from sudden_death.ui.render import HEIGHT, WIDTH, Fonts, draw
+from sudden_death.ui.window.palette import BACKGROUND
+from sudden_death.ui.window.render import HEIGHT, WIDTH, Fonts, draw
 
 
 def test_screenshot_of_a_decision_is_not_blank(tmp_path: Path) -> None:
@@ -99,7 +99,7 @@ def test_the_field_is_drawn_from_the_players_own_goal_on_both_sides() -> None:
     from engine_helpers import snap_game
 
     from sudden_death.engine.state import Team
-    from sudden_death.ui.game_words import human_spots
+    from sudden_death.ui.words.situation import human_spots
 
     assert human_spots(snap_game(30, offense=Team.HOME).state) == (30, 40, True)
     assert human_spots(snap_game(30, offense=Team.AWAY).state) == (70, 60, False)

@@ -25,7 +25,7 @@ import pytest
 from game_script import plan_game
 from xserver import REQUIRE_ENV, ensure_xvfb, xvfb
 
-from sudden_death.ui.palette import BACKGROUND, ENHANCED_CONTRAST, contrast
+from sudden_death.ui.window.palette import BACKGROUND, ENHANCED_CONTRAST, contrast
 
 ROOT = Path(__file__).resolve().parent.parent
 ARTIFACTS = ROOT / "build" / "window-test"
@@ -144,8 +144,8 @@ from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.engine.actions import CallCoin, ChooseSide
 from sudden_death.engine.state import CoinFace, Side
 from sudden_death.ui.app import App
-from sudden_death.ui.loop import _dispatch
-from sudden_death.ui.render import Fonts, draw
+from sudden_death.ui.run.loop import _dispatch
+from sudden_death.ui.window.render import Fonts, draw
 
 pygame.display.init(); pygame.font.init()
 pygame.display.set_mode((1024, 768), pygame.RESIZABLE)

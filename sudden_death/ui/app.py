@@ -21,44 +21,25 @@ from ..engine.field import LAST_DOWN
 from ..engine.match import Match
 from ..engine.state import GameState, Phase, SnapChoice
 from ..language import _
-from . import sections
-from .comfort import Comfort
-from .explorer import open_explorer
-from .game_words import (
-    HUMAN,
-    KickOption,
-    Names,
-    field_goal_option,
-    human_spots,
-    kick_summary,
-    outcome_words,
-    punt_option,
-    score_words,
-    situation_words,
-)
-from .help_text import keys_help, screen_help
-from .matchup_words import matchups_words
-from .menu import FULL_DETAIL, NORMAL_DETAIL, SHORT_DETAIL, Feedback, Menu
-from .narration import Line, card_details
+from .aids.comfort import Comfort
 from .panel import Panel
-from .render import View
-from .screens import (
-    DEFAULT_AWAY,
-    DEFAULT_HOME,
-    CoinScreen,
-    ConfirmScreen,
-    FinalCallScreen,
-    GameOverScreen,
-    NamingScreen,
-    Screen,
-    SelectionScreen,
-    SideScreen,
-    SnapScreen,
-    SubstitutionScreen,
-    WelcomeScreen,
-)
+from .screens import review as sections
+from .screens.base import ConfirmScreen, Screen
+from .screens.decisions import CoinScreen, FinalCallScreen, GameOverScreen, SideScreen, SnapScreen
+from .screens.explorer import open_explorer
+from .screens.hands import SelectionScreen, SubstitutionScreen
+from .screens.menu import FULL_DETAIL, NORMAL_DETAIL, SHORT_DETAIL, Feedback, Menu
+from .screens.welcome import DEFAULT_AWAY, DEFAULT_HOME, NamingScreen, WelcomeScreen
 from .session import Session
-from .verbosity import DETAILED, SHORT
+from .window.render import View
+from .words.cards import card_details
+from .words.help import keys_help, screen_help
+from .words.kicks import KickOption, field_goal_option, kick_summary, punt_option
+from .words.matchups import matchups_words
+from .words.narration import Line
+from .words.phrases import HUMAN, Names, score_words
+from .words.situation import human_spots, outcome_words, situation_words
+from .words.verbosity import DETAILED, SHORT
 
 Card = OffCall | DefCall | Player
 

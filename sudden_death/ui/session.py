@@ -17,11 +17,11 @@ from ..engine.computers import RANDOM
 from ..engine.errors import RulesError
 from ..engine.match import Match
 from ..engine.state import Hand, Team
-from .game_words import HUMAN, Names
-from .narration import Narrator
-from .screens import Screen
-from .sections import ComputerCalls
-from .verbosity import DETAILED, SHORT
+from .screens.base import Screen
+from .screens.review import ComputerCalls
+from .words.narration import Narrator
+from .words.phrases import HUMAN, Names
+from .words.verbosity import DETAILED, SHORT
 
 
 class Session:

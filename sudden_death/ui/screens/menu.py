@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..language import _, n_
+from ...language import _, n_
 
 SHORT_DETAIL, NORMAL_DETAIL, FULL_DETAIL = 0, 1, 2
 

@@ -6,7 +6,7 @@ import argparse
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..language import available
+from ...language import available
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from ..engine.card_model import Call, DefCall, OffCall, Player, PlayKind, Role
-from ..engine.cards import OFFENSIVE_CALLS, card_name
-from ..engine.resolve import compute_band
-from ..engine.state import Hand
-from ..engine.stats import BandStats, band_stats
-from ..language import N_, _
-from .explorer_words import mean_words, percent_words, signed
+from ...engine.card_model import Call, DefCall, OffCall, Player, PlayKind, Role
+from ...engine.cards import OFFENSIVE_CALLS, card_name
+from ...engine.resolve import compute_band
+from ...engine.state import Hand
+from ...engine.stats import BandStats, band_stats
+from ...language import N_, _
+from .numbers import mean_words, percent_words, signed
 
 # The likeliest risk of a matchup, said before its chance: "fumbles 2 percent" (translated
 # where it is said).

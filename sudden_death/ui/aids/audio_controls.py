@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..audio.protocols import Voice
-from ..language import active
-from ..settings import Settings
+from ...audio.protocols import Voice
+from ...language import active
+from ...settings import Settings
 
 DEFAULT_RATE_RANGE = (80, 450)
 

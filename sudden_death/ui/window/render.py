@@ -14,10 +14,10 @@ from typing import Any
 
 import pygame
 
-from ..language import _
+from ...language import _
+from ..screens.menu import Menu
 from . import palette
 from .layout import BASE_SIZES, Frame, PanelEntry, build
-from .menu import Menu
 
 WIDTH, HEIGHT = 1024, 768  # the window's first size; the player may resize it
 

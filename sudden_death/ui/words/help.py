@@ -5,9 +5,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
 
-from ..engine.actions import CALLS_PER_HAND, PLAYERS_PER_HAND
-from ..engine.resolve import MAX_BAND, MIN_BAND
-from ..language import N_, _, n_
+from ...engine.actions import CALLS_PER_HAND, PLAYERS_PER_HAND
+from ...engine.resolve import MAX_BAND, MIN_BAND
+from ...language import N_, _, n_
 
 # Translators: the full list of keys, read when F1 is pressed twice. The key names (Tab,
 # Shift+Tab, Up and Down arrows, Space, Enter, Home, End, H, S, R, D, E, M, Control, F1, Escape,

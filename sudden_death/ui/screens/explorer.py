@@ -12,21 +12,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol
 
-from ..engine.actions import PLAYERS_PER_HAND
-from ..engine.card_model import BANDS, DefCall, OffCall, Player, Role
-from ..engine.cards import (
-    DEFENSIVE_CALLS,
-    OFFENSIVE_CALLS,
-    PLAYERS,
-    card_name,
-    players_for,
-)
-from ..engine.resolve import compute_band
-from ..engine.stats import band_stats
-from ..language import _, n_, p_
-from . import explorer_words as words
+from ...engine.actions import PLAYERS_PER_HAND
+from ...engine.card_model import BANDS, DefCall, OffCall, Player, Role
+from ...engine.cards import DEFENSIVE_CALLS, OFFENSIVE_CALLS, PLAYERS, card_name, players_for
+from ...engine.resolve import compute_band
+from ...engine.stats import band_stats
+from ...language import _, n_, p_
+from ..words import cards, numbers
+from .base import Host, Screen
 from .menu import Group, Item, ItemKind, Menu
-from .screens import Host, Screen
 
 BACK = "back"
 CLOSE = "close"
@@ -141,7 +135,7 @@ class ExplorerHome(ExplorerScreen):
 
 def _card_note(card: OffCall | DefCall | Player) -> str:
     if isinstance(card, OffCall):
-        return words.kind_words(OFFENSIVE_CALLS[card].kind)
+        return cards.kind_words(OFFENSIVE_CALLS[card].kind)
     if isinstance(card, DefCall):
         return _("defensive call")
     call = _(card_name(PLAYERS[card].call))
@@ -171,8 +165,8 @@ def _matchup_result(off: OffCall, defense: DefCall) -> str:
     # Translators: {matchup} is "Inside Run against Blitz"; {reasons} "band minus 1: matchup
     # minus 2"; {summary} "At band minus 1: average gain ...".
     return _("{matchup}, {reasons}. {summary}").format(
-        matchup=_versus(off, defense), reasons=words.band_reason_words(band),
-        summary=words.band_summary(off, band.value))
+        matchup=_versus(off, defense), reasons=cards.band_reason_words(band),
+        summary=cards.band_summary(off, band.value))
 
 
 class CardListScreen(ExplorerScreen):
@@ -208,18 +202,18 @@ class OffCallScreen(ExplorerScreen):
 
     def __init__(self, host: Host, call: OffCall) -> None:
         self.call = call
-        bands = [Item(words.band_title(band), ItemKind.TEXT, band,
-                      note=words.call_stats_words(call, band)) for band in BANDS]
+        bands = [Item(numbers.band_title(band), ItemKind.TEXT, band,
+                      note=cards.call_stats_words(call, band)) for band in BANDS]
         matchups = [Item(_against(d), ItemKind.TEXT, d,
-                         note=f"{words.matchup_note(m, for_offense=True)}, "
-                              f"{words.mean_words(band_stats(call, m).mean_yards)}")
-                    for d, m in words.offense_matchups(call)]
+                         note=f"{cards.matchup_note(m, for_offense=True)}, "
+                              f"{numbers.mean_words(band_stats(call, m).mean_yards)}")
+                    for d, m in cards.offense_matchups(call)]
         players = [Item(_(card_name(p)), ItemKind.TEXT, p,
-                        note=f"{words.role_player_words(PLAYERS[p].role)}, "
-                             f"{words.player_effect_words(p)}")
+                        note=f"{cards.role_player_words(PLAYERS[p].role)}, "
+                             f"{cards.player_effect_words(p)}")
                    for p in PLAYERS if PLAYERS[p].call is call]
         groups = [
-            Group(_("Bands"), bands, focus=BANDS.index(words.DETAILS_BAND)),
+            Group(_("Bands"), bands, focus=BANDS.index(cards.DETAILS_BAND)),
             Group(_("Matchups"), matchups),
             Group(_("Players"), players),
             _back_group(),
@@ -232,15 +226,15 @@ class OffCallScreen(ExplorerScreen):
         # {blurb} the card's own sentence, {matchups} "Strong against: ...", {focus} the focus.
         return _("{call}, {kind}. {blurb} {matchups} Left and Right step through the bands; "
                  "Enter reads the yardage table. {focus}").format(
-            call=_(card_name(self.call)), kind=words.kind_words(card.kind), blurb=_(card.blurb),
-            matchups=words.matchup_words(self.call), focus=self.menu.describe_group())
+            call=_(card_name(self.call)), kind=cards.kind_words(card.kind), blurb=_(card.blurb),
+            matchups=cards.strengths_words(self.call), focus=self.menu.describe_group())
 
     def confirm(self) -> None:
         item = self.menu.item
         if item is None:
             return
         if isinstance(item.value, int) and not isinstance(item.value, bool):
-            self.host.say(words.yardage_table_words(self.call, item.value))
+            self.host.say(cards.yardage_table_words(self.call, item.value))
         elif isinstance(item.value, DefCall):
             self.host.say(_matchup_result(self.call, item.value))
         else:
@@ -255,9 +249,9 @@ class DefCallScreen(ExplorerScreen):
     def __init__(self, host: Host, call: DefCall) -> None:
         self.call = call
         items = [Item(_against(off), ItemKind.TEXT, off,
-                      note=f"{words.matchup_note(m, for_offense=False)}, "
-                           f"{words.mean_words(band_stats(off, m).mean_yards)}")
-                 for off, m in words.defense_matchups(call)]
+                      note=f"{cards.matchup_note(m, for_offense=False)}, "
+                           f"{numbers.mean_words(band_stats(off, m).mean_yards)}")
+                 for off, m in cards.defense_matchups(call)]
         groups = [Group(_("Against each offensive call"), items), _back_group()]
         super().__init__(host, Menu(_(card_name(call)), groups))
 
@@ -268,7 +262,7 @@ class DefCallScreen(ExplorerScreen):
         return _("{call}, defensive call. {blurb} {matchups} Bands count for the offense, so "
                  "minus is good for the defense. Enter hears the full figures. {focus}").format(
             call=_(card_name(self.call)), blurb=_(card.blurb),
-            matchups=words.matchup_words(self.call), focus=self.menu.describe_group())
+            matchups=cards.strengths_words(self.call), focus=self.menu.describe_group())
 
     def confirm(self) -> None:
         item = self.menu.item
@@ -294,7 +288,7 @@ class PlayerScreen(ExplorerScreen):
                            if offense else
                            compute_band(info.call, defense, defense_players=(player,)))
             items.append(Item(_versus(info.call, defense), ItemKind.TEXT, defense,
-                              note=words.band_change_words(info.call, without, with_player)))
+                              note=cards.band_change_words(info.call, without, with_player)))
         # Translators: {player} is a player card's name.
         title = _("How {player} moves the band").format(player=_(card_name(player)))
         groups = [Group(title, items), _back_group()]
@@ -306,8 +300,8 @@ class PlayerScreen(ExplorerScreen):
         # player", {effect} "adds 1 to the band when ...", {blurb} the card's own sentence.
         return _("{player}, {role}: {effect}. It does nothing for other calls. {blurb} "
                  "{focus}").format(
-            player=_(card_name(self.player)), role=words.role_player_words(info.role),
-            effect=words.player_effect_words(self.player), blurb=_(info.blurb),
+            player=_(card_name(self.player)), role=cards.role_player_words(info.role),
+            effect=cards.player_effect_words(self.player), blurb=_(info.blurb),
             focus=self.menu.describe_group())
 
 
@@ -317,7 +311,7 @@ class BandRulesScreen(ExplorerScreen):
     help_key = "explorer_rules"
 
     def __init__(self, host: Host) -> None:
-        items = [Item(line, ItemKind.TEXT) for line in words.band_rules_lines()]
+        items = [Item(line, ItemKind.TEXT) for line in cards.band_rules_lines()]
         groups = [Group(_("How the band is made"), items), _back_group()]
         super().__init__(host, Menu(_("How the band is made"), groups))
 
@@ -378,7 +372,7 @@ class TryMatchupScreen(ExplorerScreen):
         band = compute_band(off, defense, off_players, def_players)
         # Translators: {matchup} is "Inside Run against Blitz"; {band} is "band plus 1".
         return _("{matchup}: {band}").format(matchup=_versus(off, defense),
-                                             band=words.band_name(band.value))
+                                             band=numbers.band_name(band.value))
 
     def result(self) -> str:
         """The band and its statistics, from the engine's own band calculation."""
@@ -387,8 +381,8 @@ class TryMatchupScreen(ExplorerScreen):
         # Translators: {matchup} is "Inside Run against Blitz"; {reasons} "band minus 1: matchup
         # minus 2, Deep Threat adds 1"; {summary} "At band minus 1: average gain ...".
         return _("{matchup}: {reasons}. {summary}").format(
-            matchup=_versus(off, defense), reasons=words.band_reason_words(band),
-            summary=words.band_summary(off, band.value))
+            matchup=_versus(off, defense), reasons=cards.band_reason_words(band),
+            summary=cards.band_summary(off, band.value))
 
     def choose(self, item: Item) -> None:
         if item.value == HEAR:

@@ -20,19 +20,19 @@ from typing import Any
 
 import pygame
 
-from ..audio import system as audio_system
-from ..audio.protocols import CuePlayer, Speaker
-from ..audio.screen_reader import find_screen_reader
-from ..audio.silent import SilentCues, SilentSpeaker
-from ..audio.speech_output import SpeechOutput
-from ..language import N_, LanguageChoice, _, choose, install, restore
-from ..settings import load_settings
-from .app import App
+from ...audio import system as audio_system
+from ...audio.protocols import CuePlayer, Speaker
+from ...audio.screen_reader import find_screen_reader
+from ...audio.silent import SilentCues, SilentSpeaker
+from ...audio.speech_output import SpeechOutput
+from ...language import N_, LanguageChoice, _, choose, install, restore
+from ...settings import load_settings
+from ..app import App
+from ..window.frame_log import FrameLog
+from ..window.render import HEIGHT, WIDTH, Fonts, draw
 from .cli import Options, parse_options
-from .keys import KeyScriptError, KeySource, Step, StepError, post_step
-from .render import HEIGHT, WIDTH, Fonts, draw
+from .key_script import KeyScriptError, KeySource, Step, StepError, post_step
 from .transcript import Transcript
-from .window_log import FrameLog
 
 # Translators: said when a key press failed inside the game; F1 is the help key.
 APOLOGY = N_("Sorry, something went wrong there. The game goes on; press F1 for help.")

@@ -6,7 +6,7 @@ thing once; detailed adds the rolls and the reasoning a learner wants. Cues are 
 
 from __future__ import annotations
 
-from ..language import N_
+from ...language import N_
 
 SHORT, NORMAL, DETAILED = "short", "normal", "detailed"
 

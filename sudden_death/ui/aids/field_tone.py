@@ -11,10 +11,10 @@ import math
 import sys
 from array import array
 
-from ..audio.synth import pcm_to_wav
-from ..engine.field import GOAL_LINE
-from ..language import _, n_
-from .game_words import MIDFIELD
+from ...audio.synth import pcm_to_wav
+from ...engine.field import GOAL_LINE
+from ...language import _, n_
+from ..words.phrases import MIDFIELD
 
 SAMPLE_RATE = 22050
 LOW_HZ = 220.0  # your own goal line

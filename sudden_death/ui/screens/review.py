@@ -8,14 +8,14 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..engine import events as ev
-from ..engine.card_model import DefCall, OffCall, Player, Role
-from ..engine.cards import calls_for, card_name, players_for
-from ..engine.state import Hand, Swap, SwapKind, Team
-from ..language import N_, _, n_
-from .game_words import HUMAN, hand_words
+from ...engine import events as ev
+from ...engine.card_model import DefCall, OffCall, Player, Role
+from ...engine.cards import calls_for, card_name, players_for
+from ...engine.state import Hand, Swap, SwapKind, Team
+from ...language import N_, _, n_
+from ..words.cards import card_label
+from ..words.phrases import HUMAN, hand_words
 from .menu import Group, Item, ItemKind, Menu
-from .narration import card_label
 
 # Marked for the catalog here; spoken with `_()` where they are used.
 SECTION_NAMES = (N_("Current decision"), N_("Computer calls"), N_("Rosters"), N_("Game log"))

@@ -12,8 +12,8 @@ from typing import Protocol, TypeVar
 
 import pygame
 
-from ..language import N_, _, active, available, n_, p_
-from ..settings import (
+from ...language import N_, _, active, available, n_, p_
+from ...settings import (
     COMPUTERS,
     MIN_SPEECH_VOLUME,
     SPEECH_OUTPUTS,
@@ -21,10 +21,10 @@ from ..settings import (
     VERBOSITIES,
     Settings,
 )
+from ..screens.base import Host, Screen
+from ..screens.menu import Group, Item, ItemKind, Menu
+from ..words.verbosity import VERBOSITY_WORDS
 from .audio_controls import AudioControls
-from .menu import Group, Item, ItemKind, Menu
-from .screens import Host, Screen
-from .verbosity import VERBOSITY_WORDS
 
 T = TypeVar("T")
 

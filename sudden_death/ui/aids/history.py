@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..audio.protocols import Message
-from ..language import _, n_, p_
+from ...audio.protocols import Message
+from ...language import _, n_, p_
 
 # Categories the narration and app use (Message.category) and the review filters over them.
 RESULT_CATEGORIES = frozenset({"result", "game_over"})

@@ -12,18 +12,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..audio.protocols import Priority
-from ..engine import events as ev
-from ..engine.card_model import DefCall, OffCall, Player, PlayResult
-from ..engine.cards import card_name
-from ..engine.field import GOAL_LINE, OPENING_SPOT, TOUCHBACK_SPOT, Down
-from ..engine.game import SAFETY_POINTS
-from ..engine.resolve import MAX_BAND, MIN_BAND, RECOVERY_SIDES
-from ..engine.state import CoinFace, DriveEnd, Hand, Side, SnapChoice, Swap, SwapKind, Team
-from ..language import _, n_, p_
-from . import explorer_words
-from .explorer_words import signed
-from .game_words import (
+from ...audio.protocols import Priority
+from ...engine import events as ev
+from ...engine.card_model import PlayResult
+from ...engine.cards import card_name
+from ...engine.field import GOAL_LINE, OPENING_SPOT, TOUCHBACK_SPOT, Down
+from ...engine.game import SAFETY_POINTS
+from ...engine.resolve import MAX_BAND, MIN_BAND, RECOVERY_SIDES
+from ...engine.state import CoinFace, DriveEnd, Hand, Side, SnapChoice, Swap, SwapKind, Team
+from ...language import _, n_
+from .numbers import signed
+from .phrases import (
     HUMAN,
     LAST_DRIVE,
     Names,
@@ -31,15 +30,13 @@ from .game_words import (
     down_words,
     gain_words,
     hand_words,
-    outcome_words,
     score_words,
     spot_words,
 )
+from .situation import outcome_words
 from .verbosity import DETAILED, NORMAL, SHORT
 
 BIG_PLAY_YARDS = 15  # a gain this long gets its own cue and call
-
-__all__ = ["HUMAN", "Line", "Names", "Narrator", "card_details", "card_label"]
 
 
 @dataclass(frozen=True)
@@ -579,20 +576,3 @@ def _swap_words(swap: object, who: str, short: bool) -> str:
         return _("{team}: {into} for {out}.").format(team=who, into=into, out=out)
     # Translators: a swap of cards: {into} comes into the hand, {out} goes out.
     return _("The {team} bring in {into} for {out}.").format(team=who, into=into, out=out)
-
-
-# -- card details (D) --------------------------------------------------------------------------
-
-
-def card_details(card: OffCall | DefCall | Player) -> str:
-    """Band 0 statistics and matchups of a card: the explorer's own words, so they always agree."""
-    return explorer_words.card_details(card)
-
-
-def card_label(card: OffCall | DefCall | Player) -> tuple[str, str]:
-    """A card's name and kind ("player" or "call") for menus, in the player's language."""
-    if isinstance(card, Player):
-        # Translators: the note beside a card in menus: the card is a featured player.
-        return _(card_name(card)), p_("card kind", "player")
-    # Translators: the note beside a card in menus: the card is a play call.
-    return _(card_name(card)), p_("card kind", "call")

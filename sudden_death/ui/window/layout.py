@@ -14,9 +14,9 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from ..language import _, n_
+from ...language import _, n_
+from ..screens.menu import Group, Item, ItemKind, Menu
 from . import palette as p
-from .menu import Group, Item, ItemKind, Menu
 
 TEXT_SIZES = (100, 150, 200)  # percent, the settings' choices
 BASE_SIZES = {"large": 44, "medium": 36, "small": 30}  # pygame default-font points at 100%

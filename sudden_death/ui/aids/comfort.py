@@ -14,19 +14,20 @@ from typing import Protocol
 
 import pygame
 
-from ..audio.protocols import CuePlayer, Speaker
-from ..engine import events as ev
-from ..engine.state import GameState
-from ..language import _, choose, switch
-from ..settings import Settings, load_settings, save_settings
+from ...audio.protocols import CuePlayer, Speaker
+from ...engine import events as ev
+from ...engine.state import GameState
+from ...language import _, choose, switch
+from ...settings import Settings, load_settings, save_settings
+from ..screens.base import Host, Screen
+from ..words.situation import human_spots
+from ..words.verbosity import DETAILED
 from . import field_tone
 from .audio_controls import AudioControls
-from .game_words import human_spots
 from .history import History, Review
-from .screens import Host, Screen
-from .settings_menu import SettingsScreen
-from .tutorial import RulesScreen, TutorialGuide
-from .verbosity import DETAILED
+from .how_to_play import RulesScreen
+from .lesson import TutorialGuide
+from .settings_screen import SettingsScreen
 
 
 class ComfortHost(Host, Protocol):

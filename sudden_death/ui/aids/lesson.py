@@ -1,23 +1,18 @@
-"""Learning without a manual: the rules read aloud section by section, and a guided first down.
+"""The guided first down: a real game with a teacher at your shoulder.
 
-The guided first down is a real game with a teacher at your shoulder: each decision screen gets
-one extra explanation the first time it appears, results are narrated in detail, and after the
-first play the lesson ends and the game simply carries on.
-"""
+Each decision screen gets one extra explanation the first time it appears, results are
+narrated in detail, and after the first play the lesson ends and the game simply carries on."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
-import pygame
-
-from ..engine import events as ev
-from ..engine.actions import CALLS_PER_HAND, PLAYERS_PER_HAND
-from ..language import N_, _, n_
-from .help_text import LazyTexts
-from .menu import Group, Item, ItemKind, Menu
-from .rules_text import rules_sections
-from .screens import DEFAULT_AWAY, DEFAULT_HOME, Host, Screen
+from ...engine import events as ev
+from ...engine.actions import CALLS_PER_HAND, PLAYERS_PER_HAND
+from ...language import N_, _
+from ..screens.base import Host, Screen
+from ..screens.welcome import DEFAULT_AWAY, DEFAULT_HOME
+from ..words.help import LazyTexts
 
 # Translators: {home} and {away} are the two teams' names; the player's team is {home}.
 LESSON_START = N_(
@@ -63,12 +58,12 @@ def _tips() -> dict[str, str]:
 
 # One explanation per decision screen, by help key: built in the active language at each look-up.
 TIPS: Mapping[str, str] = LazyTexts(_tips)
-
 LESSON_END = N_(
     "That was your guided first down, and the lesson is over. The game carries on with the "
     "same steps. S reads the score and down, F plays the field tone, comma and period replay "
     "what was said, O opens settings, and F1 helps on every screen."
 )
+
 
 _PLAY_OVER = (ev.PlayResolved, ev.FieldGoal, ev.Punt, ev.GameOver)
 
@@ -99,51 +94,3 @@ class TutorialGuide:
             self.active = False
             self.app.say(_(LESSON_END), interrupt=False, category="tutorial")
 
-
-class RulesScreen(Screen):
-    """How to play: one section per item; arrows step through, Enter reads again."""
-
-    help_key = "rules"
-
-    def __init__(self, host: Host) -> None:
-        items = [Item(title, ItemKind.TEXT, index, note=text)
-                 for index, (title, text) in enumerate(rules_sections())]
-        super().__init__(host, Menu(_("How to play"), [Group(_("Sections"), items)]))
-
-    def section_words(self) -> str:
-        """ "Title. Text 3 of 12." for the focused section."""
-        group = self.menu.group
-        item = group.items[group.focus]
-        # Translators: a section of the rules: its title, its text, then "3 of 12".
-        return _("{title}. {text} {number} of {count}.").format(
-            title=item.label, text=item.note, number=group.focus + 1, count=len(group.items))
-
-    def intro(self) -> str:
-        count = len(self.menu.group.items)
-        # Translators: {section} is the first section, read after this introduction.
-        return n_("How to play, {count} short section. Down reads the next, Up the one "
-                  "before, Enter reads it again, Escape returns. {section}",
-                  "How to play, {count} short sections. Down reads the next, Up the one "
-                  "before, Enter reads it again, Escape returns. {section}",
-                  count).format(count=count, section=self.section_words())
-
-    def handle_key(self, key: int, mod: int) -> bool:
-        moves = {pygame.K_UP: -1, pygame.K_LEFT: -1, pygame.K_DOWN: 1, pygame.K_RIGHT: 1}
-        if key in moves:
-            cue = self.menu.move(moves[key]).cue
-        elif key == pygame.K_HOME:
-            cue = self.menu.home().cue
-        elif key == pygame.K_END:
-            cue = self.menu.end().cue
-        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
-            cue = None
-        else:
-            return False
-        if cue:
-            self.host.cue(cue)
-        self.host.say(self.section_words())
-        return True
-
-    def on_escape(self) -> bool:
-        self.host.pop()
-        return True

@@ -7,10 +7,10 @@ engine's constants, so the rules read aloud cannot drift from the rules played.
 
 from __future__ import annotations
 
-from ..engine.actions import CALLS_PER_HAND, PLAYERS_PER_HAND
-from ..engine.card_model import Role
-from ..engine.cards import calls_for, players_for
-from ..engine.field import (
+from ...engine.actions import CALLS_PER_HAND, PLAYERS_PER_HAND
+from ...engine.card_model import Role
+from ...engine.cards import calls_for, players_for
+from ...engine.field import (
     EXTRA_POINT_NEEDS,
     FIELD_GOAL_EXTRA,
     FIRST_DOWN_YARDS,
@@ -21,9 +21,9 @@ from ..engine.field import (
     PUNT_NETS,
     TOUCHBACK_SPOT,
 )
-from ..engine.game import FIELD_GOAL_POINTS, SAFETY_POINTS, TOUCHDOWN_POINTS
-from ..engine.resolve import MAX_BAND, MIN_BAND, SACK_DICE
-from ..language import _, down_ordinal, n_, p_
+from ...engine.game import FIELD_GOAL_POINTS, SAFETY_POINTS, TOUCHDOWN_POINTS
+from ...engine.resolve import MAX_BAND, MIN_BAND, SACK_DICE
+from ...language import _, down_ordinal, n_, p_
 
 
 def number_word(n: int) -> str:

@@ -1,97 +1,24 @@
-"""All wording of the card explorer and of card details (D).
+"""All wording about cards: card details (D), the explorer's figures, matchups and how a band is
+made.
 
 Every figure comes from the engine: statistics from `stats.band_stats` (exact Fractions), bands
 from `resolve.compute_band`, yardage from the band tables in `cards.py`. The functions take the
 engine's values and only round and phrase them, so tests can hold each spoken number against the
-engine's own calculation, and D and the explorer can never disagree.
-"""
+engine's own calculation, and D and the explorer can never disagree."""
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 from fractions import Fraction
 
-from ..engine.card_model import BANDS, PERCENT, DefCall, OffCall, Player, PlayKind, Role
-from ..engine.cards import DEFENSIVE_CALLS, MATCHUPS, OFFENSIVE_CALLS, PLAYERS, card_name
-from ..engine.resolve import MAX_BAND, MIN_BAND, Band
-from ..engine.stats import BIG_GAIN, BandStats, band_stats
-from ..language import _, n_
+from ...engine.card_model import BANDS, PERCENT, DefCall, OffCall, Player, PlayKind, Role
+from ...engine.cards import DEFENSIVE_CALLS, MATCHUPS, OFFENSIVE_CALLS, PLAYERS, card_name
+from ...engine.resolve import MAX_BAND, MIN_BAND, Band
+from ...engine.stats import BIG_GAIN, BandStats, band_stats
+from ...language import _, n_, p_
+from .numbers import band_name, mean_words, percent_words, signed, yards_words
 
 DETAILS_BAND = 0  # SPEC: previews and details use band 0; real plays use the real band
-
-
-# -- numbers -----------------------------------------------------------------------------------
-
-
-def _round_half_up(value: Fraction, places: int) -> Fraction:
-    """Round a non-negative exact value to `places` decimals, halves away from zero."""
-    scale = 10**places
-    return Fraction(math.floor(value * scale + Fraction(1, 2)), scale)
-
-
-def _decimal(value: Fraction, places: int) -> str:
-    """An exact value as spoken digits: "4.1", "12", never "4.0"."""
-    rounded = _round_half_up(abs(value), places)
-    text = f"{float(rounded):.{places}f}"
-    if "." in text:
-        text = text.rstrip("0").rstrip(".")
-    return text
-
-
-def percent_words(chance: Fraction) -> str:
-    """A chance (0..1) as "12 percent"; one decimal below 10 percent so small risks still show."""
-    percent = chance * 100
-    if percent.denominator == 1:
-        number = str(percent.numerator)
-    else:
-        number = _decimal(percent, 1 if percent < 10 else 0)
-    # Translators: a chance; {percent} is a number such as "12" or "4.5".
-    return _("{percent} percent").format(percent=number)
-
-
-def signed(value: int) -> str:
-    """A band or modifier as spoken: "plus 2", "minus 1", "0"."""
-    if value > 0:
-        # Translators: a band or modifier above zero, "plus 2".
-        return _("plus {value}").format(value=value)
-    if value < 0:
-        # Translators: a band or modifier below zero, "minus 1".
-        return _("minus {value}").format(value=-value)
-    return "0"
-
-
-def band_name(band: int) -> str:
-    """ "band plus 1"."""
-    # Translators: {band} is "plus 1", "minus 2" or "0". The band measures how well the
-    # offense's call fits the defense's.
-    return _("band {band}").format(band=signed(band))
-
-
-def band_title(band: int) -> str:
-    """ "Band plus 1": the band as the label of a list entry (the band name, capitalized)."""
-    # Translators: a list entry's label; {band} is "plus 1", "minus 2" or "0".
-    return _("Band {band}").format(band=signed(band))
-
-
-def mean_words(mean: Fraction) -> str:
-    """ "average gain 4.1 yards" or "average loss 0.3 yards"."""
-    if mean < 0:
-        # Translators: {yards} is a decimal number such as "0.3" or "1" (always said "yards").
-        return _("average loss {yards} yards").format(yards=_decimal(mean, 1))
-    # Translators: {yards} is a decimal number such as "4.1" or "1" (always said "yards").
-    return _("average gain {yards} yards").format(yards=_decimal(mean, 1))
-
-
-def yards_words(yards: int) -> str:
-    """One row of a yardage table: "loss of 3", "no gain", "gain of 12"."""
-    if yards < 0:
-        # Translators: one row of a yardage table, a loss of {yards} yards.
-        return _("loss of {yards}").format(yards=-yards)
-    if yards == 0:
-        return _("no gain")
-    # Translators: one row of a yardage table, a gain of {yards} yards.
-    return _("gain of {yards}").format(yards=yards)
 
 
 def kind_words(kind: PlayKind) -> str:
@@ -102,9 +29,6 @@ def kind_words(kind: PlayKind) -> str:
 def role_player_words(role: Role) -> str:
     """ "offense player" or "defense player": which side a player card helps."""
     return _("offense player") if role is Role.OFFENSE else _("defense player")
-
-
-# -- statistics of a call at a band ------------------------------------------------------------
 
 
 def figures(kind: PlayKind, stats: BandStats) -> list[tuple[str, Fraction, str]]:
@@ -179,9 +103,6 @@ def yardage_table_words(call: OffCall, band: int) -> str:
         fumble=table.fumble)
 
 
-# -- matchups and players ----------------------------------------------------------------------
-
-
 def matchup_note(modifier: int, for_offense: bool) -> str:
     """ "band plus 2, strong": the band always counts for the offense; strength is the card's."""
     mine = modifier if for_offense else -modifier
@@ -229,7 +150,7 @@ def defense_matchups(call: DefCall) -> list[tuple[OffCall, int]]:
     return [(off, MATCHUPS[off][call]) for off in OffCall]
 
 
-def matchup_words(call: OffCall | DefCall) -> str:
+def strengths_words(call: OffCall | DefCall) -> str:
     """What a call is strong and weak against, with the band each matchup gives."""
     if isinstance(call, OffCall):
         return _matchup_summary(offense_matchups(call), for_offense=True)
@@ -290,9 +211,6 @@ def band_change_words(call: OffCall, without: Band, with_player: Band) -> str:
         before=mean_words(band_stats(call, before).mean_yards))
 
 
-# -- whole paragraphs --------------------------------------------------------------------------
-
-
 def card_details(card: OffCall | DefCall | Player) -> str:
     """What D says about a card: band 0 statistics and matchups, the explorer's own words."""
     if isinstance(card, Player):
@@ -308,12 +226,12 @@ def card_details(card: OffCall | DefCall | Player) -> str:
         # card's own sentence, {summary} "At band 0: ...", {matchups} "Strong against: ...".
         return _("{call}, {kind}. {blurb} {summary} {matchups}").format(
             call=_(card_name(card)), kind=kind_words(off.kind), blurb=_(off.blurb),
-            summary=band_summary(card, DETAILS_BAND), matchups=matchup_words(card))
+            summary=band_summary(card, DETAILS_BAND), matchups=strengths_words(card))
     defense = DEFENSIVE_CALLS[card]
     # Translators: {call} is a defensive call's name, {blurb} the card's own sentence,
     # {matchups} "Strong against: ...".
     return _("{call}, defensive call. {blurb} {matchups}").format(
-        call=_(card_name(card)), blurb=_(defense.blurb), matchups=matchup_words(card))
+        call=_(card_name(card)), blurb=_(defense.blurb), matchups=strengths_words(card))
 
 
 def band_rules_lines() -> list[str]:
@@ -343,3 +261,12 @@ def band_rules_lines() -> list[str]:
         # "Blitz minus 2, Zone plus 1".
         lines.append(_("Matchup table, {call}: {row}.").format(call=_(card_name(off)), row=row))
     return lines
+
+
+def card_label(card: OffCall | DefCall | Player) -> tuple[str, str]:
+    """A card's name and kind ("player" or "call") for menus, in the player's language."""
+    if isinstance(card, Player):
+        # Translators: the note beside a card in menus: the card is a featured player.
+        return _(card_name(card)), p_("card kind", "player")
+    # Translators: the note beside a card in menus: the card is a play call.
+    return _(card_name(card)), p_("card kind", "call")

@@ -1,0 +1,60 @@
+"""How to play: the rules read aloud, one short section at a time."""
+
+from __future__ import annotations
+
+import pygame
+
+from ...language import _, n_
+from ..screens.base import Host, Screen
+from ..screens.menu import Group, Item, ItemKind, Menu
+from ..words.rules import rules_sections
+
+
+class RulesScreen(Screen):
+    """How to play: one section per item; arrows step through, Enter reads again."""
+
+    help_key = "rules"
+
+    def __init__(self, host: Host) -> None:
+        items = [Item(title, ItemKind.TEXT, index, note=text)
+                 for index, (title, text) in enumerate(rules_sections())]
+        super().__init__(host, Menu(_("How to play"), [Group(_("Sections"), items)]))
+
+    def section_words(self) -> str:
+        """ "Title. Text 3 of 12." for the focused section."""
+        group = self.menu.group
+        item = group.items[group.focus]
+        # Translators: a section of the rules: its title, its text, then "3 of 12".
+        return _("{title}. {text} {number} of {count}.").format(
+            title=item.label, text=item.note, number=group.focus + 1, count=len(group.items))
+
+    def intro(self) -> str:
+        count = len(self.menu.group.items)
+        # Translators: {section} is the first section, read after this introduction.
+        return n_("How to play, {count} short section. Down reads the next, Up the one "
+                  "before, Enter reads it again, Escape returns. {section}",
+                  "How to play, {count} short sections. Down reads the next, Up the one "
+                  "before, Enter reads it again, Escape returns. {section}",
+                  count).format(count=count, section=self.section_words())
+
+    def handle_key(self, key: int, mod: int) -> bool:
+        moves = {pygame.K_UP: -1, pygame.K_LEFT: -1, pygame.K_DOWN: 1, pygame.K_RIGHT: 1}
+        if key in moves:
+            cue = self.menu.move(moves[key]).cue
+        elif key == pygame.K_HOME:
+            cue = self.menu.home().cue
+        elif key == pygame.K_END:
+            cue = self.menu.end().cue
+        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+            cue = None
+        else:
+            return False
+        if cue:
+            self.host.cue(cue)
+        self.host.say(self.section_words())
+        return True
+
+    def on_escape(self) -> bool:
+        self.host.pop()
+        return True
+

@@ -1,0 +1,116 @@
+"""What every screen is: the `Host` it talks to, the `Screen` base, and the yes / no dialog."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ...engine.actions import Action
+from ...engine.card_model import DefCall, OffCall, Player
+from ...language import _
+from .menu import Group, Item, ItemKind, Menu
+
+Card = OffCall | DefCall | Player
+
+
+class Host(Protocol):
+    """What a screen may ask of the app."""
+
+    def say(self, text: str, *, interrupt: bool = True, category: str = "menu") -> None: ...
+
+    def cue(self, name: str) -> None: ...
+
+    def act(self, *actions: Action) -> None: ...
+
+    def push(self, screen: Screen) -> None: ...
+
+    def pop(self, announce: bool = True) -> None: ...
+
+    def ask_concede(self) -> None: ...
+
+    def names_chosen(self, home: str, away: str) -> None: ...
+
+    def start_naming(self) -> None: ...
+
+    def play_again(self) -> None: ...
+
+    def ask_quit(self) -> None: ...
+
+    def quit(self) -> None: ...
+
+    def open_extra(self, name: str) -> None: ...  # "settings", "rules" or "tutorial"
+
+
+class Screen:
+    """A screen: a menu, the words said when it takes focus, and what its buttons do."""
+
+    help_key = ""
+
+    def __init__(self, host: Host, menu: Menu) -> None:
+        self.host = host
+        self.menu = menu
+
+    def prompt(self) -> str:
+        """The question this screen asks (kept in the history and the game log)."""
+        return f"{self.menu.title}."
+
+    def focus_words(self) -> str:
+        """Where the focus is: said after the prompt, never logged."""
+        return self.menu.describe_group()
+
+    def intro(self) -> str:
+        """Spoken when the screen first takes focus: what it is, the options, the focus."""
+        return f"{self.prompt()} {self.focus_words()}"
+
+    def handle_key(self, key: int, mod: int) -> bool:
+        """Screen-specific keys, tried before the shared ones; True when handled."""
+        return False
+
+    def handle_text(self, text: str) -> bool:
+        return False
+
+    def on_button(self, item: Item) -> None:
+        """A focused button was pressed."""
+
+    def confirm(self) -> None:
+        """Enter on something that is not a button: confirm the decision if the screen has one."""
+        self.host.say(_("Press Enter on a button to choose."), category="menu")
+        self.host.cue("menu_error")
+
+    def on_escape(self) -> bool:
+        """Escape: True when the screen handled it (a dialog closes, a step goes back)."""
+        return False
+
+
+def buttons(labels: list[tuple[str, object]]) -> list[Item]:
+    return [Item(label, ItemKind.BUTTON, value) for label, value in labels]
+
+
+class ConfirmScreen(Screen):
+    """A yes / no question; No has the focus, Escape means No, and either closes the dialog."""
+
+    help_key = "confirm"
+
+    def __init__(self, host: Host, question: str, on_yes: object,
+                 yes: str | None = None) -> None:
+        """`yes` labels the Yes button ("Yes, quit"); None: plain "Yes"."""
+        self.question = question
+        self.on_yes = on_yes
+        yes_label = _("Yes") if yes is None else yes
+        menu = Menu(question, [Group(question, buttons([(_("No"), "no"),
+                                                         (yes_label, "yes")]))])
+        super().__init__(host, menu)
+
+    def intro(self) -> str:
+        return f"{self.question} {self.menu.describe(entering=True)}"
+
+    def on_button(self, item: Item) -> None:
+        if item.value == "yes" and callable(self.on_yes):
+            self.host.pop(announce=False)
+            self.on_yes()
+        else:
+            self.host.pop()
+
+    def on_escape(self) -> bool:
+        self.host.pop()
+        return True
+

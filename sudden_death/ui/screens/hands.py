@@ -1,0 +1,247 @@
+"""The card decisions of a down: picking a hand, and keeping or replacing one card."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from ...engine.actions import (
+    CALLS_PER_HAND,
+    PLAYERS_PER_HAND,
+    ChooseSnap,
+    PickHand,
+    PickSwap,
+    swap_actions,
+)
+from ...engine.card_model import Role
+from ...engine.cards import calls_for, card_name, players_for
+from ...engine.state import Hand, SnapChoice, Swap
+from ...language import _, join_words, n_
+from ..words.phrases import hand_words
+from .base import Card, Host
+from .decisions import DecisionScreen, Kicks, kick, kick_items
+from .menu import NORMAL_DETAIL, SHORT_DETAIL, Group, Item, ItemKind, Menu
+
+
+class SelectionScreen(DecisionScreen):
+    """Pick 2 players and 3 calls. From the second down in a side, last down's cards come
+    already checked, so Enter plays them again and changing one card is two checkboxes. A full
+    list hands the focus on to the list still open. On offense before fourth down, the kicks
+    wait in a last list: the down is still before the snap until the cards are confirmed."""
+
+    help_key = "selection"
+
+    def __init__(self, host: Host, role: Role, full: bool = True, again: Hand | None = None,
+                 teach_again: bool = False, kicks: Kicks | None = None) -> None:
+        self.role = role
+        self.again = again
+        self.teach_again = teach_again  # say once that the cards are last down's
+        self.kicks = kicks or {}
+        held = set() if again is None else {*again.players, *again.calls}
+        players = [self._card_item(p, held) for p in players_for(role)]
+        calls = [self._card_item(c, held) for c in calls_for(role)]
+        groups = [
+            # The counts are said when picking starts and after every check.
+            Group(_("Players"), players, limit=PLAYERS_PER_HAND, noun="players"),
+            Group(_("Calls"), calls, limit=CALLS_PER_HAND, noun="calls"),
+            Group(_("Confirm"), [Item(_("Confirm these cards"), ItemKind.BUTTON, "confirm")]),
+        ]
+        if self.kicks:
+            groups.append(Group(_("Or kick instead"), kick_items(self.kicks)))
+        title = _("Your offense cards") if role is Role.OFFENSE else _("Your defense cards")
+        menu = Menu(title, groups)
+        menu.status = self.after_toggle
+        super().__init__(host, menu, full)
+
+    @staticmethod
+    def _card_item(card: Card, held: set[Card]) -> Item:
+        return Item(_(card_name(card)), ItemKind.CHECKBOX, card, checked=card in held)
+
+    def _picked(self) -> tuple[list[Card], list[Card]]:
+        players_group, calls_group = self.menu.groups[1], self.menu.groups[2]
+        players = [item.value for item in players_group.checked()]
+        calls = [item.value for item in calls_group.checked()]
+        return players, calls  # type: ignore[return-value]
+
+    def counts(self) -> str:
+        """"1 of 2 players, 0 of 3 calls"."""
+        players_group, calls_group = self.menu.groups[1], self.menu.groups[2]
+        return f"{players_group.checked_count()}, {calls_group.checked_count()}"
+
+    def after_toggle(self) -> str:
+        """The toggled list's count; when it is full, the focus moves on to the open list."""
+        toggled = self.menu.group
+        if self.menu.detail > NORMAL_DETAIL:
+            count = toggled.checked_count()
+        else:
+            # Translators: how many cards of a list are checked of those allowed: "1 of 2".
+            count = _("{have} of {limit}").format(have=len(toggled.checked()),
+                                                  limit=toggled.limit)
+        lists = self.menu.groups[1:3]
+        if toggled.limit is None or len(toggled.checked()) < toggled.limit:
+            return count
+        open_lists = [group for group in lists if len(group.checked()) < (group.limit or 0)]
+        if not open_lists:  # short verbosity trusts the player to know Enter
+            if self.menu.detail == SHORT_DETAIL:
+                return f"{count}."
+            # Translators: {count} is how many cards are checked: "3 of 3".
+            return _("{count}. Enter confirms.").format(count=count)
+        self.menu.focus_group(self.menu.groups.index(open_lists[0]))
+        return f"{count}. {self.menu.describe_group()}"
+
+    def prompt(self) -> str:
+        hand = ""
+        if self.again is not None and self.menu.detail > SHORT_DETAIL:
+            hand = hand_words(self.again)
+        teach = (_("Last down's cards are checked again: Enter plays them, or change a card "
+                   "first.") if hand and self.teach_again else "")
+        if not self.full:
+            if not hand:
+                return _("Your cards.")
+            # Translators: {hand} lists the cards checked from last down.
+            return " ".join(filter(None, [_("Your cards: {hand}.").format(hand=hand), teach]))
+        sentences = [self._picking_words()]
+        if self.kicks:
+            sentences.append(_("To punt or kick a field goal instead, Tab past Confirm."))
+        if hand:
+            # Translators: {hand} lists the cards checked from last down.
+            sentences.append(_("Checked from last down: {hand}.").format(hand=hand))
+        if teach:
+            sentences.append(teach)
+        return " ".join(sentences)
+
+    def _picking_words(self) -> str:
+        """What to pick, the cards to pick from, and the keys that pick them."""
+        players = ", ".join(item.label for item in self.menu.groups[1].items)
+        calls = ", ".join(item.label for item in self.menu.groups[2].items)
+        if self.role is Role.OFFENSE:
+            # Translators: {players_count} is "2 players", {calls_count} "3 calls"; {players}
+            # and {calls} list the card names.
+            words = _("Pick your offense cards for this down: {players_count} and "
+                      "{calls_count}. Players: {players}. Calls: {calls}. Space checks a card; "
+                      "a full list moves you on to the next; Enter confirms.")
+        else:
+            # Translators: {players_count} is "2 players", {calls_count} "3 calls"; {players}
+            # and {calls} list the card names.
+            words = _("Pick your defense cards for this down: {players_count} and "
+                      "{calls_count}. Players: {players}. Calls: {calls}. Space checks a card; "
+                      "a full list moves you on to the next; Enter confirms.")
+        players_count = n_("{count} player", "{count} players",
+                           PLAYERS_PER_HAND).format(count=PLAYERS_PER_HAND)
+        calls_count = n_("{count} call", "{count} calls",
+                         CALLS_PER_HAND).format(count=CALLS_PER_HAND)
+        return words.format(players_count=players_count, calls_count=calls_count,
+                            players=players, calls=calls)
+
+    def choose(self, item: Item) -> None:
+        if item.value in self.kicks:
+            kick(self.host, self.kicks, item.value)  # type: ignore[arg-type]
+        else:
+            self.confirm()
+
+    def confirm(self) -> None:
+        players, calls = self._picked()
+        missing = []
+        if len(players) < PLAYERS_PER_HAND:
+            more = PLAYERS_PER_HAND - len(players)
+            missing.append(n_("{count} more player", "{count} more players",
+                              more).format(count=more))
+        if len(calls) < CALLS_PER_HAND:
+            more = CALLS_PER_HAND - len(calls)
+            missing.append(n_("{count} more call", "{count} more calls", more).format(count=more))
+        if missing:
+            self.host.cue("menu_error")
+            # Translators: {missing} is "1 more player and 2 more calls"; {counts} is
+            # "1 of 2 players, 1 of 3 calls".
+            self.host.say(_("Not yet: pick {missing}. You have {counts}.").format(
+                missing=join_words(missing), counts=self.counts()), category="menu")
+            return
+        hand = Hand(tuple(players), tuple(calls))  # type: ignore[arg-type]
+        if self.kicks:  # still before the snap: the play starts with these cards
+            self.host.act(ChooseSnap(SnapChoice.PLAY), PickHand(hand))
+        else:
+            self.host.act(PickHand(hand))
+
+
+class SubstitutionScreen(DecisionScreen):
+    """Keep, or replace one card: the list is Keep, then each card you hold ("Replace
+    Scatback"); choosing one lists what can come in for it. Escape steps back.
+
+    Every card in both lists is the card itself, so D reads its details there too.
+    """
+
+    help_key = "substitution"
+
+    def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True) -> None:
+        self.role = role
+        self.hand = hand
+        self.out: Card | None = None
+        super().__init__(host, Menu(_("Keep or replace"), [self._main_group()]), full)
+
+    def _main_group(self) -> Group:
+        items = [Item(_("Keep"), ItemKind.BUTTON, "keep")]
+        items += [Item(_("Replace {card}").format(card=_(card_name(card))), ItemKind.BUTTON, card)
+                  for card in (*self.hand.players, *self.hand.calls)]
+        return Group(_("Keep or replace"), items)
+
+    def _set_group(self, group: Group) -> None:
+        self.menu.groups[1] = group
+        self.menu.focus_group(1)
+
+    def prompt(self) -> str:
+        if self.full:
+            return _("Now you may answer their cards: keep all yours, or replace one player or "
+                     "one call. Down arrow to the card to replace.")
+        return _("Keep or replace?")
+
+    def focus_words(self) -> str:
+        return self.menu.describe(entering=True)
+
+    def choose(self, item: Item) -> None:
+        value = item.value
+        if value == "keep":
+            self.host.act(PickSwap(Swap.keep()))
+        elif self.out is None:
+            out = cast("Card", value)  # the menu holds only the hand's cards here
+            self.out = out
+            title = (_("Bring in a player for {card}:") if value in self.hand.players
+                     else _("Bring in a call for {card}:")).format(card=_(card_name(out)))
+            self._set_group(Group(title, [
+                Item(_(card_name(swap.into)), ItemKind.BUTTON, swap.into)
+                for swap in self._swaps() if swap.out == out and swap.into is not None
+            ]))
+            self.host.say(self.menu.describe_group())
+        else:
+            swap = self._bringing_in(value)
+            assert swap is not None  # the bring-in list holds only the legal swaps' cards
+            self.host.act(PickSwap(swap))
+
+    def considered(self) -> Swap | None:
+        """The swap whose incoming card has the focus in the bring-in list, if any (M reads
+        the matchups as they would be with it)."""
+        item = self.menu.item
+        return None if item is None else self._bringing_in(item.value)
+
+    def _bringing_in(self, card: object) -> Swap | None:
+        """The legal swap of the card being replaced for `card`, if there is one."""
+        if self.out is None:
+            return None
+        return next((swap for swap in self._swaps()
+                     if swap.out == self.out and swap.into == card), None)
+
+    def _swaps(self) -> list[Swap]:
+        """The rules' legal swaps for this hand, in their order."""
+        return [action.swap for action in swap_actions(self.hand, self.role)
+                if isinstance(action, PickSwap)]
+
+    def on_escape(self) -> bool:
+        if self.out is None:
+            return False
+        focus = self.out
+        self.out = None
+        self._set_group(self._main_group())
+        self.menu.group.focus = next(i for i, item in enumerate(self.menu.group.items)
+                                     if item.value == focus)
+        # Translators: back in the previous list; {focus} is its title and focused entry.
+        self.host.say(_("Back. {focus}").format(focus=self.menu.describe_group()))
+        return True
+

@@ -1,0 +1,128 @@
+"""Before a game: the title screen and naming the teams."""
+
+from __future__ import annotations
+
+import pygame
+
+from ...language import N_, _, p_
+from .base import Host, Screen, buttons
+from .menu import Group, Item, ItemKind, Menu
+
+# The team names Enter takes when none is typed (translated where they are used).
+# Translators: the player's team's name when none is typed (a nickname, said "the Hawks").
+DEFAULT_HOME = N_("Hawks")
+# Translators: the computer team's name when none is typed (a nickname, said "the Bears").
+DEFAULT_AWAY = N_("Bears")
+
+
+class WelcomeScreen(Screen):
+    help_key = "welcome"
+
+    def __init__(self, host: Host) -> None:
+        menu = Menu(_("Welcome"), [Group(_("Main menu"), buttons(
+            [(_("Start a game"), "start"), (_("Guided first down"), "tutorial"),
+             (_("How to play"), "rules"), (_("Settings"), "settings"), (_("Quit"), "quit")]))])
+        super().__init__(host, menu)
+
+    def prompt(self) -> str:
+        return _(
+            "Welcome to Sudden Death, an American football card game you play by ear. "
+            "You and the computer get one drive each; every down you pick players and calls. "
+            "Press F1 for help at any time."
+        )
+
+    def on_button(self, item: Item) -> None:
+        if item.value == "start":
+            self.host.start_naming()
+        elif item.value in ("tutorial", "rules", "settings"):
+            self.host.open_extra(str(item.value))
+        else:
+            self.host.ask_quit()
+
+
+class NamingScreen(Screen):
+    """Typing both team names: letters are echoed, Backspace says what it removed."""
+
+    help_key = "naming"
+
+    def __init__(self, host: Host) -> None:
+        self.names: list[str] = []
+        self.text = ""
+        super().__init__(host, self._build())
+
+    def _prompt(self) -> str:
+        return _("Your team's name") if not self.names else _("The computer team's name")
+
+    def _default(self) -> str:
+        return _(DEFAULT_HOME) if not self.names else _(DEFAULT_AWAY)
+
+    def _build(self) -> Menu:
+        # Translators: shown in the empty name field; {name} is the default team name.
+        shown = self.text or _("(empty: Enter takes {name})").format(name=self._default())
+        return Menu(_("Name the teams"), [Group(self._prompt(), [Item(shown, ItemKind.TEXT)])])
+
+    def prompt(self) -> str:
+        if not self.names:
+            # Translators: {name} is the default team name, taken when nothing is typed.
+            words = _("Your team's name: type it and press Enter. Leave it empty for {name}.")
+        else:
+            words = _("The computer team's name: type it and press Enter. Leave it empty for "
+                      "{name}.")
+        return words.format(name=self._default())
+
+    def focus_words(self) -> str:
+        return ""  # the prompt says it all; the text line is empty
+
+    def _refresh(self) -> None:
+        self.menu = self._build()
+
+    def handle_text(self, text: str) -> bool:
+        for char in text:
+            if not char.isprintable() or len(self.text) >= 24:
+                self.host.cue("menu_error")
+                continue
+            self.text += char
+            self.host.say(_space_or(char), category="echo")
+        self._refresh()
+        return True
+
+    def handle_key(self, key: int, mod: int) -> bool:
+        if key == pygame.K_BACKSPACE:
+            if not self.text:
+                self.host.say(_("Nothing to remove; the name is empty."), category="echo")
+                self.host.cue("menu_edge")
+            else:
+                removed, self.text = self.text[-1], self.text[:-1]
+                # Translators: Backspace removed a typed character (or "space").
+                self.host.say(_("Removed {character}.").format(character=_space_or(removed)),
+                              category="echo")
+            self._refresh()
+            return True
+        if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+            self.confirm()
+            return True
+        # Letters arrive as text input; their key presses must not act as game keys here.
+        return key < 0x40000000 and key not in (pygame.K_ESCAPE, pygame.K_TAB)
+
+    def confirm(self) -> None:
+        name = self.text.strip()
+        if not name:
+            name = self._default()
+            self.host.say(_("No name typed, so the default: {name}.").format(name=name),
+                          category="echo", interrupt=True)
+        else:
+            self.host.say(_("Name set: {name}.").format(name=name), category="echo")
+        self.names.append(name)
+        self.text = ""
+        if len(self.names) == 2:
+            self.host.names_chosen(self.names[0], self.names[1])
+            return
+        self._refresh()
+        self.host.say(self.prompt(), interrupt=False, category="decision")
+
+
+def _space_or(char: str) -> str:
+    """A typed character as it is echoed: the space is said as a word."""
+    # Translators: the space bar's character, echoed as the player types a team name.
+    return p_("typed character", "space") if char == " " else char
+

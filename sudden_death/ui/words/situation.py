@@ -1,0 +1,111 @@
+"""Where the game stands: what S says, what a side needs on the last drive, and the final result."""
+
+from __future__ import annotations
+
+from ...engine.field import GOAL_LINE
+from ...engine.game import EXTRA_POINT_POINTS, FIELD_GOAL_POINTS, TOUCHDOWN_POINTS
+from ...engine.state import GameEnd, GameState, Outcome
+from ...language import N_, _
+from .phrases import HUMAN, LAST_DRIVE, Names, down_words, score_words
+
+_SCORES = (
+    # Translators: what a team needs, as in "You need a field goal to tie, a touchdown to win."
+    (FIELD_GOAL_POINTS, N_("a field goal")),
+    # Translators: what a team needs, as in "You need a touchdown to win."
+    (TOUCHDOWN_POINTS, N_("a touchdown")),
+    # Translators: what a team needs, as in "You need a touchdown and the extra point to win."
+    (TOUCHDOWN_POINTS + EXTRA_POINT_POINTS, N_("a touchdown and the extra point")),
+)
+
+
+def needs_words(state: GameState, names: Names) -> str:
+    """On the last drive: what the team with the ball needs to tie or win ("" otherwise)."""
+    if state.drive != LAST_DRIVE or state.offense is None or state.outcome is not None:
+        return ""
+    offense = state.offense
+    you = offense is HUMAN
+    team = names.of(offense)
+    behind = state.scores[offense.other] - state.scores[offense]
+    if behind < 0:
+        if you:
+            return _("You need nothing more: a stop or any score still wins.")
+        return _("The {team} need nothing more: a stop or any score still wins.").format(
+            team=team)
+    if behind == 0:
+        if you:
+            return _("You need any score to win; without one it's a tie.")
+        return _("The {team} need any score to win; without one it's a tie.").format(team=team)
+    tie = next((_(words) for points, words in _SCORES if points == behind), "")
+    win = next((_(words) for points, words in _SCORES if points > behind), "")
+    if tie and win:
+        if you:
+            # Translators: {tie} and {win} are scores such as "a field goal" or "a touchdown".
+            return _("You need {tie} to tie, {win} to win.").format(tie=tie, win=win)
+        # Translators: {tie} and {win} are scores such as "a field goal" or "a touchdown".
+        return _("The {team} need {tie} to tie, {win} to win.").format(
+            team=team, tie=tie, win=win)
+    if win:
+        if you:
+            # Translators: {win} is a score such as "a field goal" or "a touchdown".
+            return _("You need {win} to win.").format(win=win)
+        # Translators: {win} is a score such as "a field goal" or "a touchdown".
+        return _("The {team} need {win} to win.").format(team=team, win=win)
+    if you:
+        # Translators: {tie} is a score such as "a touchdown and the extra point".
+        return _("You need {tie} just to tie; nothing wins it.").format(tie=tie)
+    # Translators: {tie} is a score such as "a touchdown and the extra point".
+    return _("The {team} need {tie} just to tie; nothing wins it.").format(team=team, tie=tie)
+
+
+def situation_words(state: GameState, names: Names) -> str:
+    """What S says: the score, the drive, who has the ball, the down, and what is needed."""
+    words = [_("Score: {score}.").format(score=score_words(state.scores, names))]
+    if state.outcome is not None:
+        words.append(_("The game is over."))
+        return " ".join(words)
+    if state.offense is None:
+        words.append(_("The game has not kicked off yet."))
+        return " ".join(words)
+    if state.offense is HUMAN:
+        words.append(_("Drive {drive} of {drives}, you are on offense.").format(
+            drive=state.drive, drives=LAST_DRIVE))
+    else:
+        words.append(_("Drive {drive} of {drives}, you are on defense.").format(
+            drive=state.drive, drives=LAST_DRIVE))
+    if state.down is not None:
+        # Translators: who has the ball and the down: "Hawks ball, 2nd and 7 at your own 31."
+        words.append(_("{team} ball, {down}.").format(
+            team=names.of(state.offense), down=down_words(state.down, state.offense)))
+    needs = needs_words(state, names)
+    if needs:
+        words.append(needs)
+    return " ".join(words)
+
+
+def outcome_words(outcome: Outcome, names: Names) -> str:
+    """The game-over message; it always begins with "Final score"."""
+    words = [_("Final score: {score}.").format(score=score_words(outcome.scores, names))]
+    if outcome.end is GameEnd.CONCEDED:
+        loser = outcome.winner.other if outcome.winner is not None else HUMAN
+        words.append(_("The {team} conceded.").format(team=names.of(loser)))
+    elif outcome.end is GameEnd.SAFETY:
+        words.append(_("It ended on a safety."))
+    if outcome.winner is None:
+        words.append(_("It ends in a tie."))
+    elif outcome.winner is HUMAN:
+        words.append(_("The {team} win it!").format(team=names.home))
+    else:
+        words.append(_("The {team} hold on and win.").format(team=names.away))
+    return " ".join(words)
+
+
+def human_spots(state: GameState) -> tuple[int, int, bool] | None:
+    """(ball, first-down marker, you have the ball), counted from the human player's own goal
+    line as the window and the field tone show them; None when no down is being played."""
+    if state.down is None or state.offense is None:
+        return None
+    mine = state.offense is HUMAN
+    if mine:
+        return state.down.line, state.down.marker, True
+    return GOAL_LINE - state.down.line, GOAL_LINE - state.down.marker, False
+
