@@ -22,6 +22,10 @@ def started_app(config: Path, speaker: Speaker, seed: int = 4) -> App:
 
 
 def press(app: App, *names: str) -> None:
-    """Each key by pygame's name for it ("o", "end", "right", "space")."""
+    """Each key by pygame's name for it ("o", "end", "right", "space"); a name with a "shift+"
+    prefix is pressed with Shift ("shift+tab")."""
+    pygame.display.init()  # key names are looked up through SDL, which must be started
     for name in names:
-        app.handle_key(pygame.key.key_code(name), 0)
+        shift = name.startswith("shift+")
+        name = name.removeprefix("shift+")
+        app.handle_key(pygame.key.key_code(name), pygame.KMOD_LSHIFT if shift else 0)

@@ -123,13 +123,15 @@ def test_hostile_keys_all_over_the_game_find_no_english(monkeypatch: pytest.Monk
 def test_help_rules_and_lesson_have_no_english(code: str) -> None:
     """What the fuzz rarely reaches: every screen's F1, every key, How to play, and the lesson."""
     from sudden_death.ui.aids import lesson as tutorial
+    from sudden_death.ui.keymap import KeyMap
     from sudden_death.ui.words import help as help_text
     from sudden_death.ui.words.rules import rules_sections
 
     with language.using(language.load(code)):
         names = {"home": language._(DEFAULT_HOME), "away": language._(DEFAULT_AWAY)}
-        texts = [*(help_text.screen_help(key) for key in help_text.SCREENS),
-                 help_text.keys_help(), *tutorial.TIPS.values(),
+        keys = KeyMap.default()
+        texts = [*(help_text.screen_help(key, keys) for key in help_text.SCREENS),
+                 keys.key_list(), *tutorial.TIPS.values(),
                  language._(tutorial.LESSON_START).format(**names),
                  language._(tutorial.LESSON_END),
                  *(part for section in rules_sections() for part in section)]

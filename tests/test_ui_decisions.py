@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 
-import pygame
+from app_driver import press
 
 from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.engine.card_model import Role
@@ -18,17 +18,6 @@ from sudden_death.ui.screens.base import ConfirmScreen
 from sudden_death.ui.screens.decisions import SnapScreen
 from sudden_death.ui.screens.hands import SelectionScreen, SubstitutionScreen
 from sudden_death.ui.words.cards import card_details
-
-KEYS = {"return": pygame.K_RETURN, "tab": pygame.K_TAB, "down": pygame.K_DOWN,
-        "up": pygame.K_UP, "space": pygame.K_SPACE, "d": pygame.K_d, "h": pygame.K_h,
-        "s": pygame.K_s, "escape": pygame.K_ESCAPE, "end": pygame.K_END,
-        **{str(n): pygame.K_0 + n for n in range(1, 10)}}
-
-
-def press(app: App, *keys: str) -> None:
-    for name in keys:
-        shift = name.startswith("shift+")
-        app.handle_key(KEYS[name.removeprefix("shift+")], pygame.KMOD_SHIFT if shift else 0)
 
 
 def said(speaker: RecordingSpeaker) -> list[str]:

@@ -13,8 +13,8 @@ import sys
 from fractions import Fraction
 from pathlib import Path
 
-import pygame
 import pytest
+from app_driver import press
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -25,6 +25,7 @@ from sudden_death.engine.resolve import compute_band
 from sudden_death.engine.state import Phase, Team
 from sudden_death.engine.stats import band_stats
 from sudden_death.ui.app import App
+from sudden_death.ui.keymap import KeyMap
 from sudden_death.ui.run.loop import APOLOGY
 from sudden_death.ui.screens.explorer import (
     DefCallScreen,
@@ -38,7 +39,7 @@ from sudden_death.ui.screens.hands import SelectionScreen
 from sudden_death.ui.screens.menu import Item, Menu
 from sudden_death.ui.words import cards, numbers
 from sudden_death.ui.words.cards import card_details
-from sudden_death.ui.words.help import SCREENS
+from sudden_death.ui.words.help import SCREENS, screen_text
 
 ROOT = Path(__file__).resolve().parent.parent
 NUMBER = r"(\d+(?:\.\d+)?)"
@@ -269,20 +270,7 @@ def test_every_explorer_screen_has_help() -> None:
 
 # -- the game is untouched; Escape restores focus ----------------------------------------------
 
-KEY_NAMES = {
-    "return": pygame.K_RETURN, "tab": pygame.K_TAB, "up": pygame.K_UP, "down": pygame.K_DOWN,
-    "left": pygame.K_LEFT, "right": pygame.K_RIGHT, "space": pygame.K_SPACE,
-    "home": pygame.K_HOME, "end": pygame.K_END, "escape": pygame.K_ESCAPE, "e": pygame.K_e,
-    "d": pygame.K_d, "s": pygame.K_s, "r": pygame.K_r, "h": pygame.K_h, "f1": pygame.K_F1,
-    **{str(n): pygame.K_0 + n for n in range(1, 10)},
-}
 
-
-def press(app: App, *keys: str) -> None:
-    for name in keys:
-        shift = name.startswith("shift+")
-        app.handle_key(KEY_NAMES[name.removeprefix("shift+")],
-                       pygame.KMOD_SHIFT if shift else 0)
 
 
 def app_at_selection() -> tuple[App, RecordingSpeaker]:
@@ -392,7 +380,7 @@ def test_explorer_from_the_title_screen_and_from_a_section() -> None:
     press(app, "e")
     assert speaker.spoken[-1].text.startswith("The explorer is already open")
     press(app, "f1")
-    assert speaker.spoken[-1].text.startswith(SCREENS["explorer"])
+    assert speaker.spoken[-1].text.startswith(screen_text("explorer", KeyMap.default()))
     press(app, "escape")
     assert app.top is welcome and welcome.menu.group.focus == 1
     assert speaker.spoken[-1].text == f"Explorer closed. {welcome.menu.describe_group()}"
@@ -487,7 +475,7 @@ def test_scripted_run_through_the_explorer(tmp_path: Path) -> None:
     assert result.startswith(f"Deep Pass against Blitz: band {band}: matchup {matchup}, "
                              f"Deep Threat adds 1. At band {band}: average gain")
     assert_figures(result, OffCall.DEEP_PASS, tried.value)
-    assert any(s.startswith(SCREENS["explorer_try"]) for s in spoken)
+    assert any(s.startswith(screen_text("explorer_try", KeyMap.default())) for s in spoken)
     closed = spoken.index("Explorer closed. Players: Power Back, 1 of 4")
     # The game goes on exactly as it would have without the explorer: same reveal, same dice.
     assert spoken[closed + 1:] == plain[plain.index(spoken[closed + 1]):]

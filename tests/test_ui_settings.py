@@ -12,8 +12,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-import pygame
 import pytest
+from app_driver import press
 
 from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.engine.match import Match
@@ -29,16 +29,7 @@ from sudden_death.ui.aids.settings_screen import SettingsScreen
 from sudden_death.ui.app import App
 
 ROOT = Path(__file__).resolve().parent.parent
-KEYS = {"o": pygame.K_o, "f2": pygame.K_F2, "left": pygame.K_LEFT, "right": pygame.K_RIGHT,
-        "up": pygame.K_UP, "down": pygame.K_DOWN, "space": pygame.K_SPACE,
-        "return": pygame.K_RETURN, "escape": pygame.K_ESCAPE, "end": pygame.K_END,
-        "home": pygame.K_HOME, "f1": pygame.K_F1}
 
-
-def press(app: App, *keys: str) -> None:
-    for key in keys:
-        shift = key.startswith("shift+")
-        app.handle_key(KEYS[key.removeprefix("shift+")], pygame.KMOD_SHIFT if shift else 0)
 
 
 def make_app(config: Path) -> tuple[App, RecordingSpeaker, RecordingCues]:

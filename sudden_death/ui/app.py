@@ -22,6 +22,7 @@ from ..engine.match import Match
 from ..engine.state import GameState, Phase, SnapChoice
 from ..language import _
 from .aids.comfort import Comfort
+from .keymap import MODIFIER_KEYS, PICKS, Command, Context, KeyMap, pick_number, types_text
 from .panel import Panel
 from .screens import review as sections
 from .screens.base import ConfirmScreen, Screen
@@ -33,7 +34,7 @@ from .screens.welcome import DEFAULT_AWAY, DEFAULT_HOME, NamingScreen, WelcomeSc
 from .session import Session
 from .window.render import View
 from .words.cards import card_details
-from .words.help import keys_help, screen_help
+from .words.help import screen_help
 from .words.kicks import KickOption, field_goal_option, kick_summary, punt_option
 from .words.matchups import matchups_words
 from .words.narration import Line
@@ -42,6 +43,9 @@ from .words.situation import human_spots, outcome_words, situation_words
 from .words.verbosity import DETAILED, SHORT
 
 Card = OffCall | DefCall | Player
+# Commands heard on every screen before the screen itself sees the key.
+BEFORE_SCREENS = frozenset({Command.SCROLL_UP, Command.SCROLL_DOWN, Command.SILENCE,
+                            Command.HELP})
 
 
 class App:
@@ -67,6 +71,8 @@ class App:
         self.help_step = 0  # 1 after F1 read the screen's help: F1 again reads every key
         speaker.add_listener(self._heard)
         self.comfort = Comfort(self, speaker, cues)  # settings, history, field tone, how to play
+        self.keys = KeyMap.default()  # what each key does (keymap.py)
+        self._commands = self._command_table()
 
     # -- the session's parts, read by screens, comfort and tests -------------------------------
 
@@ -329,84 +335,109 @@ class App:
         self.dirty = True
 
     def handle_key(self, key: int, mod: int) -> None:
+        """A key press: the key map says what it means; the screen on top may use that first
+        (its own context's meaning, then the game's), and otherwise the app does it."""
         self.dirty = True
-        shift = bool(mod & pygame.KMOD_SHIFT)
         self.panel.fade_notices()
-        if key in (pygame.K_PAGEUP, pygame.K_PAGEDOWN):
-            self.scroll_panel(-1 if key == pygame.K_PAGEUP else 1)
+        if key in MODIFIER_KEYS:
             return
-        if key in (pygame.K_LCTRL, pygame.K_RCTRL):
-            self.speaker.silence()
-            return
-        if key in (pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_LALT, pygame.K_RALT,
-                   pygame.K_CAPSLOCK, pygame.K_LGUI, pygame.K_RGUI, pygame.K_NUMLOCK):
-            return
-        if key == pygame.K_F1:
-            self.help()
+        shift = bool(mod & pygame.KMOD_SHIFT)
+        command = self.keys.command(key, shift)
+        if command in BEFORE_SCREENS:
+            self._commands[command]()
             return
         self.help_step = 0
-        if self.section == 0 and self.top.handle_key(key, mod):
-            return
-        if key == pygame.K_ESCAPE:
-            if self.section:
-                self.goto_section(0)
-            elif not self.top.on_escape():
-                self.ask_quit()
-            return
-        if key == pygame.K_h:
-            self.goto_section((self.section + (-1 if shift else 1)) % len(sections.SECTION_NAMES))
-            return
-        if key == pygame.K_s:
-            self.say_situation()
-            return
-        if key == pygame.K_r:
-            self.say(self.panel.last_message or _("Nothing to repeat yet."), category="repeat")
-            return
-        if key == pygame.K_d:
-            self.toggle_details()
-            return
-        if key == pygame.K_e:
-            open_explorer(self)
-            return
-        if key == pygame.K_m:
-            self.say_matchups()
-            return
-        if self.comfort.handle_key(key, mod):
-            return
-        menu = self.active_menu()
-        if key == pygame.K_TAB:
-            self._menu_feedback(menu.next_group(-1 if shift else 1))
-        elif key in (pygame.K_UP, pygame.K_LEFT):
-            self._menu_feedback(menu.move(-1, wrap=self.comfort.settings.menu_wrap))
-        elif key in (pygame.K_DOWN, pygame.K_RIGHT):
-            self._menu_feedback(menu.move(1, wrap=self.comfort.settings.menu_wrap))
-        elif key == pygame.K_HOME:
-            self._menu_feedback(menu.home())
-        elif key == pygame.K_END:
-            self._menu_feedback(menu.end())
-        elif pygame.K_1 <= key <= pygame.K_9 or pygame.K_KP1 <= key <= pygame.K_KP9:
-            number = key - (pygame.K_0 if key <= pygame.K_9 else pygame.K_KP1 - 1)
-            self._menu_feedback(menu.pick(number))
-        elif key == pygame.K_SPACE:
-            self._menu_feedback(menu.toggle())
-        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER):
-            if self.section:
-                self.goto_section(0)
-            else:
-                self._menu_feedback(menu.activate())
-        else:
+        if self.section == 0:
+            screen = self.top
+            own = (self.keys.command(key, shift, screen.key_context)
+                   if screen.key_context is not Context.GAME else None)
+            if own is not None and screen.on_command(own):
+                return
+            if command is not None and screen.on_command(command):
+                return
+            if screen.takes_text and types_text(key):
+                return  # it arrives as text input
+        if command is None or command not in self._commands:
             self.cue("menu_error")
             self.say(_("That key does nothing here. Press F1 for help."))
+            return
+        self._commands[command]()
+
+    def _command_table(self) -> dict[Command, Callable[[], None]]:
+        """What each command of the game's context does when no screen took it."""
+        comfort = self.comfort
+
+        def menu(step: Callable[[Menu], Feedback]) -> Callable[[], None]:
+            return lambda: self._menu_feedback(step(self.active_menu()))
+
+        def wrap() -> bool:
+            return comfort.settings.menu_wrap
+
+        table: dict[Command, Callable[[], None]] = {
+            Command.SCROLL_UP: lambda: self.scroll_panel(-1),
+            Command.SCROLL_DOWN: lambda: self.scroll_panel(1),
+            Command.SILENCE: self.speaker.silence,
+            Command.HELP: self.help,
+            Command.BACK: self.back,
+            Command.NEXT_SECTION: lambda: self.step_section(1),
+            Command.PREVIOUS_SECTION: lambda: self.step_section(-1),
+            Command.SITUATION: self.say_situation,
+            Command.REPEAT: self.repeat,
+            Command.DETAILS: self.toggle_details,
+            Command.EXPLORER: lambda: open_explorer(self),
+            Command.MATCHUPS: self.say_matchups,
+            Command.HISTORY_BACK: lambda: comfort.review(comfort.history.step(-1)),
+            Command.HISTORY_FORWARD: lambda: comfort.review(comfort.history.step(1)),
+            Command.HISTORY_FIRST: lambda: comfort.review(comfort.history.first()),
+            Command.HISTORY_LAST: lambda: comfort.review(comfort.history.last()),
+            Command.HISTORY_FILTER: lambda: comfort.review(comfort.history.cycle_filter(1)),
+            Command.HISTORY_FILTER_BACK:
+                lambda: comfort.review(comfort.history.cycle_filter(-1)),
+            Command.FIELD_TONE: lambda: comfort.play_field_tone(speak=True),
+            Command.SETTINGS: lambda: comfort.open("settings"),
+            Command.NEXT_CONTROL: menu(lambda m: m.next_group(1)),
+            Command.PREVIOUS_CONTROL: menu(lambda m: m.next_group(-1)),
+            Command.PREVIOUS_ITEM: menu(lambda m: m.move(-1, wrap=wrap())),
+            Command.NEXT_ITEM: menu(lambda m: m.move(1, wrap=wrap())),
+            Command.FIRST_ITEM: menu(Menu.home),
+            Command.LAST_ITEM: menu(Menu.end),
+            Command.TOGGLE: menu(Menu.toggle),
+            Command.ACTIVATE: self.activate,
+        }
+        for pick in PICKS:
+            number = pick_number(pick) or 1
+            table[pick] = menu(lambda m, number=number: m.pick(number))  # type: ignore[misc]
+        return table
+
+    def back(self) -> None:
+        """Escape: out of a review section, else the screen's own step back, else quit?"""
+        if self.section:
+            self.goto_section(0)
+        elif not self.top.on_escape():
+            self.ask_quit()
+
+    def step_section(self, delta: int) -> None:
+        self.goto_section((self.section + delta) % len(sections.SECTION_NAMES))
+
+    def repeat(self) -> None:
+        self.say(self.panel.last_message or _("Nothing to repeat yet."), category="repeat")
+
+    def activate(self) -> None:
+        """Enter: in a review section, back to the decision; else press or confirm."""
+        if self.section:
+            self.goto_section(0)
+        else:
+            self._menu_feedback(self.active_menu().activate())
 
     def help(self) -> None:
         """F1: what this screen is for; pressed again, every key."""
         if self.help_step == 1:
             self.help_step = 0
-            self.say(keys_help(), category="help")
+            self.say(self.keys.key_list(), category="help")
             return
         self.help_step = 1
         name = "section" if self.section else self.top.help_key
-        self.say(screen_help(name), category="help")
+        self.say(screen_help(name, self.keys), category="help")
 
     def _menu_feedback(self, result: Feedback) -> None:
         if result.cue == "menu_move":

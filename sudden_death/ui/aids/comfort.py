@@ -12,8 +12,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-import pygame
-
 from ...audio.protocols import CuePlayer, Speaker
 from ...engine import events as ev
 from ...engine.state import GameState
@@ -99,26 +97,10 @@ class Comfort:
         new down's words: see narration.Line.field_tone)."""
         self.guide.after_events(events)
 
-    def handle_key(self, key: int, mod: int) -> bool:
-        """Comfort keys (history, field tone, settings); True when the key was one of them."""
-        shift = bool(mod & pygame.KMOD_SHIFT)
-        if key == pygame.K_COMMA:
-            self._review(self.history.first() if shift else self.history.step(-1))
-        elif key == pygame.K_PERIOD:
-            self._review(self.history.last() if shift else self.history.step(1))
-        elif key == pygame.K_SLASH:
-            self._review(self.history.cycle_filter(-1 if shift else 1))
-        elif key == pygame.K_f:
-            self.play_field_tone(speak=True)
-        elif key in (pygame.K_o, pygame.K_F2):
-            self.open("settings")
-        else:
-            return False
-        return True
-
     # -- actions -----------------------------------------------------------------------------
 
-    def _review(self, review: Review) -> None:
+    def review(self, review: Review) -> None:
+        """A history key's answer: its cue, then the message (never itself recorded)."""
         if review.cue:
             self.app.cue(review.cue)
         self.app.say(review.text, category="history")

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import pygame
-
 from ...language import _, n_
+from ..keymap import Command
 from ..screens.base import Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
 from ..words.rules import rules_sections
@@ -37,15 +36,17 @@ class RulesScreen(Screen):
                   "before, Enter reads it again, Escape returns. {section}",
                   count).format(count=count, section=self.section_words())
 
-    def handle_key(self, key: int, mod: int) -> bool:
-        moves = {pygame.K_UP: -1, pygame.K_LEFT: -1, pygame.K_DOWN: 1, pygame.K_RIGHT: 1}
-        if key in moves:
-            cue = self.menu.move(moves[key]).cue
-        elif key == pygame.K_HOME:
+    def on_command(self, command: Command) -> bool:
+        """Every move reads the section it lands on; Enter and Space read it again."""
+        if command is Command.PREVIOUS_ITEM:
+            cue = self.menu.move(-1).cue
+        elif command is Command.NEXT_ITEM:
+            cue = self.menu.move(1).cue
+        elif command is Command.FIRST_ITEM:
             cue = self.menu.home().cue
-        elif key == pygame.K_END:
+        elif command is Command.LAST_ITEM:
             cue = self.menu.end().cue
-        elif key in (pygame.K_RETURN, pygame.K_KP_ENTER, pygame.K_SPACE):
+        elif command in (Command.ACTIVATE, Command.TOGGLE):
             cue = None
         else:
             return False

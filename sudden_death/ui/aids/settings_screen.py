@@ -10,8 +10,6 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-import pygame
-
 from ...language import N_, _, active, available, n_, p_
 from ...settings import (
     COMPUTERS,
@@ -21,6 +19,7 @@ from ...settings import (
     VERBOSITIES,
     Settings,
 )
+from ..keymap import Command, Context
 from ..screens.base import Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
 from ..words.verbosity import VERBOSITY_WORDS
@@ -28,6 +27,9 @@ from .audio_controls import AudioControls
 
 T = TypeVar("T")
 
+# The settings' own keys: (direction, a bigger step).
+STEPS = {Command.SETTING_LESS: (-1, False), Command.SETTING_MORE: (1, False),
+         Command.SETTING_LESS_BIG: (-1, True), Command.SETTING_MORE_BIG: (1, True)}
 RATE_STEP, RATE_BIG_STEP = 10, 50
 VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 # Language first: whoever cannot follow the words they hear finds it with O alone.
@@ -67,6 +69,7 @@ class SettingsOwner(Protocol):
 
 class SettingsScreen(Screen):
     help_key = "settings"
+    key_context = Context.SETTINGS
 
     def __init__(self, host: Host, comfort: SettingsOwner) -> None:
         self.comfort = comfort
@@ -170,15 +173,15 @@ class SettingsScreen(Screen):
 
     # -- keys --------------------------------------------------------------------------------
 
-    def handle_key(self, key: int, mod: int) -> bool:
+    def on_command(self, command: Command) -> bool:
         item = self.menu.item
         if item is None or item.value not in SETTING_KEYS:
             return False
-        big = bool(mod & pygame.KMOD_SHIFT)
-        if key in (pygame.K_LEFT, pygame.K_RIGHT):
-            self.adjust(str(item.value), 1 if key == pygame.K_RIGHT else -1, big)
+        if command in STEPS:
+            direction, big = STEPS[command]
+            self.adjust(str(item.value), direction, big)
             return True
-        if key in (pygame.K_SPACE, pygame.K_RETURN, pygame.K_KP_ENTER):
+        if command in (Command.TOGGLE, Command.ACTIVATE):
             if item.value in CYCLED:
                 self.adjust(str(item.value), 1, False, cycle=True)
             else:

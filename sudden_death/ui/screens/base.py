@@ -7,6 +7,7 @@ from typing import Protocol
 from ...engine.actions import Action
 from ...engine.card_model import DefCall, OffCall, Player
 from ...language import _
+from ..keymap import Command, Context
 from .menu import Group, Item, ItemKind, Menu
 
 Card = OffCall | DefCall | Player
@@ -44,6 +45,8 @@ class Screen:
     """A screen: a menu, the words said when it takes focus, and what its buttons do."""
 
     help_key = ""
+    key_context = Context.GAME  # where its own keys are looked up first (keymap.Context)
+    takes_text = False  # True: keys that type a character type it, instead of acting
 
     def __init__(self, host: Host, menu: Menu) -> None:
         self.host = host
@@ -61,8 +64,9 @@ class Screen:
         """Spoken when the screen first takes focus: what it is, the options, the focus."""
         return f"{self.prompt()} {self.focus_words()}"
 
-    def handle_key(self, key: int, mod: int) -> bool:
-        """Screen-specific keys, tried before the shared ones; True when handled."""
+    def on_command(self, command: Command) -> bool:
+        """A key's command, offered to the screen before the app's own meaning of it (its
+        context's commands first, then the game's); True when the screen used it."""
         return False
 
     def handle_text(self, text: str) -> bool:

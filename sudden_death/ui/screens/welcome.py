@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import pygame
-
 from ...language import N_, _, p_
+from ..keymap import Command, Context
 from .base import Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu
 
@@ -44,6 +43,8 @@ class NamingScreen(Screen):
     """Typing both team names: letters are echoed, Backspace says what it removed."""
 
     help_key = "naming"
+    key_context = Context.TYPING
+    takes_text = True
 
     def __init__(self, host: Host) -> None:
         self.names: list[str] = []
@@ -86,8 +87,8 @@ class NamingScreen(Screen):
         self._refresh()
         return True
 
-    def handle_key(self, key: int, mod: int) -> bool:
-        if key == pygame.K_BACKSPACE:
+    def on_command(self, command: Command) -> bool:
+        if command is Command.ERASE:
             if not self.text:
                 self.host.say(_("Nothing to remove; the name is empty."), category="echo")
                 self.host.cue("menu_edge")
@@ -98,11 +99,10 @@ class NamingScreen(Screen):
                               category="echo")
             self._refresh()
             return True
-        if key in (pygame.K_RETURN, pygame.K_KP_ENTER):
+        if command is Command.ACTIVATE:
             self.confirm()
             return True
-        # Letters arrive as text input; their key presses must not act as game keys here.
-        return key < 0x40000000 and key not in (pygame.K_ESCAPE, pygame.K_TAB)
+        return False  # letters arrive as text input: takes_text keeps them from acting
 
     def confirm(self) -> None:
         name = self.text.strip()
