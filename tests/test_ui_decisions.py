@@ -43,7 +43,7 @@ def test_last_downs_cards_come_checked_and_enter_plays_them_again() -> None:
     hand = app.session.last_hands[Role.OFFENSE]
     top = app.top
     assert isinstance(top, SelectionScreen) and top.again == hand
-    checked = [item.value for group in top.menu.groups[1:3] for item in group.checked()]
+    checked = [item.card for group in top.menu.groups[1:3] for item in group.checked()]
     assert checked == [*hand.players, *hand.calls]
     assert said(speaker)[-2].startswith("Your cards: ")
     assert "checked again: Enter plays them" in said(speaker)[-2]  # taught the first time
@@ -70,7 +70,8 @@ def test_d_reads_cards_in_the_swap_lists_and_the_computers_revealed_cards() -> N
     assert said(speaker)[-1] == card_details(app.top.hand.players[0])
     press(app, "return", "d")  # the players that can come in
     coming = app.top.menu.item
-    assert coming is not None and said(speaker)[-1] == card_details(coming.value)
+    assert coming is not None and coming.card is not None
+    assert said(speaker)[-1] == card_details(coming.card)
     press(app, "escape", "h")  # back, then the Computer calls section
     assert said(speaker)[-1].startswith("Computer calls. Their cards: ")
     computer = app.match.state.defense_hand if app.match else None

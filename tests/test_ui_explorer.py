@@ -106,7 +106,7 @@ def assert_figures(text: str, call: OffCall, band: int) -> None:
 def band_item_text(call: OffCall, band: int) -> str:
     screen = OffCallScreen(FakeHost(), call)  # type: ignore[arg-type]
     group = screen.menu.groups[0]
-    assert group.focused is not None and group.focused.value == 0  # opens at band 0
+    assert group.focus == BANDS.index(0)  # opens at band 0
     group.focus = BANDS.index(band)
     return screen.menu.describe()
 
@@ -217,7 +217,7 @@ def test_player_moves_the_band_as_the_engine_does(player: Player) -> None:
 
 def _check(menu: Menu, group: int, values: set[object]) -> None:
     for item in menu.groups[group].items:
-        item.checked = item.value in values
+        item.checked = item.card in values
 
 
 @settings(max_examples=300, deadline=None)

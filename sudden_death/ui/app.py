@@ -8,6 +8,7 @@ was said (`Panel`), settings and learning aids (`Comfort`).
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 import pygame
 
@@ -25,7 +26,7 @@ from .aids.comfort import Comfort
 from .keymap import MODIFIER_KEYS, PICKS, Command, Context, KeyMap, pick_number, types_text
 from .panel import Panel
 from .screens import review as sections
-from .screens.base import ConfirmScreen, Screen
+from .screens.base import ConfirmScreen, Extra, Screen
 from .screens.decisions import CoinScreen, FinalCallScreen, GameOverScreen, SideScreen, SnapScreen
 from .screens.explorer import open_explorer
 from .screens.hands import SelectionScreen, SubstitutionScreen
@@ -293,9 +294,9 @@ class App:
         if events:
             self.after(events)
 
-    def open_extra(self, name: str) -> None:
+    def open_extra(self, extra: Extra) -> None:
         """Settings, How to play or the guided first down (from the title screen)."""
-        self.comfort.open(name)
+        self.comfort.open(extra)
 
     def tell_notice(self, notice: str, cue: bool = True, again: bool = False) -> None:
         """Show a fault reason in the window (once) and speak it without cutting speech, after
@@ -394,7 +395,7 @@ class App:
             Command.HISTORY_FILTER_BACK:
                 lambda: comfort.review(comfort.history.cycle_filter(-1)),
             Command.FIELD_TONE: lambda: comfort.play_field_tone(speak=True),
-            Command.SETTINGS: lambda: comfort.open("settings"),
+            Command.SETTINGS: lambda: comfort.open(Extra.SETTINGS),
             Command.NEXT_CONTROL: menu(lambda m: m.next_group(1)),
             Command.PREVIOUS_CONTROL: menu(lambda m: m.next_group(-1)),
             Command.PREVIOUS_ITEM: menu(lambda m: m.move(-1, wrap=wrap())),
@@ -405,8 +406,7 @@ class App:
             Command.ACTIVATE: self.activate,
         }
         for pick in PICKS:
-            number = pick_number(pick) or 1
-            table[pick] = menu(lambda m, number=number: m.pick(number))  # type: ignore[misc]
+            table[pick] = menu(partial(Menu.pick, number=pick_number(pick) or 1))
         return table
 
     def back(self) -> None:
@@ -505,8 +505,8 @@ class App:
 
     def toggle_details(self) -> None:
         item = self.active_menu().item
-        card = item.value if item is not None else None
-        if not isinstance(card, (OffCall, DefCall, Player)):
+        card = item.card if item is not None else None
+        if card is None:
             self.cue("menu_error")
             self.say(_("Details are for cards; focus a player or a call first."))
             return

@@ -17,7 +17,7 @@ from ...engine import events as ev
 from ...engine.state import GameState
 from ...language import _, choose, switch
 from ...settings import Settings, load_settings, save_settings
-from ..screens.base import Host, Screen
+from ..screens.base import Extra, Host, Screen
 from ..words.situation import human_spots
 from ..words.verbosity import DETAILED
 from . import field_tone
@@ -105,17 +105,17 @@ class Comfort:
             self.app.cue(review.cue)
         self.app.say(review.text, category="history")
 
-    def open(self, name: str) -> None:
-        """Open a comfort screen by name: settings, rules or tutorial."""
-        if name == "settings":
+    def open(self, extra: Extra) -> None:
+        """Open settings, How to play, or start the guided first down."""
+        if extra is Extra.SETTINGS:
             if isinstance(self.app.top, SettingsScreen):
                 self.app.say(_("You are in settings already. Escape closes them."))
                 return
             self.app.push(SettingsScreen(self.app, self))
-        elif name == "rules":
+        elif extra is Extra.RULES:
             if not isinstance(self.app.top, RulesScreen):
                 self.app.push(RulesScreen(self.app))
-        elif name == "tutorial":
+        else:
             self.guide.begin()
 
     def field_position(self) -> tuple[int, int | None, bool] | None:

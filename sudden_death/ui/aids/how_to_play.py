@@ -15,8 +15,7 @@ class RulesScreen(Screen):
     help_key = "rules"
 
     def __init__(self, host: Host) -> None:
-        items = [Item(title, ItemKind.TEXT, index, note=text)
-                 for index, (title, text) in enumerate(rules_sections())]
+        items = [Item(title, ItemKind.TEXT, note=text) for title, text in rules_sections()]
         super().__init__(host, Menu(_("How to play"), [Group(_("Sections"), items)]))
 
     def section_words(self) -> str:

@@ -153,11 +153,17 @@ class SettingsScreen(Screen):
 
     def _items(self) -> list[Item]:
         settings = self.comfort.settings
-        items = [Item(self.label(key, settings), ItemKind.TEXT, key) for key in SETTING_KEYS]
-        items.append(Item(_("Reset to defaults"), ItemKind.BUTTON, "reset"))
+        items = [Item(self.label(key, settings), ItemKind.TEXT) for key in SETTING_KEYS]
+        items.append(Item(_("Reset to defaults"), ItemKind.BUTTON, press=self.reset))
         # Translators: the button that closes the settings menu.
-        items.append(Item(p_("button", "Done"), ItemKind.BUTTON, "done"))
+        items.append(Item(p_("button", "Done"), ItemKind.BUTTON, press=self.close))
         return items
+
+    def focused_setting(self) -> str | None:
+        """The setting the focus is on (the list starts with SETTING_KEYS in order), or None
+        on the buttons after them."""
+        focus = self.menu.group.focus
+        return SETTING_KEYS[focus] if focus < len(SETTING_KEYS) else None
 
     def _refresh(self) -> None:
         group = self.menu.group
@@ -174,32 +180,29 @@ class SettingsScreen(Screen):
     # -- keys --------------------------------------------------------------------------------
 
     def on_command(self, command: Command) -> bool:
-        item = self.menu.item
-        if item is None or item.value not in SETTING_KEYS:
+        key = self.focused_setting()
+        if key is None:
             return False
         if command in STEPS:
             direction, big = STEPS[command]
-            self.adjust(str(item.value), direction, big)
+            self.adjust(key, direction, big)
             return True
         if command in (Command.TOGGLE, Command.ACTIVATE):
-            if item.value in CYCLED:
-                self.adjust(str(item.value), 1, False, cycle=True)
+            if key in CYCLED:
+                self.adjust(key, 1, False, cycle=True)
             else:
                 self.host.cue("menu_edge")
                 self.host.say(_("Use Left and Right to change this one."))
             return True
         return False
 
-    def on_button(self, item: Item) -> None:
-        if item.value == "reset":
-            self.comfort.change(Settings())
-            self._refresh()
-            self.host.cue("menu_select")
-            # Translators: {menu} is the menu's focused item, said after.
-            self.host.say(_("All settings are back to their defaults. {menu}").format(
-                menu=self.menu.describe()))
-        elif item.value == "done":
-            self.close()
+    def reset(self) -> None:
+        self.comfort.change(Settings())
+        self._refresh()
+        self.host.cue("menu_select")
+        # Translators: {menu} is the menu's focused item, said after.
+        self.host.say(_("All settings are back to their defaults. {menu}").format(
+            menu=self.menu.describe()))
 
     def on_escape(self) -> bool:
         self.close()

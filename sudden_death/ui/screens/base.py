@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from enum import Enum
 from typing import Protocol
 
 from ...engine.actions import Action
@@ -11,6 +13,14 @@ from ..keymap import Command, Context
 from .menu import Group, Item, ItemKind, Menu
 
 Card = OffCall | DefCall | Player
+
+
+class Extra(Enum):
+    """What the title screen (and keys anywhere) open beside a game."""
+
+    SETTINGS = "settings"
+    RULES = "rules"  # How to play
+    LESSON = "lesson"  # the guided first down
 
 
 class Host(Protocol):
@@ -38,7 +48,7 @@ class Host(Protocol):
 
     def quit(self) -> None: ...
 
-    def open_extra(self, name: str) -> None: ...  # "settings", "rules" or "tutorial"
+    def open_extra(self, extra: Extra) -> None: ...
 
 
 class Screen:
@@ -73,7 +83,9 @@ class Screen:
         return False
 
     def on_button(self, item: Item) -> None:
-        """A focused button was pressed."""
+        """A focused button was pressed: it does what it carries."""
+        if item.press is not None:
+            item.press()
 
     def confirm(self) -> None:
         """Enter on something that is not a button: confirm the decision if the screen has one."""
@@ -85,8 +97,9 @@ class Screen:
         return False
 
 
-def buttons(labels: list[tuple[str, object]]) -> list[Item]:
-    return [Item(label, ItemKind.BUTTON, value) for label, value in labels]
+def buttons(labels: list[tuple[str, Callable[[], None]]]) -> list[Item]:
+    """Buttons, each with what pressing it does."""
+    return [Item(label, ItemKind.BUTTON, press=press) for label, press in labels]
 
 
 class ConfirmScreen(Screen):
@@ -94,25 +107,25 @@ class ConfirmScreen(Screen):
 
     help_key = "confirm"
 
-    def __init__(self, host: Host, question: str, on_yes: object,
+    def __init__(self, host: Host, question: str, on_yes: Callable[[], None],
                  yes: str | None = None) -> None:
         """`yes` labels the Yes button ("Yes, quit"); None: plain "Yes"."""
         self.question = question
         self.on_yes = on_yes
         yes_label = _("Yes") if yes is None else yes
-        menu = Menu(question, [Group(question, buttons([(_("No"), "no"),
-                                                         (yes_label, "yes")]))])
+        menu = Menu(question, [Group(question, buttons([(_("No"), self.no),
+                                                         (yes_label, self.yes)]))])
         super().__init__(host, menu)
 
     def intro(self) -> str:
         return f"{self.question} {self.menu.describe(entering=True)}"
 
-    def on_button(self, item: Item) -> None:
-        if item.value == "yes" and callable(self.on_yes):
-            self.host.pop(announce=False)
-            self.on_yes()
-        else:
-            self.host.pop()
+    def yes(self) -> None:
+        self.host.pop(announce=False)
+        self.on_yes()
+
+    def no(self) -> None:
+        self.host.pop()
 
     def on_escape(self) -> bool:
         self.host.pop()

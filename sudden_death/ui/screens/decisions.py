@@ -3,10 +3,10 @@ call, and game over."""
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
 
 from ...engine.actions import Action, CallCoin, ChooseSide, ChooseSnap, PickFinal
-from ...engine.card_model import DefCall, OffCall, Role
+from ...engine.card_model import Role
 from ...engine.cards import card_name
 from ...engine.state import CoinFace, Hand, Side, SnapChoice
 from ...language import _
@@ -15,8 +15,14 @@ from .base import ConfirmScreen, Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu
 
 
-def concede_group() -> Group:
-    return Group(_("Concede"), [Item(_("Concede the game"), ItemKind.BUTTON, "concede")])
+def acting(host: Host, *actions: Action) -> Callable[[], None]:
+    """What a button that plays `actions` does when pressed."""
+    return lambda: host.act(*actions)
+
+
+def concede_group(host: Host) -> Group:
+    return Group(_("Concede"), [Item(_("Concede the game"), ItemKind.BUTTON,
+                                     press=host.ask_concede)])
 
 
 class CoinScreen(Screen):
@@ -24,7 +30,8 @@ class CoinScreen(Screen):
 
     def __init__(self, host: Host) -> None:
         menu = Menu(_("Coin toss"), [Group(_("Call the coin"), buttons(
-            [(_("Heads"), CallCoin(CoinFace.HEADS)), (_("Tails"), CallCoin(CoinFace.TAILS))]))])
+            [(_("Heads"), acting(host, CallCoin(CoinFace.HEADS))),
+             (_("Tails"), acting(host, CallCoin(CoinFace.TAILS)))]))])
         super().__init__(host, menu)
 
     def prompt(self) -> str:
@@ -33,17 +40,13 @@ class CoinScreen(Screen):
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)
 
-    def on_button(self, item: Item) -> None:
-        self.host.act(cast("Action", item.value))  # the button holds its action
-
-
 class SideScreen(Screen):
     help_key = "side"
 
     def __init__(self, host: Host) -> None:
         menu = Menu(_("Offense or defense"), [Group(_("Start on"), buttons(
-            [(_("Offense: take the ball first"), ChooseSide(Side.OFFENSE)),
-             (_("Defense: defend first"), ChooseSide(Side.DEFENSE))]))])
+            [(_("Offense: take the ball first"), acting(host, ChooseSide(Side.OFFENSE))),
+             (_("Defense: defend first"), acting(host, ChooseSide(Side.DEFENSE)))]))])
         super().__init__(host, menu)
 
     def prompt(self) -> str:
@@ -51,10 +54,6 @@ class SideScreen(Screen):
 
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)
-
-    def on_button(self, item: Item) -> None:
-        self.host.act(cast("Action", item.value))  # the button holds its action
-
 
 class DecisionScreen(Screen):
     """A decision during play: Concede comes first, focus starts on the real choice.
@@ -64,28 +63,23 @@ class DecisionScreen(Screen):
     """
 
     def __init__(self, host: Host, menu: Menu, full: bool = True) -> None:
-        menu.groups.insert(0, concede_group())
+        menu.groups.insert(0, concede_group(host))
         menu.focus_group(1)
         self.full = full
         super().__init__(host, menu)
-
-    def on_button(self, item: Item) -> None:
-        if item.value == "concede":
-            self.host.ask_concede()
-            return
-        self.choose(item)
-
-    def choose(self, item: Item) -> None:
-        self.host.act(cast("Action", item.value))  # the button holds its action
 
 
 Kicks = dict[SnapChoice, KickOption]
 
 
-def kick_items(kicks: Kicks) -> list[Item]:
+def kick_items(host: Host, kicks: Kicks) -> list[Item]:
     """The punt and the field goal, each labelled with what it would do."""
-    return [Item(kick.label, ItemKind.BUTTON, choice, enabled=kick.available,
-                 reason=kick.reason) for choice, kick in kicks.items()]
+    return [Item(option.label, ItemKind.BUTTON, enabled=option.available, reason=option.reason,
+                 press=_kicking(host, kicks, choice)) for choice, option in kicks.items()]
+
+
+def _kicking(host: Host, kicks: Kicks, choice: SnapChoice) -> Callable[[], None]:
+    return lambda: kick(host, kicks, choice)
 
 
 def kick(host: Host, kicks: Kicks, choice: SnapChoice) -> None:
@@ -106,8 +100,9 @@ class SnapScreen(DecisionScreen):
 
     def __init__(self, host: Host, kicks: Kicks, fourth: str, full: bool = True) -> None:
         self.kicks = kicks
-        items = [Item(_("Go for it"), ItemKind.BUTTON, ChooseSnap(SnapChoice.PLAY)),
-                 *kick_items(kicks)]
+        items = [Item(_("Go for it"), ItemKind.BUTTON,
+                      press=acting(host, ChooseSnap(SnapChoice.PLAY))),
+                 *kick_items(host, kicks)]
         self.fourth = fourth  # the field goal in one clause
         super().__init__(host, Menu(_("Fourth down"), [Group(_("Fourth down"), items)]), full)
 
@@ -126,22 +121,14 @@ class SnapScreen(DecisionScreen):
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)
 
-    def choose(self, item: Item) -> None:
-        if item.value in self.kicks:
-            kick(self.host, self.kicks, item.value)  # type: ignore[arg-type]
-        else:
-            self.host.act(cast("Action", item.value))  # the button holds its action
-
 
 class FinalCallScreen(DecisionScreen):
     help_key = "final"
 
     def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True) -> None:
-        items = [Item(_(card_name(call)), ItemKind.BUTTON, call) for call in hand.calls]
+        items = [Item(_(card_name(call)), ItemKind.BUTTON, card=call,
+                      press=acting(host, PickFinal(call))) for call in hand.calls]
         super().__init__(host, Menu(_("Final call"), [Group(_("Your final call"), items)]), full)
-
-    def choose(self, item: Item) -> None:
-        self.host.act(PickFinal(cast("OffCall | DefCall", item.value)))
 
     def prompt(self) -> str:
         if self.full:
@@ -158,7 +145,7 @@ class GameOverScreen(Screen):
     def __init__(self, host: Host, summary: str) -> None:
         self.summary = summary
         menu = Menu(_("Game over"), [Group(_("What next"), buttons(
-            [(_("Play again"), "again"), (_("Quit"), "quit")]))])
+            [(_("Play again"), host.play_again), (_("Quit"), host.ask_quit)]))])
         super().__init__(host, menu)
 
     def prompt(self) -> str:
@@ -166,10 +153,4 @@ class GameOverScreen(Screen):
 
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)
-
-    def on_button(self, item: Item) -> None:
-        if item.value == "again":
-            self.host.play_again()
-        else:
-            self.host.ask_quit()
 

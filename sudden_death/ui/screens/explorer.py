@@ -9,7 +9,8 @@ browsing and closing the explorer can never change the game, its dice or the com
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Protocol
 
 from ...engine.actions import PLAYERS_PER_HAND
@@ -19,12 +20,8 @@ from ...engine.resolve import compute_band
 from ...engine.stats import band_stats
 from ...language import _, n_, p_
 from ..words import cards, numbers
-from .base import Host, Screen
+from .base import Card, Host, Screen
 from .menu import Group, Item, ItemKind, Menu
-
-BACK = "back"
-CLOSE = "close"
-HEAR = "hear"
 
 
 class ExplorerHost(Host, Protocol):
@@ -52,8 +49,17 @@ def _back_label() -> str:
     return p_("button", "Back")
 
 
-def _back_group() -> Group:
-    return Group(_back_label(), [Item(_back_label(), ItemKind.BUTTON, BACK)])
+def _back_item(screen: ExplorerScreen) -> Item:
+    return Item(_back_label(), ItemKind.BUTTON, press=screen.close)
+
+
+def _back_group(screen: ExplorerScreen) -> Group:
+    return Group(_back_label(), [_back_item(screen)])
+
+
+def _saying(host: Host, words: Callable[[], str]) -> Callable[[], None]:
+    """What Enter on a line with more to say does: say it."""
+    return lambda: host.say(words())
 
 
 class ExplorerScreen(Screen):
@@ -68,18 +74,13 @@ class ExplorerScreen(Screen):
     def close(self) -> None:
         self.host.pop()
 
-    def on_button(self, item: Item) -> None:
-        if item.value == BACK:
-            self.close()
-        else:
-            self.choose(item)
-
-    def choose(self, item: Item) -> None:
-        """A button other than Back was pressed."""
-
     def confirm(self) -> None:
-        """Enter on a line: read it again (levels with more to say override this)."""
-        self.host.say(self.menu.describe())
+        """Enter on a line: what it has to say in full, else the line again."""
+        item = self.menu.item
+        if item is not None and item.press is not None:
+            item.press()
+        else:
+            self.host.say(self.menu.describe())
 
 
 class ExplorerHome(ExplorerScreen):
@@ -88,16 +89,21 @@ class ExplorerHome(ExplorerScreen):
     def __init__(self, host: Host, origin: Screen, app: ExplorerHost | None = None) -> None:
         self.origin = origin
         self.app = app
-        entries = [
-            (_("Offensive calls"), "off_calls"),
-            (_("Defensive calls"), "def_calls"),
-            (_("Offensive players"), "off_players"),
-            (_("Defensive players"), "def_players"),
-            (_("How the band is made"), "rules"),
-            (_("Try a matchup"), "try"),
-            (_("Close the explorer"), CLOSE),
+        def cards_of(title: str, kind: list[Card]) -> Callable[[], None]:
+            return lambda: host.push(CardListScreen(host, title, kind))
+
+        entries: list[tuple[str, Callable[[], None]]] = [
+            (_("Offensive calls"), cards_of(_("Offensive calls"), list(OffCall))),
+            (_("Defensive calls"), cards_of(_("Defensive calls"), list(DefCall))),
+            (_("Offensive players"),
+             cards_of(_("Offensive players"), list(players_for(Role.OFFENSE)))),
+            (_("Defensive players"),
+             cards_of(_("Defensive players"), list(players_for(Role.DEFENSE)))),
+            (_("How the band is made"), lambda: host.push(BandRulesScreen(host))),
+            (_("Try a matchup"), lambda: host.push(TryMatchupScreen(host))),
+            (_("Close the explorer"), self.close),
         ]
-        items = [Item(label, ItemKind.BUTTON, value) for label, value in entries]
+        items = [Item(label, ItemKind.BUTTON, press=press) for label, press in entries]
         super().__init__(host, Menu(_("Explorer"), [Group(_("Explorer"), items)]))
 
     def intro(self) -> str:
@@ -113,24 +119,6 @@ class ExplorerHome(ExplorerScreen):
         self.host.say(_("Explorer closed. {focus}").format(
             focus=self.origin.menu.describe_group()))
 
-    def choose(self, item: Item) -> None:
-        value = item.value
-        if value == CLOSE:
-            self.close()
-        elif value == "off_calls":
-            self.host.push(CardListScreen(self.host, _("Offensive calls"), list(OffCall)))
-        elif value == "def_calls":
-            self.host.push(CardListScreen(self.host, _("Defensive calls"), list(DefCall)))
-        elif value == "off_players":
-            self.host.push(CardListScreen(self.host, _("Offensive players"),
-                                          list(players_for(Role.OFFENSE))))
-        elif value == "def_players":
-            self.host.push(CardListScreen(self.host, _("Defensive players"),
-                                          list(players_for(Role.DEFENSE))))
-        elif value == "rules":
-            self.host.push(BandRulesScreen(self.host))
-        elif value == "try":
-            self.host.push(TryMatchupScreen(self.host))
 
 
 def _card_note(card: OffCall | DefCall | Player) -> str:
@@ -174,24 +162,27 @@ class CardListScreen(ExplorerScreen):
 
     help_key = "explorer_list"
 
-    def __init__(self, host: Host, title: str, cards: list[OffCall | DefCall | Player]) -> None:
-        items = [Item(_(card_name(card)), ItemKind.BUTTON, card, note=_card_note(card))
-                 for card in cards]
-        items.append(Item(_back_label(), ItemKind.BUTTON, BACK))
+    def __init__(self, host: Host, title: str, kind: list[Card]) -> None:
+        items = [Item(_(card_name(card)), ItemKind.BUTTON, note=_card_note(card), card=card,
+                      press=self._opening(card)) for card in kind]
+        items.append(_back_item(self))
         super().__init__(host, Menu(title, [Group(title, items)]))
+
+    def _opening(self, card: Card) -> Callable[[], None]:
+        return lambda: self.open(card)
 
     def intro(self) -> str:
         # Translators: {title} is the list's name ("Offensive calls"); {menu} its focus.
         return _("{title}. Enter opens a card. {menu}").format(
             title=self.menu.title, menu=self.menu.describe(entering=True))
 
-    def choose(self, item: Item) -> None:
-        card = item.value
+    def open(self, card: Card) -> None:
+        """A card's own level."""
         if isinstance(card, OffCall):
             self.host.push(OffCallScreen(self.host, card))
         elif isinstance(card, DefCall):
             self.host.push(DefCallScreen(self.host, card))
-        elif isinstance(card, Player):
+        else:
             self.host.push(PlayerScreen(self.host, card))
 
 
@@ -202,13 +193,16 @@ class OffCallScreen(ExplorerScreen):
 
     def __init__(self, host: Host, call: OffCall) -> None:
         self.call = call
-        bands = [Item(numbers.band_title(band), ItemKind.TEXT, band,
-                      note=cards.call_stats_words(call, band)) for band in BANDS]
-        matchups = [Item(_against(d), ItemKind.TEXT, d,
+        bands = [Item(numbers.band_title(band), ItemKind.TEXT,
+                      note=cards.call_stats_words(call, band),
+                      press=_saying(host, partial(cards.yardage_table_words, call, band)))
+                 for band in BANDS]
+        matchups = [Item(_against(d), ItemKind.TEXT, card=d,
                          note=f"{cards.matchup_note(m, for_offense=True)}, "
-                              f"{numbers.mean_words(band_stats(call, m).mean_yards)}")
+                              f"{numbers.mean_words(band_stats(call, m).mean_yards)}",
+                         press=_saying(host, partial(_matchup_result, call, d)))
                     for d, m in cards.offense_matchups(call)]
-        players = [Item(_(card_name(p)), ItemKind.TEXT, p,
+        players = [Item(_(card_name(p)), ItemKind.TEXT, card=p,
                         note=f"{cards.role_player_words(PLAYERS[p].role)}, "
                              f"{cards.player_effect_words(p)}")
                    for p in PLAYERS if PLAYERS[p].call is call]
@@ -216,7 +210,7 @@ class OffCallScreen(ExplorerScreen):
             Group(_("Bands"), bands, focus=BANDS.index(cards.DETAILS_BAND)),
             Group(_("Matchups"), matchups),
             Group(_("Players"), players),
-            _back_group(),
+            _back_group(self),
         ]
         super().__init__(host, Menu(_(card_name(call)), groups))
 
@@ -229,17 +223,6 @@ class OffCallScreen(ExplorerScreen):
             call=_(card_name(self.call)), kind=cards.kind_words(card.kind), blurb=_(card.blurb),
             matchups=cards.strengths_words(self.call), focus=self.menu.describe_group())
 
-    def confirm(self) -> None:
-        item = self.menu.item
-        if item is None:
-            return
-        if isinstance(item.value, int) and not isinstance(item.value, bool):
-            self.host.say(cards.yardage_table_words(self.call, item.value))
-        elif isinstance(item.value, DefCall):
-            self.host.say(_matchup_result(self.call, item.value))
-        else:
-            super().confirm()
-
 
 class DefCallScreen(ExplorerScreen):
     """One defensive call against each offensive call; Enter hears that matchup's figures."""
@@ -248,11 +231,12 @@ class DefCallScreen(ExplorerScreen):
 
     def __init__(self, host: Host, call: DefCall) -> None:
         self.call = call
-        items = [Item(_against(off), ItemKind.TEXT, off,
+        items = [Item(_against(off), ItemKind.TEXT, card=off,
                       note=f"{cards.matchup_note(m, for_offense=False)}, "
-                           f"{numbers.mean_words(band_stats(off, m).mean_yards)}")
+                           f"{numbers.mean_words(band_stats(off, m).mean_yards)}",
+                      press=_saying(host, partial(_matchup_result, off, call)))
                  for off, m in cards.defense_matchups(call)]
-        groups = [Group(_("Against each offensive call"), items), _back_group()]
+        groups = [Group(_("Against each offensive call"), items), _back_group(self)]
         super().__init__(host, Menu(_(card_name(call)), groups))
 
     def intro(self) -> str:
@@ -263,13 +247,6 @@ class DefCallScreen(ExplorerScreen):
                  "minus is good for the defense. Enter hears the full figures. {focus}").format(
             call=_(card_name(self.call)), blurb=_(card.blurb),
             matchups=cards.strengths_words(self.call), focus=self.menu.describe_group())
-
-    def confirm(self) -> None:
-        item = self.menu.item
-        if item is None or not isinstance(item.value, OffCall):
-            super().confirm()
-            return
-        self.host.say(_matchup_result(item.value, self.call))
 
 
 class PlayerScreen(ExplorerScreen):
@@ -287,11 +264,11 @@ class PlayerScreen(ExplorerScreen):
             with_player = (compute_band(info.call, defense, offense_players=(player,))
                            if offense else
                            compute_band(info.call, defense, defense_players=(player,)))
-            items.append(Item(_versus(info.call, defense), ItemKind.TEXT, defense,
+            items.append(Item(_versus(info.call, defense), ItemKind.TEXT, card=defense,
                               note=cards.band_change_words(info.call, without, with_player)))
         # Translators: {player} is a player card's name.
         title = _("How {player} moves the band").format(player=_(card_name(player)))
-        groups = [Group(title, items), _back_group()]
+        groups = [Group(title, items), _back_group(self)]
         super().__init__(host, Menu(_(card_name(player)), groups))
 
     def intro(self) -> str:
@@ -312,7 +289,7 @@ class BandRulesScreen(ExplorerScreen):
 
     def __init__(self, host: Host) -> None:
         items = [Item(line, ItemKind.TEXT) for line in cards.band_rules_lines()]
-        groups = [Group(_("How the band is made"), items), _back_group()]
+        groups = [Group(_("How the band is made"), items), _back_group(self)]
         super().__init__(host, Menu(_("How the band is made"), groups))
 
 
@@ -322,13 +299,13 @@ class TryMatchupScreen(ExplorerScreen):
     help_key = "explorer_try"
 
     def __init__(self, host: Host) -> None:
-        def radio(cards: list[OffCall] | list[DefCall]) -> list[Item]:
-            items = [Item(_(card_name(card)), ItemKind.RADIO, card) for card in cards]
+        def radio(calls: list[OffCall] | list[DefCall]) -> list[Item]:
+            items = [Item(_(card_name(card)), ItemKind.RADIO, card=card) for card in calls]
             items[0].checked = True
             return items
 
         def boxes(role: Role) -> list[Item]:
-            return [Item(_(card_name(p)), ItemKind.CHECKBOX, p, note=_card_note(p))
+            return [Item(_(card_name(p)), ItemKind.CHECKBOX, note=_card_note(p), card=p)
                     for p in players_for(role)]
 
         groups = [
@@ -340,8 +317,9 @@ class TryMatchupScreen(ExplorerScreen):
             # Translators: a list of checkboxes; {count} is how many may be checked.
             Group(_("Defensive players, up to {count}").format(count=PLAYERS_PER_HAND),
                   boxes(Role.DEFENSE), limit=PLAYERS_PER_HAND, noun="players"),
-            Group(_("Result"), [Item(_("Hear the result"), ItemKind.BUTTON, HEAR)]),
-            _back_group(),
+            Group(_("Result"), [Item(_("Hear the result"), ItemKind.BUTTON,
+                                     press=_saying(host, self.result))]),
+            _back_group(self),
         ]
         menu = Menu(_("Try a matchup"), groups)
         menu.status = self.short_result
@@ -361,11 +339,11 @@ class TryMatchupScreen(ExplorerScreen):
     def picked(self) -> tuple[OffCall, DefCall, tuple[Player, ...], tuple[Player, ...]]:
         """The current choice, read from the menu."""
         groups = self.menu.groups
-        off = next(i.value for i in groups[0].items if i.checked)
-        defense = next(i.value for i in groups[1].items if i.checked)
-        off_players = tuple(i.value for i in groups[2].checked())
-        def_players = tuple(i.value for i in groups[3].checked())
-        return off, defense, off_players, def_players  # type: ignore[return-value]
+        off = next(i.card for i in groups[0].checked() if isinstance(i.card, OffCall))
+        defense = next(i.card for i in groups[1].checked() if isinstance(i.card, DefCall))
+        off_players = tuple(i.card for i in groups[2].checked() if isinstance(i.card, Player))
+        def_players = tuple(i.card for i in groups[3].checked() if isinstance(i.card, Player))
+        return off, defense, off_players, def_players
 
     def short_result(self) -> str:
         off, defense, off_players, def_players = self.picked()
@@ -383,10 +361,6 @@ class TryMatchupScreen(ExplorerScreen):
         return _("{matchup}: {reasons}. {summary}").format(
             matchup=_versus(off, defense), reasons=cards.band_reason_words(band),
             summary=cards.band_summary(off, band.value))
-
-    def choose(self, item: Item) -> None:
-        if item.value == HEAR:
-            self.host.say(self.result())
 
     def confirm(self) -> None:
         self.host.say(self.result())

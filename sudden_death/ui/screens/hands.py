@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable
 
 from ...engine.actions import (
     CALLS_PER_HAND,
@@ -12,13 +12,13 @@ from ...engine.actions import (
     PickSwap,
     swap_actions,
 )
-from ...engine.card_model import Role
+from ...engine.card_model import DefCall, OffCall, Player, Role
 from ...engine.cards import calls_for, card_name, players_for
 from ...engine.state import Hand, SnapChoice, Swap
 from ...language import _, join_words, n_
 from ..words.phrases import hand_words
 from .base import Card, Host
-from .decisions import DecisionScreen, Kicks, kick, kick_items
+from .decisions import DecisionScreen, Kicks, acting, kick_items
 from .menu import NORMAL_DETAIL, SHORT_DETAIL, Group, Item, ItemKind, Menu
 
 
@@ -43,10 +43,11 @@ class SelectionScreen(DecisionScreen):
             # The counts are said when picking starts and after every check.
             Group(_("Players"), players, limit=PLAYERS_PER_HAND, noun="players"),
             Group(_("Calls"), calls, limit=CALLS_PER_HAND, noun="calls"),
-            Group(_("Confirm"), [Item(_("Confirm these cards"), ItemKind.BUTTON, "confirm")]),
+            Group(_("Confirm"), [Item(_("Confirm these cards"), ItemKind.BUTTON,
+                                      press=self.confirm)]),
         ]
         if self.kicks:
-            groups.append(Group(_("Or kick instead"), kick_items(self.kicks)))
+            groups.append(Group(_("Or kick instead"), kick_items(host, self.kicks)))
         title = _("Your offense cards") if role is Role.OFFENSE else _("Your defense cards")
         menu = Menu(title, groups)
         menu.status = self.after_toggle
@@ -54,13 +55,14 @@ class SelectionScreen(DecisionScreen):
 
     @staticmethod
     def _card_item(card: Card, held: set[Card]) -> Item:
-        return Item(_(card_name(card)), ItemKind.CHECKBOX, card, checked=card in held)
+        return Item(_(card_name(card)), ItemKind.CHECKBOX, card=card, checked=card in held)
 
-    def _picked(self) -> tuple[list[Card], list[Card]]:
+    def _picked(self) -> tuple[list[Player], list[OffCall | DefCall]]:
         players_group, calls_group = self.menu.groups[1], self.menu.groups[2]
-        players = [item.value for item in players_group.checked()]
-        calls = [item.value for item in calls_group.checked()]
-        return players, calls  # type: ignore[return-value]
+        players = [item.card for item in players_group.checked() if isinstance(item.card, Player)]
+        calls = [item.card for item in calls_group.checked()
+                 if isinstance(item.card, (OffCall, DefCall))]
+        return players, calls
 
     def counts(self) -> str:
         """"1 of 2 players, 0 of 3 calls"."""
@@ -132,12 +134,6 @@ class SelectionScreen(DecisionScreen):
         return words.format(players_count=players_count, calls_count=calls_count,
                             players=players, calls=calls)
 
-    def choose(self, item: Item) -> None:
-        if item.value in self.kicks:
-            kick(self.host, self.kicks, item.value)  # type: ignore[arg-type]
-        else:
-            self.confirm()
-
     def confirm(self) -> None:
         players, calls = self._picked()
         missing = []
@@ -155,7 +151,7 @@ class SelectionScreen(DecisionScreen):
             self.host.say(_("Not yet: pick {missing}. You have {counts}.").format(
                 missing=join_words(missing), counts=self.counts()), category="menu")
             return
-        hand = Hand(tuple(players), tuple(calls))  # type: ignore[arg-type]
+        hand = Hand(tuple(players), tuple(calls))
         if self.kicks:  # still before the snap: the play starts with these cards
             self.host.act(ChooseSnap(SnapChoice.PLAY), PickHand(hand))
         else:
@@ -175,13 +171,18 @@ class SubstitutionScreen(DecisionScreen):
         self.role = role
         self.hand = hand
         self.out: Card | None = None
+        self.host = host  # its buttons act through the host
         super().__init__(host, Menu(_("Keep or replace"), [self._main_group()]), full)
 
     def _main_group(self) -> Group:
-        items = [Item(_("Keep"), ItemKind.BUTTON, "keep")]
-        items += [Item(_("Replace {card}").format(card=_(card_name(card))), ItemKind.BUTTON, card)
+        items = [Item(_("Keep"), ItemKind.BUTTON, press=acting(self.host, PickSwap(Swap.keep())))]
+        items += [Item(_("Replace {card}").format(card=_(card_name(card))), ItemKind.BUTTON,
+                       card=card, press=self._replacing(card))
                   for card in (*self.hand.players, *self.hand.calls)]
         return Group(_("Keep or replace"), items)
+
+    def _replacing(self, out: Card) -> Callable[[], None]:
+        return lambda: self.replace(out)
 
     def _set_group(self, group: Group) -> None:
         self.menu.groups[1] = group
@@ -196,32 +197,25 @@ class SubstitutionScreen(DecisionScreen):
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)
 
-    def choose(self, item: Item) -> None:
-        value = item.value
-        if value == "keep":
-            self.host.act(PickSwap(Swap.keep()))
-        elif self.out is None:
-            out = cast("Card", value)  # the menu holds only the hand's cards here
-            self.out = out
-            title = (_("Bring in a player for {card}:") if value in self.hand.players
-                     else _("Bring in a call for {card}:")).format(card=_(card_name(out)))
-            self._set_group(Group(title, [
-                Item(_(card_name(swap.into)), ItemKind.BUTTON, swap.into)
-                for swap in self._swaps() if swap.out == out and swap.into is not None
-            ]))
-            self.host.say(self.menu.describe_group())
-        else:
-            swap = self._bringing_in(value)
-            assert swap is not None  # the bring-in list holds only the legal swaps' cards
-            self.host.act(PickSwap(swap))
+    def replace(self, out: Card) -> None:
+        """The card to replace is chosen: list what may come in for it."""
+        self.out = out
+        title = (_("Bring in a player for {card}:") if isinstance(out, Player)
+                 else _("Bring in a call for {card}:")).format(card=_(card_name(out)))
+        self._set_group(Group(title, [
+            Item(_(card_name(swap.into)), ItemKind.BUTTON, card=swap.into,
+                 press=acting(self.host, PickSwap(swap)))
+            for swap in self._swaps() if swap.out == out and swap.into is not None
+        ]))
+        self.host.say(self.menu.describe_group())
 
     def considered(self) -> Swap | None:
         """The swap whose incoming card has the focus in the bring-in list, if any (M reads
         the matchups as they would be with it)."""
         item = self.menu.item
-        return None if item is None else self._bringing_in(item.value)
+        return None if item is None or item.card is None else self._bringing_in(item.card)
 
-    def _bringing_in(self, card: object) -> Swap | None:
+    def _bringing_in(self, card: Card) -> Swap | None:
         """The legal swap of the card being replaced for `card`, if there is one."""
         if self.out is None:
             return None
@@ -240,7 +234,7 @@ class SubstitutionScreen(DecisionScreen):
         self.out = None
         self._set_group(self._main_group())
         self.menu.group.focus = next(i for i, item in enumerate(self.menu.group.items)
-                                     if item.value == focus)
+                                     if item.card == focus)
         # Translators: back in the previous list; {focus} is its title and focused entry.
         self.host.say(_("Back. {focus}").format(focus=self.menu.describe_group()))
         return True

@@ -12,9 +12,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ...engine.card_model import DefCall, OffCall, Player
 from ...language import _, n_
 
 SHORT_DETAIL, NORMAL_DETAIL, FULL_DETAIL = 0, 1, 2
+Card = OffCall | DefCall | Player
 
 
 class ItemKind(str, Enum):
@@ -26,15 +28,18 @@ class ItemKind(str, Enum):
 
 @dataclass
 class Item:
-    """One entry. `note` is spoken after the label (e.g. "player"); `value` is for the owner."""
+    """One entry. `note` is spoken after the label (e.g. "player"); `card` is the card it shows
+    (D reads its details, a hand is made of the checked ones); `press` is what Enter does with
+    it: a button's action, or the words a line has to say in full."""
 
     label: str
     kind: ItemKind = ItemKind.BUTTON
-    value: object = None
     note: str = ""
     checked: bool = False
     enabled: bool = True
     reason: str = ""  # why a disabled item cannot be used, spoken when it is tried
+    card: Card | None = None
+    press: Callable[[], None] | None = field(default=None, repr=False, compare=False)
 
     def refusal(self) -> str:
         """What trying it says when it is disabled."""

@@ -77,7 +77,7 @@ def _text_items(lines: Sequence[str], empty: str) -> list[Item]:
 
 def computer_calls_menu(computer: ComputerCalls) -> Menu:
     """Their latest cards first (D works on each), then their moves, newest focused."""
-    cards = [Item(_(card_name(card)), ItemKind.TEXT, card, note=note)
+    cards = [Item(_(card_name(card)), ItemKind.TEXT, note=note, card=card)
              for card, note in computer.cards] or [Item(_("Nothing revealed yet"), ItemKind.TEXT)]
     moves = Group(_("Their moves"), _text_items(computer.moves, _("No moves yet")))
     moves.focus = len(moves.items) - 1
@@ -114,7 +114,7 @@ def rosters_menu(your_role: Role | None, home: str, away: str) -> Menu:
     for team, role in ((home, mine), (away, theirs)):
         items = []
         for card in (*players_for(role), *calls_for(role)):
-            items.append(Item(_(card_name(card)), ItemKind.TEXT, card,
+            items.append(Item(_(card_name(card)), ItemKind.TEXT, card=card,
                               note=_roster_note(role, card)))
         groups.append(Group(_roster_title(team, role), items))
     return Menu(_("Rosters"), groups)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ...language import N_, _, p_
 from ..keymap import Command, Context
-from .base import Host, Screen, buttons
+from .base import Extra, Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu
 
 # The team names Enter takes when none is typed (translated where they are used).
@@ -19,8 +19,11 @@ class WelcomeScreen(Screen):
 
     def __init__(self, host: Host) -> None:
         menu = Menu(_("Welcome"), [Group(_("Main menu"), buttons(
-            [(_("Start a game"), "start"), (_("Guided first down"), "tutorial"),
-             (_("How to play"), "rules"), (_("Settings"), "settings"), (_("Quit"), "quit")]))])
+            [(_("Start a game"), host.start_naming),
+             (_("Guided first down"), lambda: host.open_extra(Extra.LESSON)),
+             (_("How to play"), lambda: host.open_extra(Extra.RULES)),
+             (_("Settings"), lambda: host.open_extra(Extra.SETTINGS)),
+             (_("Quit"), host.ask_quit)]))])
         super().__init__(host, menu)
 
     def prompt(self) -> str:
@@ -29,14 +32,6 @@ class WelcomeScreen(Screen):
             "You and the computer get one drive each; every down you pick players and calls. "
             "Press F1 for help at any time."
         )
-
-    def on_button(self, item: Item) -> None:
-        if item.value == "start":
-            self.host.start_naming()
-        elif item.value in ("tutorial", "rules", "settings"):
-            self.host.open_extra(str(item.value))
-        else:
-            self.host.ask_quit()
 
 
 class NamingScreen(Screen):
