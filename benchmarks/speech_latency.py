@@ -73,7 +73,7 @@ def game_sentences(count: int, seed: int = 7) -> list[str]:
             Team.HOME: RandomComputer(random.Random(f"h{game_seed}")),
             Team.AWAY: RandomComputer(random.Random(f"a{game_seed}"))})
         events = match.advance()
-        for line in Narrator(Names("Hawks", "Bears")).lines(events, "normal"):
+        for line in Narrator(Names("Hawks", "Bears")).lines(events):
             if len(line.text.split()) >= 3:
                 seen.setdefault(line.text, None)
     lines = list(seen)

@@ -16,15 +16,10 @@ from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.ui.run.cli import Options, parse_options
 from sudden_death.ui.run.key_script import Step, parse_step
 from sudden_death.ui.run.loop import APOLOGY, run_app
-from sudden_death.ui.screens.menu import (
-    FULL_DETAIL,
-    NORMAL_DETAIL,
-    SHORT_DETAIL,
-    Group,
-    Item,
-    ItemKind,
-    Menu,
-)
+from sudden_death.ui.screens.menu import Group, Item, ItemKind, Menu
+from sudden_death.ui.words.verbosity import Verbosity
+
+FULL_DETAIL, NORMAL_DETAIL, SHORT_DETAIL = Verbosity.DETAILED, Verbosity.NORMAL, Verbosity.SHORT
 
 ROOT = Path(__file__).resolve().parent.parent
 # Both final calls, as every verbosity but detailed says them: "Inside Run against Blitz."

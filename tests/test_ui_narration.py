@@ -28,6 +28,7 @@ from sudden_death.ui.words.narration import BIG_PLAY_YARDS, Narrator
 from sudden_death.ui.words.numbers import percent_words
 from sudden_death.ui.words.phrases import Names
 from sudden_death.ui.words.situation import needs_words, outcome_words, situation_words
+from sudden_death.ui.words.verbosity import Verbosity
 
 VERBOSITIES = ("short", "normal", "detailed")
 NAMES = Names("Hawks", "Bears")
@@ -35,7 +36,7 @@ RUN_EVEN = even_defense(OffCall.INSIDE_RUN)
 
 
 def told(events: list[ev.Event], verbosity: str, offense: Team = Team.HOME) -> list:
-    return Narrator(NAMES, offense).lines(events, verbosity)
+    return Narrator(NAMES, offense).lines(events, Verbosity.of(verbosity))
 
 
 def text(lines: list) -> str:

@@ -233,12 +233,13 @@ def _first_down_events() -> list:
 def test_verbosity_changes_what_is_said() -> None:
     from sudden_death.ui.words.narration import Narrator
     from sudden_death.ui.words.phrases import Names
+    from sudden_death.ui.words.verbosity import Verbosity
 
     events = _first_down_events()
     said = {}
     cues = {}
     for verbosity in ("short", "normal", "detailed"):
-        lines = Narrator(Names("Hawks", "Bears")).lines(events, verbosity)
+        lines = Narrator(Names("Hawks", "Bears")).lines(events, Verbosity.of(verbosity))
         said[verbosity] = " ".join(line.text for line in lines if line.text)
         cues[verbosity] = [(line.cue, line.dice) for line in lines if line.cue or line.dice]
     assert len(said["short"]) < 0.7 * len(said["normal"]) < 0.7 * len(said["detailed"])

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from enum import IntEnum
+from enum import Enum, IntEnum
 from typing import Protocol
 
 # Every event sound SPEC names; each is a WAV file `sounds/<name>.wav`.
@@ -43,13 +43,34 @@ class Priority(IntEnum):
     ALERT = 1
 
 
+class Category(str, Enum):
+    """What a message is, for whoever keeps it: the history's filters, the game log (H), what R
+    repeats. A string enum, so a transcript or a test can still read it as its name."""
+
+    RESULT = "result"  # what a play, a kick or a toss did
+    COMPUTER = "computer"  # the other side's cards and moves
+    GAME_OVER = "game_over"
+    NOTICE = "notice"  # a fault or a settings file's problem, said once
+    DECISION = "decision"  # the question of a new decision
+    MENU = "menu"  # a focus move or a screen's own words
+    ECHO = "echo"  # the player's typing echoed
+    INFO = "info"  # S, F, M and other answers to a key
+    DETAILS = "details"  # D
+    HELP = "help"  # F1
+    TUTORIAL = "tutorial"  # the lesson's words
+    HISTORY = "history"  # the history read back
+    REPEAT = "repeat"  # R
+    PAGE = "page"  # where the window's text panel was scrolled to
+    ERROR = "error"  # the apology after a key failed
+
+
 @dataclass(frozen=True)
 class Message:
     """One spoken line as listeners (window text, history, transcript) receive it."""
 
     text: str
     priority: Priority = Priority.INFO
-    category: str = "info"  # e.g. "result", "computer", "menu", "help", "notice"
+    category: Category = Category.INFO
 
 
 @dataclass(frozen=True)
@@ -74,7 +95,7 @@ class Speaker(Protocol):
         *,
         interrupt: bool = True,
         priority: Priority = Priority.INFO,
-        category: str = "info",
+        category: Category = Category.INFO,
         on_start: Callable[[], None] | None = None,
     ) -> None: ...
 

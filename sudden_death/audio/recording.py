@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .protocols import CUE_NAMES, Message, Priority, Voice
+from .protocols import CUE_NAMES, Category, Message, Priority, Voice
 from .silent import SilentSpeaker
 
 
@@ -33,7 +33,7 @@ class RecordingSpeaker(SilentSpeaker):
         *,
         interrupt: bool = True,
         priority: Priority = Priority.INFO,
-        category: str = "info",
+        category: Category = Category.INFO,
         on_start: Callable[[], None] | None = None,
     ) -> None:
         self.spoken.append(Message(text, priority, category))

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .protocols import CUE_NAMES, Message, Priority
+from .protocols import CUE_NAMES, Category, Message, Priority
 
 
 class SilentSpeaker:
@@ -21,7 +21,7 @@ class SilentSpeaker:
         *,
         interrupt: bool = True,
         priority: Priority = Priority.INFO,
-        category: str = "info",
+        category: Category = Category.INFO,
         on_start: Callable[[], None] | None = None,
     ) -> None:
         if on_start is not None:  # nothing to wait for: the sounds open the line at once

@@ -30,7 +30,7 @@ from .cache import DEFAULT_CACHE_BYTES, Key, PhraseCache
 from .engines import Engines
 from .levels import MIX_HEADROOM
 from .notices import NoticeBoard
-from .protocols import Message, Priority, Voice
+from .protocols import Category, Message, Priority, Voice
 from .silence import trim_wav
 from .synth import ESPEAK, ESPEAK_RATE_RANGE, Synthesizer, SynthFactory, engine_label
 
@@ -133,7 +133,7 @@ class SpeechService:
         *,
         interrupt: bool = True,
         priority: Priority = Priority.INFO,
-        category: str = "info",
+        category: Category = Category.INFO,
         on_start: Callable[[], None] | None = None,
     ) -> None:
         """Tell listeners now; queue the speech, or start it at once if it is cached.
@@ -260,7 +260,7 @@ class SpeechService:
 
     # --- internals (all under self._cond unless noted) ------------------------------------
 
-    def _message(self, text: str, priority: Priority, category: str) -> Message:
+    def _message(self, text: str, priority: Priority, category: Category) -> Message:
         """The Message for a line; a repeat of a recent one is the same (immutable) object.
         Not under the lock: single dict operations are atomic, and a race only makes a copy."""
         key = (text, priority, category)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..language import _
-from .protocols import Message, Priority, Speaker
+from .protocols import Category, Message, Priority, Speaker
 from .reader_base import NoScreenReader, ScreenReader
 
 BUILTIN, SCREEN_READER, BOTH = "builtin", "screen_reader", "both"
@@ -93,7 +93,7 @@ class SpeechOutput:
         *,
         interrupt: bool = True,
         priority: Priority = Priority.INFO,
-        category: str = "info",
+        category: Category = Category.INFO,
         on_start: Callable[[], None] | None = None,
     ) -> None:
         reader = self._reader  # there is one exactly when the output is not the voice alone
@@ -124,7 +124,7 @@ class SpeechOutput:
             self.close_reader()
             self.output = BUILTIN
             self.say(_("The screen reader stopped answering. The built-in voice goes on."),
-                     interrupt=False, priority=Priority.ALERT, category="notice")
+                     interrupt=False, priority=Priority.ALERT, category=Category.NOTICE)
             self._muted = True  # the listeners had these words already
             try:
                 self.voice.say(text, interrupt=False, priority=priority)

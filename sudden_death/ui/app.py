@@ -12,7 +12,7 @@ from functools import partial
 
 import pygame
 
-from ..audio.protocols import CuePlayer, Message, Priority, Speaker
+from ..audio.protocols import Category, CuePlayer, Message, Priority, Speaker
 from ..engine import events as ev
 from ..engine.actions import Action, held_hand, role_of, swapped
 from ..engine.card_model import DefCall, OffCall, Player
@@ -30,7 +30,7 @@ from .screens.base import ConfirmScreen, Extra, Screen
 from .screens.decisions import CoinScreen, FinalCallScreen, GameOverScreen, SideScreen, SnapScreen
 from .screens.explorer import open_explorer
 from .screens.hands import SelectionScreen, SubstitutionScreen
-from .screens.menu import FULL_DETAIL, NORMAL_DETAIL, SHORT_DETAIL, Feedback, Menu
+from .screens.menu import Feedback, Menu
 from .screens.welcome import DEFAULT_AWAY, DEFAULT_HOME, NamingScreen, WelcomeScreen
 from .session import Session
 from .window.render import View
@@ -41,7 +41,7 @@ from .words.matchups import matchups_words
 from .words.narration import Line
 from .words.phrases import HUMAN, Names, score_words
 from .words.situation import human_spots, outcome_words, situation_words
-from .words.verbosity import DETAILED, SHORT
+from .words.verbosity import Verbosity
 
 Card = OffCall | DefCall | Player
 # Commands heard on every screen before the screen itself sees the key.
@@ -100,15 +100,15 @@ class App:
         return self.panel.notices
 
     @property
-    def verbosity(self) -> str:
+    def verbosity(self) -> Verbosity:
         return self.comfort.verbosity
 
     @property
-    def detail(self) -> int:
-        """How much a menu focus says at the player's verbosity (menu.Menu.detail)."""
-        return {SHORT: SHORT_DETAIL, DETAILED: FULL_DETAIL}.get(self.verbosity, NORMAL_DETAIL)
+    def detail(self) -> Verbosity:
+        """How much a menu focus says (menu.Menu.detail): the player's verbosity."""
+        return self.verbosity
 
-    def say(self, text: str, *, interrupt: bool = True, category: str = "menu",
+    def say(self, text: str, *, interrupt: bool = True, category: Category = Category.MENU,
             priority: Priority = Priority.INFO,
             on_start: Callable[[], None] | None = None) -> None:
         if text:
@@ -164,15 +164,15 @@ class App:
         self.details_for, self.details = None, ""
         self.dirty = True
         screen.menu.detail = self.detail
-        self.say(screen.prompt(), interrupt=interrupt, category="decision")
-        self.say(screen.focus_words(), interrupt=False, category="menu")  # "" says nothing
+        self.say(screen.prompt(), interrupt=interrupt, category=Category.DECISION)
+        self.say(screen.focus_words(), interrupt=False, category=Category.MENU)  # "" says nothing
         self.comfort.on_show(screen)
 
     def push(self, screen: Screen) -> None:
         self.session.push(screen)
         self.dirty = True
         screen.menu.detail = self.detail
-        self.say(screen.intro(), category="menu")
+        self.say(screen.intro(), category=Category.MENU)
 
     def pop(self, announce: bool = True) -> None:
         self.session.pop()
@@ -196,7 +196,7 @@ class App:
         self.names = Names(home, away)
         # Translators: {home} and {away} are the team names the player chose ("the Hawks").
         self.say(_("You are the {home}; the computer plays the {away}.").format(
-            home=home, away=away), interrupt=False, category="decision")
+            home=home, away=away), interrupt=False, category=Category.DECISION)
         self.new_match(interrupt=False)
 
     def new_match(self, interrupt: bool = True) -> None:
@@ -206,7 +206,7 @@ class App:
             # Translators: {away} is the computer team's name ("the Bears"): its computer plays
             # like a coach today rather than at random.
             self.say(_("The {away} are coached today.").format(away=self.names.away),
-                     interrupt=False, category="decision")
+                     interrupt=False, category=Category.DECISION)
         self.speak_lines(self._narrate(events))
         self.show_decision(interrupt=interrupt)
 
@@ -215,7 +215,7 @@ class App:
         return self.session.narrator.lines(events, self.verbosity)
 
     def play_again(self) -> None:
-        self.say(_("New game."), category="decision")
+        self.say(_("New game."), category=Category.DECISION)
         self.new_match(interrupt=False)
 
     def act(self, *actions: Action) -> None:
@@ -281,7 +281,7 @@ class App:
 
     def _kicks(self) -> dict[SnapChoice, KickOption]:
         assert self.match is not None
-        state, detailed = self.match.state, self.verbosity == DETAILED
+        state, detailed = self.match.state, self.verbosity is Verbosity.DETAILED
         return {SnapChoice.PUNT: punt_option(state, self.names, detailed),
                 SnapChoice.FIELD_GOAL: field_goal_option(state, self.names)}
 
@@ -307,20 +307,20 @@ class App:
         if (self.panel.add_notice(notice) or again) and notice:
             if cue:
                 self.cue("menu_error")
-            self.say(notice, interrupt=False, category="notice")
+            self.say(notice, interrupt=False, category=Category.NOTICE)
 
     def scroll_panel(self, direction: int) -> None:
         """Page Up / Page Down: the text panel a page at a time, for whoever reads it."""
         scroll = self.panel.scroll(direction)
         if scroll.cue:
             self.cue(scroll.cue)
-        self.say(scroll.words, category="page")
+        self.say(scroll.words, category=Category.PAGE)
 
     def ask_quit(self) -> None:
         self.push(ConfirmScreen(self, _("Quit Sudden Death?"), self.quit, yes=_("Yes, quit")))
 
     def quit(self) -> None:
-        self.say(_("Goodbye."), category="notice")
+        self.say(_("Goodbye."), category=Category.NOTICE)
         self.running = False
 
     # -- keys --------------------------------------------------------------------------------
@@ -420,7 +420,7 @@ class App:
         self.goto_section((self.section + delta) % len(sections.SECTION_NAMES))
 
     def repeat(self) -> None:
-        self.say(self.panel.last_message or _("Nothing to repeat yet."), category="repeat")
+        self.say(self.panel.last_message or _("Nothing to repeat yet."), category=Category.REPEAT)
 
     def activate(self) -> None:
         """Enter: in a review section, back to the decision; else press or confirm."""
@@ -433,11 +433,11 @@ class App:
         """F1: what this screen is for; pressed again, every key."""
         if self.help_step == 1:
             self.help_step = 0
-            self.say(self.keys.key_list(), category="help")
+            self.say(self.keys.key_list(), category=Category.HELP)
             return
         self.help_step = 1
         name = "section" if self.section else self.top.help_key
-        self.say(screen_help(name, self.keys), category="help")
+        self.say(screen_help(name, self.keys), category=Category.HELP)
 
     def _menu_feedback(self, result: Feedback) -> None:
         if result.cue == "menu_move":
@@ -475,9 +475,9 @@ class App:
 
     def say_situation(self) -> None:
         if self.match is None:
-            self.say(_("No game yet. Name the teams to start."), category="info")
+            self.say(_("No game yet. Name the teams to start."), category=Category.INFO)
             return
-        self.say(situation_words(self.match.state, self.names), category="info")
+        self.say(situation_words(self.match.state, self.names), category=Category.INFO)
 
     def say_matchups(self) -> None:
         """M: at the swap and the final call, each of your calls against each of theirs; on a
@@ -487,21 +487,21 @@ class App:
         if not isinstance(screen, (SubstitutionScreen, FinalCallScreen)) or state is None:
             self.cue("menu_error")
             self.say(_("Matchups come once both hands are shown: at the swap and the final "
-                       "call."), category="info")
+                       "call."), category=Category.INFO)
             return
         mine, theirs = held_hand(state, HUMAN), held_hand(state, HUMAN.other)
         role = role_of(state, HUMAN)
         assert mine is not None and theirs is not None and role is not None
         swap = screen.considered() if isinstance(screen, SubstitutionScreen) else None
         if swap is None or swap.out is None or swap.into is None:
-            self.say(matchups_words(role, mine, theirs), category="info")
+            self.say(matchups_words(role, mine, theirs), category=Category.INFO)
             return
         # Translators: the matchups as they would be with {incoming} brought in for
         # {outgoing} (two card names); {matchups} is the whole list of them.
         words = _("With {incoming} for {outgoing}: {matchups}").format(
             incoming=_(card_name(swap.into)), outgoing=_(card_name(swap.out)),
             matchups=matchups_words(role, swapped(mine, swap), theirs))
-        self.say(words, category="info")
+        self.say(words, category=Category.INFO)
 
     def toggle_details(self) -> None:
         item = self.active_menu().item
@@ -515,7 +515,7 @@ class App:
             self.say(_("Details closed."))
             return
         self.details_for, self.details = card, card_details(card)
-        self.say(self.details, category="details")
+        self.say(self.details, category=Category.DETAILS)
 
     # -- the window --------------------------------------------------------------------------
 

@@ -8,11 +8,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..audio.protocols import Message
+from ..audio.protocols import Category, Message
 from ..language import _
 
 # What the game log (H) keeps: what happened, not the questions asked or the focus moves.
-LOG_CATEGORIES = ("result", "computer", "game_over", "notice")
+LOG_CATEGORIES = frozenset({Category.RESULT, Category.COMPUTER, Category.GAME_OVER,
+                            Category.NOTICE})
 
 
 @dataclass
@@ -35,12 +36,12 @@ class Panel:
 
     def heard(self, message: Message) -> None:
         """A speaker listener: every message, as it is said."""
-        if message.category == "page":  # where the panel was scrolled to: not panel text
+        if message.category is Category.PAGE:  # where the panel was scrolled to: not panel text
             return
         if message.text != self.last_spoken:
             self.first = 0  # new words: the panel shows them from their start
         self.last_spoken = message.text
-        if message.category != "repeat":
+        if message.category is not Category.REPEAT:
             self.last_message = message.text
         if message.category in LOG_CATEGORIES:
             self.log.append(message.text)

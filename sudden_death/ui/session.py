@@ -21,7 +21,7 @@ from .screens.base import Screen
 from .screens.review import ComputerCalls
 from .words.narration import Narrator
 from .words.phrases import HUMAN, Names
-from .words.verbosity import DETAILED, SHORT
+from .words.verbosity import Verbosity
 
 
 class Session:
@@ -103,14 +103,14 @@ class Session:
                 role = Role.OFFENSE if offense is HUMAN else Role.DEFENSE
                 self.last_hands[role] = event.offense if offense is HUMAN else event.defense
 
-    def first_time(self, topic: str, verbosity: str) -> bool:
+    def first_time(self, topic: str, verbosity: Verbosity) -> bool:
         """Whether a screen explains itself in full now: every time at detailed, the first time
         in each drive at normal, the first time in the game at short."""
         drive = self.match.state.drive if self.match is not None else 0
-        key = topic if verbosity == SHORT else (topic, drive)
+        key = topic if verbosity is Verbosity.SHORT else (topic, drive)
         told = key in self.told
         self.told.add(key)
-        return verbosity == DETAILED or not told
+        return verbosity is Verbosity.DETAILED or not told
 
     def my_hand(self, team: Team) -> Hand:
         assert self.match is not None

@@ -12,14 +12,14 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Protocol
 
-from ...audio.protocols import CuePlayer, Speaker
+from ...audio.protocols import Category, CuePlayer, Speaker
 from ...engine import events as ev
 from ...engine.state import GameState
 from ...language import _, choose, switch
 from ...settings import Settings, load_settings, save_settings
 from ..screens.base import Extra, Host, Screen
 from ..words.situation import human_spots
-from ..words.verbosity import DETAILED
+from ..words.verbosity import Verbosity
 from . import field_tone
 from .audio_controls import AudioControls
 from .history import History, Review
@@ -85,9 +85,11 @@ class Comfort:
     # -- hooks the app calls -----------------------------------------------------------------
 
     @property
-    def verbosity(self) -> str:
+    def verbosity(self) -> Verbosity:
         """The player's verbosity; the guided first down is always told in detail."""
-        return DETAILED if self.guide.active else self.settings.verbosity
+        if self.guide.active:
+            return Verbosity.DETAILED
+        return Verbosity.of(self.settings.verbosity)
 
     def on_show(self, screen: Screen) -> None:
         self.guide.on_show(screen)
@@ -103,7 +105,7 @@ class Comfort:
         """A history key's answer: its cue, then the message (never itself recorded)."""
         if review.cue:
             self.app.cue(review.cue)
-        self.app.say(review.text, category="history")
+        self.app.say(review.text, category=Category.HISTORY)
 
     def open(self, extra: Extra) -> None:
         """Open settings, How to play, or start the guided first down."""
@@ -136,7 +138,7 @@ class Comfort:
         position = self.field_position()
         if position is None:
             if speak:
-                self.app.say(_("No ball on the field yet."), category="info")
+                self.app.say(_("No ball on the field yet."), category=Category.INFO)
             return
         ball, marker, mine = position
         seconds = field_tone.TONE_SECONDS if speak else field_tone.AFTER_PLAY_SECONDS
@@ -144,4 +146,4 @@ class Comfort:
         if callable(player):
             player(field_tone.tone_wav(ball, seconds), "field_tone")
         if speak:
-            self.app.say(field_tone.field_words(ball, marker, mine), category="info")
+            self.app.say(field_tone.field_words(ball, marker, mine), category=Category.INFO)

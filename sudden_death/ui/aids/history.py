@@ -8,44 +8,53 @@ message with its place ("3 of 17") and never adds its own words to the history.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
-from ...audio.protocols import Message
+from ...audio.protocols import Category, Message
 from ...language import _, n_, p_
 
 # Categories the narration and app use (Message.category) and the review filters over them.
-RESULT_CATEGORIES = frozenset({"result", "game_over"})
-COMPUTER_CATEGORIES = frozenset({"computer"})
+RESULT_CATEGORIES = frozenset({Category.RESULT, Category.GAME_OVER})
+COMPUTER_CATEGORIES = frozenset({Category.COMPUTER})
 # Not messages to review: the review itself, R's repeats, and the echo of the player's own
 # keys (focus moves, typed letters), which would bury what the game said.
-NOT_RECORDED = frozenset({"history", "repeat", "menu", "echo", "page"})
+NOT_RECORDED = frozenset({Category.HISTORY, Category.REPEAT, Category.MENU, Category.ECHO,
+                          Category.PAGE})
 
-# The filters' ids (spoken through `filter_words`) and the categories each keeps.
-FILTERS: tuple[tuple[str, frozenset[str] | None], ...] = (
-    ("everything", None),
-    ("results", RESULT_CATEGORIES),
-    ("computer", COMPUTER_CATEGORIES),
-)
+class Filter(Enum):
+    """Which messages the review steps through."""
+
+    EVERYTHING = "everything"
+    RESULTS = "results"
+    COMPUTER = "computer"
 
 
-def filter_words(name: str) -> str:
+# The categories each filter keeps (None: every one).
+FILTERS: dict[Filter, frozenset[Category] | None] = {
+    Filter.EVERYTHING: None,
+    Filter.RESULTS: RESULT_CATEGORIES,
+    Filter.COMPUTER: COMPUTER_CATEGORIES,
+}
+
+
+def filter_words(kept: Filter) -> str:
     """A filter's name as the review says it: "everything", "results", "computer"."""
-    words = {
-        # Translators: the history filter that keeps every message ("History: everything").
-        "everything": p_("history filter", "everything"),
+    if kept is Filter.RESULTS:
         # Translators: the history filter that keeps play results ("History: results").
-        "results": p_("history filter", "results"),
+        return p_("history filter", "results")
+    if kept is Filter.COMPUTER:
         # Translators: the history filter that keeps the computer's moves ("History: computer").
-        "computer": p_("history filter", "computer"),
-    }
-    return words.get(name, name)
+        return p_("history filter", "computer")
+    # Translators: the history filter that keeps every message ("History: everything").
+    return p_("history filter", "everything")
 
 
-def _empty_words(name: str) -> str:
+def _empty_words(kept: Filter) -> str:
     """What the review says when the filter has nothing yet."""
-    if name == "results":
+    if kept is Filter.RESULTS:
         # Translators: the history, filtered to play results, has none yet.
         return _("No results messages yet.")
-    if name == "computer":
+    if kept is Filter.COMPUTER:
         # Translators: the history, filtered to the computer's moves, has none yet.
         return _("No computer messages yet.")
     # Translators: the history, unfiltered ("everything"), has no messages yet.
@@ -65,7 +74,7 @@ class History:
 
     def __init__(self) -> None:
         self.messages: list[Message] = []
-        self.filter_index = 0
+        self.kept = Filter.EVERYTHING
         self.position: int | None = None  # index into the filtered list; None = past the end
 
     def record(self, message: Message) -> None:
@@ -75,12 +84,8 @@ class History:
         self.messages.append(message)
         self.position = None
 
-    @property
-    def filter_name(self) -> str:
-        return FILTERS[self.filter_index][0]
-
     def visible(self) -> list[Message]:
-        categories = FILTERS[self.filter_index][1]
+        categories = FILTERS[self.kept]
         if categories is None:
             return list(self.messages)
         return [m for m in self.messages if m.category in categories]
@@ -100,7 +105,7 @@ class History:
         return Review(words.format(message=text, position=index + 1, total=len(shown)), cue)
 
     def _empty(self) -> Review:
-        return Review(_empty_words(self.filter_name), "menu_edge")
+        return Review(_empty_words(self.kept), "menu_edge")
 
     def step(self, delta: int) -> Review:
         """Comma (-1) / period (+1): the message before or after; the ends are heard."""
@@ -124,12 +129,13 @@ class History:
 
     def cycle_filter(self, delta: int = 1) -> Review:
         """Slash: the next category; the review starts again from its latest message."""
-        self.filter_index = (self.filter_index + delta) % len(FILTERS)
+        order = list(Filter)
+        self.kept = order[(order.index(self.kept) + delta) % len(order)]
         self.position = None
         count = len(self.visible())
         # Translators: {filter} is the history filter just chosen: "everything", "results" or
         # "computer"; {count} how many messages it keeps.
         words = n_("History: {filter}, {count} message.", "History: {filter}, {count} messages.",
                    count)
-        return Review(words.format(filter=filter_words(self.filter_name), count=count),
+        return Review(words.format(filter=filter_words(self.kept), count=count),
                       "menu_select")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 
+from ...audio.protocols import Category
 from ...engine import events as ev
 from ...engine.actions import CALLS_PER_HAND, PLAYERS_PER_HAND
 from ...language import N_, _
@@ -80,17 +81,17 @@ class TutorialGuide:
         self.active = True
         self.told = set()
         self.app.say(_(LESSON_START).format(home=_(DEFAULT_HOME), away=_(DEFAULT_AWAY)),
-                     category="tutorial")
+                     category=Category.TUTORIAL)
         self.app.names_chosen(_(DEFAULT_HOME), _(DEFAULT_AWAY))
 
     def on_show(self, screen: Screen) -> None:
         tip = TIPS.get(screen.help_key)
         if self.active and tip and screen.help_key not in self.told:
             self.told.add(screen.help_key)
-            self.app.say(tip, interrupt=False, category="tutorial")
+            self.app.say(tip, interrupt=False, category=Category.TUTORIAL)
 
     def after_events(self, events: Sequence[ev.Event]) -> None:
         if self.active and any(isinstance(event, _PLAY_OVER) for event in events):
             self.active = False
-            self.app.say(_(LESSON_END), interrupt=False, category="tutorial")
+            self.app.say(_(LESSON_END), interrupt=False, category=Category.TUTORIAL)
 

@@ -22,7 +22,7 @@ from ...settings import (
 from ..keymap import Command, Context
 from ..screens.base import Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
-from ..words.verbosity import VERBOSITY_WORDS
+from ..words.verbosity import VERBOSITY_WORDS, Verbosity
 from .audio_controls import AudioControls
 
 T = TypeVar("T")
@@ -113,7 +113,7 @@ class SettingsScreen(Screen):
             # Translators: {verbosity} is one of "short: only what changed", "normal" and
             # "detailed: with the rolls and the reasons".
             return _("Verbosity: {verbosity}").format(
-                verbosity=_(VERBOSITY_WORDS[settings.verbosity]))
+                verbosity=_(VERBOSITY_WORDS[Verbosity.of(settings.verbosity)]))
         if key == "text_size":
             size = settings.text_size
             # Translators: the size of the window's text: 100, 150 or 200 percent of normal.

@@ -21,7 +21,7 @@ from typing import Any
 import pygame
 
 from ...audio import system as audio_system
-from ...audio.protocols import CuePlayer, Speaker
+from ...audio.protocols import Category, CuePlayer, Speaker
 from ...audio.screen_reader import find_screen_reader
 from ...audio.silent import SilentCues, SilentSpeaker
 from ...audio.speech_output import SpeechOutput
@@ -274,7 +274,7 @@ def _dispatch(app: App, event: Any) -> None:
     except Exception:
         traceback.print_exc()
         app.cue("menu_error")
-        app.say(_(APOLOGY), category="error")
+        app.say(_(APOLOGY), category=Category.ERROR)
 
 
 def main(argv: list[str] | None = None) -> int:

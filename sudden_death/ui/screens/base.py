@@ -6,6 +6,7 @@ from collections.abc import Callable
 from enum import Enum
 from typing import Protocol
 
+from ...audio.protocols import Category
 from ...engine.actions import Action
 from ...engine.card_model import DefCall, OffCall, Player
 from ...language import _
@@ -26,7 +27,8 @@ class Extra(Enum):
 class Host(Protocol):
     """What a screen may ask of the app."""
 
-    def say(self, text: str, *, interrupt: bool = True, category: str = "menu") -> None: ...
+    def say(self, text: str, *, interrupt: bool = True,
+            category: Category = Category.MENU) -> None: ...
 
     def cue(self, name: str) -> None: ...
 
@@ -89,7 +91,7 @@ class Screen:
 
     def confirm(self) -> None:
         """Enter on something that is not a button: confirm the decision if the screen has one."""
-        self.host.say(_("Press Enter on a button to choose."), category="menu")
+        self.host.say(_("Press Enter on a button to choose."), category=Category.MENU)
         self.host.cue("menu_error")
 
     def on_escape(self) -> bool:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from ...audio.protocols import Category
 from ...engine.actions import (
     CALLS_PER_HAND,
     PLAYERS_PER_HAND,
@@ -17,9 +18,10 @@ from ...engine.cards import calls_for, card_name, players_for
 from ...engine.state import Hand, SnapChoice, Swap
 from ...language import _, join_words, n_
 from ..words.phrases import hand_words
+from ..words.verbosity import Verbosity
 from .base import Card, Host
 from .decisions import DecisionScreen, Kicks, acting, kick_items
-from .menu import NORMAL_DETAIL, SHORT_DETAIL, Group, Item, ItemKind, Menu
+from .menu import Group, Item, ItemKind, Menu
 
 
 class SelectionScreen(DecisionScreen):
@@ -72,7 +74,7 @@ class SelectionScreen(DecisionScreen):
     def after_toggle(self) -> str:
         """The toggled list's count; when it is full, the focus moves on to the open list."""
         toggled = self.menu.group
-        if self.menu.detail > NORMAL_DETAIL:
+        if self.menu.detail > Verbosity.NORMAL:
             count = toggled.checked_count()
         else:
             # Translators: how many cards of a list are checked of those allowed: "1 of 2".
@@ -83,7 +85,7 @@ class SelectionScreen(DecisionScreen):
             return count
         open_lists = [group for group in lists if len(group.checked()) < (group.limit or 0)]
         if not open_lists:  # short verbosity trusts the player to know Enter
-            if self.menu.detail == SHORT_DETAIL:
+            if self.menu.detail == Verbosity.SHORT:
                 return f"{count}."
             # Translators: {count} is how many cards are checked: "3 of 3".
             return _("{count}. Enter confirms.").format(count=count)
@@ -92,7 +94,7 @@ class SelectionScreen(DecisionScreen):
 
     def prompt(self) -> str:
         hand = ""
-        if self.again is not None and self.menu.detail > SHORT_DETAIL:
+        if self.again is not None and self.menu.detail > Verbosity.SHORT:
             hand = hand_words(self.again)
         teach = (_("Last down's cards are checked again: Enter plays them, or change a card "
                    "first.") if hand and self.teach_again else "")
@@ -149,7 +151,7 @@ class SelectionScreen(DecisionScreen):
             # Translators: {missing} is "1 more player and 2 more calls"; {counts} is
             # "1 of 2 players, 1 of 3 calls".
             self.host.say(_("Not yet: pick {missing}. You have {counts}.").format(
-                missing=join_words(missing), counts=self.counts()), category="menu")
+                missing=join_words(missing), counts=self.counts()), category=Category.MENU)
             return
         hand = Hand(tuple(players), tuple(calls))
         if self.kicks:  # still before the snap: the play starts with these cards

@@ -14,8 +14,8 @@ from enum import Enum
 
 from ...engine.card_model import DefCall, OffCall, Player
 from ...language import _, n_
+from ..words.verbosity import Verbosity
 
-SHORT_DETAIL, NORMAL_DETAIL, FULL_DETAIL = 0, 1, 2
 Card = OffCall | DefCall | Player
 
 
@@ -120,7 +120,7 @@ class Menu:
     status: Callable[[], str] | None = field(default=None, repr=False)
     # How much a focus says, from the player's verbosity: SHORT the label and a checked state;
     # NORMAL adds the note, and the position when a list is entered; DETAILED everything.
-    detail: int = 1
+    detail: Verbosity = Verbosity.NORMAL
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -145,15 +145,15 @@ class Menu:
             # Translators: a list with nothing in it, after its title: "Their moves, empty".
             return _("{title}, empty").format(title=group.title)
         parts = [item.label]
-        if item.note and self.detail >= NORMAL_DETAIL:
+        if item.note and self.detail >= Verbosity.NORMAL:
             parts.append(item.note)
-        if item.kind is ItemKind.CHECKBOX and (item.checked or self.detail > NORMAL_DETAIL):
+        if item.kind is ItemKind.CHECKBOX and (item.checked or self.detail > Verbosity.NORMAL):
             parts.append(_("checked") if item.checked else _("not checked"))
-        elif item.kind is ItemKind.RADIO and (item.checked or self.detail > NORMAL_DETAIL):
+        elif item.kind is ItemKind.RADIO and (item.checked or self.detail > Verbosity.NORMAL):
             parts.append(_("selected") if item.checked else _("not selected"))
         if not item.enabled:
             parts.append(_("unavailable"))
-        if self.detail > NORMAL_DETAIL or (entering and self.detail == NORMAL_DETAIL):
+        if self.detail > Verbosity.NORMAL or (entering and self.detail == Verbosity.NORMAL):
             # Translators: where the focused entry is in its list: "2 of 4".
             parts.append(_("{position} of {count}").format(
                 position=group.items.index(item) + 1, count=len(group.items)))

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ...audio.protocols import Category
 from ...language import N_, _, p_
 from ..keymap import Command, Context
 from .base import Extra, Host, Screen, buttons
@@ -78,20 +79,20 @@ class NamingScreen(Screen):
                 self.host.cue("menu_error")
                 continue
             self.text += char
-            self.host.say(_space_or(char), category="echo")
+            self.host.say(_space_or(char), category=Category.ECHO)
         self._refresh()
         return True
 
     def on_command(self, command: Command) -> bool:
         if command is Command.ERASE:
             if not self.text:
-                self.host.say(_("Nothing to remove; the name is empty."), category="echo")
+                self.host.say(_("Nothing to remove; the name is empty."), category=Category.ECHO)
                 self.host.cue("menu_edge")
             else:
                 removed, self.text = self.text[-1], self.text[:-1]
                 # Translators: Backspace removed a typed character (or "space").
                 self.host.say(_("Removed {character}.").format(character=_space_or(removed)),
-                              category="echo")
+                              category=Category.ECHO)
             self._refresh()
             return True
         if command is Command.ACTIVATE:
@@ -104,16 +105,16 @@ class NamingScreen(Screen):
         if not name:
             name = self._default()
             self.host.say(_("No name typed, so the default: {name}.").format(name=name),
-                          category="echo", interrupt=True)
+                          category=Category.ECHO, interrupt=True)
         else:
-            self.host.say(_("Name set: {name}.").format(name=name), category="echo")
+            self.host.say(_("Name set: {name}.").format(name=name), category=Category.ECHO)
         self.names.append(name)
         self.text = ""
         if len(self.names) == 2:
             self.host.names_chosen(self.names[0], self.names[1])
             return
         self._refresh()
-        self.host.say(self.prompt(), interrupt=False, category="decision")
+        self.host.say(self.prompt(), interrupt=False, category=Category.DECISION)
 
 
 def _space_or(char: str) -> str:

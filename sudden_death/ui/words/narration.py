@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ...audio.protocols import Priority
+from ...audio.protocols import Category, Priority
 from ...engine import events as ev
 from ...engine.card_model import PlayResult
 from ...engine.cards import card_name
@@ -34,7 +34,7 @@ from .phrases import (
     spot_words,
 )
 from .situation import outcome_words
-from .verbosity import DETAILED, NORMAL, SHORT
+from .verbosity import Verbosity
 
 BIG_PLAY_YARDS = 15  # a gain this long gets its own cue and call
 
@@ -50,7 +50,7 @@ class Line:
     text: str
     cue: str | None = None
     priority: Priority = Priority.ALERT
-    category: str = "result"
+    category: Category = Category.RESULT
     dice: tuple[int, ...] = ()
     field_tone: bool = False
     sweep: tuple[int, int] | None = None
@@ -85,9 +85,10 @@ class Narrator:
     def __init__(self, names: Names, offense: Team | None = None) -> None:
         self.names = names
         self.offense = offense  # who has the ball, followed through DriveStarted events
-        self.verbosity = NORMAL
+        self.verbosity = Verbosity.NORMAL
 
-    def lines(self, events: Sequence[ev.Event], verbosity: str = NORMAL) -> list[Line]:
+    def lines(self, events: Sequence[ev.Event],
+              verbosity: Verbosity = Verbosity.NORMAL) -> list[Line]:
         """The lines for one batch of events (one player action and what followed)."""
         self.verbosity = verbosity
         game_over = any(isinstance(event, ev.GameOver) for event in events)
@@ -111,11 +112,11 @@ class Narrator:
 
     @property
     def short(self) -> bool:
-        return self.verbosity == SHORT
+        return self.verbosity is Verbosity.SHORT
 
     @property
     def detailed(self) -> bool:
-        return self.verbosity == DETAILED
+        return self.verbosity is Verbosity.DETAILED
 
     def line(self, event: ev.Event, previous: ev.Event | None = None) -> list[Line]:
         """The lines for one event at the current verbosity (`previous`: the event before)."""
@@ -129,7 +130,7 @@ class Narrator:
                 text = _("The {team} take the ball first.").format(team=n.away)
             else:
                 text = _("The {team} defend first.").format(team=n.away)
-            return [Line(text, category="computer")]
+            return [Line(text, category=Category.COMPUTER)]
         if isinstance(event, ev.DriveStarted):
             return [self._drive_start(event)]
         if isinstance(event, ev.DownStarted):
@@ -149,7 +150,7 @@ class Narrator:
                 # Blitz."
                 text = _("{offense} against {defense}.")
             return [Line(text.format(offense=offense, defense=defense), cue="reveal",
-                         category="computer")]
+                         category=Category.COMPUTER)]
         if isinstance(event, ev.BandSet):
             return [Line(self._band(event))]
         if isinstance(event, ev.PlayResolved):
@@ -194,7 +195,7 @@ class Narrator:
             winner = event.outcome.winner
             cue = "game_tied" if winner is None else ("game_won" if winner is HUMAN
                                                       else "game_lost")
-            return [Line(outcome_words(event.outcome, n), cue=cue, category="game_over")]
+            return [Line(outcome_words(event.outcome, n), cue=cue, category=Category.GAME_OVER)]
         return []
 
     def _coin(self, event: ev.CoinTossed) -> str:
@@ -269,7 +270,7 @@ class Narrator:
             text = _("The {team} punt.").format(team=self.names.away)
         else:
             text = _("The {team} try a field goal.").format(team=self.names.away)
-        return [Line(text, category="computer")]
+        return [Line(text, category=Category.COMPUTER)]
 
     # -- the cards ---------------------------------------------------------------------------
 
@@ -294,18 +295,18 @@ class Narrator:
                 # Translators: {hand} is a hand of cards: "Power Back, Scatback; Inside Run,
                 # Draw Play, Deep Pass".
                 text = _("The {team} show {hand}.").format(team=away, hand=hand_words(theirs))
-            return Line(text, cue="reveal", category="computer")
+            return Line(text, cue="reveal", category=Category.COMPUTER)
         my_swap, their_swap = self._mine_theirs(event.offense_swap, event.defense_swap)
         theirs_said = _swap_words(their_swap, away, short=self.short)
         if not self.detailed:  # your own swap was your last key; theirs is the news
-            return Line(theirs_said, cue="reveal", category="computer")
+            return Line(theirs_said, cue="reveal", category=Category.COMPUTER)
         mine_said = _swap_words(my_swap, "", short=False)
         # Translators: {mine} and {theirs} are hands of cards: "Power Back, Scatback; Inside
         # Run, Draw Play, Deep Pass".
         hands = _("You hold {mine}. The {team} hold {theirs}.").format(
             mine=hand_words(mine), team=away, theirs=hand_words(theirs))
         text = " ".join(said for said in (mine_said, theirs_said, hands) if said)
-        return Line(text, cue="reveal", category="computer")
+        return Line(text, cue="reveal", category=Category.COMPUTER)
 
     def _band(self, event: ev.BandSet) -> str:
         plain = event.offense_player is None and event.defense_player is None
