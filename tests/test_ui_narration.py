@@ -24,9 +24,10 @@ from sudden_death.engine.field import Down, field_goal_distance
 from sudden_death.engine.kicks import chance_at_least, field_goal_chance
 from sudden_death.engine.state import GameEnd, Outcome
 from sudden_death.ui.words.kicks import field_goal_option, punt_option
-from sudden_death.ui.words.narration import BIG_PLAY_YARDS, Narrator
+from sudden_death.ui.words.narration import Narrator
 from sudden_death.ui.words.numbers import percent_words
 from sudden_death.ui.words.phrases import Names
+from sudden_death.ui.words.plays import BIG_PLAY_YARDS
 from sudden_death.ui.words.situation import needs_words, outcome_words, situation_words
 from sudden_death.ui.words.verbosity import Verbosity
 
@@ -197,3 +198,32 @@ def test_a_safety_ending_is_said_in_the_final_score() -> None:
     assert chance_at_least(13) == Fraction(56, 216)
     assert outcome_words(Outcome((0, 2), Team.AWAY, GameEnd.SAFETY), NAMES) == (
         "Final score: Hawks 0, Bears 2. It ended on a safety. The Bears hold on and win.")
+
+
+def _event_types() -> set[type[ev.Event]]:
+    """Every event class the engine defines (all subclasses, however deep)."""
+    found: set[type[ev.Event]] = set()
+    todo = [ev.Event]
+    while todo:
+        for sub in todo.pop().__subclasses__():
+            found.add(sub)
+            todo.append(sub)
+    return found
+
+
+def test_every_event_the_engine_can_emit_has_a_teller_of_its_own() -> None:
+    """A new event type must be given words (or a deliberate silence) in Narrator.tell, never
+    fall through to the base case; the engine module's own list of types is the reference."""
+    told = set(Narrator.__dict__["tell"].dispatcher.registry) - {object, ev.Event}
+    defined = {cls for cls in vars(ev).values()
+               if isinstance(cls, type) and issubclass(cls, ev.Event) and cls is not ev.Event}
+    engine_made = {cls for cls in _event_types() if cls.__module__ == ev.__name__}
+    assert defined and told == defined == engine_made
+
+
+def test_an_event_without_a_teller_says_nothing_and_is_therefore_caught_above() -> None:
+    class Unheard(ev.Event):
+        pass
+
+    assert Narrator(NAMES).tell(Unheard()) == []
+    assert Unheard not in Narrator.__dict__["tell"].dispatcher.registry

@@ -37,8 +37,8 @@ from .window.render import View
 from .words.cards import card_details
 from .words.help import screen_help
 from .words.kicks import KickOption, field_goal_option, kick_summary, punt_option
+from .words.line import Line
 from .words.matchups import matchups_words
-from .words.narration import Line
 from .words.phrases import HUMAN, Names, score_words
 from .words.situation import human_spots, outcome_words, situation_words
 from .words.verbosity import Verbosity

@@ -1,0 +1,24 @@
+"""A spoken line and the sounds that open it: what the narrator hands the app to say."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...audio.protocols import Category, Priority
+
+
+@dataclass(frozen=True)
+class Line:
+    """One spoken line and the sounds that open it: the dice first, then the cue.
+
+    `field_tone` asks for the short field tone with the line (the new spot after a play);
+    `sweep` for the play's sweep from one spot to another (from the player's own goal).
+    """
+
+    text: str
+    cue: str | None = None
+    priority: Priority = Priority.ALERT
+    category: Category = Category.RESULT
+    dice: tuple[int, ...] = ()
+    field_tone: bool = False
+    sweep: tuple[int, int] | None = None
