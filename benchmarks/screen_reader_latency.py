@@ -31,9 +31,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path[:0] = [str(ROOT), str(ROOT / "tests")]
 
+from recording import RecordingSpeaker  # noqa: E402
 from speech_servers import ensure_speech_servers, speech_dispatcher  # noqa: E402
 
-from sudden_death.audio.recording import RecordingSpeaker  # noqa: E402
 from sudden_death.audio.screen_reader import find_screen_reader  # noqa: E402
 from sudden_death.audio.speech_output import SCREEN_READER, SpeechOutput  # noqa: E402
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pygame
+from recording import RecordingCues
 
 from sudden_death.audio.protocols import Speaker
-from sudden_death.audio.recording import RecordingCues
 from sudden_death.ui.app import App
 
 

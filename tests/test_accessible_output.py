@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from typing import Any
 
 import pytest
+from recording import RecordingSpeaker
 
 from sudden_death.audio.accessible_output import (
     BRISK_WORDS_PER_SECOND,
@@ -21,7 +22,6 @@ from sudden_death.audio.accessible_output import (
 )
 from sudden_death.audio.protocols import Priority
 from sudden_death.audio.reader_base import NoScreenReader
-from sudden_death.audio.recording import RecordingSpeaker
 from sudden_death.audio.speech_output import SCREEN_READER, SpeechOutput
 
 

@@ -220,7 +220,7 @@ def test_an_unknown_cue_is_ignored_with_a_notice(audio: AudioSystem) -> None:
 
 
 def test_cue_volume_applies_to_every_cue(audio: AudioSystem) -> None:
-    audio.set_cue_volume(0.25)
+    audio.cues.set_volume(0.25)
     sounds = audio.cues._sounds  # type: ignore[attr-defined]
     assert all(abs(s.get_volume() - 0.25 * MIX_HEADROOM) < 0.01 for s in sounds.values())
-    audio.set_cue_volume(1.0)
+    audio.cues.set_volume(1.0)

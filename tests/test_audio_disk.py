@@ -61,8 +61,8 @@ import json, time
 import pygame
 from sudden_death.audio.system import open_audio
 audio = open_audio()
-audio.set_speech_volume(1.0)
-audio.set_cue_volume(1.0)
+audio.speaker.set_volume(1.0)
+audio.cues.set_volume(1.0)
 line = ("The quarterback takes the snap, drops back, looks left, looks right and throws deep "
         "down the sideline toward the end zone, where two receivers race the safety.")
 audio.speaker.say(line)

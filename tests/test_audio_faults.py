@@ -74,8 +74,8 @@ def test_no_speech_engine_keeps_text_and_cues() -> None:
     assert len(audio.notices) == 1 and "no speech engine" in audio.notices[0]
     assert audio.speaker.notice == audio.notices[0]
     assert audio.take_notices() == audio.notices and audio.take_notices() == []
-    assert audio.voices() == []
-    audio.set_speech_rate(200)  # settings are harmless without an engine
+    assert audio.speaker.voices() == []
+    audio.speaker.set_rate(200)  # settings are harmless without an engine
     started = time.monotonic()
     audio.close()
     assert time.monotonic() - started < 1.0
@@ -162,8 +162,8 @@ audio.speaker.add_listener(lambda m: got.append(m.text))
 audio.cues.add_listener(got.append)
 audio.speaker.say("First down.")
 audio.cues.play("whistle")
-audio.set_speech_volume(0.5)
-audio.set_cue_volume(0.5)
+audio.speaker.set_volume(0.5)
+audio.cues.set_volume(0.5)
 audio.close()
 print(json.dumps({"got": got, "notices": audio.notices}))
 """
@@ -181,7 +181,7 @@ def test_importing_the_audio_layer_has_no_side_effects() -> None:
     code = """
 import json, sys, threading
 import sudden_death.audio.cache, sudden_death.audio.cues, sudden_death.audio.espeak_setup
-import sudden_death.audio.notices, sudden_death.audio.protocols, sudden_death.audio.recording
+import sudden_death.audio.notices, sudden_death.audio.protocols
 import sudden_death.audio.silent, sudden_death.audio.speech, sudden_death.audio.synth
 import sudden_death.audio.system
 import pygame

@@ -47,7 +47,7 @@ def audio() -> Iterator[AudioSystem]:
 def speech(audio: AudioSystem) -> Iterator[SpeechService]:
     assert audio.speech is not None
     audio.speech.silence()
-    audio.set_speech_rate(175)
+    audio.speaker.set_rate(175)
     yield audio.speech
     audio.speech.silence()
 
@@ -218,20 +218,20 @@ def test_a_rate_change_changes_the_duration(audio: AudioSystem, speech: SpeechSe
     text = "The kicker lines up for a forty yard attempt into the wind."
     lengths = []
     for rate in (110, 330):
-        audio.set_speech_rate(rate)
+        audio.speaker.set_rate(rate)
         speech.silence()
         speech.say(text)
         assert wait_for(lambda: len(log.started) == len(lengths) + 1)
         lengths.append(channel().get_sound().get_length())
     assert lengths[0] > 1.8 * lengths[1]
-    low, high = audio.rate_range()
+    low, high = audio.speaker.rate_range
     assert low < 110 and high > 330
 
 
 def test_voices_are_listed_and_a_voice_change_changes_the_audio(
     audio: AudioSystem, speech: SpeechService
 ) -> None:
-    voices = audio.voices()
+    voices = audio.speaker.voices()
     assert len(voices) > 1 and all(v.id and v.name for v in voices)
     log = Log(speech)
     text = "Safety."
@@ -239,26 +239,26 @@ def test_voices_are_listed_and_a_voice_change_changes_the_audio(
     for voice in ("gmw/en", "gmw/de"):
         if voice not in {v.id for v in voices}:
             pytest.skip(f"voice {voice} not installed")
-        audio.set_voice(voice)
+        audio.speaker.set_voice(voice)
         speech.silence()
         speech.say(text)
         assert wait_for(lambda: len(log.started) == len(raws) + 1)
         raws.append(channel().get_sound().get_raw())
-    audio.set_voice("gmw/en")
+    audio.speaker.set_voice("gmw/en")
     assert raws[0] != raws[1]
 
 
 def test_speech_and_cue_volumes_are_separate(audio: AudioSystem, speech: SpeechService) -> None:
     log = Log(speech)
-    audio.set_speech_volume(0.4)
-    audio.set_cue_volume(0.8)
+    audio.speaker.set_volume(0.4)
+    audio.cues.set_volume(0.8)
     speech.say("Volume check.")
     assert log.wait_started("Volume check.")
     assert channel().get_volume() == pytest.approx(0.4 * MIX_HEADROOM, abs=0.01)
-    audio.set_cue_volume(0.3)
+    audio.cues.set_volume(0.3)
     assert channel().get_volume() == pytest.approx(0.4 * MIX_HEADROOM, abs=0.01)
-    audio.set_speech_volume(1.0)
-    audio.set_cue_volume(1.0)
+    audio.speaker.set_volume(1.0)
+    audio.cues.set_volume(1.0)
 
 
 def test_close_returns_quickly_and_leaves_no_thread() -> None:

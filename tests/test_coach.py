@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from app_driver import press, started_app
+from recording import RecordingSpeaker
 
 from sudden_death import simulate
-from sudden_death.audio.recording import RecordingSpeaker
 from sudden_death.engine.actions import PickHand, hand_actions
 from sudden_death.engine.card_model import Role
 from sudden_death.engine.computers import COACH, COMPUTERS, RANDOM, make_computer

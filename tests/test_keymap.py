@@ -13,9 +13,9 @@ from pathlib import Path
 import pygame
 import pytest
 from app_driver import press
+from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death import language
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.ui.app import App
 from sudden_death.ui.keymap import (
     KEY_HELP,

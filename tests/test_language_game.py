@@ -98,10 +98,10 @@ def test_hostile_keys_all_over_the_game_find_no_english(monkeypatch: pytest.Monk
     the only one the settings offer here, so the fuzz cannot switch away from it."""
     import random
 
+    from recording import RecordingCues, RecordingSpeaker
     from reliability_helpers import FuzzSource, make_tracking_app
 
     from sudden_death.audio.protocols import Message
-    from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
     from sudden_death.ui.aids import settings_screen as settings_menu
     from sudden_death.ui.run import loop as loop_module
     from sudden_death.ui.run.cli import Options

@@ -11,8 +11,8 @@ import pygame
 from app_driver import press
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from recording import RecordingCues, RecordingSpeaker
 
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.engine.actions import PickHand, hand_actions, held_hand, swapped
 from sudden_death.engine.card_model import OffCall, PlayKind, Role
 from sudden_death.engine.cards import OFFENSIVE_CALLS, card_name

@@ -20,12 +20,12 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from recording import RecordingCues, RecordingSpeaker
 from reliability_helpers import ScriptSource, make_tracking_app
 
 from sudden_death import settings as settings_module
 from sudden_death.audio import system as system_module
 from sudden_death.audio.protocols import Message, Voice
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.audio.speech import SpeechService
 from sudden_death.audio.synth import Synthesizer, start_synth
 from sudden_death.resources import sounds_dir
@@ -156,11 +156,11 @@ def test_synthesis_raising_mid_game(monkeypatch: pytest.MonkeyPatch, tmp_path: P
 
     def after_the_failure(app: Any) -> None:
         wait_for(lambda: synths and synths[0].failures >= 1)
-        counts.append(app.speaker.synth_count)
+        counts.append(app.speaker.voice.synth_count)
 
     def more_speech(app: Any) -> None:
-        wait_for(lambda: app.speaker.synth_count > counts[0])
-        counts.append(app.speaker.synth_count)
+        wait_for(lambda: app.speaker.voice.synth_count > counts[0])
+        counts.append(app.speaker.voice.synth_count)
 
     result = launch(monkeypatch, tmp_path, [
         *TO_COIN, after_the_failure, "return", "return", "return", more_speech, "s",
@@ -236,7 +236,7 @@ def test_window_closed_during_speech_exits_within_a_second(
     assert elapsed < EXIT_BUDGET_S, elapsed
     assert result.texts[-2].startswith("Coin toss")  # the keys after the close were not read
     assert not any("could not be synthesized" in n for n in result.notices())
-    assert not result.app.speaker.worker_alive
+    assert not result.app.speaker.voice.worker_alive
 
 
 def test_ctrl_c_during_speech_exits_cleanly_within_a_second(tmp_path: Path) -> None:

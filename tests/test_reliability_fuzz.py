@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from recording import RecordingCues, RecordingSpeaker
 from reliability_helpers import FuzzSource, make_tracking_app, said_as
 
 from sudden_death.audio.protocols import Message
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.audio.speech import SpeechService
 from sudden_death.ui.run import loop as loop_module
 from sudden_death.ui.run.cli import Options

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import pytest
 from apt_install import install_requested
+from recording import RecordingSpeaker
 from speech_servers import (
     REQUIRE_ENV,
     SYSTEM_PYTHON,
@@ -31,7 +32,6 @@ from speech_servers import (
 
 from sudden_death import language
 from sudden_death.audio.protocols import Priority
-from sudden_death.audio.recording import RecordingSpeaker
 from sudden_death.audio.screen_reader import find_screen_reader
 from sudden_death.audio.speech_dispatcher import MISSING_BRLAPI, Braille, SpeechDispatcher
 from sudden_death.audio.speech_output import SCREEN_READER, SpeechOutput

@@ -13,10 +13,10 @@ import time
 from pathlib import Path
 
 from app_driver import press, started_app
+from recording import RecordingSpeaker
 
 from sudden_death.audio.protocols import Message, Priority
 from sudden_death.audio.reader_base import NoScreenReader
-from sudden_death.audio.recording import RecordingSpeaker
 from sudden_death.audio.speech_output import BOTH, BUILTIN, SCREEN_READER, SpeechOutput
 from sudden_death.settings import Settings, from_mapping, load_settings
 from sudden_death.ui.app import App
@@ -290,10 +290,10 @@ def test_the_game_without_speech_dispatchers_client_says_so_and_plays_on(tmp_pat
 def test_reader_modules_are_not_loaded_until_asked(tmp_path: Path) -> None:
     """The default output costs nothing: no speechd, brlapi or accessible_output2 import."""
     code = ("import sys\n"
-            "from sudden_death.audio.recording import RecordingSpeaker\n"
+            "from sudden_death.audio.silent import SilentSpeaker\n"
             "from sudden_death.audio.screen_reader import find_screen_reader\n"
             "from sudden_death.audio.speech_output import SpeechOutput\n"
-            "out = SpeechOutput(RecordingSpeaker(), find_screen_reader)\n"
+            "out = SpeechOutput(SilentSpeaker(), find_screen_reader)\n"
             "out.set_output('builtin'); out.say('Hello.')\n"
             "print(sorted(m for m in ('speechd', 'brlapi', 'accessible_output2') "
             "if m in sys.modules))\n")

@@ -7,8 +7,8 @@ from __future__ import annotations
 import re
 
 from app_driver import press
+from recording import RecordingCues, RecordingSpeaker
 
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.engine.card_model import Role
 from sudden_death.engine.cards import card_name
 from sudden_death.engine.field import Down

@@ -17,8 +17,8 @@ import pytest
 from app_driver import press
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from recording import RecordingCues, RecordingSpeaker
 
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.engine.card_model import BANDS, DefCall, OffCall, Player, PlayKind, Role
 from sudden_death.engine.cards import MATCHUPS, OFFENSIVE_CALLS, PLAYERS, card_name, players_for
 from sudden_death.engine.resolve import compute_band

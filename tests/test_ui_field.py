@@ -10,7 +10,8 @@ import wave
 from array import array
 from pathlib import Path
 
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
+from recording import RecordingCues, RecordingSpeaker
+
 from sudden_death.ui.aids import field_tone
 from sudden_death.ui.run.cli import Options
 from sudden_death.ui.run.loop import run_app

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from recording import RecordingCues, RecordingSpeaker
+
 from sudden_death.audio.protocols import Message
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.ui.aids.history import NOT_RECORDED, History
 from sudden_death.ui.run.cli import Options
 from sudden_death.ui.run.loop import run_app

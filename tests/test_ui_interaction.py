@@ -11,8 +11,8 @@ import sys
 from pathlib import Path
 
 import pytest
+from recording import RecordingCues, RecordingSpeaker
 
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.ui.run.cli import Options, parse_options
 from sudden_death.ui.run.key_script import Step, parse_step
 from sudden_death.ui.run.loop import APOLOGY, run_app

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from app_driver import press, started_app
+from recording import RecordingSpeaker
 
 from sudden_death import language
-from sudden_death.audio.recording import RecordingSpeaker
 from sudden_death.settings import Settings, load_settings, save_settings
 from sudden_death.ui.run.cli import parse_options
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 from app_driver import press
+from recording import RecordingCues, RecordingSpeaker
 
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.engine.match import Match
 from sudden_death.settings import (
     FILE_NAME,
@@ -267,7 +267,7 @@ for rate in (140, 420):
     assert audio.speech.wait_idle(15)
     lengths[rate] = current[-1]
 audio.close()
-print(json.dumps({"lengths": lengths, "notices": audio.notices, "range": audio.rate_range()}))
+print(json.dumps({"lengths": lengths, "notices": audio.notices, "range": audio.speaker.rate_range}))
 """
 
 

@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 from ear_player import CAREFUL, EXPERT, Downs, EarPlayer
+from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death.audio.protocols import Message
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.engine import events as ev
 from sudden_death.engine.cards import card_name
 from sudden_death.engine.state import SwapKind, Team

@@ -5,8 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 import pygame
+from recording import RecordingCues, RecordingSpeaker
 
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
 from sudden_death.engine.actions import CallCoin, ChooseSide
 from sudden_death.engine.state import CoinFace, Side
 from sudden_death.ui.app import App

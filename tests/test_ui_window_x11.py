@@ -140,7 +140,7 @@ def test_every_screen_fits_the_window(display: str, size: tuple[int, int], text_
 RESIZE = r"""
 import json, pygame
 from pygame._sdl2.video import Window
-from sudden_death.audio.recording import RecordingCues, RecordingSpeaker
+from recording import RecordingCues, RecordingSpeaker
 from sudden_death.engine.actions import CallCoin, ChooseSide
 from sudden_death.engine.state import CoinFace, Side
 from sudden_death.ui.app import App

@@ -83,7 +83,14 @@ class Voice:
 
 class Speaker(Protocol):
     """`say(..., on_start=f)` calls `f` when the words start to be heard (at once when they
-    can't be): the cues of a line play with its words, not when the line was queued."""
+    can't be): the cues of a line play with its words, not when the line was queued.
+
+    The voice's settings (rate, voice, volume, engine) are part of it: a speaker that cannot
+    change one (a silent one) takes the setting and does nothing with it."""
+
+    @property
+    def rate_range(self) -> tuple[int, int]:
+        """The words per minute this voice speaks sensibly, lowest and highest."""
 
     @property
     def notice(self) -> str | None:
@@ -105,15 +112,33 @@ class Speaker(Protocol):
 
     def close(self) -> None: ...
 
+    def set_rate(self, words_per_minute: int) -> None: ...
+
+    def set_voice(self, voice_id: str) -> None: ...
+
+    def set_volume(self, volume: float) -> None: ...
+
+    def set_engine(self, name: str) -> None: ...
+
+    def engine_choices(self) -> list[tuple[str, str]]:
+        """(name, label) of the speech engines the player may choose here."""
+
+    def voices(self) -> list[Voice]: ...
+
 
 class CuePlayer(Protocol):
-    """`play_dice(dice, then=cue)` plays the roll, then the cue that tells its result."""
+    """`play_dice(dice, then=cue)` plays the roll, then the cue that tells its result;
+    `play_tone` plays a sound made while playing (the field tone, the play's sweep)."""
 
     notice: str | None
 
     def play(self, name: str) -> None: ...
 
     def play_dice(self, dice: Sequence[int], then: str | None = None) -> None: ...
+
+    def play_tone(self, wav: bytes, name: str = "tone") -> None: ...
+
+    def set_volume(self, volume: float) -> None: ...
 
     def add_listener(self, listener: Callable[[str], None]) -> None: ...
 

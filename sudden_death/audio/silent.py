@@ -5,11 +5,15 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .protocols import CUE_NAMES, Category, Message, Priority
+from .protocols import CUE_NAMES, Category, Message, Priority, Voice
+from .synth import ESPEAK, ESPEAK_RATE_RANGE, engine_label
 
 
 class SilentSpeaker:
-    """Speaker for --no-sound runs and for when speech cannot work (`notice` says why)."""
+    """Speaker for --no-sound runs and for when speech cannot work (`notice` says why). It
+    takes every voice setting and, having no voice, keeps none."""
+
+    rate_range = ESPEAK_RATE_RANGE  # the game's own voice's, as settings step it
 
     def __init__(self, notice: str | None = None) -> None:
         self.notice = notice
@@ -39,6 +43,24 @@ class SilentSpeaker:
     def close(self) -> None:
         self._listeners.clear()
 
+    def set_rate(self, words_per_minute: int) -> None:
+        pass
+
+    def set_voice(self, voice_id: str) -> None:
+        pass
+
+    def set_volume(self, volume: float) -> None:
+        pass
+
+    def set_engine(self, name: str) -> None:
+        pass
+
+    def engine_choices(self) -> list[tuple[str, str]]:
+        return [(ESPEAK, engine_label(ESPEAK))]
+
+    def voices(self) -> list[Voice]:
+        return []
+
 
 class SilentCues:
     """CuePlayer that only informs listeners (unknown names are ignored, as with sound)."""
@@ -58,6 +80,9 @@ class SilentCues:
 
     def play_tone(self, wav: bytes, name: str = "tone") -> None:
         self._emit(name)
+
+    def set_volume(self, volume: float) -> None:
+        pass
 
     def add_listener(self, listener: Callable[[str], None]) -> None:
         self._listeners.append(listener)

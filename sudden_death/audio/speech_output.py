@@ -10,10 +10,9 @@ message cuts what is being said, except that a focus move never cuts a result.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
 
 from ..language import _
-from .protocols import Category, Message, Priority, Speaker
+from .protocols import Category, Message, Priority, Speaker, Voice
 from .reader_base import NoScreenReader, ScreenReader
 
 BUILTIN, SCREEN_READER, BOTH = "builtin", "screen_reader", "both"
@@ -143,8 +142,26 @@ class SpeechOutput:
         self.close_reader()
         self.voice.close()
 
-    def __getattr__(self, name: str) -> Any:
-        """The built-in voice's own settings and queries (rate, voice, engine, volume...)."""
-        if name.startswith("_"):
-            raise AttributeError(name)
-        return getattr(self.voice, name)
+    # -- the built-in voice's settings: a screen reader keeps the player's own ---------------
+
+    @property
+    def rate_range(self) -> tuple[int, int]:
+        return self.voice.rate_range
+
+    def set_rate(self, words_per_minute: int) -> None:
+        self.voice.set_rate(words_per_minute)
+
+    def set_voice(self, voice_id: str) -> None:
+        self.voice.set_voice(voice_id)
+
+    def set_volume(self, volume: float) -> None:
+        self.voice.set_volume(volume)
+
+    def set_engine(self, name: str) -> None:
+        self.voice.set_engine(name)
+
+    def engine_choices(self) -> list[tuple[str, str]]:
+        return self.voice.engine_choices()
+
+    def voices(self) -> list[Voice]:
+        return self.voice.voices()

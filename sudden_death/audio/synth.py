@@ -31,7 +31,7 @@ from .espeak_setup import prepare_espeak
 from .protocols import Voice
 
 ESPEAK_RATE_RANGE = (80, 450)  # words per minute eSpeak NG accepts
-DEFAULT_RATE_RANGE = (50, 400)  # SAPI5 / NSSS: a range they all speak sensibly
+SYSTEM_RATE_RANGE = (50, 400)  # SAPI5 / NSSS: a range they all speak sensibly
 IDLE_WAIT_S = 0.2  # longest wait for eSpeak to go idle before a settings change
 SYNTH_TIMEOUT_S = 10.0  # a single utterance that takes longer than this has failed
 
@@ -72,7 +72,7 @@ class EngineSynth:
     def __init__(self, engine: Any, driver_name: str) -> None:
         self.engine = engine
         self.driver_name = driver_name
-        self.rate_range = ESPEAK_RATE_RANGE if driver_name == "espeak" else DEFAULT_RATE_RANGE
+        self.rate_range = ESPEAK_RATE_RANGE if driver_name == "espeak" else SYSTEM_RATE_RANGE
         self.rate: int | None = None
         self.voice_id: str | None = None
         self.default_voice: str | None = None  # the engine's own, which "" brings back

@@ -17,12 +17,11 @@ from .cues import CueBank
 from .diagnostics import Diagnostics
 from .engines import Engines
 from .notices import NoticeBoard
-from .protocols import CuePlayer, Speaker, Voice
+from .protocols import CuePlayer, Speaker
 from .silent import SilentCues, SilentSpeaker
 from .speech import SpeechService
 from .synth import (
     ESPEAK,
-    ESPEAK_RATE_RANGE,
     Synthesizer,
     SynthFactory,
     start_engine,
@@ -72,32 +71,6 @@ class AudioSystem:
     def take_notices(self) -> list[str]:
         """Notices not yet taken: call once per frame to show each reason exactly once."""
         return self.notice_board.take_new()
-
-    def set_speech_rate(self, words_per_minute: int) -> None:
-        if self.speech is not None:
-            self.speech.set_rate(words_per_minute)
-
-    def set_voice(self, voice_id: str) -> None:
-        if self.speech is not None:
-            self.speech.set_voice(voice_id)
-
-    def set_engine(self, name: str) -> None:
-        if self.speech is not None:
-            self.speech.set_engine(name)
-
-    def set_speech_volume(self, volume: float) -> None:
-        if self.speech is not None:
-            self.speech.set_volume(volume)
-
-    def set_cue_volume(self, volume: float) -> None:
-        if self._cue_bank is not None:
-            self._cue_bank.set_volume(volume)
-
-    def voices(self) -> list[Voice]:
-        return self.speech.voices() if self.speech is not None else []
-
-    def rate_range(self) -> tuple[int, int]:
-        return self.speech.rate_range if self.speech is not None else ESPEAK_RATE_RANGE
 
     def close(self) -> None:
         """Stop everything; returns within about a second even if the engine is stuck."""

@@ -129,9 +129,7 @@ class Comfort:
 
     def play_sweep(self, start: int, end: int) -> None:
         """The play heard: a glide from the old spot to the new one (Settings, Hear the play)."""
-        player = getattr(self.cues, "play_tone", None)
-        if callable(player):
-            player(field_tone.sweep_wav(start, end), "sweep")
+        self.cues.play_tone(field_tone.sweep_wav(start, end), "sweep")
 
     def play_field_tone(self, speak: bool) -> None:
         """F: the tone, then the spot and the marker in words; after a play: the tone alone."""
@@ -142,8 +140,6 @@ class Comfort:
             return
         ball, marker, mine = position
         seconds = field_tone.TONE_SECONDS if speak else field_tone.AFTER_PLAY_SECONDS
-        player = getattr(self.cues, "play_tone", None)
-        if callable(player):
-            player(field_tone.tone_wav(ball, seconds), "field_tone")
+        self.cues.play_tone(field_tone.tone_wav(ball, seconds), "field_tone")
         if speak:
             self.app.say(field_tone.field_words(ball, marker, mine), category=Category.INFO)

@@ -1,15 +1,17 @@
-"""Silent speech and cue players that only record: for fast UI tests and `--no-sound` runs.
+"""Test doubles: silent speech and cue players that keep what they were asked to say and play,
+and the settings applied to them, for fast UI tests (`--no-sound` uses the package's own
+`audio/silent.py`, which keeps nothing).
 
-They follow the same contract as the real ones (protocols.py), including listeners, so the window,
-history and transcript behave exactly as with sound.
+They meet the same contract as the real ones (sudden_death/audio/protocols.py), listeners
+included, so the window, history and transcript behave exactly as with sound.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
-from .protocols import CUE_NAMES, Category, Message, Priority, Voice
-from .silent import SilentSpeaker
+from sudden_death.audio.protocols import CUE_NAMES, Category, Message, Priority, Voice
+from sudden_death.audio.silent import SilentSpeaker
 
 
 class RecordingSpeaker(SilentSpeaker):
