@@ -22,13 +22,19 @@ from sudden_death.engine import events as ev
 from sudden_death.engine.cards import OFFENSIVE_CALLS
 from sudden_death.engine.field import Down, field_goal_distance
 from sudden_death.engine.kicks import chance_at_least, field_goal_chance
+from sudden_death.engine.match import Match
 from sudden_death.engine.state import GameEnd, Outcome
 from sudden_death.ui.words.kicks import field_goal_option, punt_option
 from sudden_death.ui.words.narration import Narrator
 from sudden_death.ui.words.numbers import percent_words
-from sudden_death.ui.words.phrases import Names
+from sudden_death.ui.words.phrases import Names, score_words
 from sudden_death.ui.words.plays import BIG_PLAY_YARDS
-from sudden_death.ui.words.situation import needs_words, outcome_words, situation_words
+from sudden_death.ui.words.situation import (
+    human_spots,
+    needs_words,
+    outcome_words,
+    situation_words,
+)
 from sudden_death.ui.words.verbosity import Verbosity
 
 VERBOSITIES = ("short", "normal", "detailed")
@@ -227,3 +233,22 @@ def test_an_event_without_a_teller_says_nothing_and_is_therefore_caught_above() 
 
     assert Narrator(NAMES).tell(Unheard()) == []
     assert Unheard not in Narrator.__dict__["tell"].dispatcher.registry
+
+
+def test_the_words_follow_the_players_team_when_it_is_the_away_side() -> None:
+    """Everything is said from `names.you`: the same events heard by the away team's player
+    put their spot, their score and their side first (the guest of a table, later)."""
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 3)) + three_d6(10)
+    game = final_call_game(30, OffCall.INSIDE_RUN, RUN_EVEN, dice, offense=Team.AWAY)
+    before = game.state
+    events = final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN)
+    home_view = text(Narrator(NAMES, Team.AWAY).lines(events))
+    away_view = text(Narrator(Names("Hawks", "Bears", you=Team.AWAY), Team.AWAY).lines(events))
+    assert home_view.endswith("2nd and 7 at their own 33.")
+    assert away_view.endswith("2nd and 7 at your own 33.")
+    assert score_words((7, 3), Names("Hawks", "Bears", you=Team.AWAY)) == "Bears 3, Hawks 7"
+    assert before.down is not None
+    assert human_spots(before, Team.AWAY) == (before.down.line, before.down.marker, True)
+    assert human_spots(before, Team.HOME) == (70, 60, False)
+    match = Match.against_computer(1, human=Team.AWAY)
+    assert match.human is Team.AWAY and Match.against_computer(1).human is Team.HOME

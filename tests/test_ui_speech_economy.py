@@ -27,7 +27,9 @@ from sudden_death.ui.run import loop as loop_module
 from sudden_death.ui.run.cli import Options
 from sudden_death.ui.run.key_script import KeySource, Step, parse_step
 from sudden_death.ui.words.numbers import signed
-from sudden_death.ui.words.phrases import HUMAN, Names, spot_words
+from sudden_death.ui.words.phrases import Names, spot_words
+
+YOU = Team.HOME  # the player's team in a game against the computer
 
 VERBOSITIES = ("short", "normal", "detailed")
 GAME_LINES = frozenset({"result", "computer", "decision", "game_over"})
@@ -116,12 +118,12 @@ def must_say(events: list[ev.Event], offense: Team | None,
         if isinstance(event, ev.DriveStarted):
             offense = event.offense
             wanted.append(("new drive", (f"Drive {event.drive}",)))
-            wanted.append(("drive spot", (spot_words(event.spot, event.offense),)))
+            wanted.append(("drive spot", (spot_words(event.spot, event.offense, YOU),)))
         elif isinstance(event, ev.DownStarted):
             offense = event.offense
-            wanted.append(("new spot", (spot_words(event.down.line, event.offense),)))
+            wanted.append(("new spot", (spot_words(event.down.line, event.offense, YOU),)))
         elif isinstance(event, ev.HandsRevealed):
-            computer_offense = offense is not HUMAN
+            computer_offense = offense is not YOU
             hand = event.offense if computer_offense else event.defense
             swap = event.offense_swap if computer_offense else event.defense_swap
             if event.step == 1:

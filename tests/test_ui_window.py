@@ -95,13 +95,13 @@ def test_page_keys_scroll_the_text_panel_and_say_where(tmp_path: Path) -> None:
 
 
 def test_the_field_is_drawn_from_the_players_own_goal_on_both_sides() -> None:
-    """One flip (game_words.human_spots) serves the window and the field tone."""
+    """One flip (situation.human_spots) serves the window and the field tone."""
     from engine_helpers import snap_game
 
     from sudden_death.engine.state import Team
     from sudden_death.ui.words.situation import human_spots
 
-    assert human_spots(snap_game(30, offense=Team.HOME).state) == (30, 40, True)
-    assert human_spots(snap_game(30, offense=Team.AWAY).state) == (70, 60, False)
-    assert human_spots(snap_game(95, down=2, marker=100, offense=Team.AWAY).state) == (
+    assert human_spots(snap_game(30, offense=Team.HOME).state, Team.HOME) == (30, 40, True)
+    assert human_spots(snap_game(30, offense=Team.AWAY).state, Team.HOME) == (70, 60, False)
+    assert human_spots(snap_game(95, down=2, marker=100, offense=Team.AWAY).state, Team.HOME) == (
         5, 0, False)

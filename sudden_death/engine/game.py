@@ -52,6 +52,7 @@ from .field import (
     GOAL_LINE,
     KICK_DICE,
     LAST_DOWN,
+    LAST_DRIVE,
     LONGEST_FIELD_GOAL,
     OPENING_SPOT,
     Down,
@@ -409,13 +410,14 @@ def _end_drive(
 ) -> GameState:
     """Close the drive; start drive 2, or end the game after drive 2 or any safety."""
     offense = _offense(state)
-    game_ends = reason is DriveEnd.SAFETY or state.drive >= 2
+    game_ends = reason is DriveEnd.SAFETY or state.drive >= LAST_DRIVE
     events.append(
         ev.DriveEnded(state.drive, offense, reason, None if game_ends else next_spot, touchback)
     )
     if not game_ends:
         assert next_spot is not None
-        return _start_drive(state, events, 2, offense.other, next_spot, reason, touchback)
+        return _start_drive(state, events, LAST_DRIVE, offense.other, next_spot, reason,
+                            touchback)
     home, away = state.scores
     winner = None if home == away else (Team.HOME if home > away else Team.AWAY)
     end = GameEnd.SAFETY if reason is DriveEnd.SAFETY else GameEnd.BOTH_DRIVES
@@ -455,7 +457,7 @@ def _check_position(state: GameState) -> None:
     """A restored state the rules can go on from: each step's parts present, hands legal,
     scores and the drive in range. Anything else is a `SnapshotError`, not a crash later."""
     phase, problem = state.phase, ""
-    if min(state.scores) < 0 or state.drive not in (0, 1, 2):
+    if min(state.scores) < 0 or state.drive not in range(LAST_DRIVE + 1):
         problem = "the scores or the drive are out of range"
     elif phase is Phase.SIDE_CHOICE and state.coin_winner is None:
         problem = "the side choice needs the toss's winner"

@@ -71,6 +71,12 @@ class Match:
     def state(self) -> GameState:
         return self.game.state
 
+    @property
+    def human(self) -> Team | None:
+        """The team a person plays (the one without a policy); None when none or both do."""
+        free = [team for team in Team if team not in self.policies]
+        return free[0] if len(free) == 1 else None
+
     def role_of(self, team: Team) -> Role | None:
         return role_of(self.game.state, team)
 

@@ -39,7 +39,7 @@ from .words.help import screen_help
 from .words.kicks import KickOption, field_goal_option, kick_summary, punt_option
 from .words.line import Line
 from .words.matchups import matchups_words
-from .words.phrases import HUMAN, Names, score_words
+from .words.phrases import Names, score_words
 from .words.situation import human_spots, outcome_words, situation_words
 from .words.verbosity import Verbosity
 
@@ -202,10 +202,11 @@ class App:
     def new_match(self, interrupt: bool = True) -> None:
         computer = self.computer_choice or self.comfort.settings.computer
         events = self.session.new_match(self.names, computer)
+        self.names = self.session.names  # now naming the player's team in this match
         if computer == COACH:
             # Translators: {away} is the computer team's name ("the Bears"): its computer plays
             # like a coach today rather than at random.
-            self.say(_("The {away} are coached today.").format(away=self.names.away),
+            self.say(_("The {away} are coached today.").format(away=self.names.theirs),
                      interrupt=False, category=Category.DECISION)
         self.speak_lines(self._narrate(events))
         self.show_decision(interrupt=interrupt)
@@ -233,7 +234,7 @@ class App:
         self.after(events)
 
     def after(self, events: list[ev.Event]) -> None:
-        self.session.note(events, self.names.away)  # before the narrator moves on
+        self.session.note(events)  # before the narrator moves on
         lines = self._narrate(events)
         self.session.result = [line.text for line in lines if line.text]
         self.speak_lines(lines)
@@ -286,7 +287,7 @@ class App:
                 SnapChoice.FIELD_GOAL: field_goal_option(state, self.names)}
 
     def ask_concede(self) -> None:
-        question = _("Concede the game? The {away} would win.").format(away=self.names.away)
+        question = _("Concede the game? The {away} would win.").format(away=self.names.theirs)
         self.push(ConfirmScreen(self, question, self.concede, yes=_("Yes, concede")))
 
     def concede(self) -> None:
@@ -466,8 +467,8 @@ class App:
         if index == 1:
             menu = sections.computer_calls_menu(self.session.computer)
         elif index == 2:
-            role = self.match.role_of(HUMAN) if self.match else None
-            menu = sections.rosters_menu(role, self.names.home, self.names.away)
+            role = self.match.role_of(self.names.you) if self.match else None
+            menu = sections.rosters_menu(role, self.names.mine, self.names.theirs)
         else:
             menu = sections.game_log_menu(self.panel.log)
         self.section_menu = menu
@@ -489,8 +490,9 @@ class App:
             self.say(_("Matchups come once both hands are shown: at the swap and the final "
                        "call."), category=Category.INFO)
             return
-        mine, theirs = held_hand(state, HUMAN), held_hand(state, HUMAN.other)
-        role = role_of(state, HUMAN)
+        you = self.names.you
+        mine, theirs = held_hand(state, you), held_hand(state, you.other)
+        role = role_of(state, you)
         assert mine is not None and theirs is not None and role is not None
         swap = screen.considered() if isinstance(screen, SubstitutionScreen) else None
         if swap is None or swap.out is None or swap.into is None:
@@ -526,7 +528,7 @@ class App:
         if self.match is not None:
             state = self.match.state
             situation = situation_words(state, self.names).split(". ", 1)[-1]
-            spots = human_spots(state)
+            spots = human_spots(state, self.names.you)
             if spots is not None:
                 ball, marker, _mine = spots
         return View(

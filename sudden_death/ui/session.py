@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import replace
 
 from ..engine import events as ev
 from ..engine.actions import Action, held_hand
@@ -20,7 +21,7 @@ from ..engine.state import Hand, Team
 from .screens.base import Screen
 from .screens.review import ComputerCalls
 from .words.narration import Narrator
-from .words.phrases import HUMAN, Names
+from .words.phrases import Names
 from .words.verbosity import Verbosity
 
 
@@ -33,6 +34,7 @@ class Session:
         self.rng = random.Random()
         self.stack: list[Screen] = []
         self.match: Match | None = None
+        self.names = names  # the player's team is `names.you` once a match starts
         self.narrator = Narrator(names)
         self.computer = ComputerCalls()  # what the computer has revealed, for its section
         self.result: list[str] = []  # the words of the last result, shown in the window
@@ -66,7 +68,9 @@ class Session:
         seed = self.rng.randrange(2**31) if self.seed is None else self.seed + self.games
         self.games += 1
         self.match = Match.against_computer(seed, computer=computer)
-        self.narrator = Narrator(names)
+        # The words speak from the side of the team the player has in this match.
+        self.names = replace(names, you=self.match.human or names.you)
+        self.narrator = Narrator(self.names)
         self.computer = ComputerCalls()
         self.result = []
         self.told = set()
@@ -89,19 +93,20 @@ class Session:
     def concede(self) -> list[ev.Event]:
         if self.match is None or self.match.game.is_over:
             return []
-        return self.match.concede(HUMAN)
+        return self.match.concede(self.names.you)
 
-    def note(self, events: Sequence[ev.Event], away: str) -> None:
+    def note(self, events: Sequence[ev.Event]) -> None:
         """Remember what the events showed: the computer's cards, and the cards the player
         ended each down with (for "the same cards again")."""
         offense = self.narrator.offense  # the side of the ball before these events
-        self.computer.note(events, offense, away)
+        self.computer.note(events, offense, self.names)
         for event in events:
             if isinstance(event, ev.DriveStarted):
                 offense = event.offense
             elif isinstance(event, ev.HandsRevealed) and event.step == 2:
-                role = Role.OFFENSE if offense is HUMAN else Role.DEFENSE
-                self.last_hands[role] = event.offense if offense is HUMAN else event.defense
+                mine = offense is self.names.you
+                role = Role.OFFENSE if mine else Role.DEFENSE
+                self.last_hands[role] = event.offense if mine else event.defense
 
     def first_time(self, topic: str, verbosity: Verbosity) -> bool:
         """Whether a screen explains itself in full now: every time at detailed, the first time

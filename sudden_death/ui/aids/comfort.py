@@ -18,6 +18,7 @@ from ...engine.state import GameState
 from ...language import _, choose, switch
 from ...settings import Settings, load_settings, save_settings
 from ..screens.base import Extra, Host, Screen
+from ..words.phrases import Names
 from ..words.situation import human_spots
 from ..words.verbosity import Verbosity
 from . import field_tone
@@ -30,7 +31,10 @@ from .settings_screen import SettingsScreen
 
 class ComfortHost(Host, Protocol):
     """What comfort asks of the app beyond a screen's needs: the screen on top, a way to show a
-    settings file's problem, and the game's state (None before the first match)."""
+    settings file's problem, the game's state (None before the first match) and the team
+    names (which team is the player's)."""
+
+    names: Names
 
     @property
     def top(self) -> Screen: ...
@@ -125,7 +129,7 @@ class Comfort:
         state = self.app.game_state()
         if state is None or state.outcome is not None:
             return None
-        return human_spots(state)
+        return human_spots(state, self.app.names.you)
 
     def play_sweep(self, start: int, end: int) -> None:
         """The play heard: a glide from the old spot to the new one (Settings, Hear the play)."""

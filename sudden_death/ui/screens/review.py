@@ -14,7 +14,7 @@ from ...engine.cards import calls_for, card_name, players_for
 from ...engine.state import Hand, Swap, SwapKind, Team
 from ...language import N_, _, n_
 from ..words.cards import card_label
-from ..words.phrases import HUMAN, hand_words
+from ..words.phrases import Names, hand_words
 from .menu import Group, Item, ItemKind, Menu
 
 # Marked for the catalog here; spoken with `_()` where they are used.
@@ -31,12 +31,13 @@ class ComputerCalls:
         self.cards: list[tuple[Card, str]] = []  # (card, "player" / "call" / "final call")
         self.moves: list[str] = []
 
-    def note(self, events: Sequence[ev.Event], offense: Team | None, away: str) -> None:
+    def note(self, events: Sequence[ev.Event], offense: Team | None, names: Names) -> None:
         """Record only what the events reveal of the computer's cards."""
+        away = names.theirs
         for event in events:
             if isinstance(event, ev.DriveStarted):
                 offense = event.offense
-            computer_offense = offense is not HUMAN
+            computer_offense = offense is not names.you
             if isinstance(event, ev.HandsRevealed):
                 hand = event.offense if computer_offense else event.defense
                 swap = event.offense_swap if computer_offense else event.defense_swap

@@ -8,6 +8,7 @@ from fractions import Fraction
 
 from ...engine.field import (
     KICK_DICE,
+    LAST_DRIVE,
     LONGEST_FIELD_GOAL,
     TOUCHBACK_SPOT,
     field_goal_distance,
@@ -18,7 +19,7 @@ from ...engine.kicks import field_goal_chance, punt_outcomes
 from ...engine.state import GameState
 from ...language import _, n_, p_
 from .numbers import percent_words
-from .phrases import HUMAN, LAST_DRIVE, Names, spot_words
+from .phrases import Names, spot_words
 
 
 @dataclass(frozen=True)
@@ -44,7 +45,8 @@ def punt_option(state: GameState, names: Names, detailed: bool = False) -> KickO
     # Translators: where a punt can end up: "a touchback to their own 20".
     touchback = _("a touchback to their own {yards}").format(yards=TOUCHBACK_SPOT)
     for outcome in punt_outcomes(down.line):
-        place = touchback if outcome.touchback else spot_words(down.line + outcome.net, HUMAN)
+        landing = down.line + outcome.net  # the player punts: their own offense's spot
+        place = touchback if outcome.touchback else spot_words(landing, names.you, names.you)
         chances[place] = chances.get(place, Fraction(0)) + outcome.chance
     # Translators: a place a punt can land and its chance: "their 30 (33 percent)".
     places = [_("{place} ({chance})").format(place=place, chance=percent_words(chance))
@@ -64,13 +66,13 @@ def punt_option(state: GameState, names: Names, detailed: bool = False) -> KickO
         label = _("Punt: {touchback}").format(touchback=places[-1])
     if state.drive != LAST_DRIVE:
         return KickOption(label)
-    mine, theirs = state.scores[HUMAN], state.scores[HUMAN.other]
+    mine, theirs = state.scores[names.you], state.scores[names.you.other]
     verdict = _verdict(mine, theirs)
     label = _ends_game(label, verdict)
     confirm = ""
     if verdict == "loses":
         confirm = _("A punt ends the game with the {team} ahead, {theirs} to {mine}: you "
-                    "would lose. Punt anyway?").format(team=names.away, theirs=theirs, mine=mine)
+                    "would lose. Punt anyway?").format(team=names.theirs, theirs=theirs, mine=mine)
     return KickOption(label, confirm=confirm)
 
 
@@ -144,7 +146,7 @@ def field_goal_option(state: GameState, names: Names) -> KickOption:
                                 chance=percent_words(chance))
     if state.drive != LAST_DRIVE:
         return KickOption(label)
-    mine, theirs = state.scores[HUMAN], state.scores[HUMAN.other]
+    mine, theirs = state.scores[names.you], state.scores[names.you.other]
     good, missed = _verdict(mine + FIELD_GOAL_POINTS, theirs), _verdict(mine, theirs)
     if good == missed:
         label = _ends_game(label, good, either_way=True)

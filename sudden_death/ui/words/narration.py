@@ -15,7 +15,7 @@ from functools import singledispatchmethod
 from ...audio.protocols import Category
 from ...engine import events as ev
 from ...engine.cards import card_name
-from ...engine.field import GOAL_LINE, OPENING_SPOT, TOUCHBACK_SPOT, Down
+from ...engine.field import GOAL_LINE, LAST_DRIVE, OPENING_SPOT, TOUCHBACK_SPOT, Down
 from ...engine.game import SAFETY_POINTS
 from ...engine.resolve import MAX_BAND, MIN_BAND
 from ...engine.state import CoinFace, DriveEnd, Hand, Side, SnapChoice, Swap, SwapKind, Team
@@ -23,8 +23,6 @@ from ...language import _, n_
 from .line import Line
 from .numbers import signed
 from .phrases import (
-    HUMAN,
-    LAST_DRIVE,
     Names,
     down_words,
     hand_words,
@@ -114,12 +112,12 @@ class Narrator:
 
     @tell.register
     def _side_chosen(self, event: ev.SideChosen) -> list[Line]:
-        if event.team is HUMAN:
+        if event.team is self.names.you:
             return []  # the drive's first line says who has the ball
         if event.side is Side.OFFENSE:
-            text = _("The {team} take the ball first.").format(team=self.names.away)
+            text = _("The {team} take the ball first.").format(team=self.names.theirs)
         else:
-            text = _("The {team} defend first.").format(team=self.names.away)
+            text = _("The {team} defend first.").format(team=self.names.theirs)
         return [Line(text, category=Category.COMPUTER)]
 
     @tell.register
@@ -205,8 +203,8 @@ class Narrator:
         if self.short:
             # Translators: the score on its own, the player's team first: "Hawks 7, Bears 3."
             text = _("{home} {home_points}, {away} {away_points}.").format(
-                home=n.home, home_points=event.scores[0], away=n.away,
-                away_points=event.scores[1])
+                home=n.mine, home_points=event.scores[n.you], away=n.theirs,
+                away_points=event.scores[n.you.other])
         else:
             # Translators: {score} is the score, the player's team first: "Hawks 7, Bears 3".
             text = _("Score: {score}.").format(score=score_words(event.scores, n))
@@ -226,7 +224,8 @@ class Narrator:
     @tell.register
     def _game_over(self, event: ev.GameOver) -> list[Line]:
         winner = event.outcome.winner
-        cue = "game_tied" if winner is None else ("game_won" if winner is HUMAN else "game_lost")
+        cue = "game_tied" if winner is None else ("game_won" if winner is self.names.you
+                                                  else "game_lost")
         return [Line(outcome_words(event.outcome, self.names), cue=cue,
                      category=Category.GAME_OVER)]
 
@@ -235,8 +234,8 @@ class Narrator:
     def _coin(self, event: ev.CoinTossed) -> str:
         """ "The coin shows heads: you win the toss." ("Heads: ..." when short)."""
         heads = event.face is CoinFace.HEADS
-        you = event.winner is HUMAN
-        team = self.names.away
+        you = event.winner is self.names.you
+        team = self.names.theirs
         if self.short:
             if heads:
                 if you:
@@ -258,7 +257,7 @@ class Narrator:
     def _drive_start(self, event: ev.DriveStarted) -> Line:
         self.offense = event.offense
         team = self.names.of(event.offense)
-        down = down_words(Down.first(event.spot), event.offense)
+        down = down_words(Down.first(event.spot), event.offense, self.names.you)
         if self.short:
             # Translators: a new drive: "Drive 2: Hawks ball, 1st and 10 at your own 25."
             text = _("Drive {drive}: {team} ball, {down}.").format(
@@ -277,9 +276,9 @@ class Narrator:
     def _down(self, down: Down, offense: Team, after: ev.Event | None = None) -> Line:
         # Translators: the down as a sentence: "2nd and 7 at your own 31." ("2nd and 7, your own
         # 31." when short).
-        text = _("{down}.").format(down=down_words(down, offense, short=self.short))
+        text = _("{down}.").format(down=down_words(down, offense, self.names.you, short=self.short))
         if isinstance(after, ev.FirstDown) and not self.short:  # a new set of downs: cheer it
-            where = spot_words(down.line, offense)
+            where = spot_words(down.line, offense, self.names.you)
             if down.goal_to_go:
                 # Translators: a new set of downs with the goal line to gain; {spot} is a spot
                 # such as "their 6".
@@ -292,21 +291,21 @@ class Narrator:
         return Line(_capital(text), field_tone=True)
 
     def _snap(self, event: ev.SnapChosen) -> list[Line]:
-        if event.choice is SnapChoice.PLAY or event.team is HUMAN:
+        if event.choice is SnapChoice.PLAY or event.team is self.names.you:
             return []  # a play is just the cards that follow; your own kick is its result line
         if event.choice is SnapChoice.PUNT:
-            text = _("The {team} punt.").format(team=self.names.away)
+            text = _("The {team} punt.").format(team=self.names.theirs)
         else:
-            text = _("The {team} try a field goal.").format(team=self.names.away)
+            text = _("The {team} try a field goal.").format(team=self.names.theirs)
         return [Line(text, category=Category.COMPUTER)]
 
     # -- the cards ---------------------------------------------------------------------------
 
     def _mine_theirs(self, offense: object, defense: object) -> tuple[object, object]:
-        return (offense, defense) if self.offense is HUMAN else (defense, offense)
+        return (offense, defense) if self.offense is self.names.you else (defense, offense)
 
     def _reveal(self, event: ev.HandsRevealed) -> Line:
-        away = self.names.away
+        away = self.names.theirs
         mine, theirs = self._mine_theirs(event.offense, event.defense)
         assert isinstance(mine, Hand) and isinstance(theirs, Hand)
         if event.step == 1:

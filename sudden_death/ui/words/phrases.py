@@ -12,29 +12,39 @@ from ...engine.field import GOAL_LINE, Down
 from ...engine.state import Hand, Team
 from ...language import _, down_ordinal, n_
 
-HUMAN = Team.HOME
 MIDFIELD = GOAL_LINE // 2
-LAST_DRIVE = 2
 
 
 @dataclass(frozen=True)
 class Names:
-    """The two team names: the player's first."""
+    """The two team names, and which team is the player's (`you`: the match's human team, set
+    by the session), so every phrase can be said from the player's side."""
 
     home: str
     away: str
+    you: Team = Team.HOME
 
     def of(self, team: Team) -> str:
         return self.home if team is Team.HOME else self.away
 
+    @property
+    def mine(self) -> str:
+        """The player's team's name."""
+        return self.of(self.you)
 
-def spot_words(spot: int, offense: Team) -> str:
+    @property
+    def theirs(self) -> str:
+        """The other team's name (the computer's, today)."""
+        return self.of(self.you.other)
+
+
+def spot_words(spot: int, offense: Team, you: Team) -> str:
     """A spot (yards from the offense's goal line) as the player hears it."""
     if spot == MIDFIELD:
         # Translators: the spot on the field halfway between the goal lines, as in
         # "1st and 10 at midfield".
         return _("midfield")
-    mine = offense is HUMAN
+    mine = offense is you
     if spot < MIDFIELD:
         if mine:
             # Translators: a spot on the field in the player's own half, counted from the
@@ -52,9 +62,9 @@ def spot_words(spot: int, offense: Team) -> str:
     return _("your {yards}").format(yards=GOAL_LINE - spot)
 
 
-def down_words(down: Down, offense: Team, short: bool = False) -> str:
+def down_words(down: Down, offense: Team, you: Team, short: bool = False) -> str:
     """ "2nd and 7 at your own 31", "1st and goal at their 6"; short: "2nd and 7, your own 31"."""
-    number, spot = down_ordinal(down.number), spot_words(down.line, offense)
+    number, spot = down_ordinal(down.number), spot_words(down.line, offense, you)
     if down.goal_to_go:
         if short:
             # Translators: the down, short form: "1st and goal, their 6" (the goal line is the
@@ -96,9 +106,11 @@ def dice_words(dice: Sequence[int]) -> str:
 
 
 def score_words(scores: tuple[int, int], names: Names) -> str:
+    """ "Hawks 7, Bears 3": the player's team first."""
     # Translators: the score, the player's team first: "Hawks 7, Bears 3".
     return _("{home} {home_points}, {away} {away_points}").format(
-        home=names.home, home_points=scores[0], away=names.away, away_points=scores[1])
+        home=names.mine, home_points=scores[names.you], away=names.theirs,
+        away_points=scores[names.you.other])
 
 
 def hand_words(hand: Hand) -> str:

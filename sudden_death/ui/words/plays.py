@@ -9,7 +9,7 @@ from ...engine.field import GOAL_LINE
 from ...engine.resolve import RECOVERY_SIDES
 from ...language import _, n_
 from .line import Line
-from .phrases import HUMAN, Names, dice_words, gain_words
+from .phrases import Names, dice_words, gain_words
 from .verbosity import Verbosity
 
 BIG_PLAY_YARDS = 15  # a gain this long gets its own cue and call
@@ -27,7 +27,7 @@ def play_line(event: ev.PlayResolved, names: Names, verbosity: Verbosity) -> Lin
     sweep = None
     if event.yards:  # the ball moved: heard from the player's side of the field
         line, spot = event.line, event.spot
-        if event.offense is not HUMAN:
+        if event.offense is not names.you:
             line, spot = GOAL_LINE - line, GOAL_LINE - spot
         sweep = (line, spot)
     return Line(f"{rolls} {text}" if rolls else text, cue=cue, dice=dice, sweep=sweep)
@@ -144,7 +144,7 @@ def field_goal_line(event: ev.FieldGoal, names: Names, verbosity: Verbosity) -> 
     if verbosity is Verbosity.SHORT:
         text = _("Field goal good.") if event.good else _("Field goal no good.")
         return Line(text, dice=event.roll.dice, cue=cue)
-    if event.team is HUMAN:
+    if event.team is names.you:
         # Translators: a field goal try; the result follows: "... it's good!"
         kick = n_("You kick from {count} yard...", "You kick from {count} yards...",
                   event.distance)
@@ -172,7 +172,7 @@ def punt_line(event: ev.Punt, names: Names, verbosity: Verbosity) -> Line:
     else:
         # Translators: how far a punt went, as in "Punt, 40 yards." or "You punt: 40 yards."
         landing = n_("{count} yard", "{count} yards", event.net).format(count=event.net)
-    you, team = event.team is HUMAN, names.of(event.team)
+    you, team = event.team is names.you, names.of(event.team)
     if verbosity is Verbosity.SHORT:
         text = _("Punt, {landing}.").format(landing=landing)
     elif verbosity is Verbosity.DETAILED:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from ...engine.field import GOAL_LINE
+from ...engine.field import GOAL_LINE, LAST_DRIVE
 from ...engine.game import EXTRA_POINT_POINTS, FIELD_GOAL_POINTS, TOUCHDOWN_POINTS
-from ...engine.state import GameEnd, GameState, Outcome
+from ...engine.state import GameEnd, GameState, Outcome, Team
 from ...language import N_, _
-from .phrases import HUMAN, LAST_DRIVE, Names, down_words, score_words
+from .phrases import Names, down_words, score_words
 
 _SCORES = (
     # Translators: what a team needs, as in "You need a field goal to tie, a touchdown to win."
@@ -23,7 +23,7 @@ def needs_words(state: GameState, names: Names) -> str:
     if state.drive != LAST_DRIVE or state.offense is None or state.outcome is not None:
         return ""
     offense = state.offense
-    you = offense is HUMAN
+    you = offense is names.you
     team = names.of(offense)
     behind = state.scores[offense.other] - state.scores[offense]
     if behind < 0:
@@ -66,7 +66,7 @@ def situation_words(state: GameState, names: Names) -> str:
     if state.offense is None:
         words.append(_("The game has not kicked off yet."))
         return " ".join(words)
-    if state.offense is HUMAN:
+    if state.offense is names.you:
         words.append(_("Drive {drive} of {drives}, you are on offense.").format(
             drive=state.drive, drives=LAST_DRIVE))
     else:
@@ -75,7 +75,7 @@ def situation_words(state: GameState, names: Names) -> str:
     if state.down is not None:
         # Translators: who has the ball and the down: "Hawks ball, 2nd and 7 at your own 31."
         words.append(_("{team} ball, {down}.").format(
-            team=names.of(state.offense), down=down_words(state.down, state.offense)))
+            team=names.of(state.offense), down=down_words(state.down, state.offense, names.you)))
     needs = needs_words(state, names)
     if needs:
         words.append(needs)
@@ -86,25 +86,26 @@ def outcome_words(outcome: Outcome, names: Names) -> str:
     """The game-over message; it always begins with "Final score"."""
     words = [_("Final score: {score}.").format(score=score_words(outcome.scores, names))]
     if outcome.end is GameEnd.CONCEDED:
-        loser = outcome.winner.other if outcome.winner is not None else HUMAN
+        loser = outcome.winner.other if outcome.winner is not None else names.you
         words.append(_("The {team} conceded.").format(team=names.of(loser)))
     elif outcome.end is GameEnd.SAFETY:
         words.append(_("It ended on a safety."))
     if outcome.winner is None:
         words.append(_("It ends in a tie."))
-    elif outcome.winner is HUMAN:
-        words.append(_("The {team} win it!").format(team=names.home))
+    elif outcome.winner is names.you:
+        words.append(_("The {team} win it!").format(team=names.mine))
     else:
-        words.append(_("The {team} hold on and win.").format(team=names.away))
+        words.append(_("The {team} hold on and win.").format(team=names.theirs))
     return " ".join(words)
 
 
-def human_spots(state: GameState) -> tuple[int, int, bool] | None:
-    """(ball, first-down marker, you have the ball), counted from the human player's own goal
-    line as the window and the field tone show them; None when no down is being played."""
+def human_spots(state: GameState, you: Team) -> tuple[int, int, bool] | None:
+    """(ball, first-down marker, you have the ball), counted from the player's own goal line
+    (`you` is the player's team) as the window and the field tone show them; None when no
+    down is being played."""
     if state.down is None or state.offense is None:
         return None
-    mine = state.offense is HUMAN
+    mine = state.offense is you
     if mine:
         return state.down.line, state.down.marker, True
     return GOAL_LINE - state.down.line, GOAL_LINE - state.down.marker, False
