@@ -213,25 +213,11 @@ def play_whole_game(executable: Path, dist: Path, keys: list[str], seed: int, wo
                 proc.wait()
     seconds = time.perf_counter() - started
     stderr = (logs / "stderr.txt").read_text(encoding="utf-8", errors="replace")
-    if code != 0:
-        raise CheckFailed(f"the app exited with {code}:\n{stderr[-3000:]}")
-    if "Traceback" in stderr:
-        raise CheckFailed(f"the app printed a traceback:\n{stderr[-3000:]}")
-
     lines = [json.loads(line) for line in transcript.read_text(encoding="utf-8").splitlines()]
     speech = [line.get("text", "") for line in lines if line.get("kind") == "speech"]
-    if not any("Final score" in text for text in speech):
-        raise CheckFailed(f"the transcript never reached 'Final score' ({len(speech)} speech "
-                          f"lines; last: {speech[-3:]})")
-
-    facts = _read_json(diagnostics)
-    if facts is None or not facts.get("closed"):
-        raise CheckFailed(f"no final diagnostics were written (got {facts})")
-    if not facts.get("frozen"):
-        raise CheckFailed("the diagnostics do not come from a frozen (packaged) app")
-    synthesized = facts.get("utterances_synthesized")
-    if not isinstance(synthesized, int) or synthesized <= 0:
-        raise CheckFailed(f"no speech was synthesized: {facts}")
+    check_played("the app", code, stderr, speech)
+    facts = _read_json(diagnostics) or {}
+    check_built_folder(facts, dist, before, run, transcript)
     if sys.platform.startswith("linux"):
         mapped = facts.get("mapped_espeak_libraries")
         if not isinstance(mapped, list) or not mapped:
@@ -239,19 +225,46 @@ def play_whole_game(executable: Path, dist: Path, keys: list[str], seed: int, wo
         outside = [path for path in mapped if not _inside(path, dist)]
         if outside:
             raise CheckFailed(f"an eSpeak NG library outside the bundle was loaded: {outside}")
-        for key in ("espeak_library", "espeak_data"):
-            if not _inside(facts.get(key), dist):
-                raise CheckFailed(f"{key} is not inside the bundle: {facts.get(key)}")
-
-    after = snapshot(dist)
-    if after != before:
-        changed = sorted(set(after.items()) ^ set(before.items()))
-        raise CheckFailed(f"the app wrote into its own folder: {changed[:10]}")
-    extra = sorted(p.name for p in run.iterdir() if p != transcript)
-    if extra:
-        raise CheckFailed(f"the app wrote into its working folder: {extra}")
     return {**facts, "speech_lines": len(speech), "game_seconds": round(seconds, 2),
             "first_words": speech[0]}
+
+
+def check_played(who: str, code: int | None, stderr: str, speech: list[str]) -> None:
+    """A scripted game that ended well: exit 0, no traceback, and the final score heard."""
+    if code != 0:
+        raise CheckFailed(f"{who} exited with {code}:\n{stderr[-3000:]}")
+    if "Traceback" in stderr:
+        raise CheckFailed(f"{who} printed a traceback:\n{stderr[-3000:]}")
+    if not any("Final score" in text for text in speech):
+        raise CheckFailed(f"{who}'s transcript never reached 'Final score' ({len(speech)} "
+                          f"speech lines; last: {speech[-3:]})")
+
+
+def check_built_folder(facts: dict[str, object], folder: Path,
+                       before: dict[str, tuple[int, int]], run: Path, transcript: Path,
+                       sound: bool = True,
+                       inside: Callable[[object, Path], bool] | None = None) -> None:
+    """What a built game (Linux or Windows) must show after a scripted game: final diagnostics
+    from the frozen app; with sound, speech synthesized by the eSpeak NG library and data in
+    its own folder (`inside` says whether a path the game reported lies in it); nothing written
+    into that folder, and nothing but the transcript into the working folder."""
+    within = inside or _inside
+    if not facts.get("closed") or not facts.get("frozen"):
+        raise CheckFailed(f"no final diagnostics from the frozen game: {facts}")
+    if sound:
+        synthesized = facts.get("utterances_synthesized")
+        if not isinstance(synthesized, int) or synthesized <= 0:
+            raise CheckFailed(f"no speech was synthesized: {facts}")
+        for key in ("espeak_library", "espeak_data"):
+            if not within(facts.get(key), folder):
+                raise CheckFailed(f"{key} is not inside the built folder: {facts.get(key)}")
+    after = snapshot(folder)
+    if after != before:
+        changed = sorted(set(after.items()) ^ set(before.items()))
+        raise CheckFailed(f"the game wrote into its own folder: {changed[:10]}")
+    extra = sorted(p.name for p in run.iterdir() if p != transcript)
+    if extra:
+        raise CheckFailed(f"the game wrote into its working folder: {extra}")
 
 
 def translated(source: Path, code: str, english: str) -> str:

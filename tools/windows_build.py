@@ -48,7 +48,9 @@ try:  # run as a script, tools/ is on sys.path; imported as tools.windows_build,
     from build_check import (
         CheckFailed,
         _read_json,
+        check_built_folder,
         check_first_words,
+        check_played,
         clean_copy,
         folder_size,
         game_keys,
@@ -60,7 +62,9 @@ except ImportError:
     from tools.build_check import (
         CheckFailed,
         _read_json,
+        check_built_folder,
         check_first_words,
+        check_played,
         clean_copy,
         folder_size,
         game_keys,
@@ -453,13 +457,7 @@ def play_scripted(command: Sequence[str], env: Mapping[str, str], cwd: Path, key
 
 
 def _check_game(played: Played, who: str) -> None:
-    if played.code != 0:
-        raise CheckFailed(f"{who} exited with {played.code}:\n{played.stderr[-3000:]}")
-    if "Traceback" in played.stderr:
-        raise CheckFailed(f"{who} printed a traceback:\n{played.stderr[-3000:]}")
-    if not any("Final score" in text for text in played.speech):
-        raise CheckFailed(f"{who}'s transcript never reached 'Final score' "
-                          f"({len(played.speech)} speech lines; last: {played.speech[-3:]})")
+    check_played(who, played.code, played.stderr, played.speech)
 
 
 def linux_game(source: Path, keys: list[str], seed: int, work: Path, sound: bool) -> Played:
@@ -496,23 +494,7 @@ def smoke(wine: Wine, folder: Path, keys: list[str], seed: int, work: Path,
     before = snapshot(folder)
     played = play_scripted(command, env, run, keys, diagnostics, transcript, sound, stop=wine)
     _check_game(played, "the Windows game")
-    facts = played.diagnostics
-    if not facts.get("closed") or not facts.get("frozen"):
-        raise CheckFailed(f"no final diagnostics from the frozen game: {facts}")
-    if sound:
-        synthesized = facts.get("utterances_synthesized")
-        if not isinstance(synthesized, int) or synthesized <= 0:
-            raise CheckFailed(f"no speech was synthesized: {facts}")
-        for key in ("espeak_library", "espeak_data"):
-            if not inside(facts.get(key), folder):
-                raise CheckFailed(f"{key} is not inside the built folder: {facts.get(key)}")
-    after = snapshot(folder)
-    if after != before:
-        changed = sorted(set(after.items()) ^ set(before.items()))
-        raise CheckFailed(f"the game wrote into its own folder: {changed[:10]}")
-    extra = sorted(p.name for p in run.iterdir() if p != transcript)
-    if extra:
-        raise CheckFailed(f"the game wrote into its working folder: {extra}")
+    check_built_folder(played.diagnostics, folder, before, run, transcript, sound, inside)
     return played
 
 

@@ -68,7 +68,6 @@ class App:
         self.details_for: object = None
         self.details = ""
         self.panel = Panel()  # what was said: the window's text, R, the log and notices
-        self.steps_taken = 0
         self.help_step = 0  # 1 after F1 read the screen's help: F1 again reads every key
         speaker.add_listener(self._heard)
         self.comfort = Comfort(self, speaker, cues)  # settings, history, field tone, how to play

@@ -264,7 +264,6 @@ def _dispatch(app: App, event: Any) -> None:
         if event.type == pygame.QUIT:
             app.running = False
         elif event.type == pygame.KEYDOWN:
-            app.steps_taken += 1
             app.handle_key(event.key, event.mod)
         elif event.type == pygame.TEXTINPUT:
             app.handle_text(event.text)
