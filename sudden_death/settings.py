@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import stat
 import sys
@@ -19,6 +20,8 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
 from .language import _
+
+LOG = logging.getLogger(__name__)
 
 APP_DIR_WINDOWS = "SuddenDeath"
 APP_DIR_MAC = "SuddenDeath"
@@ -224,10 +227,6 @@ def save_settings(settings: Settings, folder: Path | None = None) -> str | None:
                 os.unlink(temp)
             raise
     except (OSError, RuntimeError) as error:
-        # Translators: said in place of the system's reason when it gives none, in
-        # "Settings could not be saved ({reason}); they last until you quit."
-        reason = error.strerror if isinstance(error, OSError) and error.strerror else _("error")
-        # Translators: {reason} is the system's reason in lower case, as "permission denied".
-        return _("Settings could not be saved ({reason}); they last until you quit.").format(
-            reason=reason.lower())
+        LOG.warning("settings could not be saved: %s", error)
+        return _("Settings could not be saved; they last until you quit.")
     return None

@@ -71,12 +71,14 @@ def test_an_output_that_fails_to_answer_is_skipped() -> None:
     assert AccessibleOutput.find(outputs_module(broken, nvda)).name == "NVDA"
 
 
-def test_outputs_that_cannot_be_asked_are_said_so() -> None:
+def test_outputs_that_cannot_be_asked_are_said_so_and_the_library_is_logged(
+        caplog: pytest.LogCaptureFixture) -> None:
     def fails() -> Any:
         raise OSError("cannot load nvdaControllerClient64.dll")
 
-    with pytest.raises(NoScreenReader, match=r"could not be asked .*nvdaControllerClient64"):
+    with pytest.raises(NoScreenReader, match=r"^the screen readers could not be asked$"):
         AccessibleOutput.find(SimpleNamespace(Auto=fails))
+    assert "nvdaControllerClient64.dll" in caplog.text
 
 
 def test_without_accessible_output2_installed_the_reason_is_given() -> None:
@@ -92,16 +94,18 @@ def test_without_accessible_output2_installed_the_reason_is_given() -> None:
 def test_speech_braille_and_the_rule_for_results() -> None:
     nvda = FakeOutput("NVDA", active=True)
     output = SpeechOutput(RecordingSpeaker(), lambda: AccessibleOutput.find(outputs_module(nvda)))
-    assert output.set_output(SCREEN_READER) is None
+    output.set_output(SCREEN_READER)
+    assert output.wait_settled() and output.poll()[0].reader == "NVDA"
     output.say("Touchdown, Hawks!", priority=Priority.ALERT, category="result")
     output.say("Play again, 1 of 2")  # a focus move right after: queued, not cutting
+    assert output.wait_settled()
     assert nvda.calls == [("speak", "Touchdown, Hawks!", True), ("braille", "Touchdown, Hawks!"),
                           ("speak", "Play again, 1 of 2", False),
                           ("braille", "Play again, 1 of 2")]
     output.silence()
-    assert nvda.calls[-1] == ("silence",)
+    assert output.wait_settled() and nvda.calls[-1] == ("silence",)
     output.say("Quit, 2 of 2")  # after a silence, focus moves cut again
-    assert nvda.calls[-2] == ("speak", "Quit, 2 of 2", True)
+    assert output.wait_settled() and nvda.calls[-2] == ("speak", "Quit, 2 of 2", True)
 
 
 def test_a_result_counts_as_speaking_for_its_length_at_a_brisk_rate() -> None:

@@ -16,7 +16,7 @@ from audio_helpers import wait_for
 
 from sudden_death.audio import espeak_setup
 from sudden_death.audio.engines import Engines
-from sudden_death.audio.notices import NoticeBoard
+from sudden_death.audio.notices import NoticeBoard, PlainFault
 from sudden_death.audio.protocols import Voice
 from sudden_death.audio.speech import SpeechService
 from sudden_death.audio.synth import ESPEAK, SYSTEM, engine_label, engine_names, pcm_to_wav
@@ -58,7 +58,7 @@ class Starter:
     def __call__(self, name: str) -> ToneSynth:
         self.starts.append(name)
         if name in self.broken:
-            raise RuntimeError(f"{name} has no voices installed")
+            raise PlainFault(f"{name} has no voices installed")  # the game's own words
         return ToneSynth(name)
 
 

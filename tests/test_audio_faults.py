@@ -10,6 +10,8 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
+
 from sudden_death.audio.protocols import Message, Priority, Voice
 from sudden_death.audio.silent import SilentSpeaker
 from sudden_death.audio.synth import Synthesizer, start_synth
@@ -209,3 +211,34 @@ print(sorted(k for k in sys.modules if k.startswith("sudden_death.audio") or k i
     result = run_child(code)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "[]"
+
+
+def test_a_librarys_words_go_to_the_log_and_the_game_says_its_own(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """BrlAPI's own message ("couldn't connect to b':0' with key b'keyfile:...'") is never
+    spoken: the game's plain clause is, and the log has the library's."""
+    from sudden_death.audio.notices import PlainFault, said_reason
+
+    raw = "couldn't connect to b':0' with key b'keyfile:/etc/brlapi.key+polkit'"
+    assert said_reason(ConnectionError(raw), "braille") == ""
+    assert f"braille: {raw}" in caplog.text
+    assert said_reason(PlainFault("eSpeak NG's voice data folder is missing"), "speech") == (
+        "eSpeak NG's voice data folder is missing")
+
+
+def test_braille_without_brltty_says_so_plainly(monkeypatch: pytest.MonkeyPatch,
+                                                caplog: pytest.LogCaptureFixture) -> None:
+    from types import SimpleNamespace
+
+    from sudden_death.audio import speech_dispatcher
+
+    raw = "couldn't connect to b':0' with key b'keyfile:/etc/brlapi.key+polkit'"
+
+    def refuse() -> None:
+        raise ConnectionError(raw)
+
+    monkeypatch.setattr(speech_dispatcher, "load_system_module",
+                        lambda name: SimpleNamespace(Connection=refuse))
+    braille, notice = speech_dispatcher.Braille.connect()
+    assert braille is None and notice == "no braille display answers through BRLTTY"
+    assert raw in caplog.text

@@ -12,8 +12,12 @@ from __future__ import annotations
 import importlib.machinery
 import json
 import os
+import signal
+import socket
 import subprocess
 import sys
+import threading
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -34,7 +38,7 @@ from sudden_death import language
 from sudden_death.audio.protocols import Priority
 from sudden_death.audio.screen_reader import find_screen_reader
 from sudden_death.audio.speech_dispatcher import MISSING_BRLAPI, Braille, SpeechDispatcher
-from sudden_death.audio.speech_output import SCREEN_READER, SpeechOutput
+from sudden_death.audio.speech_output import SCREEN_READER, OutputNews, ReaderNews, SpeechOutput
 
 ROOT = Path(__file__).resolve().parent.parent
 LONG = ("Sentence {} goes on for quite a while, so that it takes the synthesizer some time to "
@@ -147,6 +151,7 @@ def test_a_focus_move_waits_behind_a_result_instead_of_cutting_it(
     output = SpeechOutput(voice, find_screen_reader)
     assert output.output == "builtin"
     output.set_output(SCREEN_READER)  # with or without braille
+    assert output.wait_settled() and output.poll()[0].news is ReaderNews.CONNECTED
     assert output.output == SCREEN_READER
     try:
         result = LONG.format("of the result")
@@ -168,8 +173,8 @@ def test_without_brltty_speech_works_and_braille_says_why(
         server: SpeechDispatcherServer) -> None:
     reader = SpeechDispatcher.connect()
     try:
-        assert reader.braille_notice is not None
-        assert ("BRLTTY" in reader.braille_notice or reader.braille_notice == MISSING_BRLAPI)
+        assert reader.braille_notice in ("no braille display answers through BRLTTY",
+                                         MISSING_BRLAPI)  # plain words: BrlAPI's are logged
     finally:
         reader.close()
 
@@ -178,16 +183,19 @@ def test_no_server_is_no_screen_reader(installed: None, tmp_path: Path,
                                        monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("SPEECHD_ADDRESS", f"unix_socket:{tmp_path / 'nobody-listens.sock'}")
     output = SpeechOutput(RecordingSpeaker(), find_screen_reader)
-    notice = output.set_output(SCREEN_READER)
-    assert notice is not None and notice.startswith(
-        "No screen reader answered: speech-dispatcher does not answer")
+    output.set_output(SCREEN_READER)
+    assert output.wait_settled()
+    assert output.poll() == [OutputNews(ReaderNews.REFUSED,
+                                        reason="speech-dispatcher does not answer")]
     assert output.output == "builtin"
 
 
 def test_braille_shows_each_message_on_the_display(server: SpeechDispatcherServer,
                                                    display: BrailleServer) -> None:
     output = SpeechOutput(RecordingSpeaker(), find_screen_reader)
-    assert output.set_output(SCREEN_READER) is None  # speech and braille both answered
+    output.set_output(SCREEN_READER)
+    assert output.wait_settled()  # speech and braille both answered
+    assert output.poll() == [OutputNews(ReaderNews.CONNECTED, reader="speech-dispatcher")]
     try:
         output.say("First down at your own 35!", priority=Priority.ALERT)
         assert display.wait_for("First down at your own 35!")
@@ -226,3 +234,138 @@ def test_the_whole_game_speaks_through_speech_dispatcher(server: SpeechDispatche
             if '"kind": "speech"' in line]
     assert any(text.startswith("Coin toss") for text in said)
     assert server.wait_for(lambda: server.queued() == said), (server.queued(), said)
+
+
+# -- a speech server that accepts and never answers (speech-dispatcher whose audio failed) ------
+
+
+@pytest.fixture
+def mute_server(installed: None, tmp_path: Path,
+                monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A Unix socket that accepts every connection and never says a word back: speechd's
+    client waits forever in its constructor there, as it does with a real hung server."""
+    path = tmp_path / "mute.sock"
+    listener = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    listener.bind(str(path))
+    listener.listen(8)
+    accepted: list[socket.socket] = []
+    stop = threading.Event()
+
+    def serve() -> None:
+        listener.settimeout(0.1)
+        while not stop.is_set():
+            try:
+                connection, _address = listener.accept()
+            except TimeoutError:
+                continue
+            except OSError:
+                return
+            accepted.append(connection)  # read nothing, answer nothing
+
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    monkeypatch.setenv("SPEECHD_ADDRESS", f"unix_socket:{path}")
+    monkeypatch.setenv("BRLAPI_HOST", ":59")
+    try:
+        yield path
+    finally:
+        stop.set()
+        thread.join(2)
+        for connection in accepted:
+            connection.close()
+        listener.close()
+
+
+SILENT_NOTICE = "The screen reader does not answer, so the built-in voice goes on."
+
+
+def game_with_mute_reader(config: Path, env_extra: dict[str, str] | None = None,
+                          ) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", "3",
+         "--keys", "-", "--transcript", "-", "--config", str(config)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        cwd=ROOT, env={**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy",
+                       **(env_extra or {})})
+
+
+def read_until(proc: subprocess.Popen[str], wanted: str, timeout: float) -> list[str]:
+    """Speech lines of the transcript up to the first that starts with `wanted`."""
+    assert proc.stdout is not None
+    said: list[str] = []
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        line = proc.stdout.readline()
+        if not line:
+            break
+        record = json.loads(line)
+        if record.get("kind") == "speech":
+            said.append(record["text"])
+            if record["text"].startswith(wanted):
+                return said
+    raise AssertionError(f"never heard {wanted!r}; heard {said}")
+
+
+def test_a_saved_mute_reader_at_launch_never_stops_the_game(mute_server: Path,
+                                                             tmp_path: Path) -> None:
+    """The saved choice, a server that never answers: the welcome comes in the game's own
+    voice, every key is answered, the player hears that the reader is silent, and the game
+    ends normally."""
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"version": 1,
+                                                      "speech_output": "screen_reader"}))
+    proc = game_with_mute_reader(config)
+    assert proc.stdin is not None
+    try:
+        said = read_until(proc, "Welcome to Sudden Death", 30)
+        proc.stdin.write("return\n")  # Start a game: answered while the reader is silent
+        proc.stdin.flush()
+        said += read_until(proc, "Your team's name", 10)
+        said += read_until(proc, SILENT_NOTICE, 30)
+        out, err = proc.communicate("type Hawks\nreturn\nreturn\n", timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "Traceback" not in err
+    assert "Coin toss: heads or tails?" in out  # the keys after the notice played on
+
+
+def test_choosing_a_mute_reader_in_the_settings_keeps_every_key_answered(
+        mute_server: Path, tmp_path: Path) -> None:
+    proc = game_with_mute_reader(tmp_path / "config")
+    assert proc.stdin is not None
+    try:
+        read_until(proc, "Welcome to Sudden Death", 30)
+        proc.stdin.write("o\nend\nup\nup\nright\n")
+        proc.stdin.flush()
+        read_until(proc, "Speech output: screen reader, connecting", 10)
+        proc.stdin.write("up\n")  # the loop answers at once, the reader still connecting
+        proc.stdin.flush()
+        read_until(proc, "Speech engine", 10)
+        read_until(proc, SILENT_NOTICE, 30)
+        out, err = proc.communicate("escape\ns\n", timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, err
+    assert "No game yet. Name the teams to start." in out
+
+
+def test_sigterm_ends_the_game_while_a_mute_reader_is_connecting(mute_server: Path,
+                                                                  tmp_path: Path) -> None:
+    config = tmp_path / "config"
+    config.mkdir()
+    (config / "settings.json").write_text(json.dumps({"version": 1,
+                                                      "speech_output": "screen_reader"}))
+    proc = game_with_mute_reader(config)
+    try:
+        read_until(proc, "Welcome to Sudden Death", 30)
+        proc.send_signal(signal.SIGTERM)  # the reader's thread still waits on the server
+        _out, err = proc.communicate(timeout=20)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 128 + signal.SIGTERM, err
+    assert "Traceback" not in err

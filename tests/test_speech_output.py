@@ -9,15 +9,25 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
+import pytest
 from app_driver import press, started_app
+from audio_helpers import wait_for
 from recording import RecordingSpeaker
 
 from sudden_death.audio.protocols import Message, Priority
 from sudden_death.audio.reader_base import NoScreenReader
-from sudden_death.audio.speech_output import BOTH, BUILTIN, SCREEN_READER, SpeechOutput
+from sudden_death.audio.speech_output import (
+    BOTH,
+    BUILTIN,
+    SCREEN_READER,
+    OutputNews,
+    ReaderNews,
+    SpeechOutput,
+)
 from sudden_death.settings import Settings, from_mapping, load_settings
 from sudden_death.ui.app import App
 
@@ -76,6 +86,17 @@ def make_output(reader: FakeReader | None = None) -> tuple[SpeechOutput, Recordi
     return output, voice, heard
 
 
+def news(output: SpeechOutput) -> list[OutputNews]:
+    """What the output has to tell once its reader has answered and taken what was sent."""
+    assert output.wait_settled(5.0)
+    return output.poll()
+
+
+def sent(output: SpeechOutput, reader: FakeReader) -> list[tuple[str, bool, bool]]:
+    assert output.wait_settled(5.0)
+    return reader.spoken
+
+
 def test_the_built_in_voice_is_the_default_and_asks_no_screen_reader() -> None:
     asked: list[str] = []
     voice = RecordingSpeaker()
@@ -86,34 +107,60 @@ def test_the_built_in_voice_is_the_default_and_asks_no_screen_reader() -> None:
 
     output = SpeechOutput(voice, find)
     assert Settings().speech_output == BUILTIN and output.output == BUILTIN
-    assert output.set_output(BUILTIN) is None
+    output.set_output(BUILTIN)
     output.say("Coin toss.")
+    assert news(output) == []
     assert [m.text for m in voice.spoken] == ["Coin toss."] and asked == []
 
 
 def test_screen_reader_output_sends_speech_and_braille_and_silences_the_voice() -> None:
     reader = FakeReader()
     output, voice, heard = make_output(reader)
-    assert output.set_output(SCREEN_READER) is None
+    output.set_output(SCREEN_READER)
+    assert news(output) == [OutputNews(ReaderNews.CONNECTED, reader="Fake Reader")]
     started: list[str] = []
     output.say("Sacked! A loss of 7 yards.", priority=Priority.ALERT, category="result",
                on_start=lambda: started.append("dice and sack cue"))
     assert voice.spoken == []
-    assert reader.spoken == [("Sacked! A loss of 7 yards.", True, True)]
+    assert sent(output, reader) == [("Sacked! A loss of 7 yards.", True, True)]
     assert reader.brailled == ["Sacked! A loss of 7 yards."]
     assert started == ["dice and sack cue"]  # the cues still play, through pygame
     assert heard == [Message("Sacked! A loss of 7 yards.", Priority.ALERT, "result")]
+
+
+def test_the_built_in_voice_speaks_until_the_reader_has_answered() -> None:
+    """Choosing the reader never waits for it: the words meanwhile are the voice's."""
+    answer = threading.Event()
+    reader = FakeReader()
+
+    def slow() -> FakeReader:
+        answer.wait(10)
+        return reader
+
+    voice = RecordingSpeaker()
+    output = SpeechOutput(voice, slow)
+    output.set_output(SCREEN_READER)
+    assert output.connecting and output.asking
+    output.say("Coin toss: heads or tails?")
+    assert [m.text for m in voice.spoken] == ["Coin toss: heads or tails?"]
+    assert output.poll() == []  # nothing to tell while it has not answered
+    answer.set()
+    assert news(output)[0].news is ReaderNews.CONNECTED and not output.connecting
+    output.say("Heads, 1 of 2")
+    assert sent(output, reader) == [("Heads, 1 of 2", True, False)]
+    assert len(voice.spoken) == 1
 
 
 def test_both_outputs_speak_every_message_and_listeners_hear_it_once() -> None:
     reader = FakeReader()
     output, voice, heard = make_output(reader)
     output.set_output(BOTH)
+    news(output)
     for text in ("Your cards.", "Scatback, 1 of 4", "Final calls: Draw against Blitz."):
         output.say(text)
     texts = ["Your cards.", "Scatback, 1 of 4", "Final calls: Draw against Blitz."]
     assert [m.text for m in voice.spoken] == texts
-    assert [spoken[0] for spoken in reader.spoken] == texts
+    assert [spoken[0] for spoken in sent(output, reader)] == texts
     assert [m.text for m in heard] == texts  # history, repeat and the window: once each
 
 
@@ -121,39 +168,41 @@ def test_a_focus_move_never_cuts_a_result_on_the_screen_reader() -> None:
     reader = FakeReader()
     output, _voice, _heard = make_output(reader)
     output.set_output(SCREEN_READER)
+    news(output)
     output.say("Intercepted by the Bears!", priority=Priority.ALERT)
-    output.say("Play again, 1 of 2", interrupt=True)  # a focus move while the result speaks
-    assert reader.spoken[-1] == ("Play again, 1 of 2", False, False)  # queued, not cutting
+    output.say("Play again, 1 of 2", interrupt=True)  # a focus move while the result waits
+    assert sent(output, reader)[-1] == ("Play again, 1 of 2", False, False)  # queued, not cut
     output.say("Touchdown!", priority=Priority.ALERT, interrupt=True)
-    assert reader.spoken[-1] == ("Touchdown!", True, True)  # a result cuts anything
+    assert sent(output, reader)[-1] == ("Touchdown!", True, True)  # a result cuts anything
     reader.speaking_alert = False  # it has been said
     output.say("Quit, 2 of 2", interrupt=True)
-    assert reader.spoken[-1] == ("Quit, 2 of 2", True, False)
+    assert sent(output, reader)[-1] == ("Quit, 2 of 2", True, False)
     output.say("Ball on your own 30.", interrupt=False)
-    assert reader.spoken[-1] == ("Ball on your own 30.", False, False)
+    assert sent(output, reader)[-1] == ("Ball on your own 30.", False, False)
 
 
 def test_silence_cuts_the_screen_reader_too() -> None:
     reader = FakeReader()
     output, voice, _heard = make_output(reader)
     output.set_output(BOTH)
+    news(output)
     output.silence()
+    sent(output, reader)
     assert reader.cancels == 1 and voice.silenced == 1
 
 
 def test_no_screen_reader_means_the_built_in_voice_goes_on_and_says_why() -> None:
     output, voice, heard = make_output(None)
-    notice = output.set_output(SCREEN_READER)
-    assert notice == ("No screen reader answered: no screen reader is running. The built-in "
-                      "voice goes on.")
-    assert output.output == BUILTIN
+    output.set_output(SCREEN_READER)
+    assert news(output) == [OutputNews(ReaderNews.REFUSED, reason="no screen reader is running")]
+    assert output.output == BUILTIN and not output.connecting
     output.say("Coin toss.")
     assert [m.text for m in voice.spoken] == ["Coin toss."] and len(heard) == 1
 
 
 def test_a_screen_reader_is_looked_for_once_per_choice() -> None:
     """Set at launch and again by the saved settings, or unchanged by another setting: one
-    search, one notice; choosing it anew searches again."""
+    search, one piece of news; choosing it anew searches again."""
     searches: list[str] = []
 
     def find() -> FakeReader:
@@ -161,45 +210,103 @@ def test_a_screen_reader_is_looked_for_once_per_choice() -> None:
         raise NoScreenReader("no screen reader is running")
 
     output = SpeechOutput(RecordingSpeaker(), find)
-    assert output.set_output(SCREEN_READER) is not None
-    assert output.set_output(SCREEN_READER) is None
+    output.set_output(SCREEN_READER)
+    output.set_output(SCREEN_READER)
+    assert len(news(output)) == 1
     assert searches == ["searched"] and output.output == BUILTIN
     output.set_output(BUILTIN)
-    assert output.set_output(SCREEN_READER) is not None and len(searches) == 2
+    output.set_output(SCREEN_READER)
+    assert len(news(output)) == 1 and len(searches) == 2
 
 
-def test_a_client_library_failing_oddly_is_no_screen_reader_either() -> None:
+def test_a_client_library_failing_oddly_is_no_screen_reader_either(
+        caplog: pytest.LogCaptureFixture) -> None:
     def broken() -> FakeReader:
         raise AttributeError("module 'speechd' has no attribute 'SSIPClient'")
 
     output = SpeechOutput(RecordingSpeaker(), broken)
-    notice = output.set_output(BOTH)
-    assert notice == "No screen reader answered (AttributeError). The built-in voice goes on."
+    output.set_output(BOTH)
+    assert news(output) == [OutputNews(ReaderNews.REFUSED)]  # no library words for the player
     assert output.output == BUILTIN
+    assert "has no attribute 'SSIPClient'" in caplog.text  # they go to the log
 
 
 def test_a_screen_reader_that_stops_answering_hands_over_to_the_voice() -> None:
     reader = FakeReader(fail_after=1)
     output, voice, heard = make_output(reader)
     output.set_output(SCREEN_READER)
+    news(output)
     output.say("Coin toss.")
     output.say("Heads, 1 of 2")
+    assert news(output) == [OutputNews(ReaderNews.LOST)]
     assert output.output == BUILTIN and reader.closed
-    assert [m.text for m in voice.spoken] == [
-        "The screen reader stopped answering. The built-in voice goes on.", "Heads, 1 of 2"]
-    assert [m.text for m in heard] == [  # nothing said twice to history or the window
-        "Coin toss.", "Heads, 1 of 2",
-        "The screen reader stopped answering. The built-in voice goes on."]
+    assert [m.text for m in voice.spoken] == ["Heads, 1 of 2"]  # the lost words, by the voice
+    assert [m.text for m in heard] == ["Coin toss.", "Heads, 1 of 2"]  # nothing said twice
+
+
+def test_a_reader_that_accepts_and_never_answers_is_let_go_and_said_to_be_silent() -> None:
+    """speech-dispatcher whose audio failed accepts the connection and never replies: after
+    the time to answer, the game says so and speaks on; the stuck thread is left behind."""
+    never = threading.Event()
+
+    def mute() -> FakeReader:
+        never.wait(30)
+        return FakeReader()
+
+    voice = RecordingSpeaker()
+    output = SpeechOutput(voice, mute, connect_seconds=0.2)
+    output.set_output(SCREEN_READER)
+    deadline = time.monotonic() + 5
+    told: list[OutputNews] = []
+    while not told and time.monotonic() < deadline:
+        told = output.poll()
+        time.sleep(0.01)
+    assert told == [OutputNews(ReaderNews.SILENT)]
+    assert output.output == BUILTIN and not output.connecting
+    output.say("Coin toss.")
+    assert [m.text for m in voice.spoken] == ["Coin toss."]
+    never.set()
+
+
+def test_a_reader_that_hangs_in_a_request_mid_game_is_let_go_and_the_voice_says_it() -> None:
+    hang = threading.Event()
+    reader = FakeReader()
+    slow_speak = reader.speak
+
+    def speak(text: str, *, interrupt: bool, alert: bool) -> None:
+        if text == "Heads, 1 of 2":
+            hang.wait(30)
+        slow_speak(text, interrupt=interrupt, alert=alert)
+
+    reader.speak = speak  # type: ignore[method-assign]
+    voice = RecordingSpeaker()
+    output = SpeechOutput(voice, lambda: reader, call_seconds=0.2)
+    output.set_output(SCREEN_READER)
+    news(output)
+    output.say("Heads, 1 of 2")
+    deadline = time.monotonic() + 5
+    told: list[OutputNews] = []
+    while not told and time.monotonic() < deadline:
+        told = output.poll()
+        time.sleep(0.01)
+    assert told == [OutputNews(ReaderNews.LOST)]
+    assert output.output == BUILTIN
+    assert [m.text for m in voice.spoken] == ["Heads, 1 of 2"]
+    hang.set()
 
 
 def test_braille_missing_is_said_once_and_speech_still_goes_to_the_reader() -> None:
     reader = FakeReader(braille_notice="no braille display answers through BRLTTY")
     output, _voice, _heard = make_output(reader)
-    assert output.set_output(SCREEN_READER) == "no braille display answers through BRLTTY"
-    assert output.set_output(BOTH) is None  # the same reader, not asked again
+    output.set_output(SCREEN_READER)
+    assert news(output) == [OutputNews(ReaderNews.CONNECTED, reader="Fake Reader",
+                                       braille="no braille display answers through BRLTTY")]
+    output.set_output(BOTH)
+    assert news(output) == []  # the same reader, not asked again
     assert output.reader_name == "Fake Reader"
     output.set_output(BUILTIN)
-    assert reader.closed and output.reader_name is None
+    assert wait_for(lambda: reader.closed)  # closed on the reader's own thread
+    assert output.reader_name is None
 
 
 def test_the_voice_settings_still_reach_the_built_in_voice() -> None:
@@ -223,21 +330,30 @@ def make_app(tmp_path: Path, reader: FakeReader | None) -> tuple[App, RecordingS
     return started_app(tmp_path, output, seed=1), voice, output
 
 
-def test_changing_the_output_is_heard_at_once_through_the_new_output(tmp_path: Path) -> None:
+def answered(app: App, output: SpeechOutput) -> None:
+    """Let the reader answer, and the app hear of it, as a turn of the game loop does."""
+    assert output.wait_settled(5.0)
+    app.tick()
+
+
+def test_changing_the_output_is_heard_at_once_and_confirmed_by_the_new_output(
+        tmp_path: Path) -> None:
     reader = FakeReader()
     app, voice, output = make_app(tmp_path, reader)
     press(app, "o", "end", "up", "up")  # Done, Reset, then Speech output
     assert voice.spoken[-1].text == "Speech output: built-in voice"
     press(app, "right")
+    assert voice.spoken[-1].text == "Speech output: screen reader, connecting"  # at once
+    answered(app, output)
     assert output.output == SCREEN_READER
-    assert reader.spoken[-1][0] == "Speech output: screen reader, Fake Reader"
-    assert voice.spoken[-1].text == "Speech output: built-in voice"  # the voice fell quiet
+    assert sent(output, reader)[-1][0] == "Speech output: screen reader, Fake Reader"
+    assert voice.spoken[-1].text == "Speech output: screen reader, connecting"  # voice quiet
     press(app, "right")
     assert output.output == BOTH
     both = "Speech output: both, the built-in voice and the screen reader, Fake Reader"
-    assert reader.spoken[-1][0] == both and voice.spoken[-1].text == both
+    assert sent(output, reader)[-1][0] == both and voice.spoken[-1].text == both
     press(app, "space")  # cycles round to the built-in voice
-    assert output.output == BUILTIN and reader.closed
+    assert output.output == BUILTIN and output.reader_name is None
     assert load_settings(tmp_path)[0].speech_output == BUILTIN
 
 
@@ -245,14 +361,18 @@ def test_choosing_a_screen_reader_that_is_not_there_says_so_in_the_voice(
         tmp_path: Path) -> None:
     app, voice, output = make_app(tmp_path, None)
     press(app, "o", "end", "up", "up", "right")
+    answered(app, output)
     said = [m.text for m in voice.spoken[-2:]]
     assert said == [
-        "No screen reader answered: no screen reader is running. The built-in voice goes on.",
-        "Speech output: screen reader, not answering, so the built-in voice speaks"]
+        "Speech output: screen reader, connecting",
+        "No screen reader answered: no screen reader is running. The built-in voice goes on."]
     assert output.output == BUILTIN
+    assert app.top.menu.describe().startswith(  # the line shows it too
+        "Speech output: screen reader, not answering, so the built-in voice speaks")
     assert load_settings(tmp_path)[0].speech_output == SCREEN_READER  # tried again next time
     press(app, "left", "right")  # asked again: said again, not swallowed as a repeat
-    assert voice.spoken[-2].text.startswith("No screen reader answered")
+    answered(app, output)
+    assert voice.spoken[-1].text.startswith("No screen reader answered")
 
 
 # -- the real game, without a screen reader here ------------------------------------------------

@@ -9,11 +9,17 @@ still being said for the time it would take at a brisk screen-reader rate.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import logging
+import sys
 import time
 from typing import Any
 
 from ..language import N_, _
 from .reader_base import NoScreenReader
+
+LOG = logging.getLogger(__name__)
 
 # Translators: follows "No screen reader answered: " (lower case, no full stop);
 # accessible_output2 is the name of a program library, keep it as it is.
@@ -47,6 +53,7 @@ class AccessibleOutput:
         `NoScreenReader`. `outputs` is accessible_output2's module of outputs (tests give a
         fake); by default it is imported here, since only Windows and macOS have it."""
         if outputs is None:
+            _join_com()
             try:
                 import accessible_output2.outputs.auto as auto
             except Exception:  # ImportError, or its DLL loader failing on this system
@@ -55,11 +62,9 @@ class AccessibleOutput:
         try:
             candidates = list(outputs.Auto().outputs)
         except Exception as error:
-            raise NoScreenReader(
-                # Translators: follows "No screen reader answered: "; {error} is the library's
-                # own message, in English.
-                _("the screen readers could not be asked ({error})").format(error=error)
-            ) from None
+            LOG.warning("the screen readers could not be asked: %s", error)
+            # Translators: follows "No screen reader answered: ".
+            raise NoScreenReader(_("the screen readers could not be asked")) from None
         for output in candidates:
             if getattr(output, "system_output", False):
                 continue  # SAPI and other system voices: not the player's screen reader
@@ -95,6 +100,16 @@ class AccessibleOutput:
 
     def close(self) -> None:
         self._output = _Closed()
+
+
+def _join_com() -> None:
+    """accessible_output2 reaches JAWS and others as COM objects, which a thread may use only
+    after joining COM; the reader's calls all come from its own thread (audio/reader_link.py),
+    not the game's, so that thread joins here."""
+    if sys.platform != "win32":
+        return
+    with contextlib.suppress(Exception):  # without COM, the outputs that need it are off
+        ctypes.windll.ole32.CoInitialize(None)
 
 
 class _Closed:

@@ -14,7 +14,7 @@ import pygame
 
 from ..language import _
 from .levels import MIX_HEADROOM
-from .notices import NoticeBoard
+from .notices import NoticeBoard, said_reason
 from .protocols import CUE_NAMES
 from .synth import pcm_to_wav
 
@@ -86,8 +86,8 @@ class CueBank:
         try:
             sound = pygame.mixer.Sound(file=io.BytesIO(wav))
         except (pygame.error, ValueError) as exc:
-            # Translators: {error} is the system's own message, in English.
-            self._report(_("A generated sound could not be played ({error}).").format(error=exc))
+            said_reason(exc, "a generated sound could not be played")
+            self._report(_("A generated sound could not be played."))
         else:
             sound.set_volume(self._volume * MIX_HEADROOM)
             sound.play()

@@ -13,6 +13,7 @@ import sys
 from collections.abc import Callable
 
 from ..language import _
+from .notices import PlainFault, said_reason
 from .synth import ESPEAK, Synthesizer, engine_label, engine_names, start_engine
 
 Report = Callable[[str], object]  # NoticeBoard.add returns whether it was new
@@ -38,7 +39,7 @@ class Engines:
         if name not in self.names:
             # Translators: {engine} is "eSpeak NG", "Windows voices" or "Mac voices"; this is
             # said inside brackets: "... could not start ({reason}), so ...".
-            raise RuntimeError(_("{engine} are not offered here").format(engine=self.label(name)))
+            raise PlainFault(_("{engine} are not offered here").format(engine=self.label(name)))
         if name in self._failed:
             raise self._failed[name]
         if name not in self._started:
@@ -113,10 +114,7 @@ def _goes_on(engine: str, current: str, failure: BaseException, failed_before: b
 
 
 def _why(exc: BaseException) -> str | None:
-    """The reason in words a player can use: the game's own (RuntimeError) messages, such as
-    "has no voices installed"; a library's internals (import errors, paths) only go to the
-    console, as spoken noise they would hide the one fact that matters. None: no reason to say."""
-    text = str(exc).strip()
-    if type(exc) is not RuntimeError or not text or len(text) > 80:
-        return None
-    return text
+    """The reason in words a player can use: the game's own messages, such as "has no voices
+    installed"; a library's internals (import errors, paths) only go to the log, as spoken
+    noise they would hide the one fact that matters. None: no reason to say."""
+    return said_reason(exc, "a speech engine could not start") or None

@@ -18,12 +18,15 @@ and are not empty.
 from __future__ import annotations
 
 import json
+import logging
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..language import _
+
+LOG = logging.getLogger(__name__)
 
 MANIFEST_FILE = Path(__file__).with_name("espeak_manifest.json")
 DISTRIBUTION = "espeakng_loader"  # the name in its .dist-info folder
@@ -85,10 +88,9 @@ def verify_data(data_path: str | os.PathLike[str], manifest: Manifest | None) ->
         try:
             digest = sha256_of(root / name)
         except OSError as exc:
-            # Translators: {file} is the name of a data file, such as "phondata"; {error} is
-            # the system's own message, in English.
-            return _("eSpeak NG's voice data cannot be read: {file} ({error})").format(
-                file=name, error=exc.strerror or type(exc).__name__)
+            LOG.warning("eSpeak NG's voice data file %s cannot be read: %s", name, exc)
+            # Translators: {file} is the name of a data file, such as "phondata".
+            return _("eSpeak NG's voice data cannot be read: {file}").format(file=name)
         if digest != manifest[name].sha256:
             # Translators: {file} is the name of a data file, such as "phondata".
             return _("eSpeak NG's voice data is damaged: {file} does not match its "

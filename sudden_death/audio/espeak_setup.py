@@ -18,6 +18,7 @@ instead of espeakng-loader's; it is checked against the same manifest entry.
 from __future__ import annotations
 
 import ctypes
+import logging
 import os
 import sys
 from collections.abc import Callable
@@ -26,6 +27,8 @@ from typing import Any
 
 from ..language import _
 from .espeak_manifest import installed_version, load_manifest, verify_data
+
+LOG = logging.getLogger(__name__)
 
 # The library file this process loaded (None until prepare_espeak succeeds). Diagnostics report
 # it so a packaging check can prove the bundled copy, not a system one, is the one speaking.
@@ -67,8 +70,8 @@ def prepare_espeak() -> str | None:
         else:
             bind_pyttsx3_to(library_path)
     except (OSError, RuntimeError) as exc:
-        # Translators: {error} is the system's own message, in English.
-        return _("the eSpeak NG library could not be loaded ({error})").format(error=exc)
+        LOG.warning("the eSpeak NG library could not be loaded: %s", exc)
+        return _("the eSpeak NG library could not be loaded")
     loaded_library = library_path
     return None
 

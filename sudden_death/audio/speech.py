@@ -29,7 +29,7 @@ from ..language import _
 from .cache import DEFAULT_CACHE_BYTES, Key, PhraseCache
 from .engines import Engines
 from .levels import MIX_HEADROOM
-from .notices import NoticeBoard
+from .notices import NoticeBoard, said_reason
 from .protocols import Category, Message, Priority, Voice
 from .silence import trim_wav
 from .synth import ESPEAK, ESPEAK_RATE_RANGE, Synthesizer, SynthFactory, engine_label
@@ -323,9 +323,12 @@ class SpeechService:
                 synth = self._synth_factory()
         except BaseException as exc:  # SystemExit from a broken driver must not escape either
             self._alive = False
-            # Translators: {reason} is a short reason, often the system's own, in English.
+            reason = said_reason(exc, "no speech engine could start")
+            # Translators: {reason} is a short reason, such as "eSpeak NG's voice data folder
+            # is missing".
             self._report("engine", _("Speech is off: no speech engine could start ({reason})."
-                                     ).format(reason=_reason(exc)))
+                                     ).format(reason=reason) if reason else
+                         _("Speech is off: no speech engine could start."))
             self._ready.set()
             return
         self._use(synth)
@@ -407,18 +410,19 @@ class SpeechService:
             synth.apply(request.rate, request.voice)
         except Exception as exc:
             cacheable = False
-            # Translators: {reason} is a short reason, often the system's own, in English.
-            self._report("setting", _("A speech setting could not be applied ({reason})."
-                                      ).format(reason=_reason(exc)))
+            said_reason(exc, "a speech setting could not be applied")
+            self._report("setting", _("A speech setting could not be applied."))
         try:
             data = trim_wav(synth.render(part))
             sound = pygame.mixer.Sound(file=io.BytesIO(data))
         except Exception as exc:
             if request.cancelled or self._closed:
                 return None  # cut short on purpose (interrupted, or shutting down): no fault
+            why = said_reason(exc, "speech could not be synthesized")
             # Translators: {reason} is a short reason, such as "eSpeak produced no audio".
-            reason = _("Some speech could not be synthesized ({reason}); text is shown."
-                       ).format(reason=_reason(exc))
+            reason = (_("Some speech could not be synthesized ({reason}); text is shown."
+                        ).format(reason=why) if why else
+                      _("Some speech could not be synthesized; text is shown."))
             self._report("synthesis", reason)
             return None
         self.synth_count += 1
@@ -456,7 +460,3 @@ def _sound_bytes(sound: pygame.mixer.Sound, fallback: int) -> int:
     except (pygame.error, TypeError, ValueError):
         return fallback
 
-
-def _reason(exc: BaseException) -> str:
-    text = str(exc).strip() or type(exc).__name__
-    return text if len(text) <= 120 else text[:117] + "..."

@@ -9,16 +9,18 @@ that a focus move never cuts a result holds exactly.
 from __future__ import annotations
 
 import contextlib
-import gc
+import logging
+import socket
 import threading
 import time
-import warnings
+from types import TracebackType
 from typing import Any
 
 from ..language import N_, _, active
 from .reader_base import NoScreenReader
 from .system_modules import load_system_module
 
+LOG = logging.getLogger(__name__)
 CLIENT_NAME = "sudden_death"
 # Translators: follows "No screen reader answered: " (lower case, no full stop);
 # speech-dispatcher and python3-speechd are names of programs, keep them as they are.
@@ -63,21 +65,14 @@ class SpeechDispatcher:
             speechd = load_system_module("speechd")
         except ImportError:
             raise NoScreenReader(_(MISSING_SPEECHD)) from None
-        problem = None
-        with warnings.catch_warnings():
-            # A failed connection leaves its socket to the collector: not the player's concern.
-            warnings.simplefilter("ignore", ResourceWarning)
-            try:
-                client = speechd.SSIPClient(CLIENT_NAME)
-                client.set_priority(speechd.Priority.MESSAGE)  # queued in order, cut by us
-            except Exception as error:  # SSIPCommunicationError, SpawnError, OSError, ...
-                problem = _reason(error)
-            gc.collect()
-        if problem is not None:
-            raise NoScreenReader(
-                # Translators: follows "No screen reader answered: "; {problem} is the
-                # server's own message, in English.
-                _("speech-dispatcher does not answer ({problem})").format(problem=problem))
+        try:
+            client = speechd.SSIPClient(CLIENT_NAME)
+            client.set_priority(speechd.Priority.MESSAGE)  # queued in order, cut by us
+        except Exception as error:  # SSIPCommunicationError, SpawnError, OSError, ...
+            LOG.warning("speech-dispatcher does not answer: %s", _reason(error))
+            _close_left_sockets(error.__traceback__)
+            # Translators: follows "No screen reader answered: ".
+            raise NoScreenReader(_("speech-dispatcher does not answer")) from None
         braille, notice = Braille.connect()
         return cls(client, speechd, braille, notice)
 
@@ -149,6 +144,18 @@ class SpeechDispatcher:
         return finished
 
 
+def _close_left_sockets(trace: TracebackType | None) -> None:
+    """Close the socket a failed connection left open (speechd's client opens it, then fails
+    to connect and lets go of it): closed now, it can't be reported later as unclosed by
+    whichever thread the collector runs on."""
+    while trace is not None:
+        for value in list(trace.tb_frame.f_locals.values()):
+            for candidate in (value, *getattr(value, "__dict__", {}).values()):
+                if isinstance(candidate, socket.socket):
+                    candidate.close()
+        trace = trace.tb_next
+
+
 def _reason(error: BaseException) -> str:
     """An error's first line, in one line: speechd's and BrlAPI's run over several."""
     lines = [line.strip() for line in str(error).splitlines() if line.strip()]
@@ -180,10 +187,10 @@ class Braille:
             connection = brlapi.Connection()
             connection.enterTtyModeWithPath()
         except Exception as error:  # brlapi.ConnectionError: BRLTTY is not running
+            LOG.warning("no braille display answers through BRLTTY: %s", _reason(error))
             # Translators: said alone, when speech works but braille does not; BRLTTY is the
-            # name of a program; {problem} is its own message, in English.
-            return None, _("no braille display answers through BRLTTY ({problem})").format(
-                problem=_reason(error))
+            # name of a program.
+            return None, _("no braille display answers through BRLTTY")
         return cls(connection), None
 
     def show(self, text: str) -> None:

@@ -10,27 +10,52 @@ message cuts what is being said, except that a focus move never cuts a result.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
+from enum import Enum
 
-from ..language import _
 from .protocols import Category, Message, Priority, Speaker, Voice
-from .reader_base import NoScreenReader, ScreenReader
+from .reader_link import CALL_SECONDS, CONNECT_SECONDS, LinkState, ReaderFinder, ReaderLink
 
 BUILTIN, SCREEN_READER, BOTH = "builtin", "screen_reader", "both"
 SPEECH_OUTPUTS = (BUILTIN, SCREEN_READER, BOTH)
 
-ReaderFinder = Callable[[], ScreenReader]
+
+class ReaderNews(Enum):
+    """What became of the screen reader the player asked for (`SpeechOutput.poll`)."""
+
+    CONNECTED = "connected"  # it answered: the words go to it from now on
+    REFUSED = "refused"  # none is there, or its client said no: `OutputNews.reason` says why
+    SILENT = "silent"  # it accepted and never answered
+    LOST = "lost"  # it was in use and stopped answering
+
+
+@dataclass(frozen=True)
+class OutputNews:
+    news: ReaderNews
+    reason: str = ""  # for REFUSED: plain words for the player (the library's own are logged)
+    reader: str = ""  # for CONNECTED: its name ("speech-dispatcher", "NVDA")
+    braille: str | None = None  # for CONNECTED: why braille is not shown, if it is not
 
 
 class SpeechOutput:
-    """A `Speaker` that sends each message to the built-in voice, the screen reader, or both."""
+    """A `Speaker` that sends each message to the built-in voice, the screen reader, or both.
 
-    def __init__(self, voice: Speaker, find_reader: ReaderFinder) -> None:
+    The screen reader is reached through a `ReaderLink`, on a thread of its own: choosing it
+    never waits for it. Until it answers the built-in voice speaks, and `poll` (the game loop
+    asks every frame) says once when it answers, refuses, or falls silent."""
+
+    def __init__(self, voice: Speaker, find_reader: ReaderFinder,
+                 connect_seconds: float = CONNECT_SECONDS,
+                 call_seconds: float = CALL_SECONDS) -> None:
         self.voice = voice
         self._find_reader = find_reader
-        self._reader: ScreenReader | None = None
+        self._times = (connect_seconds, call_seconds)
+        self._link: ReaderLink | None = None
         self._listeners: list[Callable[[Message], None]] = []
         self.output = BUILTIN  # what is used now (the saved choice may be unavailable)
         self.choice = BUILTIN  # what the player asked for
+        self.reader_name: str | None = None
+        self._last_sent = ""  # the last words sent to the reader, said again if it is lost
         self._muted = False
         # While the voice speaks, listeners hear each message when the voice reports it, in
         # the voice's own order with its cues; without it, this object tells them itself.
@@ -39,46 +64,71 @@ class SpeechOutput:
     # -- choosing the output ---------------------------------------------------------------
 
     @property
-    def reader_name(self) -> str | None:
-        return None if self._reader is None else self._reader.name
+    def connecting(self) -> bool:
+        """A screen reader was asked for and is not in use yet: it has not answered, or its
+        answer has not been taken by `poll`."""
+        return self._link is not None and self.output == BUILTIN
 
-    def set_output(self, choice: str) -> str | None:
-        """Use `choice` from now on; returns what the player must be told, if anything: that
-        no screen reader answered (the built-in voice then goes on), or that braille is off.
-        The choice already in force is not asked for again, so a screen reader is looked for
-        once per choice, not at every settings change."""
+    @property
+    def asking(self) -> bool:
+        """The screen reader asked for has not answered at all yet."""
+        return self._link is not None and self._link.state is LinkState.CONNECTING
+
+    def set_output(self, choice: str) -> None:
+        """Use `choice` from now on. A screen reader is looked for once per choice, off the
+        game's loop; `poll` tells what came of it."""
         if choice not in SPEECH_OUTPUTS:
             choice = BUILTIN
         if choice == self.choice:
-            return None
+            return
         self.choice = choice
         if choice == BUILTIN:
             self.close_reader()
             self.output = BUILTIN
-            return None
-        if self._reader is None:
-            try:
-                self._reader = self._find_reader()
-            except NoScreenReader as reason:
-                self.output = BUILTIN
-                # Translators: {reason} is a clause such as "no screen reader is running".
-                return _("No screen reader answered: {reason}. The built-in voice goes on."
-                         ).format(reason=reason)
-            except Exception as error:  # a client library failing in a way nobody foresaw
-                self.output = BUILTIN
-                # Translators: {error} is the name of a programming error, such as OSError.
-                return _("No screen reader answered ({error}). The built-in voice goes on."
-                         ).format(error=type(error).__name__)
-            self.output = choice
-            return self._reader.braille_notice
-        self.output = choice
-        return None
+            return
+        if self._link is None:
+            self._link = ReaderLink(self._find_reader, *self._times)
+        elif self._link.state is LinkState.READY:
+            self.output = choice  # the same reader, with or without the voice
 
-    def close_reader(self) -> None:
-        """Let go of the screen reader (braille back to the screen); the voice stays."""
-        if self._reader is not None:
-            self._reader.close()
-            self._reader = None
+    def poll(self) -> list[OutputNews]:
+        """What became of the screen reader since the last call (at most one piece of news)."""
+        link = self._link
+        news = None if link is None else link.poll()
+        if link is None or news is None:
+            return []
+        if news.state is LinkState.READY and news.reader is not None:
+            self.reader_name = news.reader.name
+            if self.choice != BUILTIN:
+                self.output = self.choice
+            return [OutputNews(ReaderNews.CONNECTED, reader=self.reader_name,
+                               braille=news.reader.braille_notice)]
+        was_in_use = self.output != BUILTIN
+        self._link, self.reader_name, self.output = None, None, BUILTIN
+        if not was_in_use:
+            if news.state is LinkState.SILENT:
+                return [OutputNews(ReaderNews.SILENT)]
+            return [OutputNews(ReaderNews.REFUSED, reason=news.reason)]
+        if self._last_sent:  # the listeners had these words already: only the voice says them
+            self._muted = True
+            try:
+                self.voice.say(self._last_sent, interrupt=False, priority=Priority.ALERT)
+            finally:
+                self._muted = False
+        return [OutputNews(ReaderNews.LOST)]
+
+    def wait_settled(self, timeout: float = 5.0) -> bool:
+        """For tests and tools: wait (at most `timeout`) until the reader has answered and
+        everything sent to it is sent; `poll` then has the news."""
+        return self._link is None or self._link.wait_idle(timeout)
+
+    def close_reader(self, drain_seconds: float = 0.0) -> None:
+        """Let go of the screen reader (braille back to the screen); the voice stays. At exit,
+        `drain_seconds` lets the last words reach it first."""
+        if self._link is not None:
+            self._link.close(drain_seconds)
+            self._link = None
+        self.reader_name = None
 
     # -- the Speaker protocol ---------------------------------------------------------------
 
@@ -95,7 +145,7 @@ class SpeechOutput:
         category: Category = Category.INFO,
         on_start: Callable[[], None] | None = None,
     ) -> None:
-        reader = self._reader  # there is one exactly when the output is not the voice alone
+        link = self._link if self.output != BUILTIN else None
         if self.output != SCREEN_READER:
             self.voice.say(text, interrupt=interrupt, priority=priority, category=category,
                            on_start=on_start)
@@ -103,8 +153,12 @@ class SpeechOutput:
             if on_start is not None:
                 on_start()  # a screen reader does not say when it starts: the cue goes now
             self._tell(Message(text, priority, category))
-        if reader is not None:
-            self._to_reader(reader, text, interrupt, priority)
+        if link is not None:
+            alert = priority >= Priority.ALERT
+            cut = interrupt and (alert or not link.alert_speaking())
+            link.speak(text, interrupt=cut, alert=alert)
+            link.braille(text)
+            self._last_sent = text
 
     def _tell(self, message: Message) -> None:
         if self._muted:
@@ -112,28 +166,10 @@ class SpeechOutput:
         for listener in self._listeners:
             listener(message)
 
-    def _to_reader(self, reader: ScreenReader, text: str, interrupt: bool,
-                   priority: Priority) -> None:
-        alert = priority >= Priority.ALERT
-        cut = interrupt and (alert or not reader.alert_speaking())
-        try:
-            reader.speak(text, interrupt=cut, alert=alert)
-            reader.braille(text)
-        except Exception:  # the screen reader went away mid-game: the built-in voice goes on
-            self.close_reader()
-            self.output = BUILTIN
-            self.say(_("The screen reader stopped answering. The built-in voice goes on."),
-                     interrupt=False, priority=Priority.ALERT, category=Category.NOTICE)
-            self._muted = True  # the listeners had these words already
-            try:
-                self.voice.say(text, interrupt=False, priority=priority)
-            finally:
-                self._muted = False
-
     def silence(self) -> None:
         self.voice.silence()
-        if self._reader is not None:
-            self._reader.cancel()
+        if self._link is not None and self.output != BUILTIN:
+            self._link.cancel()
 
     def add_listener(self, listener: Callable[[Message], None]) -> None:
         self._listeners.append(listener)

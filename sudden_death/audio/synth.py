@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import ctypes
 import io
+import logging
 import os
 import sys
 import tempfile
@@ -28,15 +29,17 @@ from typing import Any, ClassVar, Protocol
 
 from ..language import _
 from .espeak_setup import prepare_espeak
+from .notices import PlainFault
 from .protocols import Voice
 
+LOG = logging.getLogger(__name__)
 ESPEAK_RATE_RANGE = (80, 450)  # words per minute eSpeak NG accepts
 SYSTEM_RATE_RANGE = (50, 400)  # SAPI5 / NSSS: a range they all speak sensibly
 IDLE_WAIT_S = 0.2  # longest wait for eSpeak to go idle before a settings change
 SYNTH_TIMEOUT_S = 10.0  # a single utterance that takes longer than this has failed
 
 
-class SynthesisError(RuntimeError):
+class SynthesisError(PlainFault):
     """The engine produced no audio for an utterance."""
 
 
@@ -132,10 +135,10 @@ class EngineSynth:
             with open(path, "rb") as handle:
                 data = handle.read()
         except OSError as exc:
+            LOG.warning("the engine's audio file could not be read: %s", exc)
             # Translators: this and the other synthesis failures are said inside "Some speech
             # could not be synthesized ({reason}); text is shown."
-            raise SynthesisError(_("the engine wrote no audio ({error})").format(error=exc)
-                                 ) from exc
+            raise SynthesisError(_("the engine wrote no audio")) from exc
         if len(data) <= 44:
             raise SynthesisError(_("the engine produced an empty utterance"))
         return data
@@ -304,7 +307,7 @@ def start_engine(name: str = ESPEAK, capture: bool = True) -> Synthesizer:
     if name == ESPEAK:
         problem = prepare_espeak()
         if problem is not None:
-            raise RuntimeError(problem)
+            raise PlainFault(problem)  # the reason, in the game's words (espeak_setup)
         import pyttsx3
 
         engine = pyttsx3.init("espeak")
@@ -322,7 +325,7 @@ def start_engine(name: str = ESPEAK, capture: bool = True) -> Synthesizer:
     if name not in engine_names():
         # Translators: {engine} is "Windows voices" or "Mac voices"; said inside brackets, as in
         # "... could not start ({reason}), so eSpeak NG speaks."
-        raise RuntimeError(_("{engine} are not available on this system").format(
+        raise PlainFault(_("{engine} are not available on this system").format(
             engine=engine_label(name)))
     import pyttsx3
 
@@ -331,7 +334,7 @@ def start_engine(name: str = ESPEAK, capture: bool = True) -> Synthesizer:
     if not synth.voices():
         # Translators: {engine} is "Windows voices" or "Mac voices"; said inside brackets, as in
         # "... could not start ({reason}), so eSpeak NG speaks."
-        raise RuntimeError(_("{engine} has no voices installed").format(
+        raise PlainFault(_("{engine} has no voices installed").format(
             engine=engine_label(name)))
     synth.warm_up()
     return synth

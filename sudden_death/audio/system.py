@@ -16,7 +16,7 @@ from ..resources import sounds_dir
 from .cues import CueBank
 from .diagnostics import Diagnostics
 from .engines import Engines
-from .notices import NoticeBoard
+from .notices import NoticeBoard, said_reason
 from .protocols import CuePlayer, Speaker
 from .silent import SilentCues, SilentSpeaker
 from .speech import SpeechService
@@ -115,9 +115,8 @@ def open_audio(
             pygame.mixer.set_reserved(SPEECH_CHANNEL + 1)
             mixer_ready = True
         except Exception as exc:
-            # Translators: {reason} is the system's own message, in English.
-            board.add(_("No audio device ({reason}): speech and sounds are off, text is shown."
-                        ).format(reason=_reason(exc)))
+            said_reason(exc, "no audio device")
+            board.add(_("No audio device: speech and sounds are off, text is shown."))
 
     speaker: Speaker
     service: SpeechService | None = None
@@ -129,8 +128,11 @@ def open_audio(
                 engines=engines,
             )
         except Exception as exc:
-            # Translators: {reason} is the system's own message, in English.
-            board.add(_("Speech is off ({reason}).").format(reason=_reason(exc)))
+            reason = said_reason(exc, "speech could not start")
+            # Translators: {reason} is a short reason, such as "eSpeak NG's voice data folder
+            # is missing".
+            board.add(_("Speech is off ({reason}).").format(reason=reason) if reason
+                      else _("Speech is off: it could not start."))
         if service is not None:
             if not service.wait_ready(ENGINE_START_WAIT_S):
                 board.add(_("The speech engine is slow to start; speech may begin late."))
@@ -145,8 +147,8 @@ def open_audio(
         try:
             bank = CueBank(sounds or sounds_dir(), board)
         except Exception as exc:
-            # Translators: {reason} is the system's own message, in English.
-            board.add(_("Sound cues are off ({reason}).").format(reason=_reason(exc)))
+            said_reason(exc, "the sound cues could not be loaded")
+            board.add(_("Sound cues are off: they could not be loaded."))
     cues = bank if bank is not None else SilentCues(_first(board.items) if sound else None)
     return AudioSystem(speaker, cues, board, speech=service, cue_bank=bank, owns_mixer=owns_mixer)
 
@@ -160,6 +162,3 @@ def _start(name: str) -> Synthesizer:
 def _first(items: list[str]) -> str | None:
     return items[0] if items else None
 
-
-def _reason(exc: BaseException) -> str:
-    return str(exc).strip() or type(exc).__name__

@@ -298,6 +298,11 @@ class App:
         """Settings, How to play or the guided first down (from the title screen)."""
         self.comfort.open(extra)
 
+    def tick(self) -> None:
+        """Once every turn of the loop: news from outside services (the screen reader) that
+        answer off the loop."""
+        self.comfort.tick()
+
     def tell_notice(self, notice: str, cue: bool = True, again: bool = False) -> None:
         """Show a fault reason in the window (once) and speak it without cutting speech, after
         the error cue (an audio fault: the cue is how a player without speech hears that

@@ -8,10 +8,17 @@ in audio/protocols.py); only the choice of output needs the `SpeechOutput` in fr
 from __future__ import annotations
 
 from ...audio.protocols import CuePlayer, Speaker, Voice
-from ...audio.speech_output import BUILTIN, SpeechOutput
+from ...audio.speech_output import BUILTIN, OutputNews, ReaderNews, SpeechOutput
 from ...audio.synth import ESPEAK, engine_label
-from ...language import active
+from ...language import N_, _, active
 from ...settings import Settings
+
+# The choices as spoken after "Speech output: " (N_: translated where spoken).
+OUTPUT_WORDS = {
+    "builtin": N_("built-in voice"),
+    "screen_reader": N_("screen reader"),
+    "both": N_("both, the built-in voice and the screen reader"),
+}
 
 
 class AudioControls:
@@ -25,9 +32,8 @@ class AudioControls:
         self.output = speaker if isinstance(speaker, SpeechOutput) else None
         self.voice = ""  # the voice id last asked for ("" for the engine's default)
 
-    def apply(self, settings: Settings) -> str | None:
-        """Apply `settings`; returns what the player must be told, if anything (no screen
-        reader answered, or braille is off)."""
+    def apply(self, settings: Settings) -> None:
+        """Apply `settings`. A screen reader asked for answers later: `news` says how."""
         self.speaker.set_engine(settings.speech_engine)  # first: the rest is its own
         self.speaker.set_rate(settings.speech_rate)
         # The player's voice, else the language's own; "" asks for the engine's default again
@@ -38,9 +44,53 @@ class AudioControls:
         self.voice = voice
         self.speaker.set_volume(settings.speech_volume)
         self.cues.set_volume(settings.cue_volume)
+        if self.output is not None:
+            self.output.set_output(settings.speech_output)  # asks only when it changes
+
+    def news(self, confirm: bool = False) -> list[str]:
+        """What the player must hear about the screen reader since the last call, once each:
+        that it refused or fell silent; that braille is off; and, when `confirm` (the player
+        just chose it), that it answered."""
         if self.output is None:
-            return None
-        return self.output.set_output(settings.speech_output)  # asks only when it changes
+            return []
+        return [words for news in self.output.poll() for words in self.news_words(news, confirm)]
+
+    def news_words(self, news: OutputNews, confirm: bool = False) -> list[str]:
+        if news.news is ReaderNews.CONNECTED:
+            answered = [self.output_words(self.output.choice)] if confirm and self.output else []
+            return [*answered, *([news.braille] if news.braille else [])]
+        if news.news is ReaderNews.SILENT:
+            return [_("The screen reader does not answer, so the built-in voice goes on.")]
+        if news.news is ReaderNews.LOST:
+            return [_("The screen reader stopped answering. The built-in voice goes on.")]
+        if news.reason:
+            # Translators: {reason} is a clause such as "no screen reader is running".
+            return [_("No screen reader answered: {reason}. The built-in voice goes on."
+                      ).format(reason=news.reason)]
+        return [_("No screen reader answered. The built-in voice goes on.")]
+
+    def output_words(self, chosen: str) -> str:
+        """The speech output setting as said: the choice, and what speaks now when that is
+        not it (still connecting, or no screen reader answered)."""
+        words = OUTPUT_WORDS.get(chosen)
+        output = _(words) if words is not None else chosen
+        in_use, reader = self.output_in_use(), self.reader_name()
+        if chosen != BUILTIN and self.output is not None and self.output.connecting:
+            # Translators: {output} is the chosen output, as "screen reader"; the game is
+            # still waiting for it to answer (the built-in voice speaks meanwhile).
+            return _("Speech output: {output}, connecting").format(output=output)
+        if chosen != BUILTIN and in_use == BUILTIN:
+            # Translators: {output} is the chosen output, as "screen reader"; no screen reader
+            # answered, so the game's own voice speaks instead.
+            return _("Speech output: {output}, not answering, so the built-in voice "
+                     "speaks").format(output=output)
+        if reader and in_use != BUILTIN:
+            # Translators: {output} is the chosen output, as "screen reader"; {reader} is the
+            # screen reader's name, as "NVDA".
+            return _("Speech output: {output}, {reader}").format(output=output, reader=reader)
+        # Translators: {output} is "built-in voice", "screen reader" or "both, the built-in
+        # voice and the screen reader".
+        return _("Speech output: {output}").format(output=output)
 
     def output_in_use(self) -> str:
         """Where the words go now: "builtin", "screen_reader" or "both"."""

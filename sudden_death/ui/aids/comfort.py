@@ -54,6 +54,7 @@ class Comfort:
         self.config: Path | None = None
         self.controls = AudioControls(speaker, cues)
         self.history = History()
+        self._asked_for_reader = False  # the player just chose a screen reader in settings
         self.guide = TutorialGuide(app)
         speaker.add_listener(self.history.record)
 
@@ -65,10 +66,9 @@ class Comfort:
         the notice if the file was missing or bad."""
         self.config = config
         self.settings, notice = loaded if loaded is not None else load_settings(config)
-        output_notice = self.controls.apply(self.settings)
-        for told in (notice, output_notice):
-            if told:
-                self.app.tell_notice(told, cue=False)
+        self.controls.apply(self.settings)
+        if notice:
+            self.app.tell_notice(notice, cue=False)
 
     def change(self, settings: Settings) -> None:
         """Apply at once (the next words are already in the new setting) and save."""
@@ -76,15 +76,28 @@ class Comfort:
         if settings.language != self.settings.language:  # the next words are in it already
             chosen, language_notice = choose(settings.language)
             switch(chosen)
+        # A screen reader chosen here is confirmed when it answers; at launch it only speaks.
+        if settings.speech_output != self.settings.speech_output:
+            self._asked_for_reader = True
         self.settings = settings
-        output_notice = self.controls.apply(settings)
+        self.controls.apply(settings)
         notice = save_settings(settings, self.config)
-        if output_notice:
-            self.app.tell_notice(output_notice, cue=False, again=True)
         if language_notice:
             self.app.tell_notice(language_notice, cue=False)
         if notice:
             self.app.tell_notice(notice, cue=False)
+
+    def tick(self) -> None:
+        """Every turn of the loop: say what became of a screen reader asked for (it answers
+        off the loop), and show it in the settings line if the settings are open."""
+        news = self.controls.news(confirm=self._asked_for_reader)
+        if news:
+            self._asked_for_reader = False
+        for words in news:
+            self.app.tell_notice(words, cue=False, again=True)
+        top = self.app.top
+        if news and isinstance(top, SettingsScreen):
+            top.refresh()
 
     # -- hooks the app calls -----------------------------------------------------------------
 

@@ -44,11 +44,6 @@ COMPUTER_WORDS = {
     "random": N_("the rules' computer, picking at random"),
     "coach": N_("the coach, who knows the tables"),
 }
-OUTPUT_WORDS = {
-    "builtin": N_("built-in voice"),
-    "screen_reader": N_("screen reader"),
-    "both": N_("both, the built-in voice and the screen reader"),
-}
 
 
 def _words(table: dict[str, str], value: str) -> str:
@@ -120,7 +115,7 @@ class SettingsScreen(Screen):
             return n_("Text size: {size} percent", "Text size: {size} percent",
                       size).format(size=size)
         if key == "speech_output":
-            return self._output_label(settings.speech_output)
+            return self.comfort.controls.output_words(settings.speech_output)
         if key == "computer":
             # Translators: {opponent} is "the rules' computer, picking at random" or "the
             # coach, who knows the tables".
@@ -132,24 +127,6 @@ class SettingsScreen(Screen):
             return _("Hear the play: on") if settings.play_sweep else _("Hear the play: off")
         # Translators: whether moving past the last item of a menu comes round to the first.
         return _("Menu wrap: on") if settings.menu_wrap else _("Menu wrap: off")
-
-    def _output_label(self, chosen: str) -> str:
-        """The choice, and what speaks now when that is not it (no screen reader answered)."""
-        output = _words(OUTPUT_WORDS, chosen)
-        controls = self.comfort.controls
-        in_use, reader = controls.output_in_use(), controls.reader_name()
-        if chosen != "builtin" and in_use == "builtin":
-            # Translators: {output} is the chosen output, as "screen reader"; no screen reader
-            # answered, so the game's own voice speaks instead.
-            return _("Speech output: {output}, not answering, so the built-in voice "
-                     "speaks").format(output=output)
-        if reader and in_use != "builtin":
-            # Translators: {output} is the chosen output, as "screen reader"; {reader} is the
-            # screen reader's name, as "NVDA".
-            return _("Speech output: {output}, {reader}").format(output=output, reader=reader)
-        # Translators: {output} is "built-in voice", "screen reader" or "both, the built-in
-        # voice and the screen reader".
-        return _("Speech output: {output}").format(output=output)
 
     def _items(self) -> list[Item]:
         settings = self.comfort.settings
@@ -165,7 +142,8 @@ class SettingsScreen(Screen):
         focus = self.menu.group.focus
         return SETTING_KEYS[focus] if focus < len(SETTING_KEYS) else None
 
-    def _refresh(self) -> None:
+    def refresh(self) -> None:
+        """Every line again, in the settings as they are now."""
         group = self.menu.group
         focus = group.focus
         group.items = self._items()
@@ -198,7 +176,7 @@ class SettingsScreen(Screen):
 
     def reset(self) -> None:
         self.comfort.change(Settings())
-        self._refresh()
+        self.refresh()
         self.host.cue("menu_select")
         # Translators: {menu} is the menu's focused item, said after.
         self.host.say(_("All settings are back to their defaults. {menu}").format(
@@ -235,7 +213,7 @@ class SettingsScreen(Screen):
             self.host.say(_("{setting}, the limit.").format(setting=self.label(key, old)))
             return
         self.comfort.change(new)
-        self._refresh()
+        self.refresh()
         if key == "cue_volume":
             self.host.cue("menu_select")  # heard at the new cue volume
         label = self.label(key, new)

@@ -8,6 +8,7 @@ scripted runs post real key events into the same loop.
 from __future__ import annotations
 
 import gc
+import logging
 import os
 import signal
 import sys
@@ -36,6 +37,7 @@ from .transcript import Transcript
 
 # Translators: said when a key press failed inside the game; F1 is the help key.
 APOLOGY = N_("Sorry, something went wrong there. The game goes on; press F1 for help.")
+LOG_NAME = "sudden_death"  # the package's loggers are all below this one
 FRAME_SECONDS = 1 / 30
 # Waiting for the keyboard: a real video driver's event wait sleeps until a key comes; SDL's
 # headless drivers spin in theirs (2 % of a core), so there the loop sleeps briefly instead.
@@ -46,6 +48,10 @@ SPINNING_DRIVERS = ("dummy", "offscreen")
 # thread holding it for the default 5 ms makes the next mix late. Measured under a busy Python
 # thread with sounds ending every 13 ms: 1,707 late buffers in 30 s at 5 ms, none at 1 ms.
 GIL_SWITCH_SECONDS = 0.001
+# A screen reader answers in tens of milliseconds (speech-dispatcher starting itself: about a
+# second); longer than this and the welcome is spoken by the built-in voice meanwhile.
+READER_LAUNCH_WAIT_S = 1.5
+READER_DRAIN_S = 1.0  # at exit, at most this long for the reader to take the last words
 
 
 # -- audio and the loop ------------------------------------------------------------------------
@@ -93,8 +99,13 @@ def run_app(options: Options, speaker: Speaker | None = None,
         transcript.close()
         pygame.display.quit()
         return 2
-    with SigtermGuard() as guard:  # after SDL's own handler, so it replaces it
-        _run_window(options, source, transcript, speaker, cues, launched, guard)
+    log = _log_to_stderr()
+    try:
+        with SigtermGuard() as guard:  # after SDL's own handler, so it replaces it
+            _run_window(options, source, transcript, speaker, cues, launched, guard)
+    finally:
+        if log is not None:
+            logging.getLogger(LOG_NAME).removeHandler(log)
     if guard.code is not None:
         return guard.code
     return 1 if transcript.failed is not None else 0  # its reader was gone: said on stderr
@@ -129,19 +140,26 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         # Translators: the window's title: the game's name.
         pygame.display.set_caption(_("Sudden Death"))
         if speaker is None or cues is None:
-            speaker, cues, notices, closer, poll = open_sound(options.no_sound,
-                                                              saved.speech_engine)
-        # The screen reader, when chosen, from the first word on (the welcome included).
+            speaker, cues, sound_notices, closer, poll = open_sound(options.no_sound,
+                                                                    saved.speech_engine)
+            notices += sound_notices
+        # The screen reader, when chosen, is asked for at once (off the loop: it answers when
+        # it answers, and the built-in voice speaks meanwhile).
         output = SpeechOutput(speaker, find_screen_reader)
-        notices.append(output.set_output(saved.speech_output) or "")
+        output.set_output(saved.speech_output)
+        _await_reader(output, lambda: guard.code is not None)
         speaker = output
         speaker.add_listener(lambda message: transcript.speech(message.text))
         cues.add_listener(transcript.cue)
         app = App(speaker, cues, options.seed, options.computer)
+        early = output.poll()  # a reader that answered in time speaks the welcome itself
         app.start()
         for notice in dict.fromkeys([*notices, speaker.notice, cues.notice]):
             if notice:
                 app.tell_notice(notice)
+        for news in early:
+            for words in app.comfort.controls.news_words(news):
+                app.tell_notice(words, cue=False)
         app.comfort.start(options.config, loaded)
         fonts = Fonts(app.comfort.settings.text_size)
         sys.setswitchinterval(GIL_SWITCH_SECONDS)
@@ -155,7 +173,9 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         sys.setswitchinterval(switch)
         gc.unfreeze()
         if output is not None:
-            output.close_reader()  # the voice and the cues are the audio system's to close
+            # The voice and the cues are the audio system's to close; the reader gets the
+            # last words (Goodbye) first, unless it does not answer.
+            output.close_reader(drain_seconds=READER_DRAIN_S)
         closer()
         transcript.close()
         pygame.display.quit()
@@ -189,6 +209,30 @@ class SigtermGuard:
             self._installed = False
 
 
+def _await_reader(output: SpeechOutput, stop: Callable[[], bool]) -> None:
+    """At launch, give a saved screen reader a moment to answer, so the welcome is in the
+    player's own reader; the window stays alive meanwhile (its events wait in SDL's queue) and
+    a signal ends the wait. A reader still silent after it gets the welcome in the built-in
+    voice, and its news later."""
+    deadline = time.perf_counter() + READER_LAUNCH_WAIT_S
+    while output.asking and time.perf_counter() < deadline and not stop():
+        pygame.event.pump()
+        time.sleep(SPIN_POLL_SECONDS)
+
+
+def _log_to_stderr() -> logging.Handler | None:
+    """What libraries said when something failed goes here, for whoever reads the console; the
+    player hears the game's own plain sentence instead. A windowed build has no stderr."""
+    if sys.stderr is None:
+        return None
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("sudden_death: %(message)s"))
+    logger = logging.getLogger(LOG_NAME)
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    return handler
+
+
 def _key_source(keys: str | None) -> KeySource | None:
     if keys is None:
         return None
@@ -206,6 +250,7 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
     while app.running and not stop() and transcript.failed is None:
         for notice in poll():  # an audio fault mid-game is shown and spoken when it happens
             app.tell_notice(notice)
+        app.tick()
         if source is not None and not pygame.event.peek():
             if source.live:
                 step = source.next(0)
