@@ -140,7 +140,7 @@ def test_every_screen_fits_the_window(display: str, size: tuple[int, int], text_
 RESIZE = r"""
 import json, pygame
 from pygame._sdl2.video import Window
-from recording import RecordingCues, RecordingSpeaker
+from sudden_death.audio.silent import SilentCues, SilentSpeaker
 from sudden_death.engine.actions import CallCoin, ChooseSide
 from sudden_death.engine.state import CoinFace, Side
 from sudden_death.ui.app import App
@@ -149,7 +149,7 @@ from sudden_death.ui.window.render import Fonts, draw
 
 pygame.display.init(); pygame.font.init()
 pygame.display.set_mode((1024, 768), pygame.RESIZABLE)
-app = App(RecordingSpeaker(), RecordingCues(), seed=1)
+app = App(SilentSpeaker(), SilentCues(), seed=1)
 app.start(); app.names_chosen("Hawks", "Bears")
 app.act(CallCoin(CoinFace.HEADS)); app.act(ChooseSide(Side.OFFENSE))
 fonts = Fonts()
