@@ -31,6 +31,15 @@ VERSION = 1
 
 RATE_LIMITS = (50, 600)  # anything a synthesizer might accept; the engine clamps further
 VERBOSITIES = ("short", "normal", "detailed")
+# The switches under the verbosity dial (ui/words/verbosity.Telling), as each preset sets them:
+# the dice and percentages, explanations and hints every time, the position in lists on every
+# move, the computer's swaps. Choosing a preset sets all four; each can then be changed alone.
+SWITCHES = ("dice", "explanations", "positions", "computer_swaps")
+PRESETS: Mapping[str, Mapping[str, bool]] = {
+    "short": {"dice": False, "explanations": False, "positions": False, "computer_swaps": True},
+    "normal": {"dice": False, "explanations": False, "positions": False, "computer_swaps": True},
+    "detailed": {"dice": True, "explanations": True, "positions": True, "computer_swaps": True},
+}
 TEXT_SIZES = (100, 150, 200)  # percent of the window's normal text size (ui.layout)
 SPEECH_ENGINES = ("espeak", "system")  # audio.synth.ESPEAK / SYSTEM; this module imports no audio
 SPEECH_OUTPUTS = ("builtin", "screen_reader", "both")  # audio.speech_output's, likewise
@@ -56,6 +65,20 @@ class Settings:
     computer: str = "random"  # the rules' random computer, or the coach (from the next game)
     play_sweep: bool = True  # a glide from the old spot to the new one after each play
     language: str = ""  # a catalog's code ("es"); empty: the system's language if there is one
+    # Under the verbosity dial (SWITCHES): the normal preset's, unless the file says otherwise.
+    dice: bool = False
+    explanations: bool = False
+    positions: bool = False
+    computer_swaps: bool = True
+
+    def preset(self, verbosity: str) -> Settings:
+        """This verbosity, with its preset's switches."""
+        return self.changed(verbosity=verbosity, **PRESETS.get(verbosity, PRESETS["normal"]))
+
+    def own_switches(self) -> bool:
+        """Whether a switch differs from the verbosity's preset (the player set it alone)."""
+        preset = PRESETS.get(self.verbosity, PRESETS["normal"])
+        return any(getattr(self, name) is not preset[name] for name in SWITCHES)
 
     def changed(self, **changes: object) -> Settings:
         """A copy with `changes` applied and every field brought back into range."""
@@ -83,7 +106,8 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     verbosity = data.get("verbosity")
     if isinstance(verbosity, str) and verbosity in VERBOSITIES:
         values["verbosity"] = verbosity
-    for flag in ("menu_wrap", "play_sweep"):
+    values.update(PRESETS[values["verbosity"]])  # a file from before the switches: the preset's
+    for flag in ("menu_wrap", "play_sweep", *SWITCHES):
         value = data.get(flag)
         if isinstance(value, bool):
             values[flag] = value

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 CAREFUL, TINKERER, EXPERT = "careful", "tinkerer", "expert"
 
 SNAP_PROMPTS = ("Play or kick?", "Before each down on offense", "Fourth down,")
-CARD_PROMPTS = ("Your cards", "Pick your")
+CARD_PROMPTS = ("Your cards", "Pick your", "A fresh pick")
 SWAP_PROMPTS = ("Keep or replace?", "Now you may answer their cards")
 FINAL_PROMPTS = ("Final call?", "Final call: which")
 CONFIRM_ENDINGS = ("Punt anyway?", "Kick anyway?")

@@ -114,7 +114,7 @@ def test_speech_engine_failing_to_start(monkeypatch: pytest.MonkeyPatch, tmp_pat
     result = launch(monkeypatch, tmp_path, [*TO_SELECTION, "1", "s"])
     notice = next(n for n in result.notices() if "no speech engine could start" in n)
     assert notice in result.app.notices  # shown in the window too
-    assert any(t.startswith("Pick your offense cards") for t in result.texts)
+    assert any(t.startswith("A fresh pick for offense") for t in result.texts)
     assert "coin" in result.app.cues._sounds  # cues still work without speech
     still_answers(result)
 
@@ -173,7 +173,7 @@ def test_synthesis_raising_mid_game(monkeypatch: pytest.MonkeyPatch, tmp_path: P
     assert "speech could not be synthesized: the driver crashed" in caplog.text
     assert notices[0] in result.app.notices
     assert counts[1] > counts[0], "speech goes on after the failure"
-    assert any(t.startswith("Pick your offense cards") for t in result.texts)
+    assert any(t.startswith("A fresh pick for offense") for t in result.texts)
     still_answers(result)
 
 
@@ -192,7 +192,7 @@ def test_no_audio_device_in_a_real_process(tmp_path: Path) -> None:
     assert "Traceback" not in result.stderr, result.stderr
     spoken = [json.loads(line).get("text", "") for line in out.read_text().splitlines()]
     assert any(s.startswith("No audio device") for s in spoken)
-    assert any(s.startswith("Pick your offense cards") for s in spoken)
+    assert any(s.startswith("A fresh pick for offense") for s in spoken)
     assert spoken[-1].startswith("Score: Jets 0")
 
 

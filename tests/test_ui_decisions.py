@@ -5,14 +5,19 @@ only lose asks first, fourth down asks before the cards, and S says what each si
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from app_driver import press
+import pytest
+from app_driver import press, started_app
 from recording import RecordingCues, RecordingSpeaker
 
+from sudden_death.audio.protocols import Category
+from sudden_death.engine.actions import PickSwap
 from sudden_death.engine.card_model import Role
 from sudden_death.engine.cards import card_name
 from sudden_death.engine.field import Down
-from sudden_death.engine.state import GameState, Phase, Team
+from sudden_death.engine.state import GameState, Phase, Swap, Team
+from sudden_death.settings import Settings, save_settings
 from sudden_death.ui.app import App
 from sudden_death.ui.screens.base import ConfirmScreen
 from sudden_death.ui.screens.decisions import SnapScreen
@@ -139,3 +144,56 @@ def test_s_on_defense_says_what_the_computer_needs() -> None:
     assert said(speaker)[-1] == (
         "Score: Jets 3, Bears 0. Drive 2 of 2, you are on defense. Bears ball, 1st and 10 at "
         "their own 25. The Bears need a field goal to tie, a touchdown to win.")
+
+
+@pytest.mark.parametrize("verbosity", ["short", "normal", "detailed"])
+def test_your_own_swap_is_confirmed_and_kept_in_the_history_and_the_log(
+        tmp_path: Path, verbosity: str) -> None:
+    """The swap you just made is said back in a few words at every verbosity (the reveal
+    used to say only the computer's), and it stays in the history and the game log (H)."""
+    save_settings(Settings().preset(verbosity), tmp_path)
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker, seed=1)
+    press(app, "return")
+    app.handle_text("Jets")
+    press(app, "return", "return", "return", "return", "1", "2", "1", "2", "3", "return")
+    assert isinstance(app.top, SubstitutionScreen)
+    out, into = app.top.hand.players[0], None
+    press(app, "down", "return")  # Replace the first player
+    coming = app.top.menu.item
+    assert coming is not None and coming.card is not None
+    into = coming.card
+    press(app, "return")
+    names = {"into": card_name(into), "out": card_name(out)}
+    mine = ("You: {into} for {out}." if verbosity == "short"
+            else "You bring in {into} for {out}.").format(**names)
+    reveal = next(m for m in reversed(speaker.spoken) if mine in m.text)
+    assert reveal.category is Category.COMPUTER
+    assert any(mine in line for line in app.panel.log)  # H, the game log
+    assert any(mine in m.text for m in app.comfort.history.messages)  # comma and period
+
+
+def test_the_switches_under_the_dial_change_only_what_they_name() -> None:
+    """Dice and percentages alone, at normal: the rolls come, the rest stays as normal; the
+    computer's swaps off: their keep is not said, yours still is."""
+    from sudden_death.engine import events as ev
+    from sudden_death.ui.words.narration import Narrator
+    from sudden_death.ui.words.phrases import Names
+    from sudden_death.ui.words.verbosity import Telling, Verbosity
+
+    app, _speaker = app_at_first_cards()
+    press(app, "1", "2", "1", "2", "3", "return")
+    assert app.match is not None
+    events = app.match.act(PickSwap(Swap.keep())) + app.match.act(app.match.legal_actions()[0])
+    normal = Telling.preset(Verbosity.NORMAL)
+    plain = " ".join(line.text for line in Narrator(Names("Jets", "Bears")).lines(events, normal))
+    rolls = " ".join(line.text for line in Narrator(Names("Jets", "Bears")).lines(
+        events, Telling(dice=True)))
+    assert "roll" not in plain and "roll" in rolls
+    assert all(part in rolls for part in plain.split(". "))  # the normal words are all there
+    quiet = Narrator(Names("Jets", "Bears")).lines(
+        [e for e in events if isinstance(e, ev.HandsRevealed)], Telling(computer_swaps=False))
+    assert all("Bears" not in line.text for line in quiet)
+    assert Settings(verbosity="normal", dice=True).own_switches()
+    assert not Settings().preset("detailed").own_switches()
+    assert Settings().preset("detailed").explanations and Settings().preset("short").computer_swaps

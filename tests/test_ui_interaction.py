@@ -17,9 +17,10 @@ from sudden_death.ui.run.cli import Options, parse_options
 from sudden_death.ui.run.key_script import Step, parse_step
 from sudden_death.ui.run.loop import APOLOGY, run_app
 from sudden_death.ui.screens.menu import Group, Item, ItemKind, Menu
-from sudden_death.ui.words.verbosity import Verbosity
+from sudden_death.ui.words.verbosity import Telling, Verbosity
 
-FULL_DETAIL, NORMAL_DETAIL, SHORT_DETAIL = Verbosity.DETAILED, Verbosity.NORMAL, Verbosity.SHORT
+FULL_DETAIL, NORMAL_DETAIL, SHORT_DETAIL = (Telling.preset(level) for level in (
+    Verbosity.DETAILED, Verbosity.NORMAL, Verbosity.SHORT))
 
 ROOT = Path(__file__).resolve().parent.parent
 # Both final calls, as every verbosity but detailed says them: "Inside Run against Blitz."
@@ -57,7 +58,7 @@ def test_options_parse() -> None:
 def test_menu_positions_edges_limits_and_numbers() -> None:
     group = Group("Players", [Item(n, ItemKind.CHECKBOX, note="player") for n in "ABCD"],
                   limit=2, noun="players")
-    menu = Menu("Pick", [group, Group("Go", [Item("Confirm")])], detail=FULL_DETAIL)
+    menu = Menu("Pick", [group, Group("Go", [Item("Confirm")])], telling=FULL_DETAIL)
     menu.status = lambda: f"{len(group.checked())} of 2 players"
     assert menu.describe() == "A, player, not checked, 1 of 4"
     assert menu.move(-1).cue == "menu_edge"
@@ -67,13 +68,13 @@ def test_menu_positions_edges_limits_and_numbers() -> None:
     assert menu.toggle().text == "Checked, 2 of 2 players"  # Space: the label was just heard
     menu.toggle()
     menu.move(1)
-    menu.detail = NORMAL_DETAIL  # the state only when checked; the position on entering
+    menu.telling = NORMAL_DETAIL  # the state only when checked; the position on entering
     assert menu.describe() == "B, player, checked"
     assert menu.move(1).text == "C, player"
     assert menu.describe_group() == "Players: C, player, 3 of 4"
-    menu.detail = SHORT_DETAIL  # no note either
+    menu.telling = SHORT_DETAIL  # no note either
     assert menu.describe() == "C" and menu.move(-1).text == "B, checked"
-    menu.detail = FULL_DETAIL
+    menu.telling = FULL_DETAIL
     menu.pick(3)
     refused = menu.pick(4)
     assert refused.cue == "menu_error" and "already have 2 players" in refused.text
@@ -100,7 +101,9 @@ def test_wrong_counts_say_what_is_missing(tmp_path: Path) -> None:
     # 2 fills the players and moves to the calls; Shift+Tab goes back to try a third player.
     spoken, cues = play(tmp_path, [*TO_SELECTION, "1", "return", "2", "shift+tab", "3", "tab",
                                    "1", "return"])
-    assert "Scatback, checked, 2 of 2. Calls: Inside Run, 1 of 6" in spoken
+    # A count is said as picked and to go, never as "N of M" (that is where the focus is).
+    assert "Scatback, checked, players full. Calls: Inside Run, 1 of 6" in spoken
+    assert "Power Back, checked, 1 picked, 1 to go" in spoken
     assert any(s.startswith("Not yet: pick 1 more player and 3 more calls.") for s in spoken)
     assert any("You already have 2 players. Uncheck one first." in s for s in spoken)
     assert any(s.startswith("Not yet: pick 2 more calls.") for s in spoken)

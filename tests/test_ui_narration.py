@@ -35,7 +35,7 @@ from sudden_death.ui.words.situation import (
     outcome_words,
     situation_words,
 )
-from sudden_death.ui.words.verbosity import Verbosity
+from sudden_death.ui.words.verbosity import Telling, Verbosity
 
 VERBOSITIES = ("short", "normal", "detailed")
 NAMES = Names("Hawks", "Bears")
@@ -43,7 +43,7 @@ RUN_EVEN = even_defense(OffCall.INSIDE_RUN)
 
 
 def told(events: list[ev.Event], verbosity: str, offense: Team = Team.HOME) -> list:
-    return Narrator(NAMES, offense).lines(events, Verbosity.of(verbosity))
+    return Narrator(NAMES, offense).lines(events, Telling.preset(Verbosity.of(verbosity)))
 
 
 def text(lines: list) -> str:

@@ -74,11 +74,11 @@ def test_every_decision_announces_its_options(touchdown_game) -> None:
     assert fourth and all(lines[i + 1] == "Go for it, 1 of 3" for i in fourth)
     assert lines[fourth[0]].startswith("Fourth down: go for it with your cards, punt, or try")
     assert not any("Play or kick" in line for line in lines)  # no key spent before downs 1-3
-    picks = [line for line in lines if line.startswith(("Pick your", "Your cards"))]
-    full = [line for line in picks if line.startswith("Pick your")]
-    assert len(full) == 2  # once in each drive; every other down just "Your cards."
+    picks = [line for line in lines if line.startswith(("A fresh pick", "Your cards"))]
+    full = [line for line in picks if line.startswith("A fresh pick")]
+    assert len(full) == 2  # a side's first down, once in each drive; later "Your cards: ..."
     assert "2 players and 3 calls" in full[0] and "Calls: " in full[0]
-    offense = next(line for line in full if line.startswith("Pick your offense"))
+    offense = next(line for line in full if line.startswith("A fresh pick for offense"))
     assert offense.endswith("To punt or kick a field goal instead, Tab past Confirm.")
     again = [line for line in picks if line not in full]
     assert len(again) > 6
@@ -98,14 +98,15 @@ def test_counts_are_spoken_on_every_toggle(touchdown_game) -> None:
     records, _events = touchdown_game
     lines = speech(records)
     toggles = [line for line in lines
-               if re.fullmatch(r"[A-Z][\w ]+, (un)?checked, \d of [23](\. .*)?", line)]
+               if re.fullmatch(r"[A-Z][\w ]+, (un)?checked, (\d picked, \d to go|"
+                               r"(players|calls) full(\. .*)?)", line)]
     assert len(toggles) == 5 * 2  # the first cards of each drive; later downs keep them
-    assert all(re.search(r", [a-z]+, \d of [23]", t) for t in toggles)
+    assert sum(", 1 picked, 1 to go" in t for t in toggles) == 2
     # A full players list hands the focus to the calls; a full hand says how to confirm.
-    assert any(t.startswith(("Scatback, checked, 2 of 2. Calls: Inside Run, 1 of 6",
-                             "Edge Setter, checked, 2 of 2. Calls: Stack the Box, 1 of 6"))
+    assert any(t.startswith(("Scatback, checked, players full. Calls: Inside Run, 1 of 6",
+                             "Edge Setter, checked, players full. Calls: Stack the Box, 1 of 6"))
                for t in toggles)
-    assert any(t.endswith(", checked, 3 of 3. Enter confirms.") for t in toggles)
+    assert any(t.endswith(", checked, calls full. Enter confirms.") for t in toggles)
 
 
 def test_each_result_says_down_distance_and_spot(touchdown_game) -> None:

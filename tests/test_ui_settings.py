@@ -25,7 +25,7 @@ from sudden_death.settings import (
     load_settings,
     save_settings,
 )
-from sudden_death.ui.aids.settings_screen import SettingsScreen
+from sudden_death.ui.aids.settings_screen import SETTING_KEYS, SettingsScreen
 from sudden_death.ui.app import App
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -155,7 +155,8 @@ def test_settings_menu_from_title_and_in_game_each_change_heard_and_saved(
     press(app, "down", "down", "down", "return")  # title screen: Settings
     assert isinstance(app.top, SettingsScreen)
     assert speaker.spoken[-1].text.startswith("Settings. Up and Down")
-    assert speaker.spoken[-1].text.endswith("Language: English, 1 of 14")
+    entries = len(SETTING_KEYS) + 2  # and Reset, Done
+    assert speaker.spoken[-1].text.endswith(f"Language: English, 1 of {entries}")
     press(app, "down", "shift+right")
     assert speaker.rate == 225 and speaker.spoken[-1].text == \
         "Speech rate: 225 words per minute"
@@ -172,12 +173,17 @@ def test_settings_menu_from_title_and_in_game_each_change_heard_and_saved(
     assert cues.volume == 0.7 and cues.played[-1] == "menu_select"
     press(app, "down", "left")
     assert speaker.spoken[-1].text == "Verbosity: short: only what changed"
-    press(app, "down", "space")
+    press(app, "down", "space")  # a switch under the dial, set alone
+    assert speaker.spoken[-1].text == "Dice and percentages: on"
+    press(app, "up")
+    assert speaker.spoken[-1].text == ("Verbosity: short: only what changed, with your own "
+                                       "switches")
+    press(app, "down", "down", "down", "down", "down", "space")  # past the other switches
     assert speaker.spoken[-1].text == "Menu wrap: on"
     saved, notice = load_settings(tmp_path)
     assert notice is None and saved == Settings(
         speech_rate=450, voice="fake/tenor", speech_volume=0.9, cue_volume=0.7,
-        verbosity="short", menu_wrap=True)
+        verbosity="short", dice=True, menu_wrap=True)
     press(app, "escape")
     assert app.top.help_key == "welcome"
     assert speaker.spoken[-1].text.startswith("Back. Main menu: Settings")
@@ -233,13 +239,14 @@ def _first_down_events() -> list:
 def test_verbosity_changes_what_is_said() -> None:
     from sudden_death.ui.words.narration import Narrator
     from sudden_death.ui.words.phrases import Names
-    from sudden_death.ui.words.verbosity import Verbosity
+    from sudden_death.ui.words.verbosity import Telling, Verbosity
 
     events = _first_down_events()
     said = {}
     cues = {}
     for verbosity in ("short", "normal", "detailed"):
-        lines = Narrator(Names("Hawks", "Bears")).lines(events, Verbosity.of(verbosity))
+        lines = Narrator(Names("Hawks", "Bears")).lines(events,
+                                                        Telling.preset(Verbosity.of(verbosity)))
         said[verbosity] = " ".join(line.text for line in lines if line.text)
         cues[verbosity] = [(line.cue, line.dice) for line in lines if line.cue or line.dice]
     assert len(said["short"]) < 0.7 * len(said["normal"]) < 0.7 * len(said["detailed"])

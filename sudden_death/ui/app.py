@@ -41,7 +41,7 @@ from .words.line import Line
 from .words.matchups import matchups_words
 from .words.phrases import Names, score_words
 from .words.situation import human_spots, outcome_words, situation_words
-from .words.verbosity import Verbosity
+from .words.verbosity import Telling
 
 Card = OffCall | DefCall | Player
 # Commands heard on every screen before the screen itself sees the key.
@@ -99,13 +99,9 @@ class App:
         return self.panel.notices
 
     @property
-    def verbosity(self) -> Verbosity:
-        return self.comfort.verbosity
-
-    @property
-    def detail(self) -> Verbosity:
-        """How much a menu focus says (menu.Menu.detail): the player's verbosity."""
-        return self.verbosity
+    def telling(self) -> Telling:
+        """What the words include (verbosity and its switches)."""
+        return self.comfort.telling
 
     def say(self, text: str, *, interrupt: bool = True, category: Category = Category.MENU,
             priority: Priority = Priority.INFO,
@@ -162,7 +158,7 @@ class App:
         self.section = 0
         self.details_for, self.details = None, ""
         self.dirty = True
-        screen.menu.detail = self.detail
+        screen.menu.telling = self.telling
         self.say(screen.prompt(), interrupt=interrupt, category=Category.DECISION)
         self.say(screen.focus_words(), interrupt=False, category=Category.MENU)  # "" says nothing
         self.comfort.on_show(screen)
@@ -170,7 +166,7 @@ class App:
     def push(self, screen: Screen) -> None:
         self.session.push(screen)
         self.dirty = True
-        screen.menu.detail = self.detail
+        screen.menu.telling = self.telling
         self.say(screen.intro(), category=Category.MENU)
 
     def pop(self, announce: bool = True) -> None:
@@ -181,7 +177,7 @@ class App:
             self.say(_("Back. {focus}").format(focus=self.top.menu.describe_group()))
 
     def first_time(self, topic: str) -> bool:
-        return self.session.first_time(topic, self.verbosity)
+        return self.session.first_time(topic, self.telling)
 
     # -- the flow of a game ------------------------------------------------------------------
 
@@ -212,7 +208,7 @@ class App:
 
     def _narrate(self, events: list[ev.Event]) -> list[Line]:
         """The events in words, at the player's verbosity."""
-        return self.session.narrator.lines(events, self.verbosity)
+        return self.session.narrator.lines(events, self.telling)
 
     def play_again(self) -> None:
         self.say(_("New game."), category=Category.DECISION)
@@ -281,7 +277,7 @@ class App:
 
     def _kicks(self) -> dict[SnapChoice, KickOption]:
         assert self.match is not None
-        state, detailed = self.match.state, self.verbosity is Verbosity.DETAILED
+        state, detailed = self.match.state, self.telling.dice
         return {SnapChoice.PUNT: punt_option(state, self.names, detailed),
                 SnapChoice.FIELD_GOAL: field_goal_option(state, self.names)}
 
@@ -332,7 +328,7 @@ class App:
 
     def active_menu(self) -> Menu:
         menu = self.section_menu if self.section and self.section_menu else self.top.menu
-        menu.detail = self.detail
+        menu.telling = self.telling
         return menu
 
     def handle_text(self, text: str) -> None:

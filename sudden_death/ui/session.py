@@ -22,7 +22,7 @@ from .screens.base import Screen
 from .screens.review import ComputerCalls
 from .words.narration import Narrator
 from .words.phrases import Names
-from .words.verbosity import Verbosity
+from .words.verbosity import Telling
 
 
 class Session:
@@ -108,14 +108,14 @@ class Session:
                 role = Role.OFFENSE if mine else Role.DEFENSE
                 self.last_hands[role] = event.offense if mine else event.defense
 
-    def first_time(self, topic: str, verbosity: Verbosity) -> bool:
+    def first_time(self, topic: str, telling: Telling) -> bool:
         """Whether a screen explains itself in full now: every time at detailed, the first time
         in each drive at normal, the first time in the game at short."""
         drive = self.match.state.drive if self.match is not None else 0
-        key = topic if verbosity is Verbosity.SHORT else (topic, drive)
+        key = topic if telling.brief else (topic, drive)
         told = key in self.told
         self.told.add(key)
-        return verbosity is Verbosity.DETAILED or not told
+        return telling.explanations or not told
 
     def my_hand(self, team: Team) -> Hand:
         assert self.match is not None

@@ -20,7 +20,7 @@ from ...settings import Settings, load_settings, save_settings
 from ..screens.base import Extra, Host, Screen
 from ..words.phrases import Names
 from ..words.situation import human_spots
-from ..words.verbosity import Verbosity
+from ..words.verbosity import Telling, Verbosity
 from . import field_tone
 from .audio_controls import AudioControls
 from .history import History, Review
@@ -102,11 +102,12 @@ class Comfort:
     # -- hooks the app calls -----------------------------------------------------------------
 
     @property
-    def verbosity(self) -> Verbosity:
-        """The player's verbosity; the guided first down is always told in detail."""
+    def telling(self) -> Telling:
+        """What the words include, from the player's settings; the guided first down is
+        always told in detail."""
         if self.guide.active:
-            return Verbosity.DETAILED
-        return Verbosity.of(self.settings.verbosity)
+            return Telling.preset(Verbosity.DETAILED)
+        return Telling.of(self.settings)
 
     def on_show(self, screen: Screen) -> None:
         self.guide.on_show(screen)

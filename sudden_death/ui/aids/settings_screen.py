@@ -15,6 +15,7 @@ from ...settings import (
     COMPUTERS,
     MIN_SPEECH_VOLUME,
     SPEECH_OUTPUTS,
+    SWITCHES,
     TEXT_SIZES,
     VERBOSITIES,
     Settings,
@@ -34,11 +35,13 @@ RATE_STEP, RATE_BIG_STEP = 10, 50
 VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 # Language first: whoever cannot follow the words they hear finds it with O alone.
 SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume", "verbosity",
-                "menu_wrap", "play_sweep", "text_size", "computer", "speech_engine",
+                *SWITCHES, "menu_wrap", "play_sweep", "text_size", "computer", "speech_engine",
                 "speech_output")
 # Space and Enter step these
 CYCLED = ("language", "speech_engine", "verbosity", "menu_wrap", "voice", "text_size",
-          "speech_output", "computer", "play_sweep")
+          "speech_output", "computer", "play_sweep", *SWITCHES)
+# On / off settings: either arrow flips them.
+FLAGS = ("menu_wrap", "play_sweep", *SWITCHES)
 # The choices as spoken after "Opponent: " and "Speech output: " (N_: translated where spoken).
 COMPUTER_WORDS = {
     "random": N_("the rules' computer, picking at random"),
@@ -105,10 +108,18 @@ class SettingsScreen(Screen):
             return n_("Sound effects volume: {volume} percent",
                       "Sound effects volume: {volume} percent", volume).format(volume=volume)
         if key == "verbosity":
+            level = _(VERBOSITY_WORDS[Verbosity.of(settings.verbosity)])
+            if settings.own_switches():
+                # Translators: {verbosity} is "short: only what changed", "normal" or
+                # "detailed: with the rolls and the reasons"; some of the switches under it
+                # (dice, explanations...) have been changed from what it sets.
+                return _("Verbosity: {verbosity}, with your own switches").format(
+                    verbosity=level)
             # Translators: {verbosity} is one of "short: only what changed", "normal" and
             # "detailed: with the rolls and the reasons".
-            return _("Verbosity: {verbosity}").format(
-                verbosity=_(VERBOSITY_WORDS[Verbosity.of(settings.verbosity)]))
+            return _("Verbosity: {verbosity}").format(verbosity=level)
+        if key in SWITCHES:
+            return _switch_label(key, bool(getattr(settings, key)))
         if key == "text_size":
             size = settings.text_size
             # Translators: the size of the window's text: 100, 150 or 200 percent of normal.
@@ -235,10 +246,8 @@ class SettingsScreen(Screen):
             floor = MIN_SPEECH_VOLUME if key == "speech_volume" else 0.0
             value = round(max(floor, min(1.0, getattr(old, key) + direction * volume_step)), 2)
             return old.changed(**{key: value})
-        if key == "menu_wrap":
-            return old.changed(menu_wrap=not old.menu_wrap)
-        if key == "play_sweep":
-            return old.changed(play_sweep=not old.play_sweep)
+        if key in FLAGS:
+            return old.changed(**{key: not getattr(old, key)})
         if key == "speech_engine":
             names = [name for name, _label in self.comfort.controls.engine_choices()]
             index = names.index(old.speech_engine) if old.speech_engine in names else 0
@@ -254,9 +263,9 @@ class SettingsScreen(Screen):
         if key == "text_size":
             size = _step(TEXT_SIZES, TEXT_SIZES.index(old.text_size), direction, cycle)
             return old.changed(text_size=size)
-        if key == "verbosity":
+        if key == "verbosity":  # a preset: its switches come with it
             level = _step(VERBOSITIES, VERBOSITIES.index(old.verbosity), direction, cycle)
-            return old.changed(verbosity=level)
+            return old.preset(level) if level != old.verbosity else old
         if key == "computer":
             return old.changed(computer=_step(COMPUTERS, COMPUTERS.index(old.computer),
                                               direction, cycle))
@@ -270,6 +279,25 @@ class SettingsScreen(Screen):
             return old
         index = ids.index(old.voice) if old.voice in ids else -1
         return old.changed(voice=_step(ids, index, direction * (10 if big else 1), cycle))
+
+
+def _switch_label(key: str, on: bool) -> str:
+    """One of the switches under the verbosity dial, as the settings line says it."""
+    if key == "dice":
+        # Translators: a switch under Verbosity: the rolls and the percentages behind results.
+        return _("Dice and percentages: on") if on else _("Dice and percentages: off")
+    if key == "explanations":
+        # Translators: a switch under Verbosity: screens explain themselves every time (off:
+        # the first time), and results add their reasons.
+        return _("Explanations and hints: every time") if on else _(
+            "Explanations and hints: the first time")
+    if key == "positions":
+        # Translators: a switch under Verbosity: "2 of 4" on every move in a list (off: only
+        # when a list is entered).
+        return _("Positions in lists: on every move") if on else _(
+            "Positions in lists: when a list is entered")
+    # Translators: a switch under Verbosity: whether the computer's swaps of cards are said.
+    return _("The computer's swaps: said") if on else _("The computer's swaps: not said")
 
 
 def _step(choices: Sequence[T], index: int, step: int, cycle: bool) -> T:

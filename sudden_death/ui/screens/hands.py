@@ -18,7 +18,6 @@ from ...engine.cards import calls_for, card_name, players_for
 from ...engine.state import Hand, SnapChoice, Swap
 from ...language import _, join_words, n_
 from ..words.phrases import hand_words
-from ..words.verbosity import Verbosity
 from .base import Card, Host
 from .decisions import DecisionScreen, Kicks, acting, kick_items
 from .menu import Group, Item, ItemKind, Menu
@@ -66,39 +65,32 @@ class SelectionScreen(DecisionScreen):
                  if isinstance(item.card, (OffCall, DefCall))]
         return players, calls
 
-    def counts(self) -> str:
-        """"1 of 2 players, 0 of 3 calls"."""
-        players_group, calls_group = self.menu.groups[1], self.menu.groups[2]
-        return f"{players_group.checked_count()}, {calls_group.checked_count()}"
-
     def after_toggle(self) -> str:
-        """The toggled list's count; when it is full, the focus moves on to the open list."""
+        """How far the toggled list has got; when it is full, the focus moves on to the list
+        still open."""
         toggled = self.menu.group
-        if self.menu.detail > Verbosity.NORMAL:
-            count = toggled.checked_count()
-        else:
-            # Translators: how many cards of a list are checked of those allowed: "1 of 2".
-            count = _("{have} of {limit}").format(have=len(toggled.checked()),
-                                                  limit=toggled.limit)
+        count = toggled.picked_words(self.menu.telling.brief)
         lists = self.menu.groups[1:3]
         if toggled.limit is None or len(toggled.checked()) < toggled.limit:
             return count
         open_lists = [group for group in lists if len(group.checked()) < (group.limit or 0)]
         if not open_lists:  # short verbosity trusts the player to know Enter
-            if self.menu.detail == Verbosity.SHORT:
+            if self.menu.telling.brief:
                 return f"{count}."
-            # Translators: {count} is how many cards are checked: "3 of 3".
+            # Translators: {count} says the last list is full: "calls full".
             return _("{count}. Enter confirms.").format(count=count)
         self.menu.focus_group(self.menu.groups.index(open_lists[0]))
         return f"{count}. {self.menu.describe_group()}"
 
     def prompt(self) -> str:
         hand = ""
-        if self.again is not None and self.menu.detail > Verbosity.SHORT:
+        if self.again is not None and not self.menu.telling.brief:
             hand = hand_words(self.again)
         teach = (_("Last down's cards are checked again: Enter plays them, or change a card "
                    "first.") if hand and self.teach_again else "")
         if not self.full:
+            if self.again is None:  # a side's first down: a fresh pick, and its cards named
+                return self._fresh_words()
             if not hand:
                 return _("Your cards.")
             # Translators: {hand} lists the cards checked from last down.
@@ -113,22 +105,44 @@ class SelectionScreen(DecisionScreen):
             sentences.append(teach)
         return " ".join(sentences)
 
-    def _picking_words(self) -> str:
-        """What to pick, the cards to pick from, and the keys that pick them."""
+    def _fresh_words(self) -> str:
+        """A side's first down, briefly: a fresh pick, and the cards to pick from."""
         players = ", ".join(item.label for item in self.menu.groups[1].items)
         calls = ", ".join(item.label for item in self.menu.groups[2].items)
         if self.role is Role.OFFENSE:
+            # Translators: the first down on offense: no cards are checked from before;
+            # {players} and {calls} list the card names.
+            words = _("A fresh pick for offense. Players: {players}. Calls: {calls}.")
+        else:
+            # Translators: the first down on defense: no cards are checked from before;
+            # {players} and {calls} list the card names.
+            words = _("A fresh pick for defense. Players: {players}. Calls: {calls}.")
+        return words.format(players=players, calls=calls)
+
+    def _picking_words(self) -> str:
+        """What to pick, the cards to pick from, and the keys that pick them; on a side's
+        first down, that it is a fresh pick."""
+        players = ", ".join(item.label for item in self.menu.groups[1].items)
+        calls = ", ".join(item.label for item in self.menu.groups[2].items)
+        fresh = self.again is None
+        if self.role is Role.OFFENSE:
             # Translators: {players_count} is "2 players", {calls_count} "3 calls"; {players}
             # and {calls} list the card names.
-            words = _("Pick your offense cards for this down: {players_count} and "
-                      "{calls_count}. Players: {players}. Calls: {calls}. Space checks a card; "
-                      "a full list moves you on to the next; Enter confirms.")
+            words = (_("A fresh pick for offense: {players_count} and {calls_count}. Players: "
+                       "{players}. Calls: {calls}. Space checks a card; a full list moves you "
+                       "on to the next; Enter confirms.") if fresh else
+                     _("Pick your offense cards for this down: {players_count} and "
+                       "{calls_count}. Players: {players}. Calls: {calls}. Space checks a "
+                       "card; a full list moves you on to the next; Enter confirms."))
         else:
             # Translators: {players_count} is "2 players", {calls_count} "3 calls"; {players}
             # and {calls} list the card names.
-            words = _("Pick your defense cards for this down: {players_count} and "
-                      "{calls_count}. Players: {players}. Calls: {calls}. Space checks a card; "
-                      "a full list moves you on to the next; Enter confirms.")
+            words = (_("A fresh pick for defense: {players_count} and {calls_count}. Players: "
+                       "{players}. Calls: {calls}. Space checks a card; a full list moves you "
+                       "on to the next; Enter confirms.") if fresh else
+                     _("Pick your defense cards for this down: {players_count} and "
+                       "{calls_count}. Players: {players}. Calls: {calls}. Space checks a "
+                       "card; a full list moves you on to the next; Enter confirms."))
         players_count = n_("{count} player", "{count} players",
                            PLAYERS_PER_HAND).format(count=PLAYERS_PER_HAND)
         calls_count = n_("{count} call", "{count} calls",
@@ -148,10 +162,9 @@ class SelectionScreen(DecisionScreen):
             missing.append(n_("{count} more call", "{count} more calls", more).format(count=more))
         if missing:
             self.host.cue("menu_error")
-            # Translators: {missing} is "1 more player and 2 more calls"; {counts} is
-            # "1 of 2 players, 1 of 3 calls".
-            self.host.say(_("Not yet: pick {missing}. You have {counts}.").format(
-                missing=join_words(missing), counts=self.counts()), category=Category.MENU)
+            # Translators: {missing} is "1 more player and 2 more calls".
+            self.host.say(_("Not yet: pick {missing}.").format(missing=join_words(missing)),
+                          category=Category.MENU)
             return
         hand = Hand(tuple(players), tuple(calls))
         if self.kicks:  # still before the snap: the play starts with these cards

@@ -14,7 +14,7 @@ from enum import Enum
 
 from ...engine.card_model import DefCall, OffCall, Player
 from ...language import _, n_
-from ..words.verbosity import Verbosity
+from ..words.verbosity import Telling
 
 Card = OffCall | DefCall | Player
 
@@ -66,22 +66,27 @@ class Group:
     def checked(self) -> list[Item]:
         return [item for item in self.items if item.checked]
 
-    def checked_count(self) -> str:
-        """"2 of 3 calls": how many of the group's `limit` are checked, with its noun."""
+    def picked_words(self, brief: bool = False) -> str:
+        """How far the checking has got, said so that it never sounds like a position ("2 of
+        4" is where the focus is): "1 picked, 1 to go", "players full" ("1 to go", brief)."""
         have, limit = len(self.checked()), self.limit or 0
+        if have < limit:
+            left = limit - have
+            if brief:
+                # Translators: how many more cards a list needs, short: "1 to go".
+                return n_("{left} to go", "{left} to go", left).format(left=left)
+            # Translators: how many cards of a list are picked and how many more it needs:
+            # "1 picked, 1 to go".
+            return n_("{have} picked, {left} to go", "{have} picked, {left} to go",
+                      left).format(have=have, left=left)
         if self.noun == "players":
-            # Translators: how many players are checked of those allowed: "1 of 2 players".
-            words = n_("{have} of {limit} player", "{have} of {limit} players", limit)
-        elif self.noun == "calls":
-            # Translators: how many calls are checked of those allowed: "2 of 3 calls".
-            words = n_("{have} of {limit} call", "{have} of {limit} calls", limit)
-        elif self.noun == "items":
-            # Translators: how many entries are checked of those allowed: "2 of 3 items".
-            words = n_("{have} of {limit} item", "{have} of {limit} items", limit)
-        else:
-            # Translators: {noun} names what is checked, a plural noun.
-            words = _("{have} of {limit} {noun}")
-        return words.format(have=have, limit=limit, noun=self.noun)
+            # Translators: the players list has all the players it takes.
+            return _("players full")
+        if self.noun == "calls":
+            # Translators: the calls list has all the calls it takes.
+            return _("calls full")
+        # Translators: a list has all the entries it takes.
+        return _("list full")
 
     def full_words(self) -> str:
         """What checking one more than the limit says: the limit, and what to do instead."""
@@ -118,9 +123,10 @@ class Menu:
     group_index: int = 0
     # Spoken after a checkbox toggle (counts); it may also move the focus to the next group.
     status: Callable[[], str] | None = field(default=None, repr=False)
-    # How much a focus says, from the player's verbosity: SHORT the label and a checked state;
-    # NORMAL adds the note, and the position when a list is entered; DETAILED everything.
-    detail: Verbosity = Verbosity.NORMAL
+    # How much a focus says, from the player's settings: brief, the label and a checked state;
+    # otherwise the note too, and the position when a list is entered; with `positions`, the
+    # position on every move and an unchecked box's state.
+    telling: Telling = field(default_factory=Telling)
 
     # -- queries -----------------------------------------------------------------------------
 
@@ -134,9 +140,10 @@ class Menu:
 
     def describe(self, item: Item | None = None, group: Group | None = None,
                  entering: bool = False) -> str:
-        """"Power Back, checked, 2 of 4": label, note, state, position, as `detail` allows.
-        An unchecked box is just its name below DETAILED; the position is said at NORMAL only
-        when a list is `entering` focus (the edge cue marks its ends after that). Buttons are
+        """"Power Back, checked, 2 of 4": label, note, state, position, as `telling` allows.
+        An unchecked box is just its name without `positions`; without it the position is said
+        only when a list is `entering` focus (the edge cue marks its ends after that), and
+        never when brief. Buttons are
         not called buttons: every choice in the game is one, and Enter presses it (F1 says so).
         """
         group = group or self.group
@@ -145,15 +152,15 @@ class Menu:
             # Translators: a list with nothing in it, after its title: "Their moves, empty".
             return _("{title}, empty").format(title=group.title)
         parts = [item.label]
-        if item.note and self.detail >= Verbosity.NORMAL:
+        if item.note and not self.telling.brief:
             parts.append(item.note)
-        if item.kind is ItemKind.CHECKBOX and (item.checked or self.detail > Verbosity.NORMAL):
+        if item.kind is ItemKind.CHECKBOX and (item.checked or self.telling.positions):
             parts.append(_("checked") if item.checked else _("not checked"))
-        elif item.kind is ItemKind.RADIO and (item.checked or self.detail > Verbosity.NORMAL):
+        elif item.kind is ItemKind.RADIO and (item.checked or self.telling.positions):
             parts.append(_("selected") if item.checked else _("not selected"))
         if not item.enabled:
             parts.append(_("unavailable"))
-        if self.detail > Verbosity.NORMAL or (entering and self.detail == Verbosity.NORMAL):
+        if self.telling.positions or (entering and not self.telling.brief):
             # Translators: where the focused entry is in its list: "2 of 4".
             parts.append(_("{position} of {count}").format(
                 position=group.items.index(item) + 1, count=len(group.items)))

@@ -90,7 +90,9 @@ def _screens() -> dict[str, str]:
         "settings": _(
             "Settings. {previous_item} and {next_item} choose a setting: language (each speaks "
             "in its own voice), speech rate, voice, speech volume, sound "
-            "effects volume, verbosity, menu wrap, hear the play (a glide from the old spot to "
+            "effects volume, verbosity and the switches under it (dice and percentages, "
+            "explanations and hints, positions in lists, the computer's swaps), menu wrap, hear "
+            "the play (a glide from the old spot to "
             "the new after each play), text size in the window, opponent (the rules' random "
             "computer or the coach, from the next game), speech engine, and speech output: the "
             "built-in voice, your screen reader and braille display, or both. "

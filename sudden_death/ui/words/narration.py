@@ -31,7 +31,7 @@ from .phrases import (
 )
 from .plays import extra_point_line, field_goal_line, fumble_lines, play_line, punt_line
 from .situation import outcome_words
-from .verbosity import Verbosity
+from .verbosity import Telling
 
 
 def _next_start_why(after: DriveEnd, touchback: bool) -> str:
@@ -63,13 +63,13 @@ class Narrator:
     def __init__(self, names: Names, offense: Team | None = None) -> None:
         self.names = names
         self.offense = offense  # who has the ball, followed through DriveStarted events
-        self.verbosity = Verbosity.NORMAL
+        self.telling = Telling()
         self.previous: ev.Event | None = None  # the event before the one being told
 
-    def lines(self, events: Sequence[ev.Event],
-              verbosity: Verbosity = Verbosity.NORMAL) -> list[Line]:
-        """The lines for one batch of events (one player action and what followed)."""
-        self.verbosity = verbosity
+    def lines(self, events: Sequence[ev.Event], telling: Telling | None = None) -> list[Line]:
+        """The lines for one batch of events (one player action and what followed), with what
+        `telling` asks for (the normal preset's by default)."""
+        self.telling = telling or Telling()
         game_over = any(isinstance(event, ev.GameOver) for event in events)
         last_score = max(
             (i for i, event in enumerate(events) if isinstance(event, ev.ScoreChanged)),
@@ -91,12 +91,12 @@ class Narrator:
         return out
 
     @property
-    def short(self) -> bool:
-        return self.verbosity is Verbosity.SHORT
+    def brief(self) -> bool:
+        return self.telling.brief
 
     @property
-    def detailed(self) -> bool:
-        return self.verbosity is Verbosity.DETAILED
+    def explains(self) -> bool:
+        return self.telling.explanations
 
     # -- one teller per event type: tests/test_ui_narration.py checks none is missing ----------
 
@@ -139,7 +139,7 @@ class Narrator:
     @tell.register
     def _final_calls(self, event: ev.FinalCallsRevealed) -> list[Line]:
         offense, defense = _(card_name(event.offense_call)), _(card_name(event.defense_call))
-        if self.detailed:
+        if self.explains:
             # Translators: the two calls played, the offense's first: "Final calls: Inside
             # Run against Blitz."
             text = _("Final calls: {offense} against {defense}.")
@@ -156,11 +156,11 @@ class Narrator:
 
     @tell.register
     def _play_resolved(self, event: ev.PlayResolved) -> list[Line]:
-        return [play_line(event, self.names, self.verbosity)]
+        return [play_line(event, self.names, self.telling)]
 
     @tell.register
     def _fumble(self, event: ev.Fumble) -> list[Line]:
-        return fumble_lines(event, self.names, self.verbosity)
+        return fumble_lines(event, self.names, self.telling)
 
     @tell.register
     def _first_down(self, event: ev.FirstDown) -> list[Line]:
@@ -173,7 +173,7 @@ class Narrator:
 
     @tell.register
     def _extra_point(self, event: ev.ExtraPoint) -> list[Line]:
-        return [extra_point_line(event, self.verbosity)]
+        return [extra_point_line(event, self.telling)]
 
     @tell.register
     def _safety(self, event: ev.Safety) -> list[Line]:
@@ -184,15 +184,15 @@ class Narrator:
 
     @tell.register
     def _field_goal(self, event: ev.FieldGoal) -> list[Line]:
-        return [field_goal_line(event, self.names, self.verbosity)]
+        return [field_goal_line(event, self.names, self.telling)]
 
     @tell.register
     def _punt(self, event: ev.Punt) -> list[Line]:
-        return [punt_line(event, self.names, self.verbosity)]
+        return [punt_line(event, self.names, self.telling)]
 
     @tell.register
     def _turnover_on_downs(self, event: ev.TurnoverOnDowns) -> list[Line]:
-        text = (_("Turnover on downs.") if self.short else
+        text = (_("Turnover on downs.") if self.brief else
                 _("Stopped on fourth down! The {team} take over.").format(
                     team=self.names.of(event.team.other)))
         return [Line(text, cue="turnover")]
@@ -200,7 +200,7 @@ class Narrator:
     @tell.register
     def _score_changed(self, event: ev.ScoreChanged) -> list[Line]:
         n = self.names
-        if self.short:
+        if self.brief:
             # Translators: the score on its own, the player's team first: "Hawks 7, Bears 3."
             text = _("{home} {home_points}, {away} {away_points}.").format(
                 home=n.mine, home_points=event.scores[n.you], away=n.theirs,
@@ -213,7 +213,7 @@ class Narrator:
     @tell.register
     def _drive_ended(self, event: ev.DriveEnded) -> list[Line]:
         """The reason was just heard and the next drive's line follows, so only detailed says it."""
-        if not self.detailed:
+        if not self.explains:
             return []
         return [Line(_("End of drive {drive}.").format(drive=event.drive))]
 
@@ -236,7 +236,7 @@ class Narrator:
         heads = event.face is CoinFace.HEADS
         you = event.winner is self.names.you
         team = self.names.theirs
-        if self.short:
+        if self.brief:
             if heads:
                 if you:
                     return _("Heads: you win the toss.")
@@ -258,7 +258,7 @@ class Narrator:
         self.offense = event.offense
         team = self.names.of(event.offense)
         down = down_words(Down.first(event.spot), event.offense, self.names.you)
-        if self.short:
+        if self.brief:
             # Translators: a new drive: "Drive 2: Hawks ball, 1st and 10 at your own 25."
             text = _("Drive {drive}: {team} ball, {down}.").format(
                 drive=event.drive, team=team, down=down)
@@ -266,18 +266,19 @@ class Narrator:
             # Translators: a new drive: "Drive 2 of 2: Hawks ball, 1st and 10 at your own 25."
             text = _("Drive {drive} of {drives}: {team} ball, {down}.").format(
                 drive=event.drive, drives=LAST_DRIVE, team=team, down=down)
-        if self.detailed and event.after is not None:
+        if self.explains and event.after is not None:
             why = _next_start_why(event.after, event.touchback)
             text += " " + why if why else ""
-        if self.detailed:
+        if self.explains:
             text += " " + _to_goal(GOAL_LINE - event.spot)
         return Line(text, cue="whistle")
 
     def _down(self, down: Down, offense: Team, after: ev.Event | None = None) -> Line:
         # Translators: the down as a sentence: "2nd and 7 at your own 31." ("2nd and 7, your own
         # 31." when short).
-        text = _("{down}.").format(down=down_words(down, offense, self.names.you, short=self.short))
-        if isinstance(after, ev.FirstDown) and not self.short:  # a new set of downs: cheer it
+        text = _("{down}.").format(down=down_words(down, offense, self.names.you,
+                                                       short=self.brief))
+        if isinstance(after, ev.FirstDown) and not self.brief:  # a new set of downs: cheer it
             where = spot_words(down.line, offense, self.names.you)
             if down.goal_to_go:
                 # Translators: a new set of downs with the goal line to gain; {spot} is a spot
@@ -286,7 +287,7 @@ class Narrator:
             else:
                 # Translators: a new set of downs; {spot} is a spot such as "their 32".
                 text = _("First down at {spot}!").format(spot=where)
-        if self.detailed:
+        if self.explains:
             text += " " + _to_goal(GOAL_LINE - down.line)
         return Line(_capital(text), field_tone=True)
 
@@ -309,11 +310,11 @@ class Narrator:
         mine, theirs = self._mine_theirs(event.offense, event.defense)
         assert isinstance(mine, Hand) and isinstance(theirs, Hand)
         if event.step == 1:
-            if self.short:
+            if self.brief:
                 # Translators: the other team's cards, short: "Bears: Power Back, Scatback;
                 # Inside Run, Draw Play, Deep Pass."
                 text = _("{team}: {hand}.").format(team=away, hand=hand_words(theirs))
-            elif self.detailed:
+            elif self.explains:
                 # Translators: {mine} and {theirs} are hands of cards: "Power Back, Scatback;
                 # Inside Run, Draw Play, Deep Pass".
                 text = _("Cards revealed. You: {mine}. The {team}: {theirs}.").format(
@@ -324,21 +325,23 @@ class Narrator:
                 text = _("The {team} show {hand}.").format(team=away, hand=hand_words(theirs))
             return Line(text, cue="reveal", category=Category.COMPUTER)
         my_swap, their_swap = self._mine_theirs(event.offense_swap, event.defense_swap)
-        theirs_said = _swap_words(their_swap, away, short=self.short)
-        if not self.detailed:  # your own swap was your last key; theirs is the news
-            return Line(theirs_said, cue="reveal", category=Category.COMPUTER)
-        mine_said = _swap_words(my_swap, "", short=False)
-        # Translators: {mine} and {theirs} are hands of cards: "Power Back, Scatback; Inside
-        # Run, Draw Play, Deep Pass".
-        hands = _("You hold {mine}. The {team} hold {theirs}.").format(
-            mine=hand_words(mine), team=away, theirs=hand_words(theirs))
+        # Your own swap is confirmed in a few words (a keep needs none); theirs is the news.
+        mine_said = _swap_words(my_swap, "", short=self.brief)
+        theirs_said = (_swap_words(their_swap, away, short=self.brief)
+                       if self.telling.computer_swaps else "")
+        hands = ""
+        if self.explains:
+            # Translators: {mine} and {theirs} are hands of cards: "Power Back, Scatback;
+            # Inside Run, Draw Play, Deep Pass".
+            hands = _("You hold {mine}. The {team} hold {theirs}.").format(
+                mine=hand_words(mine), team=away, theirs=hand_words(theirs))
         text = " ".join(said for said in (mine_said, theirs_said, hands) if said)
         return Line(text, cue="reveal", category=Category.COMPUTER)
 
     def _band(self, event: ev.BandSet) -> str:
         plain = event.offense_player is None and event.defense_player is None
         band = signed(event.band)
-        if self.short or (plain and event.raw == event.band and not self.detailed):
+        if self.brief or (plain and event.raw == event.band and not self.explains):
             # Translators: the band of the play (how the dice lean): "Band plus 2."
             return _("Band {band}.").format(band=band)  # no players: the band is the matchup
         # Translators: part of the band's sum: "matchup plus 1" (how the two calls meet).
@@ -358,7 +361,7 @@ class Narrator:
             # Power Back plus 1, Nose Tackle minus 1".
             words = _("Band {band}: {parts}.")
         words = words.format(band=band, parts=", ".join(parts))
-        if self.detailed:
+        if self.explains:
             low, high = signed(MIN_BAND), signed(MAX_BAND)
             if event.band > 0:
                 lean = _("Bands run from {low} to {high}; this one favours the offense.")
@@ -391,9 +394,13 @@ def _swap_words(swap: object, who: str, short: bool) -> str:
         if kept:
             return ""
         assert isinstance(swap, Swap) and swap.out is not None and swap.into is not None
+        into, out = _(card_name(swap.into)), _(card_name(swap.out))
+        if short:
+            # Translators: the player's own swap, short: "You: Screen Pass for Deep Pass."
+            # ({into} comes into the hand, {out} goes out).
+            return _("You: {into} for {out}.").format(into=into, out=out)
         # Translators: a swap of cards: {into} comes into the hand, {out} goes out.
-        return _("You bring in {into} for {out}.").format(
-            into=_(card_name(swap.into)), out=_(card_name(swap.out)))
+        return _("You bring in {into} for {out}.").format(into=into, out=out)
     if kept:
         if short:
             return _("{team} keep.").format(team=who)

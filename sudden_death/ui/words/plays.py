@@ -10,20 +10,20 @@ from ...engine.resolve import RECOVERY_SIDES
 from ...language import _, n_
 from .line import Line
 from .phrases import Names, dice_words, gain_words
-from .verbosity import Verbosity
+from .verbosity import Telling
 
 BIG_PLAY_YARDS = 15  # a gain this long gets its own cue and call
 
 
-def play_line(event: ev.PlayResolved, names: Names, verbosity: Verbosity) -> Line:
+def play_line(event: ev.PlayResolved, names: Names, telling: Telling) -> Line:
     """The play's result, with its dice, its cue and the sweep of the ball from the player's
     side of the field."""
     dice: tuple[int, ...] = ()
     for roll in (event.outcome_roll, event.yardage_roll):
         if roll is not None:
             dice += roll.dice
-    cue, text = _play_words(event, names, verbosity is Verbosity.SHORT)
-    rolls = _rolls(event) if verbosity is Verbosity.DETAILED else ""
+    cue, text = _play_words(event, names, telling.brief)
+    rolls = _rolls(event) if telling.dice else ""
     sweep = None
     if event.yards:  # the ball moved: heard from the player's side of the field
         line, spot = event.line, event.spot
@@ -101,18 +101,18 @@ def _rolls(event: ev.PlayResolved) -> str:
         return _("Sack dice {dice}.").format(dice=dice_words(yardage.dice))
     return _("Yardage roll {yardage} of 100.").format(yardage=yardage.total)
 
-def fumble_lines(event: ev.Fumble, names: Names, verbosity: Verbosity) -> list[Line]:
+def fumble_lines(event: ev.Fumble, names: Names, telling: Telling) -> list[Line]:
     """ "Fumble!" with its sound, then the recovery die and who has the ball, by name."""
     keeper = event.offense.other if event.lost else event.offense
     name = names.of(keeper)
-    if verbosity is Verbosity.SHORT:
+    if telling.brief:
         # Translators: who has the ball after a fumble: "Bears ball."
         text = _("{team} ball.").format(team=name)
     elif event.lost:
         text = _("The {team} recover it!").format(team=name)
     else:
         text = _("The {team} fall on it and keep the ball.").format(team=name)
-    if verbosity is Verbosity.DETAILED:
+    if telling.dice:
         half = RECOVERY_SIDES // 2
         # Translators: {dice} is the recovery die's roll: "1 to {half}" and "{lost} to
         # {sides}" are ranges of the die.
@@ -124,11 +124,11 @@ def fumble_lines(event: ev.Fumble, names: Names, verbosity: Verbosity) -> list[L
             Line(text, cue="turnover" if event.lost else None,
                  dice=event.recovery_roll.dice)]
 
-def extra_point_line(event: ev.ExtraPoint, verbosity: Verbosity) -> Line:
+def extra_point_line(event: ev.ExtraPoint, telling: Telling) -> Line:
     dice = dice_words(event.roll.dice)
-    if verbosity is Verbosity.SHORT:
+    if telling.brief:
         text = _("Extra point good.") if event.good else _("Extra point no good.")
-    elif verbosity is Verbosity.DETAILED:
+    elif telling.dice:
         # Translators: {dice} is the roll: "4, 5, total 9"; {needed} the total it needed.
         text = (_("Extra point: dice {dice}, needs {needed}: good.") if event.good else
                 _("Extra point: dice {dice}, needs {needed}: no good."))
@@ -139,9 +139,9 @@ def extra_point_line(event: ev.ExtraPoint, verbosity: Verbosity) -> Line:
     return Line(text, dice=event.roll.dice,
                 cue="field_goal_good" if event.good else "field_goal_no_good")
 
-def field_goal_line(event: ev.FieldGoal, names: Names, verbosity: Verbosity) -> Line:
+def field_goal_line(event: ev.FieldGoal, names: Names, telling: Telling) -> Line:
     cue = "field_goal_good" if event.good else "field_goal_no_good"
-    if verbosity is Verbosity.SHORT:
+    if telling.brief:
         text = _("Field goal good.") if event.good else _("Field goal no good.")
         return Line(text, dice=event.roll.dice, cue=cue)
     if event.team is names.you:
@@ -153,7 +153,7 @@ def field_goal_line(event: ev.FieldGoal, names: Names, verbosity: Verbosity) -> 
         kick = n_("The {team} kick from {count} yard...", "The {team} kick from {count} "
                   "yards...", event.distance)
     kick = kick.format(count=event.distance, team=names.of(event.team))
-    if verbosity is Verbosity.DETAILED:
+    if telling.dice:
         # Translators: the end of "You kick from 35 yards... Dice 4, 5, total 9, needs 7:
         # it's good!" ({dice} is the roll, {needed} the total it needed).
         verdict = (_("Dice {dice}, needs {needed}: it's good!") if event.good
@@ -164,7 +164,7 @@ def field_goal_line(event: ev.FieldGoal, names: Names, verbosity: Verbosity) -> 
         verdict = _("it's good!") if event.good else _("no good.")
     return Line(f"{kick} {verdict}", dice=event.roll.dice, cue=cue)
 
-def punt_line(event: ev.Punt, names: Names, verbosity: Verbosity) -> Line:
+def punt_line(event: ev.Punt, names: Names, telling: Telling) -> Line:
     if event.touchback:
         # Translators: where a punt ended, as in "Punt, a touchback." or "You punt: a
         # touchback."
@@ -173,9 +173,9 @@ def punt_line(event: ev.Punt, names: Names, verbosity: Verbosity) -> Line:
         # Translators: how far a punt went, as in "Punt, 40 yards." or "You punt: 40 yards."
         landing = n_("{count} yard", "{count} yards", event.net).format(count=event.net)
     you, team = event.team is names.you, names.of(event.team)
-    if verbosity is Verbosity.SHORT:
+    if telling.brief:
         text = _("Punt, {landing}.").format(landing=landing)
-    elif verbosity is Verbosity.DETAILED:
+    elif telling.dice:
         # Translators: {dice} is the roll: "3, 4, total 7"; {landing} is "40 yards" or "a
         # touchback".
         text = (_("You punt: Dice {dice}. {landing}.") if you else

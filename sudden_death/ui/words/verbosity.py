@@ -7,9 +7,11 @@ thing once; detailed adds the rolls and the reasoning a learner wants. Cues are 
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from enum import IntEnum
 
 from ...language import N_
+from ...settings import PRESETS, Settings
 
 
 class Verbosity(IntEnum):
@@ -28,6 +30,36 @@ class Verbosity(IntEnum):
     def setting(self) -> str:
         """The name settings.json keeps."""
         return self.name.lower()
+
+
+@dataclass(frozen=True)
+class Telling:
+    """What the words include, switch by switch, as screen readers let their users choose:
+    the dial (`Verbosity`) sets them all, and each can then be changed alone (Settings).
+
+    `brief` is the short preset's own: the fewest words for each thing. `dice`: the rolls
+    and the percentages behind results and kicks. `explanations`: a screen explains itself
+    every time (else the first time in a drive, or in a game when brief), and results add
+    their reasons. `positions`: the place in a list on every move (else when a list is
+    entered, and never when brief). `computer_swaps`: the other side's swaps are said."""
+
+    brief: bool = False
+    dice: bool = False
+    explanations: bool = False
+    positions: bool = False
+    computer_swaps: bool = True
+
+    @classmethod
+    def preset(cls, level: Verbosity) -> Telling:
+        switches = PRESETS[level.setting]
+        return cls(brief=level is Verbosity.SHORT, **switches)
+
+    @classmethod
+    def of(cls, settings: Settings) -> Telling:
+        """What the player's settings ask for: the dial's brevity and their own switches."""
+        return cls(brief=Verbosity.of(settings.verbosity) is Verbosity.SHORT,
+                   dice=settings.dice, explanations=settings.explanations,
+                   positions=settings.positions, computer_swaps=settings.computer_swaps)
 
 
 # Marked for the catalog here; shown with `_()` where they are used.
