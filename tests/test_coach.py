@@ -94,10 +94,13 @@ def test_the_coach_is_announced_at_each_game_and_chosen_in_settings(tmp_path: Pa
     press(app, "escape")
     app.names_chosen("Hawks", "Bears")
     texts = [message.text for message in speaker.spoken]
-    assert "The Bears are coached today." in texts
+    explained = ("The Bears are coached today: their coach knows the card tables and picks "
+                 "what they favour, where the rules' computer picks at random.")
+    assert explained in texts  # what a coach is, the first time
     assert app.match is not None and type(app.match.policies[Team.AWAY]) is SmartPolicy
     app.play_again()
-    assert [m.text for m in speaker.spoken].count("The Bears are coached today.") == 2
+    assert [m.text for m in speaker.spoken].count("The Bears are coached today.") == 1
+    assert [m.text for m in speaker.spoken].count(explained) == 1
 
 
 def test_a_game_against_the_random_computer_says_nothing_of_a_coach(tmp_path: Path) -> None:
@@ -118,5 +121,5 @@ def test_the_command_line_coach_plays_a_real_game(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     said = [json.loads(line).get("text") for line in result.stdout.splitlines()
             if '"speech"' in line]
-    at = said.index("The Bears are coached today.")
+    at = next(i for i, text in enumerate(said) if text.startswith("The Bears are coached today"))
     assert said[at - 1].startswith("You are the Hawks")

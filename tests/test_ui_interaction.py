@@ -138,7 +138,8 @@ def test_help_situation_sections_details_and_repeat(tmp_path: Path) -> None:
     assert any(s.startswith("Game log, ") and "entries:" in s for s in spoken)
     assert any(s.startswith("Current decision.") for s in spoken)
     assert spoken[-1] == "That key does nothing here. Press F1 for help."
-    assert spoken[-2] == spoken[-3]  # R repeated the message before it
+    # R repeated the last announcement (the drive's first words), not the section just read.
+    assert spoken[-2] == "Drive 1 of 2: Jets ball, 1st and 10 at your own 25."
 
 
 def test_escape_asks_before_quitting_and_returns_focus(tmp_path: Path) -> None:

@@ -41,7 +41,7 @@ from .words.line import Line
 from .words.matchups import matchups_words
 from .words.phrases import Names, score_words
 from .words.situation import human_spots, outcome_words, situation_words
-from .words.verbosity import Telling
+from .words.verbosity import Telling, Verbosity
 
 Card = OffCall | DefCall | Player
 # Commands heard on every screen before the screen itself sees the key.
@@ -69,6 +69,7 @@ class App:
         self.details = ""
         self.panel = Panel()  # what was said: the window's text, R, the log and notices
         self.help_step = 0  # 1 after F1 read the screen's help: F1 again reads every key
+        self.coach_explained = False  # what "coached" means is said once a session
         speaker.add_listener(self._heard)
         self.comfort = Comfort(self, speaker, cues)  # settings, history, field tone, how to play
         self.keys = KeyMap.default()  # what each key does (keymap.py)
@@ -199,10 +200,19 @@ class App:
         events = self.session.new_match(self.names, computer)
         self.names = self.session.names  # now naming the player's team in this match
         if computer == COACH:
-            # Translators: {away} is the computer team's name ("the Bears"): its computer plays
-            # like a coach today rather than at random.
-            self.say(_("The {away} are coached today.").format(away=self.names.theirs),
-                     interrupt=False, category=Category.DECISION)
+            if self.coach_explained:
+                # Translators: {away} is the computer team's name ("the Bears"): its computer
+                # plays like a coach today rather than at random.
+                words = _("The {away} are coached today.")
+            else:
+                # Translators: {away} is the computer team's name ("the Bears"); said the first
+                # time the coach plays in a session.
+                words = _("The {away} are coached today: their coach knows the card tables "
+                          "and picks what they favour, where the rules' computer picks at "
+                          "random.")
+                self.coach_explained = True
+            self.say(words.format(away=self.names.theirs), interrupt=False,
+                     category=Category.DECISION)
         self.speak_lines(self._narrate(events))
         self.show_decision(interrupt=interrupt)
 
@@ -385,6 +395,8 @@ class App:
             Command.PREVIOUS_SECTION: lambda: self.step_section(-1),
             Command.SITUATION: self.say_situation,
             Command.REPEAT: self.repeat,
+            Command.WHERE: self.where,
+            Command.LAST_PLAY: self.last_play,
             Command.DETAILS: self.toggle_details,
             Command.EXPLORER: lambda: open_explorer(self),
             Command.MATCHUPS: self.say_matchups,
@@ -421,7 +433,22 @@ class App:
         self.goto_section((self.section + delta) % len(sections.SECTION_NAMES))
 
     def repeat(self) -> None:
-        self.say(self.panel.last_message or _("Nothing to repeat yet."), category=Category.REPEAT)
+        """R: the last announcement (a result, a reveal, a swap, a notice), not a focus move."""
+        words = self.panel.last_announcement or self.panel.last_question
+        self.say(words or _("Nothing to repeat yet."), category=Category.REPEAT)
+
+    def where(self) -> None:
+        """W: where the focus is, the list and the entry with its place."""
+        self.say(self.active_menu().describe_group(), category=Category.REPEAT)
+
+    def last_play(self) -> None:
+        """L: the last snap or kick told again in full, whatever the verbosity."""
+        lines = self.session.last_play_lines(Telling.preset(Verbosity.DETAILED))
+        if not lines:
+            self.cue("menu_error")
+            self.say(_("No play yet."), category=Category.INFO)
+            return
+        self.say(" ".join(line.text for line in lines if line.text), category=Category.REPEAT)
 
     def activate(self) -> None:
         """Enter: in a review section, back to the decision; else press or confirm."""

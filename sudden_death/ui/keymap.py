@@ -56,6 +56,8 @@ class Command(Enum):
     PREVIOUS_SECTION = "previous_section"
     SITUATION = "situation"
     REPEAT = "repeat"
+    WHERE = "where"
+    LAST_PLAY = "last_play"
     DETAILS = "details"
     EXPLORER = "explorer"
     MATCHUPS = "matchups"
@@ -157,6 +159,8 @@ def default_bindings() -> tuple[Binding, ...]:
         Binding(Command.PREVIOUS_SECTION, _keys(pygame.K_h, shift=True)),
         Binding(Command.SITUATION, _keys(pygame.K_s)),
         Binding(Command.REPEAT, _keys(pygame.K_r)),
+        Binding(Command.WHERE, _keys(pygame.K_w)),
+        Binding(Command.LAST_PLAY, _keys(pygame.K_l)),
         Binding(Command.DETAILS, _keys(pygame.K_d)),
         Binding(Command.EXPLORER, _keys(pygame.K_e)),
         Binding(Command.MATCHUPS, _keys(pygame.K_m)),
@@ -217,8 +221,16 @@ KEY_HELP: tuple[KeyHelp, ...] = (
             "score and situation; on the last drive, what the side with the ball needs to tie "
             "or win"),
     KeyHelp((Command.REPEAT,),
-            N_("{repeat} repeats the last message."),
-            "repeat the last message"),
+            N_("{repeat} repeats the last announcement: a result, a reveal, a swap, the new "
+               "down or a notice."),
+            "repeat the last announcement (a result, a reveal, a swap, the new down, a notice)"),
+    KeyHelp((Command.WHERE,),
+            N_("{where} says where the focus is."),
+            "where the focus is: the list and the entry"),
+    KeyHelp((Command.LAST_PLAY,),
+            N_("{last_play} tells the last play again in full: both final calls, the band, the "
+               "dice, the result and the new down."),
+            "the last play again in full: both final calls, band, dice, result, the new down"),
     KeyHelp((Command.DETAILS,),
             N_("{details} reads details of the focused card; press it again to close them."),
             "details of the focused card (band 0 statistics and matchups); again to close"),

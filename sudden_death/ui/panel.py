@@ -14,6 +14,9 @@ from ..language import _
 # What the game log (H) keeps: what happened, not the questions asked or the focus moves.
 LOG_CATEGORIES = frozenset({Category.RESULT, Category.COMPUTER, Category.GAME_OVER,
                             Category.NOTICE})
+# What R repeats: the last announcement (what happened, and the lesson's words), never a focus
+# move or an answer to a key; before any, the question of the decision.
+ANNOUNCEMENTS = LOG_CATEGORIES | {Category.TUTORIAL}
 
 
 @dataclass
@@ -27,7 +30,8 @@ class Scroll:
 @dataclass
 class Panel:
     last_spoken: str = ""  # the panel shows it
-    last_message: str = ""  # R repeats it (a repeat is not itself repeated)
+    last_announcement: str = ""  # R repeats it (ANNOUNCEMENTS)
+    last_question: str = ""  # the last decision's question, R's answer before any news
     log: list[str] = field(default_factory=list)
     notices: list[str] = field(default_factory=list)
     notices_heard: int = 0  # notices a key has since passed: they fade from the panel
@@ -41,8 +45,10 @@ class Panel:
         if message.text != self.last_spoken:
             self.first = 0  # new words: the panel shows them from their start
         self.last_spoken = message.text
-        if message.category is not Category.REPEAT:
-            self.last_message = message.text
+        if message.category in ANNOUNCEMENTS:
+            self.last_announcement = message.text
+        elif message.category is Category.DECISION:
+            self.last_question = message.text
         if message.category in LOG_CATEGORIES:
             self.log.append(message.text)
 

@@ -17,9 +17,10 @@ from ..engine.card_model import Role
 from ..engine.computers import RANDOM
 from ..engine.errors import RulesError
 from ..engine.match import Match
-from ..engine.state import Hand, Team
+from ..engine.state import Hand, SnapChoice, Team
 from .screens.base import Screen
 from .screens.review import ComputerCalls
+from .words.line import Line
 from .words.narration import Narrator
 from .words.phrases import Names
 from .words.verbosity import Telling
@@ -41,6 +42,8 @@ class Session:
         self.told: set[object] = set()  # explanations already given in full (first_time)
         self.last_hands: dict[Role, Hand] = {}  # the player's cards of the last down, per side
         self.taught_again = False  # "last down's cards are checked again" is said once
+        # The last snap or kick and what followed it, with who had the ball (L tells it again).
+        self.last_play: tuple[list[ev.Event], Team | None] | None = None
 
     # -- screens -----------------------------------------------------------------------------
 
@@ -75,6 +78,7 @@ class Session:
         self.result = []
         self.told = set()
         self.last_hands = {}
+        self.last_play = None
         return self.match.advance()
 
     def act(self, actions: Sequence[Action]) -> tuple[list[ev.Event], RulesError | None]:
@@ -100,6 +104,7 @@ class Session:
         ended each down with (for "the same cards again")."""
         offense = self.narrator.offense  # the side of the ball before these events
         self.computer.note(events, offense, self.names)
+        self._keep_last_play(events, offense)
         for event in events:
             if isinstance(event, ev.DriveStarted):
                 offense = event.offense
@@ -107,6 +112,27 @@ class Session:
                 mine = offense is self.names.you
                 role = Role.OFFENSE if mine else Role.DEFENSE
                 self.last_hands[role] = event.offense if mine else event.defense
+
+    def _keep_last_play(self, events: Sequence[ev.Event], offense: Team | None) -> None:
+        """The newest play in `events`: from both final calls (or a kick) to the end."""
+        start = None
+        for index, event in enumerate(events):
+            if isinstance(event, ev.FinalCallsRevealed) or (
+                    isinstance(event, ev.SnapChosen) and event.choice is not SnapChoice.PLAY):
+                start = index
+        if start is None:
+            return
+        for event in events[:start]:
+            if isinstance(event, ev.DriveStarted):
+                offense = event.offense
+        self.last_play = (list(events[start:]), offense)
+
+    def last_play_lines(self, telling: Telling) -> list[Line]:
+        """The last play told again (L), as `telling` asks; [] before the first."""
+        if self.last_play is None:
+            return []
+        events, offense = self.last_play
+        return Narrator(self.names, offense).lines(events, telling)
 
     def first_time(self, topic: str, telling: Telling) -> bool:
         """Whether a screen explains itself in full now: every time at detailed, the first time

@@ -55,6 +55,7 @@ class Comfort:
         self.controls = AudioControls(speaker, cues)
         self.history = History()
         self._asked_for_reader = False  # the player just chose a screen reader in settings
+        self.settings_focus = 0  # settings open again where they were closed
         self.guide = TutorialGuide(app)
         speaker.add_listener(self.history.record)
 

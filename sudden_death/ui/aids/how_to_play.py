@@ -49,6 +49,14 @@ class RulesScreen(Screen):
             cue = None
         else:
             return False
+        if cue == "menu_edge":  # at an end: the edge, and where, not the whole section again
+            self.host.cue(cue)
+            group = self.menu.group
+            # Translators: at the first or last section of the rules: its title and "12 of 12".
+            self.host.say(_("{title}, {number} of {count}").format(
+                title=group.items[group.focus].label, number=group.focus + 1,
+                count=len(group.items)))
+            return True
         if cue:
             self.host.cue(cue)
         self.host.say(self.section_words())

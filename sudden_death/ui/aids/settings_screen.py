@@ -61,6 +61,7 @@ class SettingsOwner(Protocol):
 
     settings: Settings
     controls: AudioControls
+    settings_focus: int  # the line the settings were left on, to open there again
 
     def change(self, settings: Settings) -> None: ...
 
@@ -72,7 +73,9 @@ class SettingsScreen(Screen):
     def __init__(self, host: Host, comfort: SettingsOwner) -> None:
         self.comfort = comfort
         self.voice_list = comfort.controls.voices()
-        super().__init__(host, Menu(_("Settings"), [Group(_("Settings"), self._items())]))
+        group = Group(_("Settings"), self._items())
+        group.focus = min(comfort.settings_focus, len(group.items) - 1)  # where it was left
+        super().__init__(host, Menu(_("Settings"), [group]))
 
     # -- labels ------------------------------------------------------------------------------
 
@@ -198,6 +201,7 @@ class SettingsScreen(Screen):
         return True
 
     def close(self) -> None:
+        self.comfort.settings_focus = self.menu.group.focus
         self.host.pop()  # says "Back." and where the focus returned
 
     # -- changing ----------------------------------------------------------------------------

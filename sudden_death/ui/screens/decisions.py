@@ -145,7 +145,7 @@ class GameOverScreen(Screen):
     def __init__(self, host: Host, summary: str) -> None:
         self.summary = summary
         menu = Menu(_("Game over"), [Group(_("What next"), buttons(
-            [(_("Play again"), host.play_again), (_("Quit"), host.ask_quit)]))])
+            [(_("Play again"), host.play_again), (_("Quit"), host.quit)]))])  # nothing to lose
         super().__init__(host, menu)
 
     def prompt(self) -> str:

@@ -102,8 +102,17 @@ class NamingScreen(Screen):
 
     def confirm(self) -> None:
         name = self.text.strip()
-        if not name:
-            name = self._default()
+        typed = bool(name)
+        name = name or self._default()
+        if self.names and _same_name(name, self.names[0]):
+            self.host.cue("menu_error")
+            # Translators: the computer team's name would be the player's own ({name}).
+            self.host.say(_("{name} is your team's name. Type another for the computer's "
+                            "team.").format(name=self.names[0]), category=Category.MENU)
+            self.text = ""
+            self._refresh()
+            return
+        if not typed:
             self.host.say(_("No name typed, so the default: {name}.").format(name=name),
                           category=Category.ECHO, interrupt=True)
         else:
@@ -115,6 +124,15 @@ class NamingScreen(Screen):
             return
         self._refresh()
         self.host.say(self.prompt(), interrupt=False, category=Category.DECISION)
+
+
+def _same_name(first: str, second: str) -> bool:
+    """Two names a listener could not tell apart: the same letters, whatever the case and
+    the spaces ("the Hawks" and "the hawks", "Red Wings" and "redwings")."""
+    def plain(name: str) -> str:
+        return "".join(name.split()).casefold()
+
+    return plain(first) == plain(second)
 
 
 def _space_or(char: str) -> str:

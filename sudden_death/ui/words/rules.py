@@ -106,8 +106,9 @@ def rules_sections() -> list[tuple[str, str]]:
         (p_("rules section", "The final call"),
          # Translators: {calls} is how many calls each side holds, a number in words ("three").
          _("Each side now picks one call of its {calls}, and both are "
-           "revealed. The computer always commits before it sees your choice, and it picks at "
-           "random.").format(calls=number_word(CALLS_PER_HAND))),
+           "revealed. The computer always commits before it sees your choice. The rules' "
+           "computer picks at random; the coach (Settings, Opponent) knows the card tables and "
+           "picks what they favour.").format(calls=number_word(CALLS_PER_HAND))),
         (p_("rules section", "The band"),
          # Translators: bands run from "minus {low}" (worst for the offense) to "plus {high}".
          _("The two final calls meet in a matchup worth minus {low} to plus {high}. Each "

@@ -1,0 +1,157 @@
+"""What a player who only listens trips over (issue "Found by ear"): each defect as the words a
+player hears, at each verbosity. The games are played through the app with the keys a
+player presses; what is asserted is what was said."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from app_driver import press, started_app
+from game_script import plan_game
+from recording import RecordingCues, RecordingSpeaker
+
+from sudden_death.audio.protocols import Category
+from sudden_death.engine.computers import COACH
+from sudden_death.settings import Settings, save_settings
+from sudden_death.ui.aids.how_to_play import RulesScreen
+from sudden_death.ui.aids.settings_screen import SETTING_KEYS, SettingsScreen
+from sudden_death.ui.app import App
+from sudden_death.ui.screens.decisions import GameOverScreen
+from sudden_death.ui.screens.hands import SelectionScreen
+from sudden_death.ui.words.rules import rules_sections
+
+VERBOSITIES = ("short", "normal", "detailed")
+
+
+def game_app(tmp_path: Path, verbosity: str, seed: int = 1) -> tuple[App, RecordingSpeaker]:
+    save_settings(Settings().preset(verbosity), tmp_path)
+    speaker = RecordingSpeaker()
+    return started_app(tmp_path, speaker, seed=seed), speaker
+
+
+def play(app: App, keys: list[str]) -> None:
+    """Key lines as the --keys scripts write them: key names, or "type TEXT"."""
+    for key in keys:
+        if key.startswith("type "):
+            app.handle_text(key[5:])
+        else:
+            press(app, key)
+
+
+def texts(speaker: RecordingSpeaker) -> list[str]:
+    return [m.text for m in speaker.spoken]
+
+
+@pytest.mark.parametrize("verbosity", VERBOSITIES)
+def test_a_sides_first_down_is_a_fresh_pick_that_names_its_cards(tmp_path: Path,
+                                                                  verbosity: str) -> None:
+    """Short used to open drive 2 with "Your cards." (the words for last down's cards) and
+    then count "0 of 2 players" on Enter."""
+    app, speaker = game_app(tmp_path, verbosity)
+    keys, _events = plan_game(1)
+    fresh: list[str] = []
+    for key in keys:
+        before = len(speaker.spoken)
+        play(app, [key])
+        fresh += [t for t in texts(speaker)[before:] if t.startswith("A fresh pick for")]
+        if isinstance(app.top, SelectionScreen) and app.top.role.value == "defense" \
+                and app.top.again is None:
+            break
+    assert any(t.startswith("A fresh pick for defense") for t in fresh), fresh
+    assert "Nose Tackle" in fresh[-1] and "Stack the Box" in fresh[-1]  # its cards, named
+    press(app, "return")
+    assert texts(speaker)[-1] == "Not yet: pick 2 more players and 3 more calls."
+    assert not any("0 of 2" in t for t in texts(speaker))
+
+
+@pytest.mark.parametrize("verbosity", VERBOSITIES)
+def test_r_repeats_what_happened_w_says_the_focus_and_l_the_last_play(
+        tmp_path: Path, verbosity: str) -> None:
+    app, speaker = game_app(tmp_path, verbosity)
+    keys, _events = plan_game(1)
+    first_play = len(keys)
+    for index, key in enumerate(keys):
+        play(app, [key])
+        if app.session.last_play is not None:
+            first_play = index
+            break
+    assert first_play < len(keys)
+    announcement = app.panel.last_announcement
+    assert announcement  # the new down (or the drive), not the focus of the next decision
+    press(app, "r")
+    assert texts(speaker)[-1] == announcement
+    assert ", 1 of " not in texts(speaker)[-1]
+    press(app, "w")
+    assert texts(speaker)[-1] == app.active_menu().describe_group()
+    press(app, "l")
+    full = texts(speaker)[-1]
+    assert full.startswith("Final calls: ") and "Band" in full and "roll" in full
+    assert speaker.spoken[-1].category is Category.REPEAT  # not kept twice in the history
+
+
+def test_l_before_any_play_says_so() -> None:
+    speaker = RecordingSpeaker()
+    app = App(speaker, RecordingCues(), seed=1)
+    app.start()
+    press(app, "l")
+    assert texts(speaker)[-1] == "No play yet."
+
+
+@pytest.mark.parametrize("verbosity", VERBOSITIES)
+def test_the_two_teams_cannot_share_a_name(tmp_path: Path, verbosity: str) -> None:
+    app, speaker = game_app(tmp_path, verbosity)
+    play(app, ["return", "type Hawks", "return", "type  hawks ", "return"])
+    assert texts(speaker)[-1] == "Hawks is your team's name. Type another for the computer's team."
+    play(app, ["return"])  # the default, Bears, is another name
+    assert app.names.theirs == "Bears" and app.match is not None
+    app2, speaker2 = game_app(tmp_path / "again", verbosity)
+    play(app2, ["return", "type Bears", "return", "return"])  # the default would be the same
+    assert texts(speaker2)[-1].startswith("Bears is your team's name")
+    assert app2.match is None
+
+
+def test_the_coach_is_explained_the_first_time_and_in_how_to_play(tmp_path: Path) -> None:
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker, seed=1)
+    app.computer_choice = COACH
+    play(app, ["return", "return", "return"])
+    said = texts(speaker)
+    assert "The Bears are coached today: their coach knows the card tables and picks what " \
+           "they favour, where the rules' computer picks at random." in said
+    app.play_again()
+    assert "The Bears are coached today." in texts(speaker)
+    final = next(text for title, text in rules_sections() if title == "The final call")
+    assert "the coach" in final and "at random" in final
+
+
+def test_quit_after_the_game_asks_nothing_more(tmp_path: Path) -> None:
+    app, speaker = game_app(tmp_path, "normal")
+    keys, _events = plan_game(1)
+    play(app, keys)
+    assert isinstance(app.top, GameOverScreen)
+    press(app, "down", "return")
+    assert not app.running and texts(speaker)[-1] == "Goodbye."
+    assert not any(t.startswith("Quit Sudden Death?") for t in texts(speaker)[-3:])
+
+
+def test_the_last_section_of_how_to_play_is_an_edge_not_a_reread(tmp_path: Path) -> None:
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker, seed=1)
+    play(app, ["down", "down", "return"])
+    assert isinstance(app.top, RulesScreen)
+    press(app, "end")
+    last = texts(speaker)[-1]
+    press(app, "down")
+    count = len(rules_sections())
+    assert texts(speaker)[-1] == f"{rules_sections()[-1][0]}, {count} of {count}"
+    assert len(texts(speaker)[-1]) < len(last) and app.comfort.cues.played[-1] == "menu_edge"
+
+
+def test_settings_open_again_where_they_were_left(tmp_path: Path) -> None:
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker, seed=1)
+    press(app, "o", "down", "down", "down", "escape", "o")
+    assert isinstance(app.top, SettingsScreen)
+    entries = len(SETTING_KEYS) + 2
+    assert texts(speaker)[-1].endswith(f"Speech volume: 100 percent, 4 of {entries}")
