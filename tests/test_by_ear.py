@@ -12,13 +12,15 @@ from game_script import plan_game
 from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death.audio.protocols import Category
+from sudden_death.engine.actions import held_hand
 from sudden_death.engine.computers import COACH
 from sudden_death.settings import Settings, save_settings
 from sudden_death.ui.aids.how_to_play import RulesScreen
 from sudden_death.ui.aids.settings_screen import SETTING_KEYS, SettingsScreen
 from sudden_death.ui.app import App
-from sudden_death.ui.screens.decisions import GameOverScreen
+from sudden_death.ui.screens.decisions import FinalCallScreen, GameOverScreen
 from sudden_death.ui.screens.hands import SelectionScreen
+from sudden_death.ui.words.matchups import conversion_words, needed_now
 from sudden_death.ui.words.rules import rules_sections
 
 VERBOSITIES = ("short", "normal", "detailed")
@@ -155,3 +157,32 @@ def test_settings_open_again_where_they_were_left(tmp_path: Path) -> None:
     assert isinstance(app.top, SettingsScreen)
     entries = len(SETTING_KEYS) + 2
     assert texts(speaker)[-1].endswith(f"Speech volume: 100 percent, 4 of {entries}")
+
+
+@pytest.mark.parametrize("verbosity", VERBOSITIES)
+def test_the_final_call_on_third_and_fourth_down_says_the_chance_of_making_it(
+        tmp_path: Path, verbosity: str) -> None:
+    """On 4th and 6 the player used to hear average gains, never the chance of the 6 yards."""
+    app, speaker = game_app(tmp_path, verbosity, seed=2)
+    keys, _events = plan_game(2, punt_on_fourth=False)
+    heard: dict[int, list[str]] = {1: [], 2: [], 3: [], 4: []}
+    for key in keys:
+        play(app, [key])
+        top = app.top
+        if isinstance(top, FinalCallScreen) and app.match is not None:
+            down = app.match.state.down
+            assert down is not None
+            prompt = next(m.text for m in reversed(speaker.spoken)
+                          if m.category is Category.DECISION)
+            heard[down.number].append(prompt)
+            role, mine, theirs = app.match.role_of(app.names.you), *(
+                held_hand(app.match.state, team) for team in (app.names.you,
+                                                             app.names.you.other))
+            needed = needed_now(app.match.state)
+            if down.number >= 3:
+                assert needed is not None and role is not None and mine and theirs
+                assert prompt.endswith(conversion_words(role, mine, theirs, needed))
+                assert "o make the" in prompt and "percent" in prompt
+            else:
+                assert needed is None and "to make the" not in prompt
+    assert heard[3], "no third down reached a final call"

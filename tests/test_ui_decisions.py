@@ -129,7 +129,8 @@ def test_before_fourth_down_the_kicks_are_the_last_list_of_the_card_screen() -> 
     app, speaker = app_at_first_cards()
     press(app, "shift+tab", "shift+tab")
     assert said(speaker)[-1] == (
-        "Or kick instead: Punt: lands at their 45, their 35 or their 25, 1 of 2")
+        "Or kick instead: Punt: lands at their 45 (16 percent), their 35 (68 percent) or "
+        "their 25 (16 percent), 1 of 2")  # the landing odds, as the field goal's
     press(app, "return")
     assert app.match is not None and app.match.state.drive == 2  # the punt ended drive 1
     assert any(re.fullmatch(r"You punt: [345]0 yards\.", s) for s in said(speaker))

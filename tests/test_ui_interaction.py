@@ -113,7 +113,8 @@ def test_wrong_counts_say_what_is_missing(tmp_path: Path) -> None:
 def test_field_goal_past_65_yards_says_why(tmp_path: Path) -> None:
     # Before fourth down the kicks are the last list of the card screen: Shift+Tab twice.
     spoken, cues = play(tmp_path, [*TO_SELECTION, "shift+tab", "shift+tab", "2", "return"])
-    assert "Or kick instead: Punt: lands at their 45, their 35 or their 25, 1 of 2" in spoken
+    assert ("Or kick instead: Punt: lands at their 45 (16 percent), their 35 (68 percent) or "
+            "their 25 (16 percent), 1 of 2") in spoken
     assert "Field goal: 92 yards is too far; the longest is 65, unavailable" in spoken
     assert spoken[-1] == "Field goal: 92 yards is too far; the longest is 65."
     assert cues[-1] == "menu_error"

@@ -160,7 +160,7 @@ def test_punt_words_say_where_each_roll_lands() -> None:
         "Punt: lands at their 45, their 35 or their 25")
     assert punt_option(state_at(65), NAMES).label == (
         "Punt: lands at their 5, or a touchback to their own 20")
-    detailed = punt_option(state_at(25), NAMES, detailed=True).label
+    detailed = punt_option(state_at(25), NAMES, with_odds=True).label
     assert f"their 35 ({percent_words(Fraction(146, 216))})" in detailed
 
 

@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from .card_model import BandTable, DefCall, OffCall, PlayKind
 from .cards import MATCHUPS, OFFENSIVE_CALLS
+from .field import GOAL_LINE
 from .resolve import MAX_BAND, MIN_BAND, RECOVERY_SIDES
 
 SACK_MEAN_LOSS = Fraction(7)  # 2d6
@@ -81,3 +82,21 @@ def matchup_stats(off_call: OffCall, def_call: DefCall) -> BandStats:
     """The call's figures at the band its matchup alone gives (no player bonuses)."""
     band = max(MIN_BAND, min(MAX_BAND, MATCHUPS[off_call][def_call]))
     return band_stats(off_call, band)
+
+
+def gain_chance(call: OffCall, band: int, line: int, needed: int) -> Fraction:
+    """Chance that one snap of `call` at `band` from `line` gains at least `needed` yards and
+    the offense keeps the ball: what decides a 3rd or 4th down. As the dice go: a pass must be
+    caught first; a gain that reaches the goal line never fumbles, and a fumble the offense
+    recovers keeps its yards. The field counts here (`line`), unlike the figures above."""
+    card = OFFENSIVE_CALLS[call]
+    table = card.bands[band]
+    kept_after_fumble = 1 - _pct(table.fumble) * FUMBLE_LOST_SHARE
+    reached = Fraction(0)
+    for yards, weight in table.yards:
+        if yards >= needed:
+            reached += _pct(weight) * (1 if line + yards >= GOAL_LINE else kept_after_fumble)
+    if card.kind is PlayKind.RUN:
+        return reached
+    caught = 1 - _pct(table.sack) - _pct(table.interception) - _pct(table.incomplete)
+    return caught * reached

@@ -14,9 +14,8 @@ import pygame
 
 from ..audio.protocols import Category, CuePlayer, Message, Priority, Speaker
 from ..engine import events as ev
-from ..engine.actions import Action, held_hand, role_of, swapped
-from ..engine.card_model import DefCall, OffCall, Player
-from ..engine.cards import card_name
+from ..engine.actions import Action, held_hand, role_of
+from ..engine.card_model import DefCall, OffCall, Player, Role
 from ..engine.computers import COACH
 from ..engine.field import LAST_DOWN
 from ..engine.match import Match
@@ -38,7 +37,7 @@ from .words.cards import card_details
 from .words.help import screen_help
 from .words.kicks import KickOption, field_goal_option, kick_summary, punt_option
 from .words.line import Line
-from .words.matchups import matchups_words
+from .words.matchups import conversion_words, matchups_words, needed_now, swap_words
 from .words.phrases import Names, score_words
 from .words.situation import human_spots, outcome_words, situation_words
 from .words.verbosity import Telling, Verbosity
@@ -282,13 +281,24 @@ class App:
         else:
             assert role is not None
             screen = FinalCallScreen(self, role, self.session.my_hand(decision.team),
-                                     full=self.first_time("final"))
+                                     full=self.first_time("final"), odds=self._odds(role))
         self.show(screen, interrupt=interrupt)
+
+    def _odds(self, role: Role) -> str:
+        """On 3rd and 4th down: each of your calls' chance of making the line to gain."""
+        assert self.match is not None
+        state, you = self.match.state, self.names.you
+        needed = needed_now(state)
+        mine, theirs = held_hand(state, you), held_hand(state, you.other)
+        if needed is None or mine is None or theirs is None:
+            return ""
+        return conversion_words(role, mine, theirs, needed)
 
     def _kicks(self) -> dict[SnapChoice, KickOption]:
         assert self.match is not None
-        state, detailed = self.match.state, self.telling.dice
-        return {SnapChoice.PUNT: punt_option(state, self.names, detailed),
+        # The punt's landing chances, as the field goal's, unless the words are brief.
+        state, chances = self.match.state, not self.telling.brief
+        return {SnapChoice.PUNT: punt_option(state, self.names, chances),
                 SnapChoice.FIELD_GOAL: field_goal_option(state, self.names)}
 
     def ask_concede(self) -> None:
@@ -521,16 +531,12 @@ class App:
         mine, theirs = held_hand(state, you), held_hand(state, you.other)
         role = role_of(state, you)
         assert mine is not None and theirs is not None and role is not None
+        needed = needed_now(state)
         swap = screen.considered() if isinstance(screen, SubstitutionScreen) else None
         if swap is None or swap.out is None or swap.into is None:
-            self.say(matchups_words(role, mine, theirs), category=Category.INFO)
+            self.say(matchups_words(role, mine, theirs, needed), category=Category.INFO)
             return
-        # Translators: the matchups as they would be with {incoming} brought in for
-        # {outgoing} (two card names); {matchups} is the whole list of them.
-        words = _("With {incoming} for {outgoing}: {matchups}").format(
-            incoming=_(card_name(swap.into)), outgoing=_(card_name(swap.out)),
-            matchups=matchups_words(role, swapped(mine, swap), theirs))
-        self.say(words, category=Category.INFO)
+        self.say(swap_words(role, mine, swap, theirs, needed), category=Category.INFO)
 
     def toggle_details(self) -> None:
         item = self.active_menu().item

@@ -125,15 +125,18 @@ class SnapScreen(DecisionScreen):
 class FinalCallScreen(DecisionScreen):
     help_key = "final"
 
-    def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True) -> None:
+    def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True,
+                 odds: str = "") -> None:
+        """`odds`: on 3rd and 4th down, each call's chance of making the line to gain."""
         items = [Item(_(card_name(call)), ItemKind.BUTTON, card=call,
                       press=acting(host, PickFinal(call))) for call in hand.calls]
+        self.odds = odds
         super().__init__(host, Menu(_("Final call"), [Group(_("Your final call"), items)]), full)
 
     def prompt(self) -> str:
-        if self.full:
-            return _("Final call: which of your three calls is the play?")
-        return _("Final call?")
+        question = (_("Final call: which of your three calls is the play?") if self.full
+                    else _("Final call?"))
+        return f"{question} {self.odds}" if self.odds else question
 
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)

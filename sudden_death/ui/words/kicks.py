@@ -37,7 +37,7 @@ def _verdict(mine: int, theirs: int) -> str:
     return "wins" if mine > theirs else ("ties" if mine == theirs else "loses")
 
 
-def punt_option(state: GameState, names: Names, detailed: bool = False) -> KickOption:
+def punt_option(state: GameState, names: Names, with_odds: bool = False) -> KickOption:
     """Where each of the three punts would land, and what it means on the last drive."""
     down = state.down
     assert down is not None
@@ -50,7 +50,7 @@ def punt_option(state: GameState, names: Names, detailed: bool = False) -> KickO
         chances[place] = chances.get(place, Fraction(0)) + outcome.chance
     # Translators: a place a punt can land and its chance: "their 30 (33 percent)".
     places = [_("{place} ({chance})").format(place=place, chance=percent_words(chance))
-              if detailed else place
+              if with_odds else place
               for place, chance in chances.items()]
     landings = [place for place in places if not place.startswith(touchback)]
     if landings and len(landings) < len(places):
