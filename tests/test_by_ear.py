@@ -186,3 +186,59 @@ def test_the_final_call_on_third_and_fourth_down_says_the_chance_of_making_it(
             else:
                 assert needed is None and "to make the" not in prompt
     assert heard[3], "no third down reached a final call"
+
+
+def test_the_sound_glossary_plays_every_cue_with_its_name(tmp_path: Path) -> None:
+    from sudden_death.audio.protocols import CUE_NAMES
+    from sudden_death.ui.aids.sound_glossary import CUE_MEANINGS, SoundGlossaryScreen
+
+    assert set(CUE_MEANINGS) == set(CUE_NAMES)  # a new cue must be named here too
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker, seed=1)
+    cues = app.comfort.cues
+    play(app, ["down", "down", "down", "return"])  # Start, Guided, How to play, Sounds
+    assert isinstance(app.top, SoundGlossaryScreen)
+    assert texts(speaker)[-1].startswith("Sounds of the game, 21 of them.")
+    heard = [(cues.played[-1], texts(speaker)[-1])]
+    for _ in range(len(CUE_MEANINGS) - 1):
+        press(app, "down")
+        heard.append((cues.played[-1], texts(speaker)[-1]))
+    assert [cue for cue, _words in heard[1:]] == list(CUE_MEANINGS)[1:]  # each sound itself
+    assert heard[-1][1] == "Error: not allowed, or something went wrong"
+    press(app, "down")
+    assert cues.played[-1] == "menu_edge"
+    press(app, "home")
+    assert cues.played[-1] == "coin" and texts(speaker)[-1] == "Coin toss: the coin spins"
+    press(app, "escape")
+    assert texts(speaker)[-1].startswith("Back. Main menu: Sounds of the game")
+
+
+def test_the_lesson_teaches_a_whole_drive_each_thing_once_and_pauses_on_one_key(
+        tmp_path: Path) -> None:
+    from sudden_death.ui.aids.lesson import LESSON_END, TIPS
+
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker, seed=1)
+    keys, _events = plan_game(1)
+    play(app, ["down", "return"])  # Guided first drive, with the default names
+    assert app.match is not None and app.comfort.guide.active
+    paused_at = None
+    for index, key in enumerate(keys[4:]):  # from the coin toss on, as the plan plays it
+        play(app, [key])
+        if index == 12 and paused_at is None:
+            press(app, "g")
+            paused_at = len(speaker.spoken)
+            assert texts(speaker)[-1] == "Lesson paused. The game goes on; G resumes it."
+            assert not app.comfort.guide.active and app.comfort.telling.brief is False
+            press(app, "g")
+            assert texts(speaker)[-1] == "Lesson resumed."
+    said = texts(speaker)
+    for key in ("coin", "side", "selection", "substitution", "final", "result", "explorer",
+                "snap", "kick"):
+        assert said.count(TIPS[key]) == 1, key
+    assert said.count(LESSON_END) == 1
+    end = said.index(LESSON_END)
+    assert said.index(TIPS["snap"]) < said.index(TIPS["kick"]) < end  # the drive's 4th down
+    assert not app.comfort.guide.started and not app.comfort.guide.active
+    press(app, "g")
+    assert texts(speaker)[-1].startswith("There is no lesson in this game.")

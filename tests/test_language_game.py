@@ -128,7 +128,8 @@ def test_help_rules_and_lesson_have_no_english(code: str) -> None:
     from sudden_death.ui.words.rules import rules_sections
 
     with language.using(language.load(code)):
-        names = {"home": language._(DEFAULT_HOME), "away": language._(DEFAULT_AWAY)}
+        names = {"home": language._(DEFAULT_HOME), "away": language._(DEFAULT_AWAY),
+                 "lesson": "G"}
         keys = KeyMap.default()
         texts = [*(help_text.screen_help(key, keys) for key in help_text.SCREENS),
                  keys.key_list(), *tutorial.TIPS.values(),

@@ -152,7 +152,7 @@ def test_saved_settings_are_applied_at_start_and_bad_ones_are_announced(tmp_path
 def test_settings_menu_from_title_and_in_game_each_change_heard_and_saved(
         tmp_path: Path) -> None:
     app, speaker, cues = make_app(tmp_path)
-    press(app, "down", "down", "down", "return")  # title screen: Settings
+    press(app, "down", "down", "down", "down", "return")  # title screen: Settings
     assert isinstance(app.top, SettingsScreen)
     assert speaker.spoken[-1].text.startswith("Settings. Up and Down")
     entries = len(SETTING_KEYS) + 2  # and Reset, Done

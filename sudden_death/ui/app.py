@@ -407,6 +407,7 @@ class App:
             Command.REPEAT: self.repeat,
             Command.WHERE: self.where,
             Command.LAST_PLAY: self.last_play,
+            Command.LESSON: comfort.guide.toggle,
             Command.DETAILS: self.toggle_details,
             Command.EXPLORER: lambda: open_explorer(self),
             Command.MATCHUPS: self.say_matchups,

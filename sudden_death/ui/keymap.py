@@ -58,6 +58,7 @@ class Command(Enum):
     REPEAT = "repeat"
     WHERE = "where"
     LAST_PLAY = "last_play"
+    LESSON = "lesson"
     DETAILS = "details"
     EXPLORER = "explorer"
     MATCHUPS = "matchups"
@@ -161,6 +162,7 @@ def default_bindings() -> tuple[Binding, ...]:
         Binding(Command.REPEAT, _keys(pygame.K_r)),
         Binding(Command.WHERE, _keys(pygame.K_w)),
         Binding(Command.LAST_PLAY, _keys(pygame.K_l)),
+        Binding(Command.LESSON, _keys(pygame.K_g)),
         Binding(Command.DETAILS, _keys(pygame.K_d)),
         Binding(Command.EXPLORER, _keys(pygame.K_e)),
         Binding(Command.MATCHUPS, _keys(pygame.K_m)),
@@ -244,6 +246,9 @@ KEY_HELP: tuple[KeyHelp, ...] = (
             "at the swap and the final call: each of your calls against each of theirs, with "
             "both sides' players counted (band, average gain, main risk); on a card you might "
             "bring in, as it would be"),
+    KeyHelp((Command.LESSON,),
+            N_("{lesson} pauses the guided first drive, and resumes it."),
+            "pause or resume the guided first drive"),
     KeyHelp((Command.SILENCE,),
             N_("{silence} silences speech."),
             "silence speech"),

@@ -1,5 +1,5 @@
 """Player comfort, wired into the app in one place: settings, history, the field tone, verbosity,
-how to play and the guided first down.
+how to play and the guided first drive.
 
 `Comfort` is owned by the app (one per game window, never a module global). The app calls it at
 a handful of points (a key it did not use, a new screen, events after a choice) so that the shared
@@ -17,6 +17,7 @@ from ...engine import events as ev
 from ...engine.state import GameState
 from ...language import _, choose, switch
 from ...settings import Settings, load_settings, save_settings
+from ..keymap import KeyMap
 from ..screens.base import Extra, Host, Screen
 from ..words.phrases import Names
 from ..words.situation import human_spots
@@ -27,6 +28,7 @@ from .history import History, Review
 from .how_to_play import RulesScreen
 from .lesson import TutorialGuide
 from .settings_screen import SettingsScreen
+from .sound_glossary import SoundGlossaryScreen
 
 
 class ComfortHost(Host, Protocol):
@@ -35,6 +37,7 @@ class ComfortHost(Host, Protocol):
     names (which team is the player's)."""
 
     names: Names
+    keys: KeyMap
 
     @property
     def top(self) -> Screen: ...
@@ -104,7 +107,7 @@ class Comfort:
 
     @property
     def telling(self) -> Telling:
-        """What the words include, from the player's settings; the guided first down is
+        """What the words include, from the player's settings; the guided first drive is
         always told in detail."""
         if self.guide.active:
             return Telling.preset(Verbosity.DETAILED)
@@ -127,7 +130,7 @@ class Comfort:
         self.app.say(review.text, category=Category.HISTORY)
 
     def open(self, extra: Extra) -> None:
-        """Open settings, How to play, or start the guided first down."""
+        """Open settings, How to play, or start the guided first drive."""
         if extra is Extra.SETTINGS:
             if isinstance(self.app.top, SettingsScreen):
                 self.app.say(_("You are in settings already. Escape closes them."))
@@ -136,6 +139,9 @@ class Comfort:
         elif extra is Extra.RULES:
             if not isinstance(self.app.top, RulesScreen):
                 self.app.push(RulesScreen(self.app))
+        elif extra is Extra.SOUNDS:
+            if not isinstance(self.app.top, SoundGlossaryScreen):
+                self.app.push(SoundGlossaryScreen(self.app))
         else:
             self.guide.begin()
 

@@ -22,6 +22,7 @@ class Extra(Enum):
     SETTINGS = "settings"
     RULES = "rules"  # How to play
     LESSON = "lesson"  # the guided first down
+    SOUNDS = "sounds"  # the sound glossary
 
 
 class Host(Protocol):

@@ -21,8 +21,9 @@ class WelcomeScreen(Screen):
     def __init__(self, host: Host) -> None:
         menu = Menu(_("Welcome"), [Group(_("Main menu"), buttons(
             [(_("Start a game"), host.start_naming),
-             (_("Guided first down"), lambda: host.open_extra(Extra.LESSON)),
+             (_("Guided first drive"), lambda: host.open_extra(Extra.LESSON)),
              (_("How to play"), lambda: host.open_extra(Extra.RULES)),
+             (_("Sounds of the game"), lambda: host.open_extra(Extra.SOUNDS)),
              (_("Settings"), lambda: host.open_extra(Extra.SETTINGS)),
              (_("Quit"), host.ask_quit)]))])
         super().__init__(host, menu)

@@ -35,9 +35,9 @@ def _screens() -> dict[str, str]:
         "welcome": _(
             "Welcome screen. Sudden Death is a football card game you play by ear against the "
             "computer: one drive each, chosen card by card. Press {activate} on Start a game. "
-            "New here? Guided first down explains each step as you play it, and How to play "
-            "reads the rules in short sections. Settings changes speech speed, voice, volumes "
-            "and verbosity."
+            "New here? Guided first drive explains each step as you play it, How to play "
+            "reads the rules in short sections, and Sounds of the game plays each sound with "
+            "its name. Settings changes speech speed, voice, volumes and verbosity."
         ),
         "naming": _(
             "Naming a team. Type a name; each letter is read back. {erase} removes the last "
@@ -101,6 +101,11 @@ def _screens() -> dict[str, str]:
             "that are choices. You hear each change in the new setting, and it is saved at "
             "once. Short verbosity says only what changed; detailed adds the rolls and the "
             "reasons. {back} or Done closes settings."
+        ),
+        "sounds": _(
+            "Sounds of the game: every sound, played with its name. {previous_item} and "
+            "{next_item} play the one before or after, {activate} plays it again. {back} "
+            "returns."
         ),
         "rules": _(
             "How to play: the rules in short sections. {next_item} reads the next section, "
