@@ -135,3 +135,23 @@ def test_no_message_passes_a_librarys_own_words_to_the_player() -> None:
     found = [m.id for m in template if m.id and leaky.search(
         m.id if isinstance(m.id, str) else " ".join(m.id))]
     assert found == []
+
+
+# docs/translating.md: the Spanish is Mexican broadcast Spanish. Words of another variety that
+# once crept in (Spain's coin toss and software words, vosotros) must not come back.
+NOT_MEXICAN = ("cruz", "ajustes", "ordenador", "pulsa", "vosotros", "vale,", "coger", "móvil")
+
+
+def test_the_spanish_keeps_its_one_usage() -> None:
+    from babel.messages.pofile import read_po
+
+    path = language.locale_dir() / "es" / "LC_MESSAGES" / f"{language.DOMAIN}.po"
+    with path.open("rb") as handle:
+        catalog = read_po(handle, locale="es")
+    found = {word: message.id for message in catalog if message.id
+             for text in ([message.string] if isinstance(message.string, str)
+                          else list(message.string))
+             for word in NOT_MEXICAN if re.search(rf"\b{word}", text.lower())}
+    assert found == {}
+    heads = catalog.get("Heads")
+    assert heads is not None and heads.string == "Águila"
