@@ -129,12 +129,18 @@ def must_say(events: list[ev.Event], offense: Team | None,
             if event.step == 1:
                 for card in (*hand.players, *hand.calls):
                     wanted.append(("computer card", (card_name(card),)))
-            elif swap is None or swap.kind is SwapKind.KEEP:
-                wanted.append(("computer keeps", ("keep",)))
             else:
-                assert swap.out is not None and swap.into is not None
-                wanted.append(("computer swap out", (card_name(swap.out),)))
-                wanted.append(("computer swap in", (card_name(swap.into),)))
+                if swap is None or swap.kind is SwapKind.KEEP:
+                    wanted.append(("computer keeps", ("keep",)))
+                else:
+                    assert swap.out is not None and swap.into is not None
+                    wanted.append(("computer swap out", (card_name(swap.out),)))
+                    wanted.append(("computer swap in", (card_name(swap.into),)))
+                own = event.defense_swap if computer_offense else event.offense_swap
+                if own is not None and own.kind is not SwapKind.KEEP:  # your own, confirmed
+                    assert own.out is not None and own.into is not None
+                    wanted.append(("own swap", (f"{card_name(own.into)} for "
+                                                f"{card_name(own.out)}",)))
         elif isinstance(event, ev.FinalCallsRevealed):
             wanted.append(("offense call", (card_name(event.offense_call),)))
             wanted.append(("defense call", (card_name(event.defense_call),)))
