@@ -65,20 +65,26 @@ class Settings:
     computer: str = "random"  # the rules' random computer, or the coach (from the next game)
     play_sweep: bool = True  # a glide from the old spot to the new one after each play
     language: str = ""  # a catalog's code ("es"); empty: the system's language if there is one
-    # Under the verbosity dial (SWITCHES): the normal preset's, unless the file says otherwise.
-    dice: bool = False
-    explanations: bool = False
-    positions: bool = False
-    computer_swaps: bool = True
+    # Under the verbosity dial (SWITCHES): None is the verbosity's own preset; True or False,
+    # the player's choice for that switch alone.
+    dice: bool | None = None
+    explanations: bool | None = None
+    positions: bool | None = None
+    computer_swaps: bool | None = None
+
+    def switch(self, name: str) -> bool:
+        """A switch as it stands: the player's own, else the verbosity's preset."""
+        own = getattr(self, name)
+        return bool(own) if own is not None else PRESETS[self.verbosity][name]
 
     def preset(self, verbosity: str) -> Settings:
-        """This verbosity, with its preset's switches."""
-        return self.changed(verbosity=verbosity, **PRESETS.get(verbosity, PRESETS["normal"]))
+        """This verbosity, with its preset's switches (any set alone are set back)."""
+        return self.changed(verbosity=verbosity, **dict.fromkeys(SWITCHES))
 
     def own_switches(self) -> bool:
         """Whether a switch differs from the verbosity's preset (the player set it alone)."""
-        preset = PRESETS.get(self.verbosity, PRESETS["normal"])
-        return any(getattr(self, name) is not preset[name] for name in SWITCHES)
+        preset = PRESETS[self.verbosity]
+        return any(self.switch(name) is not preset[name] for name in SWITCHES)
 
     def changed(self, **changes: object) -> Settings:
         """A copy with `changes` applied and every field brought back into range."""
@@ -106,8 +112,7 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     verbosity = data.get("verbosity")
     if isinstance(verbosity, str) and verbosity in VERBOSITIES:
         values["verbosity"] = verbosity
-    values.update(PRESETS[values["verbosity"]])  # a file from before the switches: the preset's
-    for flag in ("menu_wrap", "play_sweep", *SWITCHES):
+    for flag in ("menu_wrap", "play_sweep", *SWITCHES):  # a switch not given: the preset's
         value = data.get(flag)
         if isinstance(value, bool):
             values[flag] = value

@@ -197,4 +197,6 @@ def test_the_switches_under_the_dial_change_only_what_they_name() -> None:
     assert all("Bears" not in line.text for line in quiet)
     assert Settings(verbosity="normal", dice=True).own_switches()
     assert not Settings().preset("detailed").own_switches()
-    assert Settings().preset("detailed").explanations and Settings().preset("short").computer_swaps
+    assert Settings().preset("detailed").switch("explanations")
+    assert Settings(verbosity="detailed").switch("dice")  # a verbosity alone has its preset
+    assert Settings().preset("short").switch("computer_swaps")

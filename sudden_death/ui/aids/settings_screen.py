@@ -122,7 +122,7 @@ class SettingsScreen(Screen):
             # "detailed: with the rolls and the reasons".
             return _("Verbosity: {verbosity}").format(verbosity=level)
         if key in SWITCHES:
-            return _switch_label(key, bool(getattr(settings, key)))
+            return _switch_label(key, settings.switch(key))
         if key == "text_size":
             size = settings.text_size
             # Translators: the size of the window's text: 100, 150 or 200 percent of normal.
@@ -250,6 +250,8 @@ class SettingsScreen(Screen):
             floor = MIN_SPEECH_VOLUME if key == "speech_volume" else 0.0
             value = round(max(floor, min(1.0, getattr(old, key) + direction * volume_step)), 2)
             return old.changed(**{key: value})
+        if key in SWITCHES:
+            return old.changed(**{key: not old.switch(key)})
         if key in FLAGS:
             return old.changed(**{key: not getattr(old, key)})
         if key == "speech_engine":

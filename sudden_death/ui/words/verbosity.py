@@ -58,8 +58,9 @@ class Telling:
     def of(cls, settings: Settings) -> Telling:
         """What the player's settings ask for: the dial's brevity and their own switches."""
         return cls(brief=Verbosity.of(settings.verbosity) is Verbosity.SHORT,
-                   dice=settings.dice, explanations=settings.explanations,
-                   positions=settings.positions, computer_swaps=settings.computer_swaps)
+                   dice=settings.switch("dice"), explanations=settings.switch("explanations"),
+                   positions=settings.switch("positions"),
+                   computer_swaps=settings.switch("computer_swaps"))
 
 
 # Marked for the catalog here; shown with `_()` where they are used.
