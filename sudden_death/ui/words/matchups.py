@@ -22,7 +22,7 @@ from ...engine.resolve import compute_band
 from ...engine.state import GameState, Hand, Swap
 from ...engine.stats import band_stats, gain_chance
 from ...language import _, join_words
-from .numbers import mean_words, percent_words, signed
+from .numbers import mean_words, percent_number, percent_words, signed
 from .rules import number_word
 
 NOTABLE_TURNOVER = Fraction(5, 100)  # a call's turnover chance is said from this much
@@ -173,15 +173,16 @@ def conversion_words(role: Role, mine: Hand, theirs: Hand, needed: Needed) -> st
     """On 3rd and 4th down, at the final call: each call's chance of reaching the line to
     gain against their calls (the offense's, on defense too)."""
     figures = hand_figures(role, mine, theirs, needed)
-    chances = [_("{card} {chance}").format(card=_(card_name(f.call)),
-                                           chance=percent_words(f.convert or Fraction(0)))
+    # Translators: a call's chance, the number alone: "Inside Run 55".
+    chances = [_("{card} {number}").format(card=_(card_name(f.call)),
+                                           number=percent_number(f.convert or Fraction(0)))
                for f in figures]
     if role is Role.OFFENSE:
-        # Translators: {yards} is how many yards are needed; {chances} lists "Inside Run 55
-        # percent, Deep Pass 30 percent".
-        words = _("To make the {yards}: {chances}.")
+        # Translators: {yards} is how many yards are needed; {chances} lists "Inside Run 55,
+        # Outside Run 40 and Deep Pass 30": each call's chance, in percent.
+        words = _("To make the {yards}: {chances} percent.")
     else:
-        # Translators: the offense's chances against each of your calls: {chances} lists
-        # "Blitz 30 percent, Zone Coverage 45 percent".
-        words = _("Their chance to make the {yards}: against {chances}.")
+        # Translators: the offense's chances against each of your calls, in percent:
+        # {chances} lists "Blitz 30, Man Coverage 25 and Zone Coverage 45".
+        words = _("Their chance to make the {yards}: against {chances} percent.")
     return words.format(yards=needed.yards, chances=join_words(chances))

@@ -25,15 +25,19 @@ def _decimal(value: Fraction, places: int) -> str:
     return text
 
 
-def percent_words(chance: Fraction) -> str:
-    """A chance (0..1) as "12 percent"; one decimal below 10 percent so small risks still show."""
+def percent_number(chance: Fraction) -> str:
+    """A chance (0..1) as its percent, the number alone: "12"; one decimal below 10 percent
+    so small risks still show ("4.5")."""
     percent = chance * 100
     if percent.denominator == 1:
-        number = str(percent.numerator)
-    else:
-        number = _decimal(percent, 1 if percent < 10 else 0)
+        return str(percent.numerator)
+    return _decimal(percent, 1 if percent < 10 else 0)
+
+
+def percent_words(chance: Fraction) -> str:
+    """A chance (0..1) as "12 percent"."""
     # Translators: a chance; {percent} is a number such as "12" or "4.5".
-    return _("{percent} percent").format(percent=number)
+    return _("{percent} percent").format(percent=percent_number(chance))
 
 
 def signed(value: int) -> str:
