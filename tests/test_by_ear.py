@@ -19,7 +19,7 @@ from sudden_death.ui.aids.how_to_play import RulesScreen
 from sudden_death.ui.aids.settings_screen import SETTING_KEYS, SettingsScreen
 from sudden_death.ui.app import App
 from sudden_death.ui.screens.decisions import FinalCallScreen, GameOverScreen
-from sudden_death.ui.screens.hands import SelectionScreen
+from sudden_death.ui.screens.hands import SelectionScreen, SubstitutionScreen
 from sudden_death.ui.words.matchups import conversion_words, needed_now
 from sudden_death.ui.words.rules import rules_sections
 
@@ -248,3 +248,46 @@ def test_the_lesson_teaches_a_whole_drive_each_thing_once_and_pauses_on_one_key(
     assert not app.comfort.guide.started and not app.comfort.guide.active
     press(app, "g")
     assert texts(speaker)[-1].startswith("There is no lesson in this game.")
+
+
+# -- what short verbosity leaves out, and where Escape puts the focus (bugs that once survived
+# the whole suite when planted: the tests must fail for each) ---------------------------------
+
+
+@pytest.mark.parametrize("verbosity", VERBOSITIES)
+def test_escape_from_the_bring_in_list_returns_to_the_card_being_replaced(
+        tmp_path: Path, verbosity: str) -> None:
+    app, speaker = game_app(tmp_path, verbosity)
+    play(app, ["return", "type Jets", "return", "return", "return", "return",
+               "1", "2", "1", "2", "3", "return"])
+    screen = app.top
+    assert isinstance(screen, SubstitutionScreen)
+    press(app, "down", "down", "return")  # Replace Scatback, the second card held
+    assert texts(speaker)[-1].startswith("Bring in a player for Scatback:")
+    press(app, "escape")
+    focus = "Replace Scatback" if verbosity == "short" else "Replace Scatback, 3 of 6"
+    assert texts(speaker)[-1] == f"Back. Keep or replace: {focus}"
+    item = screen.menu.item
+    assert item is not None and item.label == "Replace Scatback"
+
+
+def test_short_verbosity_leaves_the_cards_out_of_later_downs_and_explains_once_a_game(
+        tmp_path: Path) -> None:
+    app, speaker = game_app(tmp_path, "short")
+    keys, _events = plan_game(1)
+    prompts: list[tuple[int, str]] = []  # (drive, the card screen's question)
+    for key in keys:
+        before = len(speaker.spoken)
+        play(app, [key])
+        if isinstance(app.top, SelectionScreen) and app.match is not None:
+            drive = app.match.state.drive
+            prompts += [(drive, m.text) for m in speaker.spoken[before:]
+                        if m.category is Category.DECISION]
+    first, *later = prompts
+    assert first[1].startswith("A fresh pick for offense: 2 players and 3 calls.")
+    assert "Space checks a card" in first[1]  # explained the first time in the game
+    fresh = [text for drive, text in later if text.startswith("A fresh pick")]
+    again = [text for drive, text in later if not text.startswith("A fresh pick")]
+    assert fresh == [next(t for d, t in later if d == 2)]  # drive 2's first down
+    assert "Space checks a card" not in fresh[0]  # not explained again in drive 2
+    assert again and all(text == "Your cards." for text in again)  # no card list read back
