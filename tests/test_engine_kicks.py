@@ -11,6 +11,7 @@ import pytest
 from sudden_death.engine.field import (
     FIELD_GOAL_NEEDS,
     LONGEST_FIELD_GOAL,
+    field_goal_distance,
     field_goal_needs,
     punt_net,
     punt_receiving_spot,
@@ -42,6 +43,20 @@ def test_field_goal_chance_counts_the_throws_the_rules_accept(distance: int) -> 
         return
     made = sum(sum(throw) >= needed for throw in THROWS)
     assert chance == Fraction(made, len(THROWS))
+
+
+# The seed rules by hand: 6+ up to 39 yards, 8+ for 40-49, 10+ for 50-59, 13+ for 60-65, and no
+# kick past 65. Each band's edges are listed, so moving any edge by a yard fails.
+@pytest.mark.parametrize(("distance", "needed"), [
+    (17, 6), (18, 6), (39, 6), (40, 8), (41, 8), (49, 8), (50, 10), (59, 10), (60, 13),
+    (64, 13), (65, 13), (66, None), (67, None), (100, None)])
+def test_field_goal_needs_follow_the_rules_table(distance: int, needed: int | None) -> None:
+    assert field_goal_needs(distance) == needed
+
+
+@pytest.mark.parametrize(("line", "distance"), [(83, 34), (78, 39), (52, 65), (51, 66), (99, 18)])
+def test_field_goal_distance_is_the_yards_to_the_goal_plus_17(line: int, distance: int) -> None:
+    assert field_goal_distance(line) == distance
 
 
 def test_field_goal_bands_match_the_rules() -> None:
