@@ -78,8 +78,10 @@ def session_keys(seed: int, games: int) -> list[str]:
 
 
 def run_session(games: int = 100, seed: int = 1, sound: bool = True,
-                config: Path | None = None) -> dict[str, Any]:
-    """Play `games` games in one run_app; return figures after game 1 and after the last."""
+                config: Path | None = None, warm: int = 1) -> dict[str, Any]:
+    """Play `games` games in one run_app; return figures after game `warm` (1: the first)
+    and after the last. A later `warm` leaves out the bounded caches filling up, so the
+    growth left is what a leak would add."""
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     from sudden_death.ui.run import loop as loop_module
     from sudden_death.ui.run.cli import Options
@@ -101,7 +103,7 @@ def run_session(games: int = 100, seed: int = 1, sound: bool = True,
                 line = self.lines.pop(0)
                 if line.startswith("#game "):
                     number = int(line.split()[1])
-                    if number in (1, games):
+                    if number in (warm, games):
                         marks[number] = measure()
                     continue
                 return parse_step(line)
@@ -132,15 +134,16 @@ def run_session(games: int = 100, seed: int = 1, sound: bool = True,
         loop_module._key_source = original_source
         loop_module.App = original_app
     seconds = time.perf_counter() - started
-    first, last = marks.get(1, {}), marks.get(games, {})
+    first, last = marks.get(warm, {}), marks.get(games, {})
     return {
         "games": games,
         "games_finished": len(finals),
         "exit_code": code,
         "seconds": round(seconds, 2),
         "sound": sound,
-        "after_game_1": first,
+        f"after_game_{warm}": first,
         f"after_game_{games}": last,
+        "warm": warm,
         "rss_growth_mib": round((last.get("rss_kib", 0) - first.get("rss_kib", 0)) / 1024, 2),
         "thread_growth": last.get("threads", 0) - first.get("threads", 0),
         "fd_growth": last.get("fds", 0) - first.get("fds", 0),

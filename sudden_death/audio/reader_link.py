@@ -63,6 +63,7 @@ class ReaderLink:
         self._reason = ""
         self._reader: ScreenReader | None = None
         self._busy_since: float | None = time.monotonic()  # connecting counts as busy
+        self._outstanding = 0  # requests queued and not yet sent (taken off the queue or not)
         self._pending_alerts = 0  # results queued and not yet handed to the reader
         self._cut = False  # silenced or cut since the last result was queued
         self._told = False  # whether `poll` has reported the latest state
@@ -140,7 +141,7 @@ class ReaderLink:
         while time.monotonic() < deadline:
             with self._lock:
                 done = self._state not in (LinkState.CONNECTING, LinkState.READY) or (
-                    self._busy_since is None and self._requests.empty())
+                    self._busy_since is None and self._outstanding == 0)
             if done:
                 return True
             self._idle.wait(0.01)
@@ -149,8 +150,11 @@ class ReaderLink:
 
     def _put(self, request: object) -> None:
         with self._lock:
-            live = self._state in (LinkState.CONNECTING, LinkState.READY)
-        if live:
+            if self._state not in (LinkState.CONNECTING, LinkState.READY):
+                return
+            # Counted before the thread can take it: an empty queue alone would say "idle"
+            # between the thread's get() and its send.
+            self._outstanding += 1
             self._requests.put(request)
 
     # -- the link's thread --------------------------------------------------------------------
@@ -199,6 +203,7 @@ class ReaderLink:
             finally:
                 with self._lock:
                     self._busy_since = None
+                    self._outstanding -= 1
                     if request[0] == "speak" and request[3]:
                         self._pending_alerts = max(0, self._pending_alerts - 1)
         _close_quietly(reader)
