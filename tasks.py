@@ -18,8 +18,11 @@ import os
 import shutil
 import subprocess
 import sys
+import tempfile
 import time
 import venv
+import xml.etree.ElementTree as ET
+from collections import Counter
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent
@@ -145,17 +148,40 @@ def test_pythons(pytest_args: list[str]) -> int:
         except subprocess.CalledProcessError as failure:
             results.append((version, f"FAILED to set up (exit {failure.returncode})"))
             continue
-        code = subprocess.run(
-            [str(python), "-m", "pytest", "-q", "-m", OTHER_PYTHON_MARKERS, *pytest_args],
-            cwd=ROOT,
-        ).returncode
+        with tempfile.TemporaryDirectory() as scratch:
+            report = Path(scratch) / "junit.xml"
+            code = subprocess.run(
+                [str(python), "-m", "pytest", "-q", "-m", OTHER_PYTHON_MARKERS,
+                 f"--junit-xml={report}", *pytest_args],
+                cwd=ROOT,
+            ).returncode
+            skips = skip_reasons(report)
         seconds = time.perf_counter() - started
         outcome = "passed" if code == 0 else f"FAILED (pytest exit {code})"
-        results.append((version, f"{outcome} in {seconds:.0f} s"))
+        results.append((version, f"{outcome} in {seconds:.0f} s{skip_words(skips)}"))
     print("Python versions:")
     for version, outcome in results:
         print(f"  {version}: {outcome}")
     return 1 if any(o.startswith(("FAILED", "MISSING")) for _, o in results) else 0
+
+
+def skip_reasons(junit_xml: Path) -> Counter[str]:
+    """How many tests skipped for each reason, from pytest's JUnit report (none if unreadable),
+    so the run's summary says what was not tested under each Python."""
+    try:
+        root = ET.parse(junit_xml).getroot()
+    except (OSError, ET.ParseError):
+        return Counter()
+    return Counter(skipped.get("message", "no reason given").removeprefix("Skipped: ")
+                   for skipped in root.iter("skipped"))
+
+
+def skip_words(skips: Counter[str]) -> str:
+    """'; 2 skipped: python3-brlapi ... (2)' for the summary line; '' with no skips."""
+    if not skips:
+        return ""
+    reasons = "; ".join(f"{reason} ({count})" for reason, count in sorted(skips.items()))
+    return f"; {sum(skips.values())} skipped: {reasons}"
 
 
 def _supported_here() -> bool:

@@ -1,15 +1,20 @@
 """Shared test set-up: headless SDL drivers for every test that touches pygame, the tests folder
-on the import path for the small helper modules beside the tests, and a config folder of the
-session's own."""
+on the import path for the small helper modules beside the tests, every user folder of every
+platform redirected into the session's temporary folder, and a check at the end that the run
+wrote nothing into the source tree."""
 
 from __future__ import annotations
 
 import os
+import shutil
 import sys
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
+from hypothesis.configuration import set_hypothesis_home_dir
 
 from sudden_death import language
 
@@ -18,14 +23,81 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+# Property tests are seeded like everything else (the same examples on every run and machine),
+# and keep no example database (their other files go to a temporary folder: see below).
+settings.register_profile("sudden_death", derandomize=True, database=None)
+settings.load_profile("sudden_death")
+
+ROOT = Path(__file__).resolve().parent.parent
+# What a run may leave in the source tree: interpreters' own files, the environments, pytest's
+# cache, and the Windows build's download cache (tools/windows_build.py, 40 MB, kept on purpose).
+MAY_WRITE = {".git", ".venv", ".venvs", "__pycache__", ".pytest_cache", "sudden_death.egg-info"}
+MAY_WRITE_UNDER = ("build/windows-cache",)
+_TREE = pytest.StashKey[dict[str, int]]()
+_HYPOTHESIS_HOME = pytest.StashKey[Path]()
+
+
+def source_tree_files() -> dict[str, int]:
+    """Every file under the project root outside MAY_WRITE, with its modification time."""
+    found: dict[str, int] = {}
+    for folder, subfolders, files in os.walk(ROOT):
+        here = Path(folder).relative_to(ROOT).as_posix()
+        subfolders[:] = [name for name in subfolders if name not in MAY_WRITE
+                         and not f"{here}/{name}".removeprefix("./").startswith(MAY_WRITE_UNDER)]
+        for name in files:
+            path = Path(folder, name)
+            try:
+                found[path.relative_to(ROOT).as_posix()] = path.stat().st_mtime_ns
+            except OSError:
+                continue
+    return found
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Hypothesis keeps its files in a temporary folder, not ./.hypothesis in the source tree
+    (it writes some while the tests are collected, before any fixture runs)."""
+    folder = Path(tempfile.mkdtemp(prefix="sudden-death-hypothesis-"))
+    config.stash[_HYPOTHESIS_HOME] = folder
+    set_hypothesis_home_dir(folder)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    folder = config.stash.get(_HYPOTHESIS_HOME, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def pytest_sessionstart(session: pytest.Session) -> None:
+    session.config.stash[_TREE] = source_tree_files()
+
+
+def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
+    """Fail the run if a test wrote into the source tree (tests write to temporary folders)."""
+    before = session.config.stash.get(_TREE, None)
+    if before is None or "MUTANT_UNDER_TEST" in os.environ:  # mutmut keeps its books there
+        return
+    after = source_tree_files()
+    changed = sorted(name for name, mtime in after.items() if before.get(name) != mtime)
+    if changed:
+        shown = ", ".join(changed[:10]) + (" ..." if len(changed) > 10 else "")
+        session.config.get_terminal_writer().line(
+            f"The tests wrote into the source tree ({len(changed)} files): {shown}", red=True)
+        session.exitstatus = pytest.ExitCode.TESTS_FAILED
+
+
 
 @pytest.fixture(autouse=True, scope="session")
 def _never_the_users_config_folder(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
-    """A launch that forgets --config must still not read or write the player's settings."""
+    """A launch that forgets --config must still not read or write the player's files, on any
+    platform: the home folder (macOS's ~/Library, the Linux fallbacks) and every per-user
+    config, data, state, cache and log location point into the session's temporary folder."""
     folder = tmp_path_factory.mktemp("user-config")
     with pytest.MonkeyPatch.context() as patch:
-        patch.setenv("XDG_CONFIG_HOME", str(folder))
-        patch.setenv("APPDATA", str(folder))
+        patch.setenv("HOME", str(folder / "home"))
+        patch.setenv("USERPROFILE", str(folder / "home"))
+        for name in ("XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_STATE_HOME", "XDG_CACHE_HOME",
+                     "APPDATA", "LOCALAPPDATA"):
+            patch.setenv(name, str(folder / name.lower()))
         # Never start the machine's own speech-dispatcher (its client would, when asked for
         # a screen reader with none running); tests that want one start their own.
         patch.setenv("SPEECHD_CMD", str(folder / "no-speech-dispatcher-here"))

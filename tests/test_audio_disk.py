@@ -59,21 +59,28 @@ def test_speech_samples_reach_the_audio_device(tmp_path: Path) -> None:
 LOUD_CHILD = """
 import json, time
 import pygame
-from sudden_death.audio.system import open_audio
+from sudden_death.audio.system import SPEECH_CHANNEL, open_audio
 audio = open_audio()
 audio.speaker.set_volume(1.0)
 audio.cues.set_volume(1.0)
 line = ("The quarterback takes the snap, drops back, looks left, looks right and throws deep "
         "down the sideline toward the end zone, where two receivers race the safety.")
+speech = pygame.mixer.Channel(SPEECH_CHANNEL)
 audio.speaker.say(line)
-time.sleep(0.3)
+deadline = time.monotonic() + 20
+while not speech.get_busy() and time.monotonic() < deadline:
+    time.sleep(0.005)
+under = []  # each cue, and whether the speech was still playing when it started and ended
 for name in ("touchdown", "dice", "punt", "big_play", "coin", "game_won"):
+    started = speech.get_busy()
     audio.cues.play(name)  # one at a time, each under the speech
     time.sleep(0.9)
+    under.append([name, started and speech.get_busy()])
 audio.speech.wait_idle(20)
 time.sleep(0.15)
 audio.close()
-print(json.dumps({"format": pygame.mixer.get_init() or [0, 0, 0], "notices": audio.notices}))
+print(json.dumps({"format": pygame.mixer.get_init() or [0, 0, 0], "notices": audio.notices,
+                  "under": under}))
 """
 
 
@@ -82,6 +89,9 @@ def test_a_cue_under_speech_never_clips_at_full_volumes(tmp_path: Path) -> None:
     (levels.MIX_HEADROOM); the mix is also really loud, so the headroom is not silence."""
     report, samples = play_on_disk(tmp_path, LOUD_CHILD)
     assert report["notices"] == []
+    # The precondition, checked: every cue was mixed under the speech, start to end, so the
+    # loudest overlap was really played (a late engine would otherwise pass with no overlap).
+    assert all(under for _name, under in report["under"]), report["under"]
     peak = max(abs(v) for v in samples)
     assert 16000 < peak < 32767, peak
 

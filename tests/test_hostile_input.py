@@ -104,11 +104,10 @@ def test_a_closed_pipe_stops_the_transcript_and_ends_the_game_cleanly(tmp_path: 
 
 
 @pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="FIFOs are POSIX")
+@pytest.mark.timeout(30)  # the old bug was a hang
 def test_a_settings_fifo_is_not_read_nor_replaced(tmp_path: Path) -> None:
     os.mkfifo(tmp_path / FILE_NAME)
-    started = time.monotonic()
     settings, notice = load_settings(tmp_path)  # used to block for ever, waiting for a writer
-    assert time.monotonic() - started < 1
     assert settings == Settings() and notice and "not a regular file" in notice
     failed = save_settings(Settings(speech_rate=200), tmp_path)
     assert failed and "not a regular file" in failed

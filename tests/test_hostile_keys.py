@@ -14,7 +14,6 @@ import os
 import subprocess
 import sys
 import threading
-import time
 from pathlib import Path
 from typing import Any
 
@@ -42,8 +41,8 @@ def command(tmp_path: Path, keys: str) -> list[str]:
 
 
 def refused(tmp_path: Path, keys: str, timeout: float = 30) -> str:
-    """Run the game on a key script that must be refused; the one line it writes to stderr."""
-    started = time.monotonic()
+    """Run the game on a key script that must be refused; the one line it writes to stderr.
+    `timeout` guards a hang (a refusal that waits for more input)."""
     result = subprocess.run(command(tmp_path, keys), cwd=tmp_path, env=ENV, capture_output=True,
                             timeout=timeout)
     err = result.stderr.decode("utf-8", "replace")
@@ -52,7 +51,6 @@ def refused(tmp_path: Path, keys: str, timeout: float = 30) -> str:
     assert result.stdout == b"", "refused before the game starts: nothing said"
     lines = err.strip().splitlines()
     assert len(lines) == 1 and len(lines[0]) < 200, err[-2000:]
-    assert time.monotonic() - started < timeout / 2
     return lines[0]
 
 

@@ -36,16 +36,14 @@ from sudden_death.ui.run.loop import APOLOGY, run_app
 ROOT = Path(__file__).resolve().parent.parent
 TO_COIN = ["return", "type Jets", "return", "return"]
 TO_SELECTION = [*TO_COIN, "return", "return"]  # seed 1: heads wins, take offense: the cards
-EXIT_BUDGET_S = 1.0
 
 
 class Launch:
-    """What one in-process launch left behind: the app, every message, and timing."""
+    """What one in-process launch left behind: the app and every message."""
 
     def __init__(self) -> None:
         self.app: Any = None
         self.heard: list[Message] = []
-        self.seconds = 0.0
 
     @property
     def texts(self) -> list[str]:
@@ -68,9 +66,7 @@ def launch(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
     cues = RecordingCues() if recording else None
     options = Options(seed=1, headless=True, keys="script",
                       config=config if config is not None else tmp_path / "config")
-    started = time.monotonic()
     assert run_app(options, speaker=speaker, cues=cues) == 0
-    result.seconds = time.monotonic() - started
     result.app = source.app
     assert APOLOGY not in result.texts
     return result
@@ -218,11 +214,11 @@ def test_sound_files_missing_or_corrupt(monkeypatch: pytest.MonkeyPatch, tmp_pat
 # -- asked-for exits ---------------------------------------------------------------------------
 
 
-def test_window_closed_during_speech_exits_within_a_second(
+# How soon each way out lets go is measured in benchmarks/exit_latency.py; these guard a hang.
+@pytest.mark.timeout(60)
+def test_window_closed_during_speech_exits(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, no_thread_left: None) -> None:
     import pygame
-
-    closed: list[float] = []
 
     def close_while_speaking(app: Any) -> None:
         speaker = app.speaker.voice  # the built-in voice behind the speech output
@@ -230,19 +226,16 @@ def test_window_closed_during_speech_exits_within_a_second(
         deadline = time.monotonic() + 10
         while speaker.synth_count == 0 and time.monotonic() < deadline:
             time.sleep(0.01)
-        assert speaker.is_speaking()
-        closed.append(time.monotonic())
+        assert speaker.is_speaking(), "the close must come mid-speech"
         pygame.event.post(pygame.event.Event(pygame.QUIT))
 
     result = launch(monkeypatch, tmp_path, [*TO_COIN, close_while_speaking, "s", "s"])
-    elapsed = time.monotonic() - closed[0]
-    assert elapsed < EXIT_BUDGET_S, elapsed
     assert result.texts[-2].startswith("Coin toss")  # the keys after the close were not read
     assert not any("could not be synthesized" in n for n in result.notices())
     assert not result.app.speaker.voice.worker_alive
 
 
-def test_ctrl_c_during_speech_exits_cleanly_within_a_second(tmp_path: Path) -> None:
+def test_ctrl_c_during_speech_exits_cleanly(tmp_path: Path) -> None:
     env = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
     proc = subprocess.Popen(
         [sys.executable, "-m", "sudden_death", "--headless", "--transcript", "-",
@@ -252,19 +245,19 @@ def test_ctrl_c_during_speech_exits_cleanly_within_a_second(tmp_path: Path) -> N
     try:
         assert proc.stdout is not None
         first = json.loads(proc.stdout.readline())
-        assert first["text"].startswith("Welcome")  # a long line: still speaking a second on
+        assert first["text"].startswith("Welcome")
+        # The precondition, checked: the welcome is some twelve seconds of speech at the default
+        # rate (175 words a minute), so a second after it is said it is still being spoken.
+        assert len(first["text"].split()) >= 25, first["text"]
         time.sleep(1.0)
-        sent = time.monotonic()
         proc.send_signal(signal.SIGINT)
-        out, err = proc.communicate(timeout=10)
-        elapsed = time.monotonic() - sent
+        out, err = proc.communicate(timeout=20)  # the hang guard
     finally:
         if proc.poll() is None:
             proc.kill()
             proc.wait()
     assert proc.returncode in (0, 130), err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err, err
-    assert elapsed < EXIT_BUDGET_S, elapsed
     assert "could not be synthesized" not in out
 
 

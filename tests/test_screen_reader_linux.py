@@ -81,7 +81,8 @@ def server(installed: None, tmp_path: Path,
 def display(installed: None, tmp_path: Path,
             monkeypatch: pytest.MonkeyPatch) -> Iterator[BrailleServer]:
     if not braille_loads_here():
-        pytest.skip(f"python3-brlapi is built for Debian's Python, not {sys.version_info[:2]}")
+        pytest.skip("braille untested on Python {}.{}: python3-brlapi is built for Debian's "
+                    "own Python only".format(*sys.version_info[:2]))
     number = 40 + os.getpid() % 50  # one BrlAPI socket per test process
     with brltty(tmp_path / "brltty", number) as running:
         monkeypatch.setenv("BRLAPI_HOST", running.host)

@@ -7,6 +7,7 @@ check the parts that decide what runs, without creating environments.
 from __future__ import annotations
 
 import importlib.util
+import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
@@ -70,3 +71,22 @@ def test_an_unsupported_python_is_told_which_to_use(
     assert tasks.main(["play"]) == 2
     err = capsys.readouterr().err
     assert "tested on Python 3.98 to 3.99" in err and "python3.99 tasks.py play" in err
+
+
+def test_the_summary_names_each_skip_reason_from_a_real_run(
+        tasks: ModuleType, tmp_path: Path) -> None:
+    (tmp_path / "test_two_skips.py").write_text(
+        "import pytest\n"
+        "def test_runs():\n    assert True\n"
+        "@pytest.mark.parametrize('n', [1, 2])\n"
+        "def test_braille(n):\n    pytest.skip('python3-brlapi is built for Debian Python')\n"
+        "def test_other():\n    pytest.skip('no display')\n")
+    report = tmp_path / "junit.xml"
+    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
+                    f"--junit-xml={report}", "test_two_skips.py"],
+                   cwd=tmp_path, capture_output=True, timeout=120, check=True)
+    skips = tasks.skip_reasons(report)
+    assert skips == {"python3-brlapi is built for Debian Python": 2, "no display": 1}
+    assert tasks.skip_words(skips) == (
+        "; 3 skipped: no display (1); python3-brlapi is built for Debian Python (2)")
+    assert tasks.skip_words(tasks.skip_reasons(tmp_path / "missing.xml")) == ""

@@ -111,13 +111,37 @@ def test_unreadable_or_unwritable_places_never_raise(tmp_path: Path) -> None:
     assert load_settings(readonly) == (Settings(), None)
     assert save_settings(Settings(speech_rate=250), readonly) is None
     assert load_settings(readonly)[0].speech_rate == 250
-    readonly.chmod(0o500)
-    try:
-        if not os.access(readonly, os.W_OK):  # (root may write anyway)
-            assert save_settings(Settings(speech_rate=300), readonly) is not None
-            assert load_settings(readonly)[0].speech_rate == 250  # the old file is intact
-    finally:
-        readonly.chmod(0o700)
+    # No one may create a file in /proc/self, root included (a mode bit would not stop root).
+    if sys.platform.startswith("linux"):
+        notice = save_settings(Settings(), Path("/proc/self"))
+        assert notice and "could not be saved" in notice
+
+
+# A full disk, as root sees it too: a file size limit of 0 bytes makes every write fail (EFBIG),
+# after the temporary file was created. The child prints what it then found.
+FULL_DISK_CHILD = """
+import json, os, resource, signal, sys
+from pathlib import Path
+from sudden_death.settings import Settings, load_settings, save_settings
+folder = Path(sys.argv[1])
+signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails, not kills
+resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))
+notice = save_settings(Settings(speech_rate=300), folder)
+print(json.dumps({"notice": notice, "rate": load_settings(folder)[0].speech_rate,
+                  "files": sorted(os.listdir(folder))}))
+"""
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="file size limits (RLIMIT_FSIZE) are POSIX")
+def test_a_save_that_cannot_write_keeps_the_old_file(tmp_path: Path) -> None:
+    assert save_settings(Settings(speech_rate=250), tmp_path) is None
+    result = subprocess.run([sys.executable, "-c", FULL_DISK_CHILD, str(tmp_path)],
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout.strip().splitlines()[-1])
+    assert report["notice"] and "could not be saved" in report["notice"]
+    assert report["rate"] == 250  # the old file is intact
+    assert report["files"] == [FILE_NAME]  # and the half-written temporary file is gone
 
 
 def test_default_folder_per_platform(tmp_path: Path) -> None:

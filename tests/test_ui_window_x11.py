@@ -5,7 +5,8 @@ down, game over) with detours through help (F1 twice, then paging), the explorer
 settings runs with SDL's x11 driver on Xvfb. The game records every text box it draws
 (SUDDEN_DEATH_LAYOUT_LOG); each frame must keep every box inside the window, no two boxes
 overlapping, the focused item on screen, and every text at 7:1 contrast. Screenshots of each
-screen are kept under build/window-test/ (CI artifacts) and must not be blank.
+screen are taken in the test's temporary folder and must not be blank; to keep them, set
+SUDDEN_DEATH_TEST_ARTIFACTS=DIR and they are copied to DIR/window-test/.
 
 Xvfb is needed: CI sets SUDDEN_DEATH_REQUIRE_XVFB=1 (tests/xserver.py then installs it with
 apt and a missing one fails); elsewhere these tests skip without it.
@@ -15,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -28,7 +30,7 @@ from xserver import REQUIRE_ENV, ensure_xvfb, xvfb
 from sudden_death.ui.window.palette import BACKGROUND, ENHANCED_CONTRAST, contrast
 
 ROOT = Path(__file__).resolve().parent.parent
-ARTIFACTS = ROOT / "build" / "window-test"
+ARTIFACTS_ENV = "SUDDEN_DEATH_TEST_ARTIFACTS"
 SEED = 3
 SIZES = ((1024, 768), (1280, 1024))
 TEXT_SIZES = (100, 200)
@@ -78,9 +80,7 @@ def play(display: str, size: tuple[int, int], text_size: int, work: Path) -> tup
     (config / "settings.json").write_text(json.dumps({"text_size": text_size}))
     keys = work / "keys.txt"
     keys.write_text("\n".join(key_script()) + "\n")
-    shots = ARTIFACTS / f"{width}x{height}-{text_size}"
-    for old in shots.glob("*.png"):
-        old.unlink()
+    shots = work / "shots"
     log = work / "layout.jsonl"
     transcript = work / "transcript.jsonl"
     env = {**os.environ, "DISPLAY": display, "SDL_VIDEODRIVER": "x11",
@@ -128,6 +128,9 @@ def test_every_screen_fits_the_window(display: str, size: tuple[int, int], text_
             assert focus is not None and inside(focus, width, height), where
             assert any(box["focused"] for box in boxes), where
     pngs = sorted(shots.glob("*.png"))
+    if os.environ.get(ARTIFACTS_ENV):
+        shutil.copytree(shots, Path(os.environ[ARTIFACTS_ENV]) / "window-test" /
+                        f"{width}x{height}-{text_size}", dirs_exist_ok=True)
     assert len(pngs) >= len(SCREENS)
     for png in pngs:
         image = pygame.image.load(str(png))
