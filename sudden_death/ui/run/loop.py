@@ -42,6 +42,7 @@ FRAME_SECONDS = 1 / 30
 # Waiting for the keyboard: a real video driver's event wait sleeps until a key comes; SDL's
 # headless drivers spin in theirs (2 % of a core), so there the loop sleeps briefly instead.
 IDLE_WAIT_MS = 100
+INTERRUPTED = "sudden_death: interrupted, goodbye."  # on stderr, for the console
 SPIN_POLL_SECONDS = 0.002
 SPINNING_DRIVERS = ("dummy", "offscreen")
 # SDL_mixer's channel-finished callback (pygame's) takes the GIL on the audio thread: a Python
@@ -101,19 +102,21 @@ def run_app(options: Options, speaker: Speaker | None = None,
         return 2
     log = _log_to_stderr()
     try:
-        with SigtermGuard() as guard:  # after SDL's own handler, so it replaces it
+        with SignalGuard() as guard:  # after SDL's own handler, so it replaces it
             _run_window(options, source, transcript, speaker, cues, launched, guard)
     finally:
         if log is not None:
             logging.getLogger(LOG_NAME).removeHandler(log)
     if guard.code is not None:
+        if guard.code == 128 + signal.SIGINT and sys.stderr is not None:
+            print(INTERRUPTED, file=sys.stderr)
         return guard.code
     return 1 if transcript.failed is not None else 0  # its reader was gone: said on stderr
 
 
 def _run_window(options: Options, source: KeySource | None, transcript: Transcript,
                 speaker: Speaker | None, cues: CuePlayer | None, launched: float,
-                guard: SigtermGuard) -> None:
+                guard: SignalGuard) -> None:
     """The window, the sound and the loop, each closed again however the loop ends."""
     pygame.font.init()
     # Resizable and maximisable: the layout follows the window's size on every frame.
@@ -183,30 +186,39 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
             restore(restore_language)
 
 
-class SigtermGuard:
-    """SIGTERM ends the game like any signal-terminated program: the loop stops at once, audio
-    and window close, and the exit code is 143. (SDL would turn it into a window close request,
-    which ends with 0.) Python handlers can only be set from the main thread; elsewhere (a test
-    running the app in a thread) the guard does nothing."""
+class SignalGuard:
+    """SIGTERM and Ctrl+C (SIGINT) end the game like any signal-terminated program: the handler
+    only notes the signal, the loop stops at its next turn, audio and window close, and the exit
+    code is 128 + the signal (143, 130). Python's own Ctrl+C raises KeyboardInterrupt wherever
+    the main thread is, which can be inside a lock's `with` before it is entered, and closing
+    audio then waits on that lock for ever; SDL would turn SIGTERM into a window close request,
+    which ends with 0. A second Ctrl+C while closing raises KeyboardInterrupt, so a player is
+    never stuck. Handlers can only be set from the main thread; elsewhere (a test running the
+    app in a thread) the guard does nothing."""
+
+    SIGNALS = ("SIGTERM", "SIGINT")
 
     def __init__(self) -> None:
         self.code: int | None = None
-        self._previous: Any = None
-        self._installed = False
+        self._previous: dict[int, Any] = {}
 
-    def _on_term(self, signum: int, frame: object) -> None:
+    def _on_signal(self, signum: int, frame: object) -> None:
+        if self.code is not None and signum == signal.SIGINT:
+            raise KeyboardInterrupt  # asked again while closing: leave now
         self.code = 128 + signum
 
-    def __enter__(self) -> SigtermGuard:
+    def __enter__(self) -> SignalGuard:
         if threading.current_thread() is threading.main_thread():
-            self._previous = signal.signal(signal.SIGTERM, self._on_term)
-            self._installed = True
+            for name in self.SIGNALS:
+                number = getattr(signal, name, None)
+                if number is not None:
+                    self._previous[number] = signal.signal(number, self._on_signal)
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._installed:
-            signal.signal(signal.SIGTERM, self._previous)
-            self._installed = False
+        for number, previous in self._previous.items():
+            signal.signal(number, previous)
+        self._previous.clear()
 
 
 def _await_reader(output: SpeechOutput, stop: Callable[[], bool]) -> None:
@@ -326,6 +338,7 @@ def main(argv: list[str] | None = None) -> int:
     options = parse_options(argv)
     try:
         return run_app(options)
-    except KeyboardInterrupt:
-        print("sudden_death: interrupted, goodbye.", file=sys.stderr)
+    except KeyboardInterrupt:  # before the window opened, or a second Ctrl+C while closing
+        if sys.stderr is not None:
+            print(INTERRUPTED, file=sys.stderr)
         return 130
