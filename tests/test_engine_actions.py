@@ -985,3 +985,88 @@ def test_the_step_helper_gives_the_offense_the_first_action():
     game = selection_game(Team.AWAY)
     (revealed,) = step(game, PickHand(OFFENSE_HAND), PickHand(DEFENSE_HAND))
     assert isinstance(revealed, ev.HandsRevealed) and revealed.offense == OFFENSE_HAND
+
+
+# -- what each refusal says (the reason a maintainer or a player reads) --------------------------
+
+def refusal(text: str) -> str:
+    with pytest.raises(SnapshotError) as raised:
+        Game.from_json(text)
+    return str(raised.value)
+
+
+def state_edited(**changes: Any) -> str:
+    data = json.loads(json.dumps(GOOD_GAME))
+    data["state"].update(changes)
+    return json.dumps(data)
+
+
+CANNOT = "the saved game cannot go on: "
+UNREACHABLE = CANNOT + "the down is not one the rules can reach"
+
+
+@pytest.mark.parametrize(("changes", "reason"), [
+    ({"drive": 3}, CANNOT + "the scores or the drive are out of range"),  # 2 drives, from 0
+    ({"drive": -1}, CANNOT + "the scores or the drive are out of range"),
+    ({"scores": [-1, 0]}, CANNOT + "the scores or the drive are out of range"),
+    ({"phase": "side_choice", "coin_winner": None}, CANNOT + "the side choice needs the "
+     "toss's winner"),
+    ({"offense_hand": None}, CANNOT + "the substitution step needs both hands"),
+    ({"phase": "game_over"}, CANNOT + "a finished game needs its outcome"),
+    ({"down": [1, 0, 10]}, UNREACHABLE),  # on the goal line itself
+    ({"down": [1, 100, 101]}, UNREACHABLE),  # in the end zone
+    ({"down": [1, 25, 25]}, UNREACHABLE),  # the marker must be ahead of the ball
+    ({"down": [0, 25, 35]}, UNREACHABLE),
+    ({"down": [5, 25, 35]}, UNREACHABLE),
+    ({"offense_hand": {"players": ["Player.slot_receiver", "Player.slot_receiver"],
+                       "calls": ["OffCall.draw", "OffCall.deep_pass", "OffCall.quick_slant"]}},
+     CANNOT + "the offense picked the same card twice"),
+])
+def test_a_snapshot_the_rules_cannot_go_on_from_says_why(changes: dict[str, Any],
+                                                         reason: str) -> None:
+    assert refusal(state_edited(**changes)) == reason
+
+
+@pytest.mark.parametrize("changes", [
+    {"down": [1, 1, 11]}, {"down": [1, 99, 100]}, {"down": [4, 25, 35]}, {"drive": 0},
+    {"drive": 2}, {"phase": "side_choice"}])
+def test_the_edges_the_rules_can_reach_are_accepted(changes: dict[str, Any]) -> None:
+    assert Game.from_json(state_edited(**changes)).phase.value == \
+        changes.get("phase", "substitution")
+
+
+def test_the_field_goal_distance_is_from_the_line_and_none_between_downs() -> None:
+    at_25 = Game.from_json(state_edited(down=[1, 25, 35]))
+    assert at_25.field_goal_distance() == 100 - 25 + 17  # 92 yards
+    assert Game.from_json(state_edited(down=[3, 80, 90])).field_goal_distance() == 37
+    assert GAMES[Phase.COIN_TOSS].state.down is None
+    assert GAMES[Phase.COIN_TOSS].field_goal_distance() is None
+
+
+def refused_step(game: Game, actions: object) -> str:
+    with pytest.raises(RulesError) as raised:
+        game.apply(actions)  # type: ignore[arg-type]
+    return f"{type(raised.value).__name__}: {raised.value}"
+
+
+def test_a_refused_step_says_what_is_wrong() -> None:
+    game = Game.from_json(json.dumps(GOOD_GAME))  # at the substitution step
+    keep = PickSwap(Swap(SwapKind.KEEP, None, None))
+    assert refused_step(game, 7) == \
+        "IllegalChoiceError: a step maps teams to actions, not 7"
+    assert refused_step(game, {Team.HOME: Concede(), Team.AWAY: keep}) == \
+        "IllegalChoiceError: a concession is made on its own"
+    assert refused_step(game, {Team.HOME: keep, Team.AWAY: 7}) == \
+        "IllegalChoiceError: 7 is not an action"
+    assert refused_step(game, {Team.HOME: keep, Team.AWAY: CallCoin(CoinFace.HEADS)}) == \
+        "WrongPhaseError: this action belongs to the coin_toss step, but the game is at " \
+        "substitution"
+    assert refused_step(game, {Team.HOME: keep}) == \
+        "IllegalChoiceError: the substitution step takes one action each from home and away"
+
+
+def test_only_the_snap_step_lists_snaps() -> None:
+    assert GAMES[Phase.SUBSTITUTION].state.down is not None
+    assert GAMES[Phase.SUBSTITUTION].legal_snaps() == ()
+    assert GAMES[Phase.COIN_TOSS].legal_snaps() == ()
+    assert GAMES[Phase.SNAP_CHOICE].legal_snaps()

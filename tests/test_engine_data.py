@@ -98,8 +98,10 @@ def test_band_is_matchup_plus_offense_bonus_minus_defense_bonus_clamped():
     assert MATCHUPS[call][defense] == 2
     boosted = compute_band(call, defense, (Player.DEEP_THREAT, Player.SCATBACK), ())
     assert (boosted.offense_bonus, boosted.value) == (1, 3)
+    assert (boosted.offense_player, boosted.defense_player) == (Player.DEEP_THREAT, None)
     lowest = compute_band(call, DefCall.PREVENT, (), (Player.CENTER_FIELDER, Player.NOSE_TACKLE))
     assert (lowest.matchup, lowest.defense_bonus, lowest.value) == (-2, 1, -3)
+    assert (lowest.offense_player, lowest.defense_player) == (None, Player.CENTER_FIELDER)
     # the card data never goes past +-3 on its own, so the clamp is shown on a made-up band
     assert Band(4, 1, 0, None, None).value == 3 and Band(-3, 0, 1, None, None).value == -3
     unrelated = compute_band(

@@ -74,3 +74,10 @@ def test_punt_outcomes_follow_the_engine(line: int) -> None:
         assert outcome.chance == Fraction(len(throws), len(THROWS))
         assert (outcome.receiving_spot, outcome.touchback) == punt_receiving_spot(
             line, outcome.net)
+
+
+def test_a_punt_total_past_three_dice_is_refused_by_name() -> None:
+    assert [punt_net(total) for total in (3, 7, 8, 13, 14, 18)] == [30, 30, 40, 40, 50, 50]
+    with pytest.raises(ValueError) as raised:
+        punt_net(19)
+    assert str(raised.value) == "3d6 total out of range: 19"

@@ -35,6 +35,7 @@ from sudden_death.engine import (
 )
 from sudden_death.engine import events as ev
 from sudden_death.engine.cards import OFFENSIVE_CALLS
+from sudden_death.engine.resolve import pick_yards, resolve_play
 
 # Defensive calls that leave these offensive calls at band 0, whatever the card data says.
 RUN_EVEN = even_defense(OffCall.INSIDE_RUN)
@@ -286,3 +287,41 @@ def test_conceding_ends_the_game_for_the_other_team_whatever_the_score():
     game = snap_game(30, scores=(7, 0))
     outcome = only(game.apply({Team.HOME: Concede()}), ev.GameOver).outcome
     assert outcome.winner is Team.AWAY and outcome.end is GameEnd.CONCEDED
+
+
+def test_a_run_stopped_on_its_own_goal_line_is_a_safety_and_never_checks_for_a_fumble() -> None:
+    # Inside Run at band 0: a roll of 1 is the first row, a loss of 3. From the 3 it ends at 0
+    # (the goal line: a safety, which stands, so no fumble die); from the 4 it ends at the 1,
+    # a play like any other, so the fumble check is rolled (100: held on to).
+    safety = resolve_play(OffCall.INSIDE_RUN, 0, 3, ForcedDice(pct(1)))
+    assert (safety.yards, safety.fumble_roll) == (-3, None)
+    at_one = ForcedDice(pct(1) + pct(100))
+    held = resolve_play(OffCall.INSIDE_RUN, 0, 4, at_one)
+    assert held.yards == -3 and not held.fumbled
+    assert held.outcome_roll is None  # a run has no pass roll
+    assert held.yardage_roll is not None and held.yardage_roll.total == 1
+    assert held.fumble_roll is not None and held.fumble_roll.total == 100
+    assert at_one.exhausted
+
+
+def test_a_pass_that_is_fumbled_keeps_every_roll_in_order() -> None:
+    # Quick Slant at band 0: sack 4, interception 2 and incomplete 28 percent, so a pass roll
+    # of 35 is complete; a yardage roll of 1 is its first row, 4 yards; a fumble check of 1
+    # (its fumble chance is 1 percent) fumbles, and a recovery die of 5 goes to the defense.
+    dice = ForcedDice(pct(35) + pct(1) + pct(1) + d6(5))
+    play = resolve_play(OffCall.QUICK_SLANT, 0, 40, dice)
+    assert (play.result, play.yards) == (PlayResult.COMPLETE, 4)
+    assert [r.total if r else None for r in (play.outcome_roll, play.yardage_roll,
+                                              play.fumble_roll, play.recovery_roll)] == [
+        35, 1, 1, 5]
+    assert play.recovery_roll is not None and play.recovery_roll.sides == 6
+    assert play.fumbled and play.fumble_lost and dice.exhausted
+
+
+def test_a_yardage_roll_past_the_table_is_refused_by_name() -> None:
+    table = OFFENSIVE_CALLS[OffCall.INSIDE_RUN].bands[0]
+    total = sum(weight for _yards, weight in table.yards)
+    assert total == 100 and pick_yards(table, 100) == table.yards[-1][0]
+    with pytest.raises(ValueError) as raised:
+        pick_yards(table, 101)
+    assert str(raised.value) == "weights of the table sum to 100, below the roll 101"
