@@ -7,7 +7,8 @@ machine needs no other step. The install is redone only when `pyproject.toml` ch
 found on the machine, each in its own `.venvs/<version>/` (CI runs it after `test`).
 `python3 tasks.py build` also installs the build extra (PyInstaller) and builds the packaged game
 into dist/sudden-death/; on Linux, `python3 tasks.py build-windows` builds the Windows game under
-Wine into dist/windows/ (docs/packaging.md).
+Wine into dist/windows/ (docs/packaging.md). `python3 tasks.py mutants` runs mutation testing
+(the mutants extra, mutmut) over the rules and the number words (docs/testing.md).
 """
 
 from __future__ import annotations
@@ -31,6 +32,7 @@ VENVS = ROOT / ".venvs"  # one per other Python, for test-pythons
 STAMP_NAME = "installed.stamp"
 EXTRAS = "test"
 BUILD_EXTRAS = "test,build"
+MUTANT_EXTRAS = "test,mutants"
 SPEC = ROOT / "build.spec"
 # Every Python the game is tested on; pyproject.toml's requires-python says the same.
 PYTHONS = ("3.10", "3.11", "3.12", "3.13")
@@ -206,6 +208,8 @@ def main(argv: list[str]) -> int:
                   "--workpath", str(ROOT / "build"), str(SPEC)],
         # Linux only: the Windows game under Wine, dist/windows/ (tools/windows_build.py).
         "build-windows": [str(ROOT / "tools" / "windows_build.py")],
+        # Mutation testing of the rules and number words, in build/mutants/ (docs/testing.md).
+        "mutants": [str(ROOT / "tools" / "mutants.py")],
         "setup": None,
         "test-pythons": None,
     }
@@ -216,7 +220,8 @@ def main(argv: list[str]) -> int:
         return 2
     if argv[0] == "test-pythons":
         return test_pythons(argv[1:])
-    python = ensure_environment(BUILD_EXTRAS if argv[0] == "build" else EXTRAS)
+    extras = {"build": BUILD_EXTRAS, "mutants": MUTANT_EXTRAS}.get(argv[0], EXTRAS)
+    python = ensure_environment(extras)
     command = commands[argv[0]]
     if command is None:
         return 0

@@ -30,9 +30,10 @@ settings.load_profile("sudden_death")
 
 ROOT = Path(__file__).resolve().parent.parent
 # What a run may leave in the source tree: interpreters' own files, the environments, pytest's
-# cache, and the Windows build's download cache (tools/windows_build.py, 40 MB, kept on purpose).
+# cache, the Windows build's download cache (tools/windows_build.py, 40 MB, kept on purpose) and
+# the mutation tool's copy (tools/mutants.py, which may be running meanwhile).
 MAY_WRITE = {".git", ".venv", ".venvs", "__pycache__", ".pytest_cache", "sudden_death.egg-info"}
-MAY_WRITE_UNDER = ("build/windows-cache",)
+MAY_WRITE_UNDER = ("build/windows-cache", "build/mutants")
 _TREE = pytest.StashKey[dict[str, int]]()
 _HYPOTHESIS_HOME = pytest.StashKey[Path]()
 
@@ -68,13 +69,15 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:
-    session.config.stash[_TREE] = source_tree_files()
+    # Not in mutmut's copy (build/mutants/mutants/, `tasks.py mutants`), which is its to write.
+    if "MUTANT_UNDER_TEST" not in os.environ and ROOT.name != "mutants":
+        session.config.stash[_TREE] = source_tree_files()
 
 
 def pytest_sessionfinish(session: pytest.Session, exitstatus: int) -> None:
     """Fail the run if a test wrote into the source tree (tests write to temporary folders)."""
     before = session.config.stash.get(_TREE, None)
-    if before is None or "MUTANT_UNDER_TEST" in os.environ:  # mutmut keeps its books there
+    if before is None:
         return
     after = source_tree_files()
     changed = sorted(name for name, mtime in after.items() if before.get(name) != mtime)

@@ -190,6 +190,8 @@ def swapped(hand: Hand, swap: Swap) -> Hand:
         return hand
     if swap.kind is SwapKind.PLAYER:
         players = tuple(swap.into if card == swap.out else card for card in hand.players)
-        return Hand(cast("tuple[Player, ...]", players), hand.calls)
+        new_players = cast("tuple[Player, ...]", players)  # pragma: no mutate (types only)
+        return Hand(new_players, hand.calls)
     calls = tuple(swap.into if card == swap.out else card for card in hand.calls)
-    return Hand(hand.players, cast("tuple[Call, ...]", calls))
+    new_calls = cast("tuple[Call, ...]", calls)  # pragma: no mutate (types only)
+    return Hand(hand.players, new_calls)
