@@ -1070,3 +1070,11 @@ def test_only_the_snap_step_lists_snaps() -> None:
     assert GAMES[Phase.SUBSTITUTION].legal_snaps() == ()
     assert GAMES[Phase.COIN_TOSS].legal_snaps() == ()
     assert GAMES[Phase.SNAP_CHOICE].legal_snaps()
+
+
+def test_a_refused_hand_names_the_card_as_the_player_knows_it() -> None:
+    game = selection_game()
+    hand = game.legal_actions(Team.HOME)[0].hand  # type: ignore[union-attr]
+    wrong = PickHand(Hand((Player.SHUTDOWN_CORNER, hand.players[1]), hand.calls))
+    assert refused_step(game, {Team.HOME: wrong, Team.AWAY: game.legal_actions(Team.AWAY)[0]}) \
+        == "IllegalSelectionError: Shutdown Corner is not one of the offense's players"

@@ -23,11 +23,16 @@ from sudden_death.engine import (
     ChooseSnap,
     CoinFace,
     Concede,
+    DefCall,
     DriveEnd,
     Game,
     GameEnd,
+    IllegalCallError,
+    IllegalSelectionError,
     OffCall,
     Phase,
+    PickHand,
+    Player,
     PlayResult,
     Side,
     SnapChoice,
@@ -35,6 +40,8 @@ from sudden_death.engine import (
 )
 from sudden_death.engine import events as ev
 from sudden_death.engine.cards import OFFENSIVE_CALLS
+from sudden_death.engine.dice import Roll
+from sudden_death.engine.field import Down
 from sudden_death.engine.resolve import pick_yards, resolve_play
 
 # Defensive calls that leave these offensive calls at band 0, whatever the card data says.
@@ -325,3 +332,127 @@ def test_a_yardage_roll_past_the_table_is_refused_by_name() -> None:
     with pytest.raises(ValueError) as raised:
         pick_yards(table, 101)
     assert str(raised.value) == "weights of the table sum to 100, below the roll 101"
+
+
+@pytest.mark.parametrize(("draw", "face"), [
+    (0.0, CoinFace.HEADS), (0.49, CoinFace.HEADS), (0.5, CoinFace.TAILS),
+    (0.99, CoinFace.TAILS)])
+@pytest.mark.parametrize("call", list(CoinFace))
+def test_the_coin_is_an_even_chance_and_the_caller_wins_on_a_match(
+        draw: float, face: CoinFace, call: CoinFace) -> None:
+    dice = ForcedDice([draw])
+    game = Game(dice)
+    events = step(game, CallCoin(call))
+    winner = Team.HOME if face is call else Team.AWAY
+    assert events == [ev.CoinTossed(call, face, winner)] and dice.exhausted
+    assert game.state.coin_winner is winner and game.phase is Phase.SIDE_CHOICE
+
+
+def test_a_first_down_step_says_every_part_of_it_in_order() -> None:
+    # Inside Run against Man Coverage is band +1; the Power Back adds 1 and the Nose Tackle
+    # takes 1 away: band +1. A 12-yard row from the 40 passes the marker at the 50.
+    yardage = percent_for_yards(OffCall.INSIDE_RUN, 1, 12)
+    game = final_call_game(40, OffCall.INSIDE_RUN, DefCall.MAN_COVERAGE,
+                           pct(yardage) + pct(100),
+                           offense_players=(Player.POWER_BACK, Player.SCATBACK),
+                           defense_players=(Player.NOSE_TACKLE, Player.SHUTDOWN_CORNER))
+    events = final_calls(game, OffCall.INSIDE_RUN, DefCall.MAN_COVERAGE)
+    assert events == [
+        ev.FinalCallsRevealed(OffCall.INSIDE_RUN, DefCall.MAN_COVERAGE),
+        ev.BandSet(1, 1, 1, 1, Player.POWER_BACK, Player.NOSE_TACKLE),
+        ev.PlayResolved(Team.HOME, OffCall.INSIDE_RUN, 1, PlayResult.RUN, 40, 12, 52, None,
+                        Roll((yardage,), 100)),
+        ev.FirstDown(Team.HOME, 52),
+        ev.DownStarted(Team.HOME, Down(1, 52, 62)),
+    ]
+    assert game.state.offense_hand is None and game.state.defense_hand is None  # played
+
+
+def test_a_touchdown_tries_the_extra_point_for_the_scorer() -> None:
+    # Three dice must total 6 or more for the extra point: 3 misses, 6 is good.
+    for total, good in ((3, False), (6, True)):
+        dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 3)) + three_d6(total)
+        game = final_call_game(98, OffCall.INSIDE_RUN, RUN_EVEN, dice)
+        kick = only(final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN), ev.ExtraPoint)
+        assert kick == ev.ExtraPoint(Team.HOME, kick.roll, 6, good)  # type: ignore[attr-defined]
+        assert kick.roll.total == total  # type: ignore[attr-defined]
+
+
+def test_a_loss_to_the_one_is_a_down_like_any_other_and_a_fumble_says_where() -> None:
+    # From the 4, Inside Run at band 0 with a roll of 1 loses 3: the 1-yard line, no safety.
+    game = final_call_game(4, OffCall.INSIDE_RUN, RUN_EVEN, pct(1) + pct(100))
+    events = final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN)
+    assert not any(isinstance(e, ev.Safety) for e in events)
+    assert events[-1] == ev.DownStarted(Team.HOME, Down(2, 1, 14))
+    # The same loss, fumbled (check 1 of 100, its chance is 1 percent) and kept (die 2).
+    game = final_call_game(4, OffCall.INSIDE_RUN, RUN_EVEN, pct(1) + pct(1) + d6(2))
+    fumble = only(final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN), ev.Fumble)
+    assert fumble == ev.Fumble(Team.HOME, 1, Roll((1,), 100), Roll((2,), 6), False)
+
+
+@pytest.mark.parametrize("side", ["offense", "defense"])
+def test_a_final_call_outside_the_hand_is_refused_by_side(side: str) -> None:
+    game = final_call_game(40, OffCall.INSIDE_RUN, RUN_EVEN, [])
+    hand = game.state.offense_hand if side == "offense" else game.state.defense_hand
+    assert hand is not None
+    offense = next(c for c in OffCall if c not in hand.calls) if side == "offense" \
+        else OffCall.INSIDE_RUN
+    defense = next(c for c in DefCall if c not in hand.calls) if side == "defense" \
+        else RUN_EVEN
+    with pytest.raises(IllegalCallError) as raised:
+        final_calls(game, offense, defense)
+    assert str(raised.value) == f"the {side}'s final call must be one of its three calls"
+
+
+def test_a_punt_hands_the_ball_over_where_the_rules_say() -> None:
+    # Three dice totalling 10 punt 40 yards. From the 30 the ball lands at the 70: the
+    # receivers start at their own 30. From the 75 it would land past the goal: a touchback,
+    # at their own 20.
+    for line, spot, touchback in ((30, 30, False), (75, 20, True)):
+        game = snap_game(line, dice=three_d6(10))
+        events = step(game, ChooseSnap(SnapChoice.PUNT))
+        assert events == [
+            ev.SnapChosen(Team.HOME, SnapChoice.PUNT),
+            ev.Punt(Team.HOME, line, Roll((6, 3, 1), 6), 40, touchback, spot),
+            ev.DriveEnded(1, Team.HOME, DriveEnd.PUNT, spot, touchback),
+            ev.DriveStarted(2, Team.AWAY, spot, DriveEnd.PUNT, touchback),
+            ev.DownStarted(Team.AWAY, Down(1, spot, spot + 10)),
+        ]
+
+
+def test_a_punt_on_the_last_drive_ends_the_game_with_no_down_left() -> None:
+    game = snap_game(30, drive=2, scores=(3, 0), dice=three_d6(10))
+    events = step(game, ChooseSnap(SnapChoice.PUNT))
+    outcome = ev.GameOver(game.state.outcome)  # type: ignore[arg-type]
+    assert events[-2:] == [ev.DriveEnded(2, Team.HOME, DriveEnd.PUNT, None, False), outcome]
+    assert game.state.outcome is not None and game.state.outcome.winner is Team.HOME
+    assert game.state.down is None and game.phase is Phase.GAME_OVER
+
+
+def test_a_failed_fourth_down_is_no_touchback() -> None:
+    # No gain on 4th and 10 at the 40: the other side starts at the spot, its own 60.
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 0)) + pct(100)
+    game = final_call_game(40, OffCall.INSIDE_RUN, RUN_EVEN, dice, down=4)
+    events = final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN)
+    assert events[-4:-1] == [
+        ev.TurnoverOnDowns(Team.HOME, 40),
+        ev.DriveEnded(1, Team.HOME, DriveEnd.DOWNS, 60, False),
+        ev.DriveStarted(2, Team.AWAY, 60, DriveEnd.DOWNS, False),
+    ]
+
+
+def test_a_selection_that_is_not_a_hand_says_what_it_was() -> None:
+    game = snap_game(40, dice=[])
+    step(game, ChooseSnap(SnapChoice.PLAY))
+    with pytest.raises(IllegalSelectionError) as raised:
+        game.apply({Team.HOME: PickHand(7), Team.AWAY: PickHand(7)})  # type: ignore[arg-type]
+    assert str(raised.value) == "a selection must be a Hand, not 7"
+
+
+def test_a_field_goal_is_kicked_from_the_line_plus_17() -> None:
+    # From the 82: 18 yards to the goal + 17 = 35 yards, which needs 6 on three dice.
+    for total, good in ((5, False), (6, True)):
+        game = snap_game(82, dice=three_d6(total))
+        kick = only(step(game, ChooseSnap(SnapChoice.FIELD_GOAL)), ev.FieldGoal)
+        assert kick == ev.FieldGoal(Team.HOME, 82, 35, 6, kick.roll, good)  # type: ignore[attr-defined]
+        assert kick.roll.total == total  # type: ignore[attr-defined]

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import pytest
 
+from sudden_death import language
 from sudden_death.engine import GameState, Team
 from sudden_death.engine.field import Down
 from sudden_death.ui.words.kicks import field_goal_option, kick_summary, punt_option
@@ -78,7 +79,20 @@ def test_a_field_goal_out_of_range_says_why() -> None:
     option = field_goal_option(state_at(51), NAMES)  # 49 + 17 = 66 yards
     assert option.label == "Field goal: 66 yards is too far; the longest is 65"
     assert option.reason == "Field goal: 66 yards is too far; the longest is 65."
-    assert not option.available and option.confirm == ""
+    assert option.available is False and option.confirm == ""
+
+
+def test_the_field_goal_words_are_translated() -> None:
+    # Plural messages are found by their English singular, so the singular matters in Spanish
+    # even where no kick is ever 1 yard long.
+    with language.using(language.load("es")):
+        too_far = field_goal_option(state_at(51), NAMES)
+        in_range = field_goal_option(state_at(82), NAMES)
+    assert too_far.label.startswith("Gol de campo: 66 yardas") and "65" in too_far.label
+    assert too_far.reason.startswith("Gol de campo: 66 yardas") and too_far.reason.endswith(".")
+    assert too_far.reason != too_far.label
+    assert in_range.label.startswith(
+        "Gol de campo: 35 yardas, necesita 6 o más con 3 dados, 95 ")
 
 
 LABEL_35 = "Field goal: 35 yards, needs 6 or more on 3 dice, 95 percent"
@@ -117,3 +131,13 @@ def test_the_verdicts_follow_the_players_team_when_it_is_away() -> None:
 ])
 def test_the_fourth_down_clause(line: int, summary: str) -> None:
     assert kick_summary(state_at(line)) == summary
+
+
+def test_the_last_drive_verdicts_are_translated_in_their_own_context() -> None:
+    # "wins", "ties" and "loses" are looked up with the context "kick result": Spanish says
+    # them to the player ("ganas", "empatas", "pierdes"), not of a team.
+    with language.using(language.load("es")):
+        level = field_goal_option(state_at(82, drive=2, scores=(0, 0)), NAMES).label
+        behind = field_goal_option(state_at(82, drive=2, scores=(0, 3)), NAMES).label
+    assert level.endswith("; termina el partido: si entra, ganas; si falla, empatas")
+    assert behind.endswith("; termina el partido: si entra, empatas; si falla, pierdes")

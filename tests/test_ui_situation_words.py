@@ -109,3 +109,12 @@ def test_spots_are_counted_from_the_players_own_goal() -> None:
     assert human_spots(GameState(scores=(0, 0), drive=0), Team.HOME) is None
     no_offense = GameState(scores=(0, 0), drive=1, down=Down(1, 25, 35))
     assert human_spots(no_offense, Team.HOME) is None
+
+
+def test_the_needs_name_the_other_side_when_the_player_is_away() -> None:
+    away = Names("Hawks", "Bears", you=Team.AWAY)  # the player is the Bears
+    hawks_behind = GameState(scores=(0, 3), drive=2, offense=Team.HOME, down=Down(1, 25, 35))
+    assert needs_words(hawks_behind, away) == (
+        "The Hawks need a field goal to tie, a touchdown to win.")
+    bears_behind = GameState(scores=(3, 0), drive=2, offense=Team.AWAY, down=Down(1, 25, 35))
+    assert needs_words(bears_behind, away) == "You need a field goal to tie, a touchdown to win."
