@@ -1078,3 +1078,45 @@ def test_a_refused_hand_names_the_card_as_the_player_knows_it() -> None:
     wrong = PickHand(Hand((Player.SHUTDOWN_CORNER, hand.players[1]), hand.calls))
     assert refused_step(game, {Team.HOME: wrong, Team.AWAY: game.legal_actions(Team.AWAY)[0]}) \
         == "IllegalSelectionError: Shutdown Corner is not one of the offense's players"
+
+
+def test_both_hands_and_both_swaps_are_revealed_together() -> None:
+    game = selection_game()
+    assert step(game, PickHand(OFFENSE_HAND), PickHand(DEFENSE_HAND)) == [
+        ev.HandsRevealed(1, OFFENSE_HAND, DEFENSE_HAND)]
+    assert game.phase is Phase.SUBSTITUTION
+    swap = Swap(SwapKind.PLAYER, Player.SCATBACK, Player.SLOT_RECEIVER)
+    events = step(game, PickSwap(swap), PickSwap(Swap.keep()))
+    new_offense = Hand((Player.POWER_BACK, Player.SLOT_RECEIVER), OFFENSE_HAND.calls)
+    assert events == [ev.HandsRevealed(2, new_offense, DEFENSE_HAND, swap, Swap.keep())]
+    assert game.phase is Phase.FINAL_CALL and game.state.offense_hand == new_offense
+
+
+@pytest.mark.parametrize(("swap", "reason"), [
+    (Swap(SwapKind.KEEP, Player.SCATBACK, None), "keeping the hand replaces nothing"),
+    (Swap(SwapKind.PLAYER, Player.SCATBACK, Player.POWER_BACK),
+     "Power Back is already in the offense's hand"),
+    (Swap(SwapKind.PLAYER, Player.DEEP_THREAT, Player.SLOT_RECEIVER),
+     "the offense can only replace a player it holds"),
+    (Swap(SwapKind.CALL, OffCall.DRAW, DefCall.BLITZ),
+     "an offense call swap takes two offense call cards"),
+    (Swap(SwapKind.PLAYER, Player.SCATBACK, OffCall.DRAW),
+     "an offense player swap takes two offense player cards"),
+])
+def test_a_refused_swap_says_why(swap: Swap, reason: str) -> None:
+    game = substitution_game()
+    assert refused_step(game, {Team.HOME: PickSwap(swap), Team.AWAY: PickSwap(Swap.keep())}) \
+        == f"IllegalSubstitutionError: {reason}"
+
+
+def test_a_substitution_that_is_not_a_swap_says_what_it_was() -> None:
+    game = substitution_game()
+    assert refused_step(game, {Team.HOME: PickSwap(7), Team.AWAY: PickSwap(Swap.keep())}) \
+        == "IllegalSubstitutionError: a substitution must be a Swap, not 7"
+
+
+def test_a_refused_defensive_swap_names_the_defense() -> None:
+    game = substitution_game()
+    wrong = Swap(SwapKind.PLAYER, DEFENSE_HAND.players[0], OffCall.DRAW)
+    assert refused_step(game, {Team.HOME: PickSwap(Swap.keep()), Team.AWAY: PickSwap(wrong)}) \
+        == "IllegalSubstitutionError: a defense player swap takes two defense player cards"

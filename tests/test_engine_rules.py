@@ -28,6 +28,7 @@ from sudden_death.engine import (
     Game,
     GameEnd,
     IllegalCallError,
+    IllegalChoiceError,
     IllegalSelectionError,
     OffCall,
     Phase,
@@ -456,3 +457,23 @@ def test_a_field_goal_is_kicked_from_the_line_plus_17() -> None:
         kick = only(step(game, ChooseSnap(SnapChoice.FIELD_GOAL)), ev.FieldGoal)
         assert kick == ev.FieldGoal(Team.HOME, 82, 35, 6, kick.roll, good)  # type: ignore[attr-defined]
         assert kick.roll.total == total  # type: ignore[attr-defined]
+
+
+def test_the_opening_drive_starts_at_the_25_with_first_and_10() -> None:
+    game = Game(ForcedDice([0.0]))  # the coin shows heads
+    step(game, CallCoin(CoinFace.HEADS))  # the home team calls it and wins
+    events = step(game, ChooseSide(Side.DEFENSE))  # and gives the ball to the away team
+    assert events == [
+        ev.SideChosen(Team.HOME, Side.DEFENSE),
+        ev.DriveStarted(1, Team.AWAY, 25, None, False),
+        ev.DownStarted(Team.AWAY, Down(1, 25, 35)),
+    ]
+
+
+def test_a_choice_given_by_its_value_is_taken_and_a_wrong_one_is_named() -> None:
+    game = Game(ForcedDice([0.0]))
+    events = game.apply({Team.HOME: CallCoin("heads")})  # type: ignore[arg-type]
+    assert events == [ev.CoinTossed(CoinFace.HEADS, CoinFace.HEADS, Team.HOME)]
+    with pytest.raises(IllegalChoiceError) as raised:
+        game.apply({Team.HOME: ChooseSide("sideways")})  # type: ignore[arg-type]
+    assert str(raised.value) == "'sideways' is not a valid Side"

@@ -530,7 +530,9 @@ def apply_swap(hand: Hand, swap: Swap, role: Role) -> Hand:
     else:
         cards, pool, noun, kind = hand.calls, calls_for(role), "call", _call_kind(role)
     if type(swap.out) is not kind or type(swap.into) is not kind:
-        raise IllegalSubstitutionError(f"a {side} {noun} swap takes two {side} {noun} cards")
+        article = "an" if side == "offense" else "a"
+        raise IllegalSubstitutionError(
+            f"{article} {side} {noun} swap takes two {side} {noun} cards")
     if swap.out not in cards:
         raise IllegalSubstitutionError(f"the {side} can only replace a {noun} it holds")
     if swap.into not in pool:
