@@ -1120,3 +1120,46 @@ def test_a_refused_defensive_swap_names_the_defense() -> None:
     wrong = Swap(SwapKind.PLAYER, DEFENSE_HAND.players[0], OffCall.DRAW)
     assert refused_step(game, {Team.HOME: PickSwap(Swap.keep()), Team.AWAY: PickSwap(wrong)}) \
         == "IllegalSubstitutionError: a defense player swap takes two defense player cards"
+
+
+OFF_PLAYERS, OFF_CALLS = OFFENSE_HAND.players, OFFENSE_HAND.calls
+
+
+@pytest.mark.parametrize(("hand", "reason"), [
+    (Hand(OFF_PLAYERS, list(OFF_CALLS)),  # type: ignore[arg-type]
+     "the offense's players and calls must each be a tuple"),
+    (Hand(list(OFF_PLAYERS), OFF_CALLS),  # type: ignore[arg-type]
+     "the offense's players and calls must each be a tuple"),
+    (Hand(OFF_PLAYERS, ("inside_run", *OFF_CALLS[1:])),  # type: ignore[arg-type]
+     "'inside_run' is not a card of the offense's"),
+    (Hand(OFF_PLAYERS[:1], OFF_CALLS), "the offense must pick exactly 2 players, not 1"),
+    (Hand(OFF_PLAYERS, OFF_CALLS[:2]), "the offense must pick exactly 3 calls, not 2"),
+    (Hand(OFF_PLAYERS, (OFF_CALLS[0], OFF_CALLS[0], OFF_CALLS[1])),
+     "the offense picked the same card twice"),
+])
+def test_a_refused_hand_says_why(hand: Hand, reason: str) -> None:
+    game = selection_game()
+    assert refused_step(game, {Team.HOME: PickHand(hand), Team.AWAY: PickHand(DEFENSE_HAND)}) \
+        == f"IllegalSelectionError: {reason}"
+
+
+def test_a_call_from_outside_the_offense_pool_is_named() -> None:
+    # The offense's pool of calls is every offensive call, so a call outside it can only be
+    # reached through a swap: the incoming card must come from the side's own pool.
+    game = substitution_game()
+    wrong = Swap(SwapKind.PLAYER, Player.SCATBACK, Player.NOSE_TACKLE)
+    assert refused_step(game, {Team.HOME: PickSwap(wrong), Team.AWAY: PickSwap(Swap.keep())}) \
+        == "IllegalSubstitutionError: the incoming card is not one of the offense's players"
+
+
+def test_a_finished_game_refuses_any_step_and_a_read_only_mapping_is_a_step() -> None:
+    from types import MappingProxyType
+
+    game = selection_game()
+    events = game.apply(MappingProxyType(  # type: ignore[arg-type]
+        {Team.HOME: PickHand(OFFENSE_HAND), Team.AWAY: PickHand(DEFENSE_HAND)}))
+    assert events == [ev.HandsRevealed(1, OFFENSE_HAND, DEFENSE_HAND)]
+    game.apply({Team.AWAY: Concede()})
+    with pytest.raises(GameOverError) as raised:
+        game.apply({Team.HOME: Concede()})
+    assert str(raised.value) == "the game is already over"

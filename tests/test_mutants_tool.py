@@ -107,3 +107,13 @@ def test_the_configured_modules_and_tests_exist() -> None:
 def test_every_rule_module_is_mutated(module: str) -> None:
     config = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     assert f"sudden_death/engine/{module}.py" in config["tool"]["mutmut"]["only_mutate"]
+
+
+def test_narrowing_keeps_only_the_engine_tests_in_the_selection() -> None:
+    tool = load_tool()
+    text = tool.narrowed((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    selection = tomllib.loads(text)["tool"]["mutmut"]["pytest_add_cli_args_test_selection"]
+    assert selection == tool.ENGINE_TESTS
+    assert all((ROOT / name).is_file() for name in selection)
+    with pytest.raises(ValueError):
+        tool.narrowed("[tool.mutmut]\n")

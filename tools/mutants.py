@@ -8,9 +8,13 @@ tree), then compares the survivors with the equivalent mutants listed, each with
 docs/testing.md. Exit 0 when every survivor is listed; else the unlisted ones are printed
 (`mutmut show NAME` in build/mutants/ prints the edit) and the exit is 1.
 
-    python3 tasks.py mutants [--keep]   # --keep: reuse build/mutants/ (mutmut resumes there)
+    python3 tasks.py mutants [--keep] [--narrow]
 
-A tool, not a CI gate: it takes tens of minutes on two cores.
+--keep reuses build/mutants/ and the results already there (mutmut resumes); --narrow runs the
+mutants still unchecked against the engine's own tests only (see docs/testing.md: the mutants
+of functions every game passes through take minutes each under the whole selection).
+
+A tool, not a CI gate: the whole set takes over an hour on two cores.
 """
 
 from __future__ import annotations
@@ -58,6 +62,22 @@ def statuses(results_text: str) -> dict[str, str]:
     return {match["name"]: match["status"] for match in RESULT.finditer(results_text)}
 
 
+ENGINE_TESTS = ["tests/test_engine_actions.py", "tests/test_engine_data.py",
+                "tests/test_engine_games.py", "tests/test_engine_input.py",
+                "tests/test_engine_kicks.py", "tests/test_engine_rules.py"]
+SELECTION = re.compile(r"^pytest_add_cli_args_test_selection = \[.*?^\]", re.MULTILINE | re.DOTALL)
+
+
+def narrowed(pyproject_text: str) -> str:
+    """pyproject.toml with mutmut's test selection cut to the engine's own tests."""
+    listed = ", ".join(f'"{name}"' for name in ENGINE_TESTS)
+    text, count = SELECTION.subn(f"pytest_add_cli_args_test_selection = [{listed}]",
+                                 pyproject_text)
+    if count != 1:
+        raise ValueError("pyproject.toml has no [tool.mutmut] test selection to narrow")
+    return text
+
+
 # A mutant the tests stopped: failed, hung past mutmut's timeout (a mutated loop), or crashed.
 KILLED = {"killed", "timeout", "segfault"}
 
@@ -80,11 +100,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--keep", action="store_true",
                         help="reuse build/mutants/ instead of a fresh copy (mutmut resumes)")
+    parser.add_argument("--narrow", action="store_true",
+                        help="run the unchecked mutants against the engine's tests only")
     parser.add_argument("--max-children", default="2", help="parallel mutant runs (cores)")
     args = parser.parse_args(argv)
     mutmut = Path(sys.executable).parent / "mutmut"
     if not (args.keep and WORK.exists()):
         copy_project(WORK)
+    if args.narrow:
+        config = WORK / "pyproject.toml"
+        config.write_text(narrowed(config.read_text(encoding="utf-8")), encoding="utf-8")
+        (WORK / "mutants" / "mutmut-stats.json").unlink(missing_ok=True)  # collect them again
     run = subprocess.run([str(mutmut), "run", "--max-children", args.max_children], cwd=WORK)
     if run.returncode not in (0, 1):  # 1: some mutants survived
         print(f"mutmut run failed (exit {run.returncode})", file=sys.stderr)
