@@ -25,16 +25,18 @@ def check(figures: dict[str, Any], games: int, max_growth_mib: float) -> None:
     assert figures["games_finished"] == games, figures
     assert figures["thread_growth"] <= 0, figures
     assert figures["fd_growth"] <= 0, figures
-    assert figures["rss_growth_mib"] < max_growth_mib, figures
+    assert figures["rss_growth_mib"] < max_growth_mib, (
+        f"grew {figures['rss_growth_mib']} MiB: {figures}")
 
 
 def test_twenty_five_games_with_real_audio_leave_nothing_behind(tmp_path: Path) -> None:
     # Measured from game 10: the bounded phrase cache and dice sounds fill during the first
     # games (5.6-10.8 MiB by game 20 on 3.10-3.13), which says nothing about a leak. From game
-    # 10 to 25 this grew 2.5-4.5 MiB here (3.11); before the caches were bounded, 20 games
-    # grew about 90 MiB.
+    # 10 to 25 this grew 2.4-4.5 MiB in a process of its own and 8.75 MiB once inside CI's
+    # whole run (heap layout). The leak this guards against, unbounded caches, grew about
+    # 4.5 MiB a game (90 MiB in 20 games): some 65 MiB here.
     figures = load_benchmark().run_session(25, seed=3, sound=True, config=tmp_path, warm=10)
-    check(figures, 25, 8.0)
+    check(figures, 25, 16.0)
     after = figures["after_exit"]
     assert after["threads"] <= figures["after_game_10"]["threads"]
 
