@@ -235,12 +235,21 @@ def test_window_closed_during_speech_exits(
     assert not result.app.speaker.voice.worker_alive
 
 
+def _ctrl_c_as_at_a_terminal() -> None:
+    """In the child before it starts: Ctrl+C at its default, as a game started from a terminal
+    has it. A test run started in the background ignores SIGINT, and a child would inherit
+    that (and rightly keep ignoring it)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
 def test_ctrl_c_during_speech_exits_cleanly(tmp_path: Path) -> None:
     env = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
     with subprocess.Popen(
         [sys.executable, "-m", "sudden_death", "--headless", "--transcript", "-",
          "--config", str(tmp_path / "cfg")],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=_ctrl_c_as_at_a_terminal,
     ) as proc:
         try:
             assert proc.stdout is not None
@@ -269,7 +278,14 @@ def test_ctrl_c_is_noted_not_raised_and_a_second_one_leaves_at_once() -> None:
     """The first Ctrl+C must not raise KeyboardInterrupt in the middle of whatever the main
     thread was doing (a lock half taken hangs the close that follows); a second one, while
     closing, must."""
-    before = signal.getsignal(signal.SIGINT)  # SIG_IGN in a background job
+    before = signal.signal(signal.SIGINT, signal.default_int_handler)  # as at a terminal
+    try:
+        check_the_guard_at_a_terminal()
+    finally:
+        signal.signal(signal.SIGINT, before)  # SIG_IGN when the run is a background job
+
+
+def check_the_guard_at_a_terminal() -> None:
     with loop_module.SignalGuard() as guard:
         os.kill(os.getpid(), signal.SIGINT)
         for _ in range(100):  # Python runs the handler at the next bytecode boundary
@@ -281,7 +297,20 @@ def test_ctrl_c_is_noted_not_raised_and_a_second_one_leaves_at_once() -> None:
             os.kill(os.getpid(), signal.SIGINT)
             for _ in range(100):
                 time.sleep(0.001)
-    assert signal.getsignal(signal.SIGINT) == before  # given back
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # given back
+
+
+@pytest.mark.skipif(sys.platform == "win32", reason="POSIX signals")
+def test_a_ctrl_c_ignored_at_start_stays_ignored() -> None:
+    before = signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        with loop_module.SignalGuard() as guard:
+            assert signal.getsignal(signal.SIGINT) is signal.SIG_IGN
+            os.kill(os.getpid(), signal.SIGINT)
+            time.sleep(0.01)
+            assert guard.code is None
+    finally:
+        signal.signal(signal.SIGINT, before)
 
 
 def test_a_normal_quit_reports_no_speech_fault(monkeypatch: pytest.MonkeyPatch,

@@ -193,8 +193,9 @@ class SignalGuard:
     the main thread is, which can be inside a lock's `with` before it is entered, and closing
     audio then waits on that lock for ever; SDL would turn SIGTERM into a window close request,
     which ends with 0. A second Ctrl+C while closing raises KeyboardInterrupt, so a player is
-    never stuck. Handlers can only be set from the main thread; elsewhere (a test running the
-    app in a thread) the guard does nothing."""
+    never stuck. A Ctrl+C ignored when the game started (a shell's background job) stays
+    ignored, as Python itself leaves it. Handlers can only be set from the main thread;
+    elsewhere (a test running the app in a thread) the guard does nothing."""
 
     SIGNALS = ("SIGTERM", "SIGINT")
 
@@ -211,8 +212,11 @@ class SignalGuard:
         if threading.current_thread() is threading.main_thread():
             for name in self.SIGNALS:
                 number = getattr(signal, name, None)
-                if number is not None:
-                    self._previous[number] = signal.signal(number, self._on_signal)
+                if number is None:
+                    continue
+                if name == "SIGINT" and signal.getsignal(number) is signal.SIG_IGN:
+                    continue  # started with Ctrl+C ignored (a background job): leave it so
+                self._previous[number] = signal.signal(number, self._on_signal)
         return self
 
     def __exit__(self, *exc: object) -> None:
