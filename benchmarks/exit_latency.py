@@ -57,8 +57,11 @@ def _launch(config: Path, keys: bool) -> subprocess.Popen[str]:
                "--config", str(config)]
     if keys:
         command += ["--keys", "-"]
+    # Ctrl+C at its default, as at a terminal: a benchmark run in the background ignores SIGINT,
+    # and the game rightly keeps an ignore it inherits.
     return subprocess.Popen(command, cwd=ROOT, env=ENV, stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def _until_welcome(proc: subprocess.Popen[str]) -> None:
