@@ -175,3 +175,9 @@ def in_card_order(hand: Hand) -> PickHand:
 
 def kinds(events: Iterable[object]) -> list[str]:
     return [type(e).__name__ for e in events]
+
+
+def fourth_down(line: int, drive: int = 1, scores: tuple[int, int] = (0, 0),
+                offense: Team = Team.HOME) -> GameState:
+    """A 4th and 5 at `line`: the state the kick choices and S are worded from."""
+    return GameState(scores=scores, drive=drive, offense=offense, down=Down(4, line, line + 5))

@@ -94,6 +94,18 @@ def news(output: SpeechOutput) -> list[OutputNews]:
     return output.poll()
 
 
+def first_news(output: SpeechOutput) -> list[OutputNews]:
+    """The first news the output has by itself (within 5 s): a reader it gave up on, say."""
+    told: list[OutputNews] = []
+
+    def has_news() -> bool:
+        told.extend(output.poll())
+        return bool(told)
+
+    wait_for(has_news)
+    return told
+
+
 def sent(output: SpeechOutput, reader: FakeReader) -> list[tuple[str, bool, bool]]:
     assert output.wait_settled(5.0)
     return reader.spoken
@@ -258,11 +270,7 @@ def test_a_reader_that_accepts_and_never_answers_is_let_go_and_said_to_be_silent
     voice = RecordingSpeaker()
     output = SpeechOutput(voice, mute, connect_seconds=0.2)
     output.set_output(SCREEN_READER)
-    deadline = time.monotonic() + 5
-    told: list[OutputNews] = []
-    while not told and time.monotonic() < deadline:
-        told = output.poll()
-        time.sleep(0.01)
+    told = first_news(output)
     assert told == [OutputNews(ReaderNews.SILENT)]
     assert output.output == BUILTIN and not output.connecting
     output.say("Coin toss.")
@@ -286,11 +294,7 @@ def test_a_reader_that_hangs_in_a_request_mid_game_is_let_go_and_the_voice_says_
     output.set_output(SCREEN_READER)
     news(output)
     output.say("Heads, 1 of 2")
-    deadline = time.monotonic() + 5
-    told: list[OutputNews] = []
-    while not told and time.monotonic() < deadline:
-        told = output.poll()
-        time.sleep(0.01)
+    told = first_news(output)
     assert told == [OutputNews(ReaderNews.LOST)]
     assert output.output == BUILTIN
     assert [m.text for m in voice.spoken] == ["Heads, 1 of 2"]

@@ -8,6 +8,7 @@ percent); longer is not allowed."""
 from __future__ import annotations
 
 import pytest
+from engine_helpers import fourth_down
 
 from sudden_death import language
 from sudden_death.engine import GameState, Team
@@ -18,10 +19,6 @@ from sudden_death.ui.words.phrases import Names
 NAMES = Names("Hawks", "Bears")  # the player is the Hawks (home)
 
 
-def state_at(line: int, drive: int = 1, scores: tuple[int, int] = (0, 0)) -> GameState:
-    return GameState(scores=scores, drive=drive, offense=Team.HOME, down=Down(4, line, line + 5))
-
-
 @pytest.mark.parametrize(("line", "label"), [
     (30, "Punt: lands at their 40, their 30 or their 20"),  # 60, 70, 80
     (10, "Punt: lands at your own 40, midfield or their 40"),  # 40, 50, 60
@@ -30,21 +27,21 @@ def state_at(line: int, drive: int = 1, scores: tuple[int, int] = (0, 0)) -> Gam
     (75, "Punt: a touchback to their own 20"),  # 105, 115, 125
 ])
 def test_where_each_punt_lands(line: int, label: str) -> None:
-    option = punt_option(state_at(line), NAMES)
+    option = punt_option(fourth_down(line), NAMES)
     assert (option.label, option.available, option.reason, option.confirm) == (label, True, "",
                                                                                   "")
 
 
 def test_with_odds_each_landing_has_its_chance() -> None:
-    assert punt_option(state_at(30), NAMES, with_odds=True).label == (
+    assert punt_option(fourth_down(30), NAMES, with_odds=True).label == (
         "Punt: lands at their 40 (16 percent), their 30 (68 percent) or their 20 (16 percent)")
     # Two landings past the goal are one touchback: 146 + 35 throws, 84 percent.
-    assert punt_option(state_at(55), NAMES, with_odds=True).label == (
+    assert punt_option(fourth_down(55), NAMES, with_odds=True).label == (
         "Punt: lands at their 15 (16 percent) or their 5 (68 percent), or a touchback to their "
         "own 20 (16 percent)")
-    assert punt_option(state_at(65), NAMES, with_odds=True).label == (
+    assert punt_option(fourth_down(65), NAMES, with_odds=True).label == (
         "Punt: lands at their 5 (16 percent), or a touchback to their own 20 (84 percent)")
-    assert punt_option(state_at(75), NAMES, with_odds=True).label == (
+    assert punt_option(fourth_down(75), NAMES, with_odds=True).label == (
         "Punt: a touchback to their own 20 (100 percent)")
 
 
@@ -58,7 +55,7 @@ def test_with_odds_each_landing_has_its_chance() -> None:
 ])
 def test_a_punt_on_the_last_drive_says_how_the_game_ends(scores: tuple[int, int], ending: str,
                                                          confirm: str) -> None:
-    option = punt_option(state_at(30, drive=2, scores=scores), NAMES)
+    option = punt_option(fourth_down(30, drive=2, scores=scores), NAMES)
     assert option.label == "Punt: lands at their 40, their 30 or their 20" + ending
     assert option.confirm == confirm
 
@@ -70,13 +67,13 @@ def test_a_punt_on_the_last_drive_says_how_the_game_ends(scores: tuple[int, int]
     (52, "Field goal: 65 yards, needs 13 or more on 3 dice, 26 percent"),
 ])
 def test_a_field_goal_in_range(line: int, label: str) -> None:
-    option = field_goal_option(state_at(line), NAMES)
+    option = field_goal_option(fourth_down(line), NAMES)
     assert (option.label, option.available, option.reason, option.confirm) == (label, True, "",
                                                                                   "")
 
 
 def test_a_field_goal_out_of_range_says_why() -> None:
-    option = field_goal_option(state_at(51), NAMES)  # 49 + 17 = 66 yards
+    option = field_goal_option(fourth_down(51), NAMES)  # 49 + 17 = 66 yards
     assert option.label == "Field goal: 66 yards is too far; the longest is 65"
     assert option.reason == "Field goal: 66 yards is too far; the longest is 65."
     assert option.available is False and option.confirm == ""
@@ -86,8 +83,8 @@ def test_the_field_goal_words_are_translated() -> None:
     # Plural messages are found by their English singular, so the singular matters in Spanish
     # even where no kick is ever 1 yard long.
     with language.using(language.load("es")):
-        too_far = field_goal_option(state_at(51), NAMES)
-        in_range = field_goal_option(state_at(82), NAMES)
+        too_far = field_goal_option(fourth_down(51), NAMES)
+        in_range = field_goal_option(fourth_down(82), NAMES)
     assert too_far.label.startswith("Gol de campo: 66 yardas") and "65" in too_far.label
     assert too_far.reason.startswith("Gol de campo: 66 yardas") and too_far.reason.endswith(".")
     assert too_far.reason != too_far.label
@@ -109,7 +106,7 @@ LABEL_35 = "Field goal: 35 yards, needs 6 or more on 3 dice, 95 percent"
 ])
 def test_a_field_goal_on_the_last_drive_says_what_good_and_a_miss_do(
         scores: tuple[int, int], ending: str, confirm: str) -> None:
-    option = field_goal_option(state_at(82, drive=2, scores=scores), NAMES)
+    option = field_goal_option(fourth_down(82, drive=2, scores=scores), NAMES)
     assert (option.label, option.confirm) == (LABEL_35 + ending, confirm)
 
 
@@ -130,14 +127,14 @@ def test_the_verdicts_follow_the_players_team_when_it_is_away() -> None:
     (51, "too far for a field goal"),
 ])
 def test_the_fourth_down_clause(line: int, summary: str) -> None:
-    assert kick_summary(state_at(line)) == summary
+    assert kick_summary(fourth_down(line)) == summary
 
 
 def test_the_last_drive_verdicts_are_translated_in_their_own_context() -> None:
     # "wins", "ties" and "loses" are looked up with the context "kick result": Spanish says
     # them to the player ("ganas", "empatas", "pierdes"), not of a team.
     with language.using(language.load("es")):
-        level = field_goal_option(state_at(82, drive=2, scores=(0, 0)), NAMES).label
-        behind = field_goal_option(state_at(82, drive=2, scores=(0, 3)), NAMES).label
+        level = field_goal_option(fourth_down(82, drive=2, scores=(0, 0)), NAMES).label
+        behind = field_goal_option(fourth_down(82, drive=2, scores=(0, 3)), NAMES).label
     assert level.endswith("; termina el partido: si entra, ganas; si falla, empatas")
     assert behind.endswith("; termina el partido: si entra, empatas; si falla, pierdes")

@@ -12,15 +12,15 @@ from engine_helpers import (
     even_defense,
     final_call_game,
     final_calls,
+    fourth_down,
     pct,
     percent_for_yards,
     three_d6,
 )
 
-from sudden_death.engine import GameState, OffCall, Team
+from sudden_death.engine import OffCall, Team
 from sudden_death.engine import events as ev
 from sudden_death.engine.cards import OFFENSIVE_CALLS
-from sudden_death.engine.field import Down
 from sudden_death.engine.kicks import chance_at_least
 from sudden_death.engine.match import Match
 from sudden_death.engine.state import GameEnd, Outcome
@@ -135,11 +135,6 @@ def test_a_score_is_said_once_after_the_extra_point() -> None:
 # -- kicks, needs and the situation ------------------------------------------------------------
 
 
-def state_at(line: int, drive: int = 1, scores: tuple[int, int] = (0, 0),
-             offense: Team = Team.HOME) -> GameState:
-    return GameState(scores=scores, drive=drive, offense=offense, down=Down(4, line, line + 5))
-
-
 # Worked by hand from the seed: distance = (100 - line) + 17; the chance of at least 6, 8, 10 or
 # 13 on three dice is 206, 181, 135 or 56 throws in 216, said as whole percents.
 @pytest.mark.parametrize(("line", "words"), [
@@ -153,21 +148,21 @@ def state_at(line: int, drive: int = 1, scores: tuple[int, int] = (0, 0),
     (83, "34 yards, needs 6 or more on 3 dice, 95 percent"),
 ])
 def test_field_goal_words_give_distance_total_and_exact_chance(line: int, words: str) -> None:
-    option = field_goal_option(state_at(line), NAMES)
+    option = field_goal_option(fourth_down(line), NAMES)
     assert option.label == f"Field goal: {words}" and option.available
 
 
 def test_a_field_goal_past_the_limit_says_why() -> None:
-    option = field_goal_option(state_at(40), NAMES)
+    option = field_goal_option(fourth_down(40), NAMES)
     assert not option.available and option.reason.startswith("Field goal: 77 yards is too far")
 
 
 def test_punt_words_say_where_each_roll_lands() -> None:
-    assert punt_option(state_at(25), NAMES).label == (
+    assert punt_option(fourth_down(25), NAMES).label == (
         "Punt: lands at their 45, their 35 or their 25")
-    assert punt_option(state_at(65), NAMES).label == (
+    assert punt_option(fourth_down(65), NAMES).label == (
         "Punt: lands at their 5, or a touchback to their own 20")
-    detailed = punt_option(state_at(25), NAMES, with_odds=True).label
+    detailed = punt_option(fourth_down(25), NAMES, with_odds=True).label
     assert f"their 35 ({percent_words(Fraction(146, 216))})" in detailed
 
 
@@ -179,12 +174,12 @@ def test_punt_words_say_where_each_roll_lands() -> None:
 ])
 def test_a_kick_on_the_last_drive_says_how_the_game_ends_and_asks_if_it_can_only_lose(
         scores: tuple[int, int], punt_confirms: bool, goal_confirms: bool, words: str) -> None:
-    state = state_at(70, drive=2, scores=scores)
+    state = fourth_down(70, drive=2, scores=scores)
     punt, goal = punt_option(state, NAMES), field_goal_option(state, NAMES)
     assert bool(punt.confirm) is punt_confirms and bool(goal.confirm) is goal_confirms
     assert punt.label.endswith(("you lose", "it's a tie"))
     assert goal.label.endswith(words)
-    assert field_goal_option(state_at(70, drive=1, scores=scores), NAMES).confirm == ""
+    assert field_goal_option(fourth_down(70, drive=1, scores=scores), NAMES).confirm == ""
 
 
 @pytest.mark.parametrize(("behind", "words"), [
@@ -199,12 +194,12 @@ def test_a_kick_on_the_last_drive_says_how_the_game_ends_and_asks_if_it_can_only
 def test_s_says_what_the_side_with_the_ball_needs_on_the_last_drive(
         behind: int, words: str, offense: Team) -> None:
     scores = (behind, 0) if offense is Team.AWAY else (0, behind)
-    state = state_at(30, drive=2, scores=scores, offense=offense)
+    state = fourth_down(30, drive=2, scores=scores, offense=offense)
     who = "You need" if offense is Team.HOME else "The Bears need"
     assert needs_words(state, NAMES) == f"{who} {words}" or (
         needs_words(state, NAMES).startswith(f"{who} {words}"))
     assert situation_words(state, NAMES).endswith(needs_words(state, NAMES))
-    assert needs_words(state_at(30, drive=1, scores=scores, offense=offense), NAMES) == ""
+    assert needs_words(fourth_down(30, drive=1, scores=scores, offense=offense), NAMES) == ""
 
 
 def test_a_safety_ending_is_said_in_the_final_score() -> None:
