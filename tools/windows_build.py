@@ -281,13 +281,26 @@ def fetch_python(wine: Wine, cache: Path) -> Path:
         wmi.rename(wmi.with_name("_wmi.pyd.aside"))  # crashes pip and PyInstaller under Wine
     partial.rename(cache / "python")
     python = home / "python.exe"
-    version = wine.run([str(python), "-c", "import sys; print(sys.version)"],
-                       timeout=WINE_START_TIMEOUT_S)
-    if version.returncode != 0 or not version.stdout.startswith(PYTHON_VERSION):
-        raise CheckFailed(f"the Windows Python does not start under Wine:\n{version.stdout}")
-    say(f"Windows Python {version.stdout.split()[0]} is ready")
+    say(f"Windows Python {python_version(wine, python)} is ready")
     ready.write_text(PYTHON_SHA256 + "\n")
     return python
+
+
+def python_version(wine: Wine, python: Path, attempts: int = 3) -> str:
+    """The version the Windows Python reports, trying again when Wine faults: the first start
+    in a fresh prefix (every CI run has one) sometimes prints the version and then faults on
+    exit ("Unhandled page fault ... starting debugger"), a Wine flake rather than a broken
+    Python. Raises CheckFailed with every attempt's output when none answers cleanly."""
+    outputs = []
+    for attempt in range(1, attempts + 1):
+        result = wine.run([str(python), "-c", "import sys; print('version', sys.version)"],
+                          timeout=WINE_START_TIMEOUT_S)
+        lines = [line.split()[1] for line in result.stdout.splitlines()
+                 if line.startswith("version ") and len(line.split()) > 1]
+        if result.returncode == 0 and lines and lines[0].startswith(PYTHON_VERSION):
+            return lines[0]
+        outputs.append(f"attempt {attempt} (exit {result.returncode}):\n{result.stdout}")
+    raise CheckFailed("the Windows Python does not start under Wine:\n" + "\n".join(outputs))
 
 
 def project_requirements(source: Path) -> list[str]:
