@@ -65,6 +65,7 @@ class Settings:
     computer: str = "random"  # the rules' random computer, or the coach (from the next game)
     play_sweep: bool = True  # a glide from the old spot to the new one after each play
     language: str = ""  # a catalog's code ("es"); empty: the system's language if there is one
+    table_server: str = ""  # ws:// or wss:// URL of a table server; empty: host tables here
     # Under the verbosity dial (SWITCHES): None is the verbosity's own preset; True or False,
     # the player's choice for that switch alone.
     dice: bool | None = None
@@ -128,6 +129,9 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     language = data.get("language")
     if isinstance(language, str) and len(language) < 40 and language.replace("_", "").isalnum():
         values["language"] = language
+    server = data.get("table_server")
+    if isinstance(server, str) and len(server) < 300 and server.startswith(("ws://", "wss://")):
+        values["table_server"] = server
     size = data.get("text_size")
     if isinstance(size, int) and not isinstance(size, bool) and size in TEXT_SIZES:
         values["text_size"] = size

@@ -13,6 +13,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "sudden_death"
 LATE_IMPORTS = {
     ("sudden_death.__main__", "ui.run.loop"):
         "pygame greets on stdout unless told not to before its first import",
+    ("sudden_death.ui.table", "net.link"):
+        "websockets and asyncio take about 65 ms at start-up; only a table needs them",
+    ("sudden_death.__main__", "server.__main__"):
+        "`--serve` runs the table server alone: no pygame, no audio",
     ("sudden_death.audio.synth", "pyttsx3"):
         "the eSpeak NG library and its data path must be set before pyttsx3 loads",
     ("sudden_death.audio.synth", "pyttsx3.drivers"): "the same, for its eSpeak driver",
@@ -85,12 +89,13 @@ def test_no_module_imports_itself_back_through_others() -> None:
 
 # The front end's layers, lowest first (docs/architecture.md): a module imports from its own
 # group and from the layers below it, never from a layer above or from a neighbour of its layer.
+APP_LAYER = ("app", "session", "panel", "table")  # these may import each other
 UI_LAYERS: tuple[tuple[str, ...], ...] = (
     ("keymap",),
     ("words",),
     ("screens",),
     ("aids", "window"),
-    ("app", "session", "panel"),
+    APP_LAYER,
     ("run",),
 )
 
@@ -115,7 +120,7 @@ def test_the_front_end_imports_only_downwards() -> None:
             if here is None or there is None:
                 continue
             if there[0] > here[0] or (there[0] == here[0] and there[1] != here[1]
-                                      and here[0] != UI_LAYERS.index(("app", "session", "panel"))):
+                                      and here[0] != UI_LAYERS.index(APP_LAYER)):
                 upward.append(f"{name} -> {target}")
     assert not upward, upward
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from . import events as ev
@@ -24,7 +24,7 @@ from .actions import (
 )
 from .card_model import Role
 from .computers import COMPUTERS, RANDOM, make_computer
-from .errors import SnapshotError
+from .errors import RulesError, SnapshotError
 from .game import Game
 from .policy import Policy
 from .snapshot import (
@@ -118,6 +118,21 @@ class Match:
         events = self.game.apply({**self._committed, decision.team: action})
         self._committed, self._committed_phase = {}, None
         return events + self.advance()
+
+    def play(self, actions: Sequence[Action]) -> tuple[list[ev.Event], RulesError | None]:
+        """The human's actions in order; a refused one stops the rest, and what went before it
+        still counts. Returns the events and the refusal, if any."""
+        events: list[ev.Event] = []
+        for action in actions:
+            try:
+                events += self.act(action)
+            except RulesError as error:
+                return events, error
+        return events, None
+
+    @property
+    def is_over(self) -> bool:
+        return self.game.is_over
 
     def concede(self, team: Team) -> list[ev.Event]:
         events = self.game.apply({team: Concede()})

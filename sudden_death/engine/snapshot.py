@@ -124,6 +124,21 @@ def hand_from_dict(data: Any) -> Hand:
         raise SnapshotError("a saved hand needs players and calls") from None
 
 
+def swap_to_dict(swap: Swap) -> dict[str, Any]:
+    return {"kind": swap.kind.value,
+            "out": None if swap.out is None else card_to_str(swap.out),
+            "into": None if swap.into is None else card_to_str(swap.into)}
+
+
+def swap_from_dict(data: Any) -> Swap:
+    try:
+        return Swap(_enum(SwapKind, data["kind"]),
+                    None if data["out"] is None else card_from_str(data["out"]),
+                    None if data["into"] is None else card_from_str(data["into"]))
+    except (KeyError, TypeError):
+        raise SnapshotError("a saved swap needs its kind, out and into") from None
+
+
 # -- states ------------------------------------------------------------------------------------
 
 
@@ -200,11 +215,7 @@ def action_to_dict(action: Action) -> dict[str, Any]:
         if isinstance(value, Hand):
             data[field.name] = hand_to_dict(value)
         elif isinstance(value, Swap):
-            data[field.name] = {
-                "kind": value.kind.value,
-                "out": None if value.out is None else card_to_str(value.out),
-                "into": None if value.into is None else card_to_str(value.into),
-            }
+            data[field.name] = swap_to_dict(value)
         elif isinstance(value, (Player, OffCall, DefCall)):
             data[field.name] = card_to_str(value)
         else:
@@ -226,12 +237,7 @@ def action_from_dict(data: Any) -> Action:
         if kind is PickHand:
             return PickHand(hand_from_dict(data["hand"]))
         if kind is PickSwap:
-            swap = data["swap"]
-            return PickSwap(Swap(
-                _enum(SwapKind, swap["kind"]),
-                None if swap["out"] is None else card_from_str(swap["out"]),
-                None if swap["into"] is None else card_from_str(swap["into"]),
-            ))
+            return PickSwap(swap_from_dict(data["swap"]))
         if kind is PickFinal:
             return PickFinal(card_from_str(data["call"]))
         return Concede()

@@ -17,10 +17,12 @@ from ..engine import events as ev
 from ..engine.actions import Action, held_hand, role_of
 from ..engine.card_model import DefCall, OffCall, Player, Role
 from ..engine.computers import COACH
+from ..engine.errors import RulesError
 from ..engine.field import LAST_DOWN
-from ..engine.match import Match
 from ..engine.state import GameState, Phase, SnapChoice
 from ..language import _
+from ..net import protocol as p
+from ..net.remote_match import RemoteMatch
 from .aids.comfort import Comfort
 from .keymap import MODIFIER_KEYS, PICKS, Command, Context, KeyMap, pick_number, types_text
 from .panel import Panel
@@ -28,10 +30,12 @@ from .screens import review as sections
 from .screens.base import ConfirmScreen, Extra, Screen
 from .screens.decisions import CoinScreen, FinalCallScreen, GameOverScreen, SideScreen, SnapScreen
 from .screens.explorer import open_explorer
+from .screens.friend import CodeScreen, FriendScreen, TableWaitScreen
 from .screens.hands import SelectionScreen, SubstitutionScreen
 from .screens.menu import Feedback, Menu
 from .screens.welcome import DEFAULT_AWAY, DEFAULT_HOME, NamingScreen, WelcomeScreen
-from .session import Session
+from .session import Play, Session
+from .table import TablePlay
 from .window.render import View
 from .words.cards import card_details
 from .words.help import screen_help
@@ -40,6 +44,7 @@ from .words.line import Line
 from .words.matchups import conversion_words, matchups_words, needed_now, swap_words
 from .words.phrases import Names, score_words
 from .words.situation import human_spots, outcome_words, situation_words
+from .words.table import waiting_words
 from .words.verbosity import Telling, Verbosity
 
 Card = OffCall | DefCall | Player
@@ -73,11 +78,15 @@ class App:
         self.comfort = Comfort(self, speaker, cues)  # settings, history, field tone, how to play
         self.keys = KeyMap.default()  # what each key does (keymap.py)
         self._commands = self._command_table()
+        self.table: TablePlay | None = None  # the table being played at, if any
+        self.server_url: str | None = None  # --server; None: the saved setting
+        # Set by the loop: a transcript record, for key scripts that play at a table.
+        self.record: Callable[..., None] = lambda kind, **fields: None
 
     # -- the session's parts, read by screens, comfort and tests -------------------------------
 
     @property
-    def match(self) -> Match | None:
+    def match(self) -> Play | None:
         return self.session.match
 
     @property
@@ -220,8 +229,85 @@ class App:
         return self.session.narrator.lines(events, self.telling)
 
     def play_again(self) -> None:
+        if self.table is not None:  # a game at a table: back to hosting or joining one
+            self.close_table()
+            self.play_friend()
+            return
         self.say(_("New game."), category=Category.DECISION)
         self.new_match(interrupt=False)
+
+    # -- playing a friend at a table ---------------------------------------------------------
+
+    def play_friend(self) -> None:
+        self.show(FriendScreen(self))
+
+    def _server(self) -> str | None:
+        return self.server_url or self.comfort.settings.table_server or None
+
+    def needs_address(self) -> bool:
+        """Joining with no table server set: the host's own game serves the table."""
+        return self._server() is None
+
+    def host_table(self, name: str) -> None:
+        self.names = Names(name, name)
+        self._open_table(self._server(), p.Host(p.PROTOCOL_VERSION, name))
+
+    def join_table(self, name: str, code: str, address: str | None) -> None:
+        self.names = Names(name, name)
+        url = self._server() or f"ws://{address}"
+        self._open_table(url, p.Join(p.PROTOCOL_VERSION, code, name))
+
+    def _open_table(self, url: str | None, greeting: p.Host | p.Join) -> None:
+        self.close_table()
+        self.table = TablePlay(self, url, greeting)
+        self.table.start()
+        self.show(TableWaitScreen(self, _("Connecting to the table.")))
+
+    def leave_table(self) -> None:
+        self.close_table()
+        self.start()
+
+    def close_table(self) -> None:
+        if self.table is not None:
+            self.table.close()
+            self.table = None
+
+    def table_waiting(self, words: str) -> None:
+        self.show(TableWaitScreen(self, words), interrupt=False)
+
+    def table_started(self, match: RemoteMatch, names: Names) -> None:
+        self.session.join_table(match, names)
+        self.names = self.session.names
+        # Translators: {mine} is the player's team, {theirs} the friend's team.
+        self.say(_("You are the {mine}; your friend plays the {theirs}.").format(
+            mine=self.names.mine, theirs=self.names.theirs), interrupt=False,
+            category=Category.DECISION)
+        self.show_decision(interrupt=False)
+
+    def table_events(self, events: list[ev.Event], refusal: RulesError | None) -> None:
+        if refusal is not None:
+            self.cue("menu_error")
+            self.say(str(refusal), category=Category.ERROR)
+        if events:
+            self.after(events)
+        elif refusal is not None:
+            self.show_decision(interrupt=False)
+
+    def table_closed(self, words: str, retry: bool) -> None:
+        """The table cannot be used (or no longer): said, then back to somewhere useful."""
+        table = self.table
+        self.table = None
+        if table is not None:
+            table.close()
+        self.cue("menu_error")
+        self.say(words, category=Category.NOTICE)
+        match = self.match
+        if isinstance(match, RemoteMatch) and match.state.outcome is not None:
+            return  # the game is over already: its screen stays
+        if retry and table is not None and isinstance(table.greeting, p.Join):
+            self.show(CodeScreen(self, table.greeting.name), interrupt=False)
+            return
+        self.show(FriendScreen(self), interrupt=False)
 
     def act(self, *actions: Action) -> None:
         """The player's actions, in order (the snap and the cards come together before fourth
@@ -250,6 +336,12 @@ class App:
         assert match is not None
         decision = match.pending()
         state = match.state
+        if isinstance(match, RemoteMatch):
+            self._table_turn(match)
+            if match.waiting:
+                self.show(TableWaitScreen(self, waiting_words(self.names.theirs), in_game=True),
+                          interrupt=interrupt)
+                return
         if decision is None:
             assert state.outcome is not None
             self.show(GameOverScreen(self, outcome_words(state.outcome, self.names)),
@@ -284,6 +376,17 @@ class App:
                                      full=self.first_time("final"), odds=self._odds(role))
         self.show(screen, interrupt=interrupt)
 
+    def _table_turn(self, match: RemoteMatch) -> None:
+        """For key scripts at a table: whose turn it is now (`{"kind": "turn"}` records)."""
+        decision = match.pending()
+        down = match.state.down
+        if decision is None:
+            self.record("turn", mine=False, over=match.is_over)
+            return
+        self.record("turn", mine=True, phase=decision.phase.value,
+                    role=None if decision.role is None else decision.role.value,
+                    down=None if down is None else down.number)
+
     def _odds(self, role: Role) -> str:
         """On 3rd and 4th down: each of your calls' chance of making the line to gain."""
         assert self.match is not None
@@ -315,9 +418,11 @@ class App:
         self.comfort.open(extra)
 
     def tick(self) -> None:
-        """Once every turn of the loop: news from outside services (the screen reader) that
-        answer off the loop."""
+        """Once every turn of the loop: news from outside services (the screen reader, a
+        table server) that answer off the loop."""
         self.comfort.tick()
+        if self.table is not None:
+            self.table.tick()
 
     def tell_notice(self, notice: str, cue: bool = True, again: bool = False) -> None:
         """Show a fault reason in the window (once) and speak it without cutting speech, after
@@ -341,6 +446,7 @@ class App:
         self.push(ConfirmScreen(self, _("Quit Sudden Death?"), self.quit, yes=_("Yes, quit")))
 
     def quit(self) -> None:
+        self.close_table()
         self.say(_("Goodbye."), category=Category.NOTICE)
         self.running = False
 

@@ -10,20 +10,45 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import replace
+from typing import Protocol
 
 from ..engine import events as ev
 from ..engine.actions import Action, held_hand
 from ..engine.card_model import Role
 from ..engine.computers import RANDOM
 from ..engine.errors import RulesError
-from ..engine.match import Match
-from ..engine.state import Hand, SnapChoice, Team
+from ..engine.match import Decision, Match
+from ..engine.state import GameState, Hand, SnapChoice, Team
 from .screens.base import Screen
 from .screens.review import ComputerCalls
 from .words.line import Line
 from .words.narration import Narrator
 from .words.phrases import Names
 from .words.verbosity import Telling
+
+
+class Play(Protocol):
+    """What the session asks of a game: `engine.Match` against the computer, or
+    `net.RemoteMatch` at a table, whose events come later (`App.table_news`)."""
+
+    @property
+    def state(self) -> GameState: ...
+
+    @property
+    def human(self) -> Team | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def pending(self) -> Decision | None: ...
+
+    def role_of(self, team: Team) -> Role | None: ...
+
+    def advance(self) -> list[ev.Event]: ...
+
+    def play(self, actions: Sequence[Action]) -> tuple[list[ev.Event], RulesError | None]: ...
+
+    def concede(self, team: Team) -> list[ev.Event]: ...
 
 
 class Session:
@@ -34,7 +59,7 @@ class Session:
         self.games = 0
         self.rng = random.Random()
         self.stack: list[Screen] = []
-        self.match: Match | None = None
+        self.match: Play | None = None
         self.names = names  # the player's team is `names.you` once a match starts
         self.narrator = Narrator(names)
         self.computer = ComputerCalls()  # what the computer has revealed, for its section
@@ -70,32 +95,33 @@ class Session:
         before the player's first decision."""
         seed = self.rng.randrange(2**31) if self.seed is None else self.seed + self.games
         self.games += 1
-        self.match = Match.against_computer(seed, computer=computer)
+        self._begin(Match.against_computer(seed, computer=computer), names)
+        return self.match.advance() if self.match is not None else []
+
+    def join_table(self, match: Play, names: Names) -> None:
+        """A game at a table: the other team is a person, `match` plays through the server."""
+        self._begin(match, names)
+
+    def _begin(self, match: Play, names: Names) -> None:
+        self.match = match
         # The words speak from the side of the team the player has in this match.
-        self.names = replace(names, you=self.match.human or names.you)
+        self.names = replace(names, you=match.human or names.you)
         self.narrator = Narrator(self.names)
         self.computer = ComputerCalls()
         self.result = []
         self.told = set()
         self.last_hands = {}
         self.last_play = None
-        return self.match.advance()
 
     def act(self, actions: Sequence[Action]) -> tuple[list[ev.Event], RulesError | None]:
         """The player's actions in order; a refused one stops the rest, and what went before
         it still counts. Returns the events and the refusal, if any."""
-        events: list[ev.Event] = []
         if self.match is None:
-            return events, None
-        for action in actions:
-            try:
-                events += self.match.act(action)
-            except RulesError as error:
-                return events, error
-        return events, None
+            return [], None
+        return self.match.play(actions)
 
     def concede(self) -> list[ev.Event]:
-        if self.match is None or self.match.game.is_over:
+        if self.match is None or self.match.is_over:
             return []
         return self.match.concede(self.names.you)
 

@@ -22,6 +22,7 @@ class Options:
     window: tuple[int, int] | None = None  # the window's first size, or the default
     computer: str | None = None  # "random" or "coach"; None: the saved setting
     lang: str | None = None  # a catalog's code ("en", "es"); None: the saved setting
+    server: str | None = None  # a table server's URL for "Play a friend"; None: the setting
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -53,6 +54,10 @@ def build_parser() -> argparse.ArgumentParser:
         "--lang", metavar="CODE", type=_language, default=None,
         help="the language for this run, e.g. en or es (default: the setting, else the "
              "system's language when the game has it)",
+    )
+    parser.add_argument(
+        "--server", type=_server_url, default=None, metavar="URL",
+        help="the table server for Play a friend (ws://HOST:PORT or wss://...), this run only",
     )
     parser.add_argument(
         "--computer", choices=("random", "coach"), default=None,
@@ -99,6 +104,13 @@ def _window_size(text: str) -> tuple[int, int]:
     return width, height
 
 
+def _server_url(text: str) -> str:
+    if not text.startswith(("ws://", "wss://")) or len(text) > 300:
+        raise argparse.ArgumentTypeError(f"a table server is ws://HOST:PORT or wss://..., "
+                                         f"not {text[:40]!r}")
+    return text
+
+
 def parse_options(argv: list[str] | None) -> Options:
     args = build_parser().parse_args(argv)
     return Options(
@@ -111,4 +123,5 @@ def parse_options(argv: list[str] | None) -> Options:
         window=args.window,
         computer=args.computer,
         lang=args.lang,
+        server=args.server,
     )

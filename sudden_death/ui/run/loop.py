@@ -155,6 +155,8 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         speaker.add_listener(lambda message: transcript.speech(message.text))
         cues.add_listener(transcript.cue)
         app = App(speaker, cues, options.seed, options.computer)
+        app.server_url = options.server
+        app.record = transcript.record
         early = output.poll()  # a reader that answered in time speaks the welcome itself
         app.start()
         for notice in dict.fromkeys([*notices, speaker.notice, cues.notice]):
@@ -169,8 +171,11 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         # Everything made so far lives as long as the game: keep it out of the collector's
         # full passes, which otherwise pause every thread (the mixer's too) for over 15 ms.
         gc.freeze()
-        _loop(app, source, fonts, transcript, poll, frames,
-              stop=lambda: guard.code is not None)
+        try:
+            _loop(app, source, fonts, transcript, poll, frames,
+                  stop=lambda: guard.code is not None)
+        finally:
+            app.close_table()  # the friend hears that this seat left
     finally:
         frames.close()
         sys.setswitchinterval(switch)
@@ -267,6 +272,8 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
         for notice in poll():  # an audio fault mid-game is shown and spoken when it happens
             app.tell_notice(notice)
         app.tick()
+        # At a table the loop turns every few milliseconds: the network's news is polled.
+        at_table = app.table is not None
         if source is not None and not pygame.event.peek():
             if source.live:
                 step = source.next(0)
@@ -274,7 +281,7 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
                     if not waiting_said:
                         transcript.waiting()
                         waiting_said = True
-                    step = source.next(FRAME_SECONDS * 3)
+                    step = source.next(SPIN_POLL_SECONDS if at_table else FRAME_SECONDS * 3)
             else:
                 step = source.next(0)
             if step is None:
@@ -287,7 +294,7 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
                 waiting_said = False
         events = pygame.event.get()
         if source is None and not events and not app.dirty:
-            events = _wait_for_events(spins)
+            events = _wait_for_events(spins or at_table)
         for event in events:
             _dispatch(app, event)
             if not app.running:

@@ -80,6 +80,10 @@ class Transcript:
     def cue(self, name: str) -> None:
         self._write({"t": self._now(), "kind": "cue", "name": name})
 
+    def record(self, kind: str, **fields: object) -> None:
+        """Anything else a script may follow: a table's code, the player's turn at a table."""
+        self._write({"t": self._now(), "kind": kind, **fields})
+
     def waiting(self) -> None:
         self._write({"kind": "waiting"})
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...audio.protocols import Category
 from ...language import N_, _, p_
 from ..keymap import Command, Context
@@ -25,6 +27,7 @@ class WelcomeScreen(Screen):
              (_("How to play"), lambda: host.open_extra(Extra.RULES)),
              (_("Sounds of the game"), lambda: host.open_extra(Extra.SOUNDS)),
              (_("Settings"), lambda: host.open_extra(Extra.SETTINGS)),
+             (_("Play a friend"), host.play_friend),
              (_("Quit"), host.ask_quit)]))])
         super().__init__(host, menu)
 
@@ -36,17 +39,70 @@ class WelcomeScreen(Screen):
         )
 
 
-class NamingScreen(Screen):
-    """Typing both team names: letters are echoed, Backspace says what it removed."""
+class TypingScreen(Screen):
+    """A line to type into: each character is echoed, Backspace says what it removed, Enter
+    confirms. Subclasses say what the line is for (`_build`, `prompt`) and what Enter does."""
 
-    help_key = "naming"
     key_context = Context.TYPING
     takes_text = True
+    limit = 24
 
     def __init__(self, host: Host) -> None:
-        self.names: list[str] = []
         self.text = ""
         super().__init__(host, self._build())
+
+    def _build(self) -> Menu:
+        raise NotImplementedError
+
+    def accepts(self, char: str) -> bool:
+        return char.isprintable()
+
+    def focus_words(self) -> str:
+        return ""  # the prompt says it all; the text line is empty
+
+    def _refresh(self) -> None:
+        self.menu = self._build()
+
+    def handle_text(self, text: str) -> bool:
+        for char in text:
+            if not self.accepts(char) or len(self.text) >= self.limit:
+                self.host.cue("menu_error")
+                continue
+            self.text += char
+            self.host.say(_space_or(char), category=Category.ECHO)
+        self._refresh()
+        return True
+
+    def on_command(self, command: Command) -> bool:
+        if command is Command.ERASE:
+            if not self.text:
+                self.host.say(self.empty_words(), category=Category.ECHO)
+                self.host.cue("menu_edge")
+            else:
+                removed, self.text = self.text[-1], self.text[:-1]
+                # Translators: Backspace removed a typed character (or "space").
+                self.host.say(_("Removed {character}.").format(character=_space_or(removed)),
+                              category=Category.ECHO)
+            self._refresh()
+            return True
+        if command is Command.ACTIVATE:
+            self.confirm()
+            return True
+        return False  # letters arrive as text input: takes_text keeps them from acting
+
+    def empty_words(self) -> str:
+        return _("Nothing to remove; the name is empty.")
+
+
+class NamingScreen(TypingScreen):
+    """Typing both team names (or only the player's, for a table: `on_named` then takes it)."""
+
+    help_key = "naming"
+
+    def __init__(self, host: Host, on_named: Callable[[str], None] | None = None) -> None:
+        self.names: list[str] = []
+        self.on_named = on_named
+        super().__init__(host)
 
     def _prompt(self) -> str:
         return _("Your team's name") if not self.names else _("The computer team's name")
@@ -68,39 +124,6 @@ class NamingScreen(Screen):
                       "{name}.")
         return words.format(name=self._default())
 
-    def focus_words(self) -> str:
-        return ""  # the prompt says it all; the text line is empty
-
-    def _refresh(self) -> None:
-        self.menu = self._build()
-
-    def handle_text(self, text: str) -> bool:
-        for char in text:
-            if not char.isprintable() or len(self.text) >= 24:
-                self.host.cue("menu_error")
-                continue
-            self.text += char
-            self.host.say(_space_or(char), category=Category.ECHO)
-        self._refresh()
-        return True
-
-    def on_command(self, command: Command) -> bool:
-        if command is Command.ERASE:
-            if not self.text:
-                self.host.say(_("Nothing to remove; the name is empty."), category=Category.ECHO)
-                self.host.cue("menu_edge")
-            else:
-                removed, self.text = self.text[-1], self.text[:-1]
-                # Translators: Backspace removed a typed character (or "space").
-                self.host.say(_("Removed {character}.").format(character=_space_or(removed)),
-                              category=Category.ECHO)
-            self._refresh()
-            return True
-        if command is Command.ACTIVATE:
-            self.confirm()
-            return True
-        return False  # letters arrive as text input: takes_text keeps them from acting
-
     def confirm(self) -> None:
         name = self.text.strip()
         typed = bool(name)
@@ -120,6 +143,9 @@ class NamingScreen(Screen):
             self.host.say(_("Name set: {name}.").format(name=name), category=Category.ECHO)
         self.names.append(name)
         self.text = ""
+        if self.on_named is not None:
+            self.on_named(name)
+            return
         if len(self.names) == 2:
             self.host.names_chosen(self.names[0], self.names[1])
             return

@@ -43,6 +43,19 @@ def _screens() -> dict[str, str]:
             "Naming a team. Type a name; each letter is read back. {erase} removes the last "
             "letter. {activate} accepts the name; an empty name takes the default."
         ),
+        "friend": _(
+            "Playing a friend on another computer. Host a table: the game says a code to give "
+            "your friend. Join a table: type the code your friend's game says. Choose with "
+            "{previous_item} and {next_item} and press {activate}; {back} returns to the title."
+        ),
+        "table_code": _(
+            "Joining a table. Type the code your friend's game says, digits only; each is read "
+            "back. {erase} removes the last one. {activate} joins."
+        ),
+        "table_wait": _(
+            "Waiting at a table, for the server or for your friend. Every review key works "
+            "meanwhile. The game goes on by itself as soon as your friend is ready."
+        ),
         "coin": _("Coin toss. Choose Heads or Tails with {previous_item} and {next_item} and "
                   "press {activate}."),
         "side": _(

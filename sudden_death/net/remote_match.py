@@ -1,0 +1,104 @@
+"""A game at a table, seen from one seat: the questions `engine.Match` answers (the state, the
+decision waiting for the player, playing it), answered from the server's updates.
+
+The session and the screens cannot tell it from a game against the computer, except that
+playing returns no events at once: they come later, in `receive`, when the server has played
+the step (for the card steps, once the other seat has committed too). Until then `pending`
+is None and `waiting` is True.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from ..engine import events as ev
+from ..engine.actions import Action, Concede, actors, legal_actions, role_of
+from ..engine.card_model import Role
+from ..engine.errors import RulesError, SnapshotError
+from ..engine.event_codec import events_from_list
+from ..engine.match import Decision
+from ..engine.snapshot import action_to_dict, state_from_dict
+from ..engine.state import GameState, Phase, Team
+from . import protocol as p
+
+
+class ServerRefusal(RulesError):
+    """The server did not play what this seat sent; `code` is the protocol's refusal code."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+class RemoteMatch:
+    def __init__(self, send: Callable[[p.Message], None], seat: Team, start: p.Start) -> None:
+        self._send = send
+        self.seat = seat
+        self.names = tuple(start.names)
+        self.state: GameState = state_from_dict(start.state)
+        self.step = start.step
+        self._sent_at: int | None = None  # the step this seat's last sent action is for
+        self.left: str | None = None  # the other team's name, once it has left the table
+
+    @property
+    def human(self) -> Team:
+        return self.seat
+
+    @property
+    def is_over(self) -> bool:
+        return self.state.phase is Phase.GAME_OVER or self.left is not None
+
+    @property
+    def waiting(self) -> bool:
+        """True while the game waits on the other seat (or on the server's answer)."""
+        return not self.is_over and self.pending() is None
+
+    def role_of(self, team: Team) -> Role | None:
+        return role_of(self.state, team)
+
+    def pending(self) -> Decision | None:
+        sent = self._sent_at is not None and self._sent_at >= self.step
+        if self.is_over or sent or self.seat not in actors(self.state):
+            return None
+        return Decision(self.state.phase, self.seat, self.role_of(self.seat))
+
+    def legal_actions(self) -> tuple[Action, ...]:
+        return () if self.pending() is None else legal_actions(self.state, self.seat)
+
+    def advance(self) -> list[ev.Event]:
+        return []
+
+    def play(self, actions: Sequence[Action]) -> tuple[list[ev.Event], RulesError | None]:
+        """Send this seat's actions for the step; what they cause arrives in `receive`."""
+        if self.pending() is None:
+            return [], RulesError("it is not your turn")
+        self._send(p.Act(self.step, [action_to_dict(action) for action in actions]))
+        # Each action but the last plays a step of its own (the snap before the cards), so
+        # the last is held for a later step: the decision is not ours again until that one.
+        self._sent_at = self.step + len(actions) - 1
+        return [], None
+
+    def concede(self, team: Team) -> list[ev.Event]:
+        if not self.is_over:
+            self._send(p.Act(self.step, [action_to_dict(Concede())]))
+            self._sent_at = self.step
+        return []
+
+    def receive(self, message: p.ServerMessage) -> tuple[list[ev.Event], RulesError | None]:
+        """A server message for this game: the events to tell, and a refusal to say."""
+        if isinstance(message, p.Update):
+            try:
+                events = events_from_list(message.events)
+                self.state = state_from_dict(message.state)
+            except SnapshotError as error:
+                return [], ServerRefusal(p.BAD_MESSAGE, str(error))
+            self.step = message.step
+            if self._sent_at is not None and self._sent_at < self.step:
+                self._sent_at = None  # what this seat sent has been played
+            return events, None
+        if isinstance(message, p.Refused):
+            self._sent_at = None  # the decision is the player's again
+            return [], ServerRefusal(message.code, message.text)
+        if isinstance(message, p.Left):
+            self.left = message.name
+        return [], None

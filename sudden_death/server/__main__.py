@@ -1,0 +1,70 @@
+"""`python -m sudden_death.server`: run a table server until SIGTERM or Ctrl+C (exit 0).
+
+Its first line on standard output is `{"listening": "ws://HOST:PORT"}`, so a script that
+starts it with `--port 0` learns the port it got.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import logging
+import signal
+import ssl
+import sys
+from pathlib import Path
+
+from .service import TableService, address, start, stop
+
+
+def parse(argv: list[str] | None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(prog="python -m sudden_death.server",
+                                     description="Sudden Death's table server.")
+    parser.add_argument("--host", default="127.0.0.1",
+                        help="the address to listen on (0.0.0.0 serves the whole network)")
+    parser.add_argument("--port", type=int, default=8765, help="the port; 0 picks a free one")
+    parser.add_argument("--data", type=Path, default=None,
+                        help="where the tables are kept (a folder)")
+    parser.add_argument("--tls-cert", type=Path, default=None, help="certificate (PEM)")
+    parser.add_argument("--tls-key", type=Path, default=None, help="its private key (PEM)")
+    parser.add_argument("--seed", type=int, default=None,
+                        help="table n's dice come from SEED + n (tests and replays)")
+    options = parser.parse_args(argv)
+    if (options.tls_cert is None) != (options.tls_key is None):
+        parser.error("--tls-cert and --tls-key come together")
+    return options
+
+
+async def serve(options: argparse.Namespace) -> None:
+    tls = None
+    if options.tls_cert is not None:
+        tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+        tls.load_cert_chain(options.tls_cert, options.tls_key)
+    if options.data is not None:
+        options.data.mkdir(parents=True, exist_ok=True)
+    service = TableService(seed=options.seed)
+    server = await start(service, options.host, options.port, tls)
+    print(json.dumps({"listening": address(server, tls is not None)}), flush=True)
+    done = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGTERM, signal.SIGINT):
+        loop.add_signal_handler(signum, done.set)
+    await done.wait()
+    await stop(server)
+
+
+def main(argv: list[str] | None = None) -> int:
+    options = parse(argv)
+    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
+                        format="sudden_death.server: %(message)s")
+    try:
+        asyncio.run(serve(options))
+    except OSError as error:  # the port is taken, the certificate unreadable...
+        print(f"sudden_death.server: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

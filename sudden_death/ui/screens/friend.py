@@ -1,0 +1,127 @@
+"""Playing a friend: hosting or joining a table, typing its code, and waiting for the friend."""
+
+from __future__ import annotations
+
+from ...audio.protocols import Category
+from ...language import _, n_
+from ...net.protocol import CODE_DIGITS
+from .base import Host, Screen, buttons
+from .menu import Group, Item, ItemKind, Menu
+from .welcome import NamingScreen, TypingScreen
+
+
+class FriendScreen(Screen):
+    """Host a table, or join one; Escape goes back to the title screen."""
+
+    help_key = "friend"
+
+    def __init__(self, host: Host) -> None:
+        menu = Menu(_("Play a friend"), [Group(_("Play a friend"), buttons(
+            [(_("Host a table"), self.host_one), (_("Join a table"), self.join_one),
+             (_("Back"), self.back)]))])
+        super().__init__(host, menu)
+
+    def prompt(self) -> str:
+        return _("Play a friend on another computer: host a table and tell them its code, or "
+                 "join theirs.")
+
+    def host_one(self) -> None:
+        self.host.push(NamingScreen(self.host, on_named=self.host.host_table))
+
+    def join_one(self) -> None:
+        def named(name: str) -> None:
+            self.host.push(CodeScreen(self.host, name))
+
+        self.host.push(NamingScreen(self.host, on_named=named))
+
+    def back(self) -> None:
+        self.host.start()
+
+    def on_escape(self) -> bool:
+        self.back()
+        return True
+
+
+class CodeScreen(TypingScreen):
+    """Typing the table's code (and, with no table server set, the host's address)."""
+
+    help_key = "table_code"
+    limit = 64
+
+    def __init__(self, host: Host, name: str, code: str | None = None) -> None:
+        self.name = name
+        self.code = code  # typed already: now the address is being typed
+        super().__init__(host)
+
+    @property
+    def asks_address(self) -> bool:
+        return self.code is not None
+
+    def accepts(self, char: str) -> bool:
+        if self.asks_address:
+            return char.isprintable() and not char.isspace()
+        return char.isdigit() or char == " "
+
+    def _build(self) -> Menu:
+        title = _("The host's address") if self.asks_address else _("Table code")
+        return Menu(_("Join a table"), [Group(title, [Item(self.text or "", ItemKind.TEXT)])])
+
+    def prompt(self) -> str:
+        if self.asks_address:
+            return _("The host's address, as their game says it, such as 192.168.1.20:8765: "
+                     "type it and press Enter.")
+        # Translators: {digits} is how many digits a table code has (6).
+        return n_("The table code, {digits} digit: type it and press Enter.",
+                  "The table code, {digits} digits: type it and press Enter.",
+                  CODE_DIGITS).format(digits=CODE_DIGITS)
+
+    def empty_words(self) -> str:
+        return _("Nothing to remove; nothing is typed.")
+
+    def confirm(self) -> None:
+        typed = "".join(self.text.split())
+        if self.asks_address:
+            if not typed:
+                self.host.cue("menu_error")
+                self.host.say(_("Type the host's address first."), category=Category.MENU)
+                return
+            assert self.code is not None
+            self.host.join_table(self.name, self.code, typed)
+            return
+        if len(typed) != CODE_DIGITS:
+            self.host.cue("menu_error")
+            # Translators: {digits} is the code's length (6), {typed} how many were typed.
+            self.host.say(n_("A table code has {digits} digits; you typed {typed}.",
+                             "A table code has {digits} digits; you typed {typed}.",
+                             len(typed)).format(digits=CODE_DIGITS, typed=len(typed)),
+                          category=Category.MENU)
+            return
+        if self.host.needs_address():
+            self.host.push(CodeScreen(self.host, self.name, typed))
+            return
+        self.host.join_table(self.name, typed, None)
+
+
+class TableWaitScreen(Screen):
+    """Waiting at a table: for the server, for the friend to join, or for the friend's choice
+    during a game. Review keys work as on any screen; Escape offers to leave."""
+
+    help_key = "table_wait"
+
+    def __init__(self, host: Host, words: str, in_game: bool = False) -> None:
+        self.words = words
+        self.in_game = in_game
+        label = _("Concede the game") if in_game else _("Leave the table")
+        action = host.ask_concede if in_game else host.leave_table
+        menu = Menu(words, [Group(_("Waiting"), [Item(words, ItemKind.TEXT),
+                                                 *buttons([(label, action)])])])
+        super().__init__(host, menu)
+
+    def prompt(self) -> str:
+        return self.words
+
+    def focus_words(self) -> str:
+        return ""
+
+    def confirm(self) -> None:
+        self.host.say(self.words, category=Category.MENU)

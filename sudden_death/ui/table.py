@@ -1,0 +1,119 @@
+"""Playing at a table: the line to the server, and what its news means for the player.
+
+The link runs off the loop (`net/link.py`); `tick` takes what has arrived, once per turn of
+the loop, and turns it into the same calls a game against the computer makes: the start of
+a match, events after a step, a refusal said. Nothing here waits.
+"""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ..audio.protocols import Category
+from ..engine import events as ev
+from ..engine.errors import RulesError
+from ..engine.state import Team
+from ..language import _
+from ..net import protocol as p
+from ..net.news import Connected, Lost
+from ..net.remote_match import RemoteMatch, ServerRefusal
+from .words.phrases import Names
+from .words.table import joined_words, left_words, lost_words, refusal_words, table_code_words
+
+
+class TableHost(Protocol):
+    """What the table asks of the app."""
+
+    def say(self, text: str, *, interrupt: bool = True,
+            category: Category = Category.MENU) -> None: ...
+
+    def cue(self, name: str) -> None: ...
+
+    def record(self, kind: str, **fields: object) -> None: ...
+
+    def table_waiting(self, words: str) -> None: ...
+
+    def table_started(self, match: RemoteMatch, names: Names) -> None: ...
+
+    def table_events(self, events: list[ev.Event], refusal: RulesError | None) -> None: ...
+
+    def table_closed(self, words: str, retry: bool) -> None: ...
+
+
+class TablePlay:
+    """One table, from the greeting to the end of its game."""
+
+    def __init__(self, host: TableHost, url: str | None, greeting: p.Host | p.Join) -> None:
+        self.host = host
+        self.greeting = greeting
+        self.hosting = isinstance(greeting, p.Host)
+        from ..net.link import TableLink
+
+        self.link = TableLink(url, greeting)
+        self.address: str | None = None
+        self.code = ""
+        self.seat: int | None = None
+        self.match: RemoteMatch | None = None
+        self.closed = False
+        self.announcement = ""  # the code, for R and S while waiting for the friend
+
+    def start(self) -> None:
+        self.link.start()
+
+    def close(self) -> None:
+        """Leave the table (the other seat hears it) and stop the line."""
+        self.closed = True
+        self.link.close()
+
+    def tick(self) -> None:
+        for news in self.link.poll():
+            if not self.closed:
+                self._news(news)
+
+    def _news(self, news: object) -> None:
+        if isinstance(news, Connected):
+            self.address = news.address
+        elif isinstance(news, p.Seated):
+            self.code, self.seat = news.code, news.seat
+            if self.hosting:
+                self.announcement = table_code_words(news.code, self.address)
+                self.host.record("table", code=news.code)
+                self.host.say(self.announcement, category=Category.DECISION)
+                self.host.table_waiting(_waiting_for_friend())
+        elif isinstance(news, p.Start):
+            self._start(news)
+        elif isinstance(news, Lost):
+            self.closed = True
+            self.host.table_closed(lost_words(news.ever_connected), retry=False)
+        elif isinstance(news, p.Refused) and self.match is None:
+            self.closed = news.fatal
+            self.host.table_closed(refusal_words(news.code, news.text),
+                                   retry=news.code == p.NO_TABLE)
+        elif self.match is not None and isinstance(news, (p.Update, p.Refused, p.Left)):
+            self._in_game(news)
+
+    def _start(self, news: p.Start) -> None:
+        assert self.seat is not None
+        seat = Team(self.seat)
+        self.match = RemoteMatch(self.link.send, seat, news)
+        home, away = news.names
+        names = Names(home, away, seat)
+        if self.hosting:
+            self.host.cue("menu_select")
+            self.host.say(joined_words(names.theirs), category=Category.DECISION)
+        self.host.table_started(self.match, names)
+
+    def _in_game(self, news: p.Update | p.Refused | p.Left) -> None:
+        assert self.match is not None
+        events, refusal = self.match.receive(news)
+        if isinstance(news, p.Left):
+            self.closed = True
+            self.host.table_closed(left_words(news.name), retry=False)
+            return
+        if isinstance(refusal, ServerRefusal):
+            refusal = RulesError(refusal_words(refusal.code, str(refusal)))
+        self.host.table_events(events, refusal)
+
+
+def _waiting_for_friend() -> str:
+    return _("Waiting for your friend to join.")

@@ -1,0 +1,61 @@
+"""Words about a table: its code, the friend joining, waiting, and why a table could not be used."""
+
+from __future__ import annotations
+
+from ...language import _
+from ...net import protocol as p
+
+
+def code_words(code: str) -> str:
+    """A table code as it is said and shown: digits in pairs, "47 29 31", so a listener can
+    hold it and a friend can type it."""
+    return " ".join(code[index:index + 2] for index in range(0, len(code), 2))
+
+
+def table_code_words(code: str, address: str | None) -> str:
+    if address:
+        # Translators: {code} is the table code in pairs of digits ("47 29 31"); {address} is
+        # this computer's address on the home network ("192.168.1.20:8765").
+        return _("Your table code: {code}. Your friend joins at {address}.").format(
+            code=code_words(code), address=address)
+    # Translators: {code} is the table code in pairs of digits ("47 29 31").
+    return _("Your table code: {code}.").format(code=code_words(code))
+
+
+def refusal_words(code: str, text: str) -> str:
+    """Why the server did not do what was asked, in the player's words."""
+    if code == p.NO_TABLE:
+        return _("No open table has that code. Check it and type it again.")
+    if code == p.TABLE_FULL:
+        return _("That table already has two teams. Ask your friend for a new code.")
+    if code == p.WRONG_VERSION:
+        return _("The table server runs another version of the game. Both of you need the "
+                 "same version.")
+    if code == p.BAD_NAME:
+        return _("The server did not take that team name.")
+    if code == p.NOT_ALLOWED:
+        # Translators: {reason} is the rules' reason, which is in English.
+        return _("Not allowed: {reason}.").format(reason=text)
+    # Translators: {reason} is the table server's own reason, which is in English.
+    return _("The table server refused: {reason}.").format(reason=text)
+
+
+def waiting_words(name: str) -> str:
+    # Translators: {name} is the friend's team ("the Bears"), still choosing.
+    return _("Waiting for the {name}.").format(name=name)
+
+
+def joined_words(name: str) -> str:
+    # Translators: {name} is the friend's team, which has just taken the other seat.
+    return _("The {name} joined your table.").format(name=name)
+
+
+def lost_words(connected: bool) -> str:
+    if not connected:
+        return _("Could not reach the table server. Check the address, or try again later.")
+    return _("The connection to the table was lost. The game cannot go on.")
+
+
+def left_words(name: str) -> str:
+    # Translators: {name} is the friend's team, which has left the table.
+    return _("The {name} left the table. The game is over.").format(name=name)

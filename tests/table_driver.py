@@ -1,0 +1,173 @@
+"""Two real game processes at one table, each driven by its own live key script (a test and
+benchmark helper). The game writes `{"kind": "turn"}` records at a table; the driver answers
+each of its turns with the keys of a fixed strategy: call heads, take offense, go for it on
+4th down, pick the first 2 players and 3 calls (later: the same cards again), keep them and
+play the first call."""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parent.parent
+TURN_TIMEOUT_S = 60.0
+
+
+def game_env() -> dict[str, str]:
+    return dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
+                PYGAME_HIDE_SUPPORT_PROMPT="1")
+
+
+class Server:
+    """`python -m sudden_death.server` on a free loopback port."""
+
+    def __init__(self, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sudden_death.server", "--port", "0", *args], cwd=ROOT,
+            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        self.url: str = json.loads(line)["listening"]
+
+    def stop(self) -> int:
+        """SIGTERM, then its exit code (its pipes closed)."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+        try:
+            self.proc.communicate(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            self.proc.communicate()
+        return self.proc.returncode
+
+
+class Seat:
+    """One game process reading keys from its stdin and writing its transcript to stdout."""
+
+    def __init__(self, config: Path, *args: str) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--keys", "-",
+             "--transcript", "-", "--config", str(config), *args],
+            cwd=ROOT, env=game_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.records: list[dict[str, Any]] = []
+        self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
+        self._reader = threading.Thread(target=self._read, daemon=True)
+        self._reader.start()
+        self.picked: set[str] = set()
+        self._stderr: str | None = None
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            if line.startswith("{"):
+                record = json.loads(line)
+                self.records.append(record)
+                self._queue.put(record)
+        self._queue.put(None)
+
+    def send(self, *keys: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write("".join(f"{key}\n" for key in keys))
+        self.proc.stdin.flush()
+
+    def next(self, kind: str, timeout: float = TURN_TIMEOUT_S) -> dict[str, Any]:
+        deadline = time.monotonic() + timeout
+        while True:
+            record = self._queue.get(timeout=max(0.01, deadline - time.monotonic()))
+            if record is None:
+                raise EOFError(f"the game ended before a {kind!r} record: {self.stderr()}")
+            if record.get("kind") == kind:
+                return record
+
+    def until_said(self, words: str, timeout: float = TURN_TIMEOUT_S) -> None:
+        """Wait until the game has said `words` (a whole line)."""
+        deadline = time.monotonic() + timeout
+        while words not in self.speech():
+            self.next("speech", max(0.01, deadline - time.monotonic()))
+
+    def play(self) -> None:
+        """Answer every turn until the game is over, then quit."""
+        while True:
+            turn = self.next("turn")
+            if turn.get("over"):
+                self.send("down", "return")  # Game over: Quit
+                return
+            if turn["mine"]:
+                self.send(*self.keys_for(turn))
+
+    def keys_for(self, turn: dict[str, Any]) -> list[str]:
+        phase, role, down = turn["phase"], turn["role"], turn["down"]
+        if phase in ("coin_toss", "side_choice", "substitution", "final_call"):
+            return ["return"]
+        if phase == "snap_choice" and down == 4:
+            return ["return"]  # go for it
+        if role in self.picked:
+            return ["return"]  # last down's cards, checked again
+        self.picked.add(role)
+        return ["1", "2", "1", "2", "3", "return"]
+
+    def finish(self, timeout: float = 30) -> int:
+        """End of input: the game's exit code, once it has ended (its pipes closed)."""
+        assert self.proc.stdin is not None
+        self.proc.stdin.close()
+        code = self.proc.wait(timeout)
+        self._collect()
+        return code
+
+    def _collect(self) -> None:
+        self._reader.join(10)
+        if self._stderr is None and self.proc.stderr is not None:
+            self._stderr = self.proc.stderr.read()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            if stream is not None and not stream.closed:
+                stream.close()
+
+    def stderr(self) -> str:
+        """What the game wrote on stderr, once it has ended ("" before)."""
+        if self.proc.poll() is None:
+            return ""
+        self._collect()
+        return self._stderr or ""
+
+    def speech(self) -> list[str]:
+        return [r["text"] for r in self.records if r.get("kind") == "speech"]
+
+    def kill(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(10)
+        self._collect()
+
+
+HOST_KEYS = ["end", "up", "return", "return", "type Hawks", "return"]  # Play a friend, Host
+JOIN_KEYS = ["end", "up", "return", "down", "return", "type Bears", "return"]
+
+
+def play_a_friend(tmp: Path, *server_args: str) -> tuple[Seat, Seat, Server]:
+    """Host and guest play a whole game through a real server; returns them (finished)."""
+    server = Server(*server_args)
+    host = Seat(tmp / "host", "--server", server.url)
+    guest = Seat(tmp / "guest", "--server", server.url)
+    try:
+        host.send(*HOST_KEYS)
+        code = host.next("table")["code"]
+        guest.send(*JOIN_KEYS, f"type {code}", "return")
+        threads = [threading.Thread(target=seat.play, daemon=True) for seat in (host, guest)]
+        for thread in threads:
+            thread.start()
+        for thread in threads:
+            thread.join(600)
+    except BaseException:
+        host.kill()
+        guest.kill()
+        server.stop()
+        raise
+    return host, guest, server

@@ -1,0 +1,239 @@
+"""The table server through real WebSocket clients on loopback: seats, codes, refusals in
+words, and the rule that matters most: nothing one seat commits reaches the other before both
+have committed that step."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+import pytest
+from websockets.asyncio.client import ClientConnection, connect
+
+from sudden_death.engine import events as ev
+from sudden_death.engine.actions import actors, legal_actions
+from sudden_death.engine.event_codec import events_from_list
+from sudden_death.engine.snapshot import action_to_dict, state_from_dict
+from sudden_death.engine.state import GameState, Team
+from sudden_death.net import protocol as p
+from sudden_death.server.service import TableService, address, start, stop
+from sudden_death.server.tables import replay
+
+QUIET_S = 0.3  # how long a seat listens for a message that must not come
+
+
+class Lab:
+    """A running server and the clients a test opened (all closed at its end)."""
+
+    def __init__(self, service: TableService, url: str) -> None:
+        self.service, self.url = service, url
+        self.clients: list[ClientConnection] = []
+
+    async def connect(self) -> ClientConnection:
+        client = await connect(self.url)
+        self.clients.append(client)
+        return client
+
+
+@asynccontextmanager
+async def server(seed: int | None = 11) -> AsyncIterator[Lab]:
+    service = TableService(seed=seed)
+    running = await start(service, "127.0.0.1", 0)
+    lab = Lab(service, address(running, tls=False))
+    try:
+        yield lab
+    finally:
+        for client in lab.clients:
+            await client.close()
+        await stop(running)
+
+
+async def receive(connection: ClientConnection, timeout: float = 5) -> dict[str, Any]:
+    return json.loads(await asyncio.wait_for(connection.recv(), timeout))
+
+
+async def nothing_comes(connection: ClientConnection) -> bool:
+    try:
+        await asyncio.wait_for(connection.recv(), QUIET_S)
+    except (asyncio.TimeoutError, TimeoutError):
+        return True
+    return False
+
+
+async def seated_pair(lab: Lab) -> tuple[ClientConnection, ClientConnection, dict, dict]:
+    """A host and a guest at one table, past the start message; returns their seats."""
+    host = await lab.connect()
+    await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+    host_seat = await receive(host)
+    guest = await lab.connect()
+    await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, host_seat["code"], "Bears")))
+    guest_seat = await receive(guest)
+    for connection in (host, guest):
+        start_message = await receive(connection)
+        assert start_message["type"] == "start"
+        assert start_message["names"] == ["Bears", "Hawks"]  # the guest is home: calls the toss
+    return host, guest, host_seat, guest_seat
+
+
+def run(coroutine: Callable[[], Any]) -> Any:
+    return asyncio.run(asyncio.wait_for(coroutine(), 120))
+
+
+def test_a_host_gets_a_six_digit_code_and_the_away_seat_and_the_guest_the_home_seat() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            _host, _guest, host_seat, guest_seat = await seated_pair(lab)
+            assert host_seat["type"] == guest_seat["type"] == "seated"
+            assert len(host_seat["code"]) == 6 and host_seat["code"].isdigit()
+            assert (host_seat["seat"], guest_seat["seat"]) == (Team.AWAY, Team.HOME)
+            assert host_seat["token"] != guest_seat["token"]
+
+    run(scenario)
+
+
+@pytest.mark.parametrize(("greeting", "code"), [
+    ({"type": "host", "version": 99, "name": "Hawks"}, p.WRONG_VERSION),
+    ({"type": "host", "version": 2, "name": "Hawks", "colour": "red"}, p.WRONG_VERSION),
+    ({"type": "join", "version": 1, "code": "000000", "name": "Bears"}, p.NO_TABLE),
+    ({"type": "host", "version": 1, "name": ""}, p.BAD_NAME),
+    ({"type": "host", "version": 1, "name": "x" * 25}, p.BAD_NAME),
+    ({"type": "act", "step": 0, "actions": []}, p.BAD_MESSAGE),
+    ({"type": "dance"}, p.BAD_MESSAGE),
+    ("not json at all", p.BAD_MESSAGE),
+    ("[" * 5000 + "]" * 5000, p.BAD_MESSAGE),
+    ('{"type": "join", "version": 1, "code": ' + "[" * 5000 + "]" * 5000 + "}", p.BAD_MESSAGE),
+])
+def test_a_bad_greeting_is_refused_with_its_reason_and_the_line_closes(
+        greeting: object, code: str) -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            connection = await lab.connect()
+            text = greeting if isinstance(greeting, str) else json.dumps(greeting)
+            await connection.send(text)
+            refusal = await receive(connection)
+            assert refusal["type"] == "refused" and refusal["code"] == code
+            assert refusal["fatal"] is True and refusal["text"]
+            await asyncio.wait_for(connection.wait_closed(), 5)
+
+    run(scenario)
+
+
+def test_a_third_player_is_told_the_table_is_full() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            _host, _guest, host_seat, _ = await seated_pair(lab)
+            third = await lab.connect()
+            await third.send(p.encode(p.Join(p.PROTOCOL_VERSION, host_seat["code"], "Owls")))
+            refusal = await receive(third)
+            assert refusal["code"] == p.TABLE_FULL
+
+    run(scenario)
+
+
+def first_legal(state: GameState, team: Team) -> dict[str, Any]:
+    return action_to_dict(legal_actions(state, team)[0])
+
+
+def test_a_commit_reaches_nobody_until_both_seats_have_committed_then_both_hear_the_same() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            service = lab.service
+            host, guest, _, _ = await seated_pair(lab)
+            seats = {Team.AWAY: host, Team.HOME: guest}
+            state, step, reveals = GameState(), 0, 0
+            while state.outcome is None:
+                teams = actors(state)
+                if len(teams) == 2:  # a card step: offense commits first, alone
+                    first, second = teams
+                    await seats[first].send(p.encode(p.Act(step, [first_legal(state, first)])))
+                    held = await receive(seats[first])
+                    assert held == {"type": "committed", "step": step}
+                    if reveals < 9:  # listening costs QUIET_S: the first three downs' steps
+                        assert await nothing_comes(seats[second]), "the other seat heard it"
+                    await seats[second].send(p.encode(p.Act(step, [first_legal(state, second)])))
+                    reveals += 1
+                else:
+                    (team,) = teams
+                    await seats[team].send(p.encode(p.Act(step, [first_legal(state, team)])))
+                updates = [await receive(seats[team]) for team in Team]
+                assert updates[0] == updates[1] and updates[0]["type"] == "update"
+                step, state = updates[0]["step"], state_from_dict(updates[0]["state"])
+            assert reveals > 6
+            (table,) = service.tables.values()
+            game, events = replay(11, table.log)
+            assert game.state == table.game.state == state
+            assert isinstance(events[-1], ev.GameOver)
+
+    run(scenario)
+
+
+def test_refusals_go_to_the_asking_seat_alone_and_change_nothing() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            service = lab.service
+            host, guest, _, _ = await seated_pair(lab)
+            (table,) = service.tables.values()
+            before = table.game.to_json()
+            asks = [
+                (host, p.Act(0, [{"action": "CallCoin", "face": "heads"}]), p.NOT_NOW),  # away
+                (guest, p.Act(5, [{"action": "CallCoin", "face": "heads"}]), p.NOT_NOW),  # step
+                (guest, p.Act(0, [{"action": "CallCoin", "face": "edges"}]), p.BAD_MESSAGE),
+                (guest, p.Act(0, [{"action": "ChooseSide", "side": "offense"}]), p.NOT_ALLOWED),
+                (guest, p.Act(0, [{"action": "Teleport"}]), p.BAD_MESSAGE),
+            ]
+            for seat, message, code in asks:
+                await seat.send(p.encode(message))
+                answer = await receive(seat)
+                assert answer["type"] == "refused" and answer["code"] == code, answer
+                assert answer["fatal"] is False
+            assert await nothing_comes(host)
+            assert table.game.to_json() == before and table.step == 0
+
+    run(scenario)
+
+
+def test_a_seat_that_leaves_is_named_to_the_other_and_the_table_closes() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            service = lab.service
+            host, guest, _, _ = await seated_pair(lab)
+            await guest.send(p.encode(p.Leave()))
+            assert await receive(host) == {"type": "left", "name": "Bears"}
+            await host.close()
+            for _ in range(50):
+                if not service.tables:
+                    break
+                await asyncio.sleep(0.02)
+            assert not service.tables
+
+    run(scenario)
+
+
+def test_the_events_a_seat_receives_are_the_replayed_games_events() -> None:
+    """Every update's events decode to exactly what a local replay of the same seed and
+    actions produces (the server's dice are its seed's, and nothing is lost in transit)."""
+    async def scenario() -> None:
+        async with server(seed=23) as lab:
+            service = lab.service
+            host, guest, _, _ = await seated_pair(lab)
+            seats = {Team.AWAY: host, Team.HOME: guest}
+            rng = random.Random(5)
+            state, step, heard = GameState(), 0, []
+            while state.outcome is None:
+                for team in actors(state):
+                    choice = rng.choice(legal_actions(state, team))
+                    await seats[team].send(p.encode(p.Act(step, [action_to_dict(choice)])))
+                for seat in (host, guest):  # each hears "committed" first, for a card step
+                    while (message := await receive(seat))["type"] != "update":
+                        assert message["type"] == "committed"
+                heard += events_from_list(message["events"])
+                step, state = message["step"], state_from_dict(message["state"])
+            (table,) = service.tables.values()
+            _, events = replay(23, table.log)
+            assert heard == events
+
+    run(scenario)
