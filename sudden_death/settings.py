@@ -66,6 +66,7 @@ class Settings:
     play_sweep: bool = True  # a glide from the old spot to the new one after each play
     language: str = ""  # a catalog's code ("es"); empty: the system's language if there is one
     table_server: str = ""  # ws:// or wss:// URL of a table server; empty: host tables here
+    waiting_sound: bool = True  # a soft pulse every few seconds while a friend chooses
     # Under the verbosity dial (SWITCHES): None is the verbosity's own preset; True or False,
     # the player's choice for that switch alone.
     dice: bool | None = None
@@ -113,7 +114,8 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     verbosity = data.get("verbosity")
     if isinstance(verbosity, str) and verbosity in VERBOSITIES:
         values["verbosity"] = verbosity
-    for flag in ("menu_wrap", "play_sweep", *SWITCHES):  # a switch not given: the preset's
+    # A switch not given: the preset's.
+    for flag in ("menu_wrap", "play_sweep", "waiting_sound", *SWITCHES):
         value = data.get(flag)
         if isinstance(value, bool):
             values[flag] = value

@@ -9,6 +9,8 @@ from __future__ import annotations
 import json
 import os
 import queue
+import random
+import socket
 import subprocess
 import sys
 import threading
@@ -18,6 +20,22 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 TURN_TIMEOUT_S = 60.0
+PAUSE_S = 120.0  # the longest a test holds a seat paused
+
+
+def free_port() -> int:
+    """A loopback port nothing listens on now, for a server restarted on it. Taken below
+    Linux's ephemeral range (32768 and up): a game retrying to connect there while the server
+    is down could otherwise be given that very port as its own end, and connect to itself."""
+    rng = random.Random()
+    while True:
+        port = rng.randrange(20000, 32000)
+        with socket.socket() as probe:
+            try:
+                probe.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
 
 
 def game_env() -> dict[str, str]:
@@ -51,10 +69,13 @@ class Server:
 class Seat:
     """One game process reading keys from its stdin and writing its transcript to stdout."""
 
-    def __init__(self, config: Path, *args: str) -> None:
+    def __init__(self, config: Path, *args: str, command: list[str] | None = None) -> None:
+        """`command`: what runs the game (a benchmark's instrumented wrapper); by default
+        `python -m sudden_death --no-sound`. The script's own options follow it."""
+        start = command or [sys.executable, "-m", "sudden_death", "--no-sound"]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--keys", "-",
-             "--transcript", "-", "--config", str(config), *args],
+            [*start, "--headless", "--keys", "-", "--transcript", "-", "--config", str(config),
+             *args],
             cwd=ROOT, env=game_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True, bufsize=1)
         self.records: list[dict[str, Any]] = []
@@ -63,6 +84,10 @@ class Seat:
         self._reader.start()
         self.picked: set[str] = set()
         self._stderr: str | None = None
+        self.pause_at = 0
+        self.rematches = 0  # games over after which it plays again at the same table
+        self.paused = threading.Event()
+        self.go_on = threading.Event()
 
     def _read(self) -> None:
         assert self.proc.stdout is not None
@@ -88,19 +113,42 @@ class Seat:
                 return record
 
     def until_said(self, words: str, timeout: float = TURN_TIMEOUT_S) -> None:
-        """Wait until the game has said `words` (a whole line)."""
+        """Wait until the game has said `words` (a whole line). It reads what the reader
+        thread keeps, never the queue `play` takes its turns from."""
         deadline = time.monotonic() + timeout
         while words not in self.speech():
-            self.next("speech", max(0.01, deadline - time.monotonic()))
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise AssertionError(f"never said {words!r}; said: {self.speech()[-5:]}")
+            time.sleep(0.01)
+
+    def said_starting(self, start: str, timeout: float = TURN_TIMEOUT_S) -> str:
+        """The first line said that begins with `start`, once it has been said."""
+        deadline = time.monotonic() + timeout
+        while not (found := [line for line in self.speech() if line.startswith(start)]):
+            if time.monotonic() > deadline or self.proc.poll() is not None:
+                raise AssertionError(f"never said {start!r}...; said: {self.speech()[-5:]}")
+            time.sleep(0.01)
+        return found[0]
 
     def play(self) -> None:
-        """Answer every turn until the game is over, then quit."""
+        """Answer every turn until the game is over, then quit. With `pause_at` set, stop
+        before answering that many of its own turns, set `paused`, and wait for `go_on`."""
+        mine = 0
         while True:
-            turn = self.next("turn")
+            turn = self.next("turn", TURN_TIMEOUT_S + (PAUSE_S if self.pause_at else 0))
+            if turn.get("over") and self.rematches:
+                self.rematches -= 1
+                self.picked.clear()  # a new game: no cards of a last down yet
+                self.send("return")  # Game over: Play again
+                continue
             if turn.get("over"):
                 self.send("down", "return")  # Game over: Quit
                 return
             if turn["mine"]:
+                mine += 1
+                if mine == self.pause_at:
+                    self.paused.set()
+                    self.go_on.wait(PAUSE_S)
                 self.send(*self.keys_for(turn))
 
     def keys_for(self, turn: dict[str, Any]) -> list[str]:
@@ -138,7 +186,7 @@ class Seat:
         return self._stderr or ""
 
     def speech(self) -> list[str]:
-        return [r["text"] for r in self.records if r.get("kind") == "speech"]
+        return [r["text"] for r in list(self.records) if r.get("kind") == "speech"]
 
     def kill(self) -> None:
         if self.proc.poll() is None:
@@ -151,19 +199,38 @@ HOST_KEYS = ["end", "up", "return", "return", "type Hawks", "return"]  # Play a 
 JOIN_KEYS = ["end", "up", "return", "down", "return", "type Bears", "return"]
 
 
-def play_a_friend(tmp: Path, *server_args: str) -> tuple[Seat, Seat, Server]:
-    """Host and guest play a whole game through a real server; returns them (finished)."""
-    server = Server(*server_args)
-    host = Seat(tmp / "host", "--server", server.url)
-    guest = Seat(tmp / "guest", "--server", server.url)
+def seat_pair(tmp: Path, url: str) -> tuple[Seat, Seat]:
+    """A host and a guest at one table of the server at `url`, the game about to start."""
+    host = Seat(tmp / "host", "--server", url)
+    guest = Seat(tmp / "guest", "--server", url)
     try:
         host.send(*HOST_KEYS)
         code = host.next("table")["code"]
         guest.send(*JOIN_KEYS, f"type {code}", "return")
-        threads = [threading.Thread(target=seat.play, daemon=True) for seat in (host, guest)]
-        for thread in threads:
-            thread.start()
-        for thread in threads:
+    except BaseException:
+        host.kill()
+        guest.kill()
+        raise
+    return host, guest
+
+
+def start_playing(*seats: Seat) -> list[threading.Thread]:
+    threads = [threading.Thread(target=seat.play, daemon=True) for seat in seats]
+    for thread in threads:
+        thread.start()
+    return threads
+
+
+def play_a_friend(tmp: Path, *server_args: str) -> tuple[Seat, Seat, Server]:
+    """Host and guest play a whole game through a real server; returns them (finished)."""
+    server = Server(*server_args)
+    try:
+        host, guest = seat_pair(tmp, server.url)
+    except BaseException:
+        server.stop()
+        raise
+    try:
+        for thread in start_playing(host, guest):
             thread.join(600)
     except BaseException:
         host.kill()

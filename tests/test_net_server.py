@@ -21,7 +21,7 @@ from sudden_death.engine.snapshot import action_to_dict, state_from_dict
 from sudden_death.engine.state import GameState, Team
 from sudden_death.net import protocol as p
 from sudden_death.server.service import TableService, address, start, stop
-from sudden_death.server.tables import replay
+from sudden_death.server.tables import Seat, replay
 
 QUIET_S = 0.3  # how long a seat listens for a message that must not come
 
@@ -202,7 +202,7 @@ def test_a_seat_that_leaves_is_named_to_the_other_and_the_table_closes() -> None
             service = lab.service
             host, guest, _, _ = await seated_pair(lab)
             await guest.send(p.encode(p.Leave()))
-            assert await receive(host) == {"type": "left", "name": "Bears"}
+            assert await receive(host) == {"type": "left", "name": "Bears", "reason": "left"}
             await host.close()
             for _ in range(50):
                 if not service.tables:
@@ -237,3 +237,77 @@ def test_the_events_a_seat_receives_are_the_replayed_games_events() -> None:
             assert heard == events
 
     run(scenario)
+
+
+def test_a_resume_with_a_token_not_of_the_table_is_refused() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            _host, _guest, host_seat, _ = await seated_pair(lab)
+            stranger = await lab.connect()
+            await stranger.send(p.encode(p.Resume(p.PROTOCOL_VERSION, host_seat["code"],
+                                                  "not-the-token", 0)))
+            refusal = await receive(stranger)
+            assert refusal["code"] == p.BAD_TOKEN and refusal["fatal"] is True
+
+    run(scenario)
+
+
+def test_a_dropped_seat_is_waited_for_then_the_table_ends_and_the_friend_hears_why() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            host, guest, _, _ = await seated_pair(lab)
+            (table,) = lab.service.tables.values()
+            table.seat_wait_s = 0  # the host sets it; a test cannot wait ten minutes
+            await guest.close()
+            assert await receive(host) == {"type": "away", "name": "Bears", "wait_s": 0}
+            assert await receive(host) == {"type": "left", "name": "Bears", "reason": "timeout"}
+
+    run(scenario)
+
+
+def test_a_seat_that_comes_back_hears_what_it_missed_and_its_held_choice() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            host, guest, _host_seat, guest_seat = await seated_pair(lab)
+            await guest.send(p.encode(p.Act(0, [{"action": "CallCoin", "face": "heads"}])))
+            update = await receive(guest)
+            await guest.close()  # the guest drops before hearing anything else
+            assert (await receive(host))["type"] == "update"
+            assert (await receive(host))["type"] == "away"
+            back = await lab.connect()
+            await back.send(p.encode(p.Resume(p.PROTOCOL_VERSION, guest_seat["code"],
+                                              guest_seat["token"], 0)))
+            assert (await receive(back))["type"] == "seated"
+            resumed = await receive(back)
+            assert resumed["type"] == "start" and resumed["step"] == 1
+            assert resumed["events"] == update["events"]  # step 0's coin toss, told again
+            assert resumed["held"] == []
+            assert await receive(host) == {"type": "back", "name": "Bears"}
+
+    run(scenario)
+
+
+def test_tables_outlive_the_server_in_its_store_and_a_damaged_one_is_set_aside(
+        tmp_path, caplog: pytest.LogCaptureFixture) -> None:
+    from sudden_death.server.store import TableStore
+    from sudden_death.server.tables import Table, new_game
+
+    store = TableStore(tmp_path)
+    table = Table("123456", new_game(4), {Team.AWAY: Seat("Hawks"), Team.HOME: Seat("Bears")})
+    out = table.act(Team.HOME, 0, [{"action": "CallCoin", "face": "tails"}])
+    assert out and table.step == 1
+    state = table.game.state
+    first_team = actors(state)[0]
+    table.act(first_team, 1, [first_legal(state, first_team)])
+    store.save(table)
+    store._db.execute("INSERT INTO tables (code, record) VALUES ('999999', '{broken')")
+    store.close()
+    again = TableStore(tmp_path)
+    with caplog.at_level("WARNING", logger="sudden_death.server"):
+        (restored,) = again.open_tables()
+    assert "999999" in caplog.text and "set aside" in caplog.text
+    assert restored.to_record() == table.to_record()
+    assert restored.game.to_json() == table.game.to_json()  # the dice too
+    rows = again._db.execute("SELECT count(*) FROM tables").fetchone()
+    assert rows == (2,)  # the damaged row is still there
+    again.close()

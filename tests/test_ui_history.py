@@ -42,7 +42,10 @@ def test_history_steps_and_filters() -> None:
     assert history.last().text == "The Bears punt. 1 of 1."
     history.record(Message("New focus", category="menu"))
     history.record(Message("The Bears keep their cards.", category="computer"))
-    assert history.cycle_filter().text.startswith("History: everything, 4")
+    assert history.cycle_filter().text == "History: chat, 0 messages."  # a friend's lines
+    history.record(Message("Bears: nice play", category="chat"))
+    assert history.last().text == "Bears: nice play. 1 of 1."
+    assert history.cycle_filter().text.startswith("History: everything, 5")
 
 
 def test_review_reads_every_message_of_the_game_in_order(tmp_path: Path) -> None:
@@ -88,5 +91,5 @@ def test_review_keys_in_the_game_and_their_categories(tmp_path: Path) -> None:
         "The Bears show Nose Tackle, Edge Setter; Blitz, Zone Coverage, Prevent.",
         "The Bears keep their cards.", "Inside Run against Blitz."]
     assert review[5] == f"{computer[-1]} {len(computer)} of {len(computer)}."
-    assert review[6].startswith("History: everything,")
+    assert review[6].startswith("History: chat, 0 messages")  # nobody to chat with here
     assert review[7].startswith("History: computer,")  # Shift+slash goes back

@@ -426,6 +426,19 @@ def menu_error(rng: random.Random) -> Samples:
     return lowpass(tone(140, 0.25, shape="square", attack=0.005), 2000)
 
 
+def chat(rng: random.Random) -> Samples:
+    """A friend's message: a soft rounded 'pop-pop', two woody notes a fourth apart, unlike
+    any menu sound or the game's own news."""
+    return mix([(0, bell(587.3, 0.25, decay=0.08), 1.0), (0.09, bell(784.0, 0.3, decay=0.1),
+                                                             0.9)])
+
+
+def waiting(rng: random.Random) -> Samples:
+    """The friend is still choosing: one muted low pulse, a soft heartbeat that does not
+    call for attention."""
+    return lowpass(tone(196.0, 0.18, attack=0.02, decay=0.07), 700)
+
+
 CUES: dict[str, Callable[[random.Random], Samples]] = {
     "coin": coin,
     "reveal": reveal,
@@ -449,6 +462,8 @@ CUES: dict[str, Callable[[random.Random], Samples]] = {
     "menu_edge": menu_edge,
     "menu_select": menu_select,
     "menu_error": menu_error,
+    "chat": chat,
+    "waiting": waiting,
 }
 
 

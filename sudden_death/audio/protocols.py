@@ -33,6 +33,8 @@ CUE_NAMES: tuple[str, ...] = (
     "menu_edge",
     "menu_select",
     "menu_error",
+    "chat",
+    "waiting",
 )
 
 
@@ -62,6 +64,7 @@ class Category(str, Enum):
     REPEAT = "repeat"  # R
     PAGE = "page"  # where the window's text panel was scrolled to
     ERROR = "error"  # the apology after a key failed
+    CHAT = "chat"  # a message from the friend at a table, or one sent to them
 
 
 @dataclass(frozen=True)

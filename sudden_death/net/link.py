@@ -17,6 +17,7 @@ import contextlib
 import queue
 import socket
 import threading
+import time
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import Server
@@ -24,10 +25,12 @@ from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketExcepti
 
 from ..server.service import TableService, start
 from . import protocol as p
-from .news import Connected, Lost, News
+from .news import Connected, Lost, News, Reconnecting, Restored
 
 CONNECT_TIMEOUT_S = 5.0
 CLOSE_WAIT_S = 1.0
+RETRY_FIRST_S, RETRY_MAX_S = 0.25, 8.0
+RECONNECT_FOR_S = 120.0  # how long a dropped line is tried again before the game gives up
 HOME_PORT = 8765  # the port a table hosted inside the game listens on, when it is free
 
 
@@ -42,6 +45,9 @@ class TableLink:
         self._loop: asyncio.AbstractEventLoop | None = None
         self._outbox: asyncio.Queue[p.Message | None] | None = None
         self._ready = threading.Event()
+        self._seat: tuple[str, str] | None = None  # (code, token) once seated
+        self._heard = 0  # the last step the server told of
+        self._refused = False  # refused for good: no coming back
         self._thread = threading.Thread(target=self._run, name="table-link", daemon=True)
 
     def start(self) -> None:
@@ -88,28 +94,70 @@ class TableLink:
         self._outbox = asyncio.Queue()
         self._ready.set()
         server: Server | None = None
-        connected = False
         try:
             url, address = self.url, None
             if url is None:
                 server, url, address = await _serve_here()
-            async with connect(url, open_timeout=CONNECT_TIMEOUT_S, compression=None,
-                               max_size=16 * p.MAX_MESSAGE_BYTES) as connection:
-                connected = True
-                self._news(Connected(address))
-                await connection.send(p.encode(self.greeting))
-                await self._exchange(connection)
-        except (OSError, asyncio.TimeoutError, TimeoutError, InvalidURI,
-                WebSocketException) as error:
-            self._news(Lost(str(error) or type(error).__name__, connected))
+            await self._keep_line(url, address)
+        except (OSError, asyncio.TimeoutError, TimeoutError) as error:  # could not serve here
+            self._news(Lost(str(error) or type(error).__name__, False))
         finally:
             if server is not None:
                 server.close()
                 with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
                     await asyncio.wait_for(server.wait_closed(), CLOSE_WAIT_S)
 
-    async def _exchange(self, connection: ClientConnection) -> None:
-        """Send what the game queues until it says stop (then Leave) or the line drops."""
+    async def _keep_line(self, url: str, address: str | None) -> None:
+        """Connect, greet, and exchange messages; after a drop, once seated, come back with the
+        seat's token (backing off from RETRY_FIRST_S to RETRY_MAX_S) for up to RECONNECT_FOR_S."""
+        greeting: p.Message = self.greeting
+        ever, lost_at, delay = False, None, RETRY_FIRST_S
+        while True:
+            try:
+                async with connect(url, open_timeout=CONNECT_TIMEOUT_S, compression=None,
+                                   max_size=16 * p.MAX_MESSAGE_BYTES) as connection:
+                    self._news(Restored() if ever else Connected(address))
+                    ever, lost_at, delay = True, None, RETRY_FIRST_S
+                    await connection.send(p.encode(greeting))
+                    reason = await self._exchange(connection)
+                    if reason is None:
+                        return  # the game left the table
+            except (OSError, asyncio.TimeoutError, TimeoutError, InvalidURI,
+                    WebSocketException) as error:
+                reason = str(error) or type(error).__name__
+            if not ever or self._seat is None or self._refused:
+                self._news(Lost(reason, ever))
+                return
+            now = time.monotonic()
+            if lost_at is None:
+                lost_at = now
+                self._news(Reconnecting(reason))
+            elif now - lost_at > RECONNECT_FOR_S:
+                self._news(Lost(reason, True))
+                return
+            if await self._stopped_within(delay):
+                return
+            delay = min(delay * 2, RETRY_MAX_S)
+            code, token = self._seat
+            greeting = p.Resume(p.PROTOCOL_VERSION, code, token, self._heard)
+
+    async def _stopped_within(self, seconds: float) -> bool:
+        """Wait `seconds` for the game to say stop; what it sends meanwhile is dropped (the
+        match sends its last actions again once back, if the server does not hold them)."""
+        assert self._outbox is not None
+        deadline = time.monotonic() + seconds
+        while (left := deadline - time.monotonic()) > 0:
+            try:
+                message = await asyncio.wait_for(self._outbox.get(), left)
+            except (asyncio.TimeoutError, TimeoutError):
+                return False
+            if message is None:
+                return True
+        return False
+
+    async def _exchange(self, connection: ClientConnection) -> str | None:
+        """Send what the game queues until it says stop (then Leave: returns None) or the line
+        drops (returns why)."""
         assert self._outbox is not None
         reader = asyncio.ensure_future(self._read(connection))
         try:
@@ -119,29 +167,43 @@ class TableLink:
                                              return_when=asyncio.FIRST_COMPLETED)
                 if getter not in done:
                     getter.cancel()
-                    return  # the reader has said why the line is gone
+                    return reader.result()
                 message = getter.result()
                 if message is None:
                     with contextlib.suppress(ConnectionClosed):
                         await connection.send(p.encode(p.Leave()))
-                    return
+                    return None
                 with contextlib.suppress(ConnectionClosed):  # the reader tells of the loss
                     await connection.send(p.encode(message))
         finally:
             reader.cancel()
 
-    async def _read(self, connection: ClientConnection) -> None:
+    async def _read(self, connection: ClientConnection) -> str:
+        """Pass on what the server says until the line closes; returns why it closed."""
         try:
             async for frame in connection:
                 try:
-                    self._news(p.decode_server(frame))
+                    message = p.decode_server(frame)
                 except p.ProtocolError as error:
-                    self._news(Lost(str(error), True))
-                    return
+                    self._refused = True  # a server that speaks nonsense is not retried
+                    await connection.close()
+                    return str(error)
+                self._note(message)
+                self._news(message)
         except ConnectionClosed as error:
-            self._news(Lost(str(error), True))
-            return
-        self._news(Lost("the server closed the connection", True))
+            return str(error)
+        return "the server closed the connection"
+
+    def _note(self, message: p.ServerMessage) -> None:
+        """What the link itself keeps: the seat (to come back to it) and the last step heard."""
+        if isinstance(message, p.Seated):
+            self._seat = (message.code, message.token)
+        elif isinstance(message, (p.Start, p.Update)):
+            self._heard = message.step
+        elif isinstance(message, p.Refused) and message.fatal:
+            self._refused = True
+        elif isinstance(message, p.Left):
+            self._refused = True  # the table is over: nothing to come back to
 
 
 async def _serve_here() -> tuple[Server, str, str]:

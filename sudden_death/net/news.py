@@ -26,4 +26,16 @@ class Lost:
     ever_connected: bool
 
 
-News = p.ServerMessage | Connected | Lost
+@dataclass(frozen=True)
+class Reconnecting:
+    """The line dropped after the seat was taken; the link is trying again by itself."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class Restored:
+    """The line is back; the server's `Seated` and `Start` follow."""
+
+
+News = p.ServerMessage | Connected | Lost | Reconnecting | Restored

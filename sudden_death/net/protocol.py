@@ -29,10 +29,12 @@ class Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
 
 
 class Host(Message, tag="host"):
-    """Open a table; the server answers `Seated` with its code."""
+    """Open a table; the server answers `Seated` with its code. `seat_wait_s`: how long a
+    seat whose line dropped is waited for before the table ends."""
 
     version: int
     name: str
+    seat_wait_s: int = 600
 
 
 class Join(Message, tag="join"):
@@ -43,6 +45,16 @@ class Join(Message, tag="join"):
     name: str
 
 
+class Resume(Message, tag="resume"):
+    """Come back to your seat after the line dropped: its table's code, the seat's token, and
+    the last step you heard (the server sends what happened since, in `Start.events`)."""
+
+    version: int
+    code: str
+    token: str
+    step: int = 0
+
+
 class Act(Message, tag="act"):
     """This seat's actions for `step` (the number of steps played before them), in order: the
     snap and the cards come together before fourth down."""
@@ -51,11 +63,21 @@ class Act(Message, tag="act"):
     actions: list[dict[str, Any]]
 
 
+class Chat(Message, tag="chat"):
+    """A line for the other seat (at most MAX_CHAT characters)."""
+
+    text: str
+
+
+class Rematch(Message, tag="rematch"):
+    """After the game: play another at this table (it starts when both seats ask)."""
+
+
 class Leave(Message, tag="leave"):
     """The player quit the table (the game ends for both; a dropped line is not a leave)."""
 
 
-ClientMessage = Host | Join | Act | Leave
+ClientMessage = Host | Join | Resume | Act | Chat | Rematch | Leave
 
 
 # -- server to game ----------------------------------------------------------------------------
@@ -70,12 +92,15 @@ class Seated(Message, tag="seated"):
 
 
 class Start(Message, tag="start"):
-    """Both seats are taken: the game begins. `names` are the teams' names, home first."""
+    """Both seats are taken: the game begins (or goes on, after `Resume`). `names` are the
+    teams' names, home first; `held` is this seat's own choice for the step, when the server
+    holds one (after a resume), so the game shows it waiting rather than asking again."""
 
     names: list[str]
     step: int
     state: dict[str, Any]
     events: list[dict[str, Any]]
+    held: list[dict[str, Any]] = []
 
 
 class Update(Message, tag="update"):
@@ -102,12 +127,41 @@ class Refused(Message, tag="refused"):
 
 
 class Left(Message, tag="left"):
-    """The other seat left the table; the game is over for both."""
+    """The other seat left the table (`reason` "left"), or did not come back in time
+    ("timeout"); the game is over for both."""
+
+    name: str
+    reason: str = "left"
+
+
+class Said(Message, tag="said"):
+    """The other seat's chat line, with its team's name."""
+
+    name: str
+    text: str
+
+
+class RematchAsked(Message, tag="rematch_asked"):
+    """The other seat would play again at this table."""
 
     name: str
 
 
-ServerMessage = Seated | Start | Update | Committed | Refused | Left
+class Away(Message, tag="away"):
+    """The other seat's line dropped; the server waits up to `wait_s` for it to resume."""
+
+    name: str
+    wait_s: int
+
+
+class Back(Message, tag="back"):
+    """The other seat is back."""
+
+    name: str
+
+
+ServerMessage = (Seated | Start | Update | Committed | Refused | Left | Away | Back | Said
+                 | RematchAsked)
 
 # Refusal codes, said by the game in the player's language (ui/words/table.py).
 NO_TABLE = "no_table"
@@ -117,8 +171,11 @@ BAD_MESSAGE = "bad_message"
 NOT_NOW = "not_now"
 NOT_ALLOWED = "not_allowed"
 BAD_NAME = "bad_name"
+BAD_TOKEN = "bad_token"
+MIN_SEAT_WAIT_S, MAX_SEAT_WAIT_S = 10, 3600
 
 MAX_NAME = 24
+MAX_CHAT = 200
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)
@@ -151,7 +208,7 @@ def decode_client(frame: str | bytes) -> ClientMessage:
     except msgspec.DecodeError as error:
         _check_version(_version_of(frame))  # another version's greeting may differ in shape
         raise ProtocolError(BAD_MESSAGE, f"not a message of this protocol: {error}") from None
-    if isinstance(message, (Host, Join)):
+    if isinstance(message, (Host, Join, Resume)):
         _check_version(message.version)
     return message
 

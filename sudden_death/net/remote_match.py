@@ -39,6 +39,7 @@ class RemoteMatch:
         self.step = start.step
         self._sent_at: int | None = None  # the step this seat's last sent action is for
         self.left: str | None = None  # the other team's name, once it has left the table
+        self._last: p.Act | None = None  # what this seat sent last, to send again if lost
 
     @property
     def human(self) -> Team:
@@ -72,7 +73,8 @@ class RemoteMatch:
         """Send this seat's actions for the step; what they cause arrives in `receive`."""
         if self.pending() is None:
             return [], RulesError("it is not your turn")
-        self._send(p.Act(self.step, [action_to_dict(action) for action in actions]))
+        self._last = p.Act(self.step, [action_to_dict(action) for action in actions])
+        self._send(self._last)
         # Each action but the last plays a step of its own (the snap before the cards), so
         # the last is held for a later step: the decision is not ours again until that one.
         self._sent_at = self.step + len(actions) - 1
@@ -83,6 +85,24 @@ class RemoteMatch:
             self._send(p.Act(self.step, [action_to_dict(Concede())]))
             self._sent_at = self.step
         return []
+
+    def resync(self, start: p.Start) -> tuple[list[ev.Event], RulesError | None]:
+        """Back at the table after the line dropped: what happened meanwhile, and the step as
+        the server has it. Actions this seat sent that never arrived are sent again."""
+        try:
+            events = events_from_list(start.events)
+            self.state = state_from_dict(start.state)
+        except SnapshotError as error:
+            return [], ServerRefusal(p.BAD_MESSAGE, str(error))
+        self.step = start.step
+        last = self._last
+        if start.held:
+            self._sent_at = self.step
+        elif last is not None and last.step == self.step and self._sent_at is not None:
+            self._send(last)  # lost on the way: the player's choice stands
+        else:
+            self._sent_at = None
+        return events, None
 
     def receive(self, message: p.ServerMessage) -> tuple[list[ev.Event], RulesError | None]:
         """A server message for this game: the events to tell, and a refusal to say."""

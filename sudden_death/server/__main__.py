@@ -11,11 +11,13 @@ import asyncio
 import json
 import logging
 import signal
+import sqlite3
 import ssl
 import sys
 from pathlib import Path
 
 from .service import TableService, address, start, stop
+from .store import TableStore
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -41,9 +43,9 @@ async def serve(options: argparse.Namespace) -> None:
     if options.tls_cert is not None:
         tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         tls.load_cert_chain(options.tls_cert, options.tls_key)
-    if options.data is not None:
-        options.data.mkdir(parents=True, exist_ok=True)
-    service = TableService(seed=options.seed)
+    store = None if options.data is None else TableStore(options.data)
+    service = TableService(seed=options.seed, store=store)
+    service.restore()
     server = await start(service, options.host, options.port, tls)
     print(json.dumps({"listening": address(server, tls is not None)}), flush=True)
     done = asyncio.Event()
@@ -52,6 +54,8 @@ async def serve(options: argparse.Namespace) -> None:
         loop.add_signal_handler(signum, done.set)
     await done.wait()
     await stop(server)
+    if store is not None:
+        store.close()
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -60,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                         format="sudden_death.server: %(message)s")
     try:
         asyncio.run(serve(options))
-    except OSError as error:  # the port is taken, the certificate unreadable...
+    except (OSError, sqlite3.Error) as error:  # the port is taken, the data unreadable...
         print(f"sudden_death.server: {error}", file=sys.stderr)
         return 2
     return 0

@@ -19,8 +19,10 @@ from dataclasses import dataclass, field
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
 
+from ..engine.game import Game
 from ..engine.state import Team
 from ..net import protocol as p
+from .store import TableStore
 from .tables import HOST_SEAT, Outgoing, Seat, Table, new_game
 
 LOG = logging.getLogger("sudden_death.server")
@@ -30,22 +32,34 @@ GREETING_TIMEOUT_S = 10.0  # a connection that says nothing is closed after this
 @dataclass
 class TableService:
     """Every open table, and who is connected to which seat. `seed`: table n's dice come from
-    seed + n (tests and replays); None: from the system's entropy."""
+    seed + n (tests and replays); None: from the system's entropy. `store`: where tables are
+    kept, so they outlive the process."""
 
     seed: int | None = None
+    store: TableStore | None = None
     tables: dict[str, Table] = field(default_factory=dict)
-    seeds: dict[str, int | None] = field(default_factory=dict)
     connections: dict[tuple[str, Team], ServerConnection] = field(default_factory=dict)
+    waits: dict[tuple[str, Team], asyncio.TimerHandle] = field(default_factory=dict)
+    closing: set[asyncio.Future[None]] = field(default_factory=set)  # stale lines closing
     opened: int = 0
 
+    def restore(self) -> None:
+        """The stored tables, each seat away until it resumes (call inside the loop)."""
+        if self.store is None:
+            return
+        for table in self.store.open_tables():
+            self.tables[table.code] = table
+            for team in table.seats:
+                self._wait_for(table, team)
+        LOG.info("%d tables restored", len(self.tables))
+
     async def handle(self, connection: ServerConnection) -> None:
-        """One connection: a greeting (host or join), then that seat's actions until it goes."""
+        """One connection: a greeting (host, join or resume), then that seat's actions until
+        it goes."""
         try:
             first = await asyncio.wait_for(connection.recv(), GREETING_TIMEOUT_S)
             message = p.decode_client(first)
             seated = self._greet(message, connection)
-            if seated is None:
-                return
             code, team = seated
             async for frame in connection:
                 if not self._receive(code, team, frame, connection):
@@ -60,33 +74,63 @@ class TableService:
     # -- greetings ---------------------------------------------------------------------------
 
     def _greet(self, message: p.ClientMessage,
-               connection: ServerConnection) -> tuple[str, Team] | None:
+               connection: ServerConnection) -> tuple[str, Team]:
         if isinstance(message, p.Host):
-            name = _checked_name(message.name)
-            table = self._open(name)
+            table = self._open(_checked_name(message.name), message.seat_wait_s)
             self._seat(table, HOST_SEAT, connection)
+            self._save(table)
             return table.code, HOST_SEAT
         if isinstance(message, p.Join):
             name = _checked_name(message.name)
-            found = self.tables.get(message.code.strip())
-            if found is None or found.over:
-                raise p.ProtocolError(p.NO_TABLE, f"no open table has the code {message.code!r}")
-            table = found
+            table = self._table(message.code)
             if table.full:
                 raise p.ProtocolError(p.TABLE_FULL, "both seats at that table are taken")
             team = HOST_SEAT.other
             table.seats[team] = Seat(name)
             self._seat(table, team, connection)
+            self._save(table)
             self._deliver(table.code, table.start())
             return table.code, team
-        raise p.ProtocolError(p.BAD_MESSAGE, "the first message hosts or joins a table")
+        if isinstance(message, p.Resume):
+            table = self._table(message.code)
+            found = [seat_team for seat_team, seat in table.seats.items()
+                     if secrets.compare_digest(seat.token.encode(), message.token.encode())]
+            if not found:
+                raise p.ProtocolError(p.BAD_TOKEN, "that seat token is not one of this table's")
+            team = found[0]
+            old = self.connections.get((table.code, team))
+            if old is not None:  # the same seat from a new line: the old one is stale
+                del self.connections[(table.code, team)]
+                closing = asyncio.ensure_future(old.close())
+                self.closing.add(closing)
+                closing.add_done_callback(self.closing.discard)
+            wait = self.waits.pop((table.code, team), None)
+            if wait is not None:
+                wait.cancel()
+            self._seat(table, team, connection)
+            if table.full:
+                self._send(connection, table.resumed(team, message.step))
+                self._deliver(table.code, [(team.other, p.Back(table.seats[team].name))])
+            return table.code, team
+        raise p.ProtocolError(p.BAD_MESSAGE, "the first message hosts, joins or resumes")
 
-    def _open(self, name: str) -> Table:
-        code = _new_code(self.tables)
+    def _table(self, code: str) -> Table:
+        found = self.tables.get(code.strip())
+        if found is None or found.over:
+            raise p.ProtocolError(p.NO_TABLE, f"no open table has the code {code!r}")
+        return found
+
+    def _new_game(self) -> Game:
+        """A new game's dice: game n of this server's from seed + n, else the system's."""
         seed = None if self.seed is None else self.seed + self.opened
         self.opened += 1
-        table = Table(code, new_game(seed), {HOST_SEAT: Seat(name)})
-        self.tables[code], self.seeds[code] = table, seed
+        return new_game(seed)
+
+    def _open(self, name: str, seat_wait_s: int) -> Table:
+        code = _new_code(self.tables)
+        wait = max(p.MIN_SEAT_WAIT_S, min(p.MAX_SEAT_WAIT_S, seat_wait_s))
+        table = Table(code, self._new_game(), {HOST_SEAT: Seat(name)}, seat_wait_s=wait)
+        self.tables[code] = table
         LOG.info("table %s opened", code)
         return table
 
@@ -100,7 +144,9 @@ class TableService:
     def _receive(self, code: str, team: Team, frame: str | bytes,
                  connection: ServerConnection) -> bool:
         """One message from a seat; False when the connection should close."""
-        table = self.tables[code]
+        table = self.tables.get(code)
+        if table is None or self.connections.get((code, team)) is not connection:
+            return False  # the table has ended, or this seat came back on another line
         try:
             message = p.decode_client(frame)
         except p.ProtocolError as error:
@@ -108,24 +154,69 @@ class TableService:
             return True
         if isinstance(message, p.Act):
             self._deliver(code, table.act(team, message.step, message.actions))
+            self._save(table)
+            return True
+        if isinstance(message, p.Chat):
+            text = " ".join(message.text.split())
+            if not text or len(text) > p.MAX_CHAT or not text.isprintable():
+                limit = f"a chat line has 1 to {p.MAX_CHAT} printable characters"
+                self._send(connection, p.Refused(p.BAD_MESSAGE, limit))
+            else:
+                self._deliver(code, [(team.other, p.Said(table.seats[team].name, text))])
+            return True
+        if isinstance(message, p.Rematch):
+            self._deliver(code, table.ask_rematch(team, self._new_game))
+            self._save(table)
             return True
         if isinstance(message, p.Leave):
-            self._deliver(code, table.leave(team))
+            self._end(table, table.leave(team))
             return False
         self._send(connection, p.Refused(p.NOT_NOW, "you already have a seat"))
         return True
 
     def _gone(self, connection: ServerConnection) -> None:
-        """A connection closed. Until seats can come back (reconnection), a seat that drops
-        leaves its table, and the other seat is told."""
+        """A connection closed without leaving: its seat is away, and the other seat hears it
+        is waited for (up to the table's `seat_wait_s`)."""
         for (code, team), known in list(self.connections.items()):
-            if known is connection:
-                del self.connections[(code, team)]
-                table = self.tables.get(code)
-                if table is not None:
-                    self._deliver(code, table.leave(team))
-                    if not any(key[0] == code for key in self.connections):
-                        del self.tables[code]
+            if known is not connection:
+                continue
+            del self.connections[(code, team)]
+            table = self.tables.get(code)
+            if table is None or table.over:
+                self._forget(code)
+                continue
+            self._wait_for(table, team)
+            if table.full:
+                self._deliver(code, [(team.other, p.Away(table.seats[team].name,
+                                                         table.seat_wait_s))])
+
+    def _wait_for(self, table: Table, team: Team) -> None:
+        loop = asyncio.get_running_loop()
+        self.waits[(table.code, team)] = loop.call_later(table.seat_wait_s, self._expire,
+                                                         table.code, team)
+
+    def _expire(self, code: str, team: Team) -> None:
+        """A seat did not come back in time: the table ends, and the other seat hears why."""
+        self.waits.pop((code, team), None)
+        table = self.tables.get(code)
+        if table is not None and (code, team) not in self.connections:
+            LOG.info("table %s: the %s seat did not come back", code, team.name.lower())
+            self._end(table, table.leave(team, "timeout"))
+
+    def _end(self, table: Table, out: Outgoing) -> None:
+        self._deliver(table.code, out)
+        self._save(table)
+        if not any(key[0] == table.code for key in self.connections):
+            self._forget(table.code)
+
+    def _forget(self, code: str) -> None:
+        self.tables.pop(code, None)
+        for key in [key for key in self.waits if key[0] == code]:
+            self.waits.pop(key).cancel()
+
+    def _save(self, table: Table) -> None:
+        if self.store is not None:
+            self.store.save(table)
 
     # -- sending -----------------------------------------------------------------------------
 

@@ -5,14 +5,21 @@ steps (pick, swap, final call) is held here until the other seat commits that st
 then does the step play, and both seats get the same update. So nothing one seat committed can
 reach the other before the reveal: it is not in any message until the step has been played.
 Each method returns the messages to send, as (seat, message) pairs, and the service sends them.
+
+A table is also a record (`to_record` / `from_record`): the game with its dice, the seats,
+the held choices and every step's actions, so a server restarted after a crash goes on with
+exactly the game it had, and a seat that comes back hears what it missed (`events_since`,
+replayed from the game as it began).
 """
 
 from __future__ import annotations
 
+import json
 import random
 import secrets
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any
 
 from ..engine import events as ev
 from ..engine.actions import SIMULTANEOUS, Action, Concede, PickHand, actors, legal_actions
@@ -25,6 +32,7 @@ from ..net import protocol as p
 
 Outgoing = list[tuple[Team, p.Message]]
 HOST_SEAT = Team.AWAY  # the guest calls the toss, as the home team does in the rules
+RECORD_FORMAT = 1
 
 
 @dataclass
@@ -35,15 +43,22 @@ class Seat:
 
 @dataclass
 class Table:
-    """One game between two seats. `log` holds every step's actions, for a replay."""
+    """One game between two seats. `log` holds every step's actions, for a replay from
+    `first` (the game as it began, with its dice)."""
 
     code: str
     game: Game
     seats: dict[Team, Seat] = field(default_factory=dict)
     held: dict[Team, Action] = field(default_factory=dict)  # this card step's commits so far
     step: int = 0
-    log: list[dict[str, object]] = field(default_factory=list)
+    log: list[dict[str, Any]] = field(default_factory=list)
     left: bool = False
+    seat_wait_s: int = 600
+    first: str = ""  # Game.to_json() before the first step
+    rematch: set[Team] = field(default_factory=set)  # seats that asked to play again
+
+    def __post_init__(self) -> None:
+        self.first = self.first or self.game.to_json()
 
     @property
     def full(self) -> bool:
@@ -59,6 +74,25 @@ class Table:
     def start(self) -> Outgoing:
         message = p.Start(self.names(), self.step, state_to_dict(self.game.state), [])
         return [(team, message) for team in Team]
+
+    def resumed(self, team: Team, heard: int) -> p.Start:
+        """The start message for a seat coming back: what happened after step `heard`, and its
+        own held choice, if the server holds one."""
+        held = [action_to_dict(self.held[team])] if team in self.held else []
+        return p.Start(self.names(), self.step, state_to_dict(self.game.state),
+                       events_to_list(self.events_since(heard)), held)
+
+    def events_since(self, heard: int) -> list[ev.Event]:
+        if not 0 <= heard < self.step:
+            return []
+        game = Game.from_json(self.first)
+        events: list[ev.Event] = []
+        for number, step in enumerate(self.log):
+            played = game.apply({Team[name]: action_from_dict(data)
+                                 for name, data in step.items()})
+            if number >= heard:
+                events += played
+        return events
 
     def act(self, team: Team, step: int, actions: Iterable[object]) -> Outgoing:
         """A seat's actions for `step`, in order; a refusal stops the rest (what went before it
@@ -79,12 +113,60 @@ class Table:
                 return [*out, (team, refusal)]
         return out
 
-    def leave(self, team: Team) -> Outgoing:
-        """A seat left the table for good: the other hears who left, and the table is over."""
+    def leave(self, team: Team, reason: str = "left") -> Outgoing:
+        """A seat left the table for good (or was waited for in vain): the other hears who
+        left and why, and the table is over."""
         if self.left or team not in self.seats:
             return []
         self.left = True
-        return [(other, p.Left(self.seats[team].name)) for other in self.seats if other != team]
+        return [(other, p.Left(self.seats[team].name, reason))
+                for other in self.seats if other != team]
+
+    def ask_rematch(self, team: Team, game: Callable[[], Game]) -> Outgoing:
+        """After the game, a seat asks to play again; once both have, a new game (`game()`,
+        new dice) starts at this table."""
+        if not self.game.is_over or self.left or not self.full:
+            return [(team, p.Refused(p.NOT_NOW, "a rematch comes after the game"))]
+        self.rematch.add(team)
+        if self.rematch != set(Team):
+            return [(team.other, p.RematchAsked(self.seats[team].name))]
+        self.game, self.held, self.step, self.log, self.rematch = game(), {}, 0, [], set()
+        self.first = self.game.to_json()
+        return self.start()
+
+    # -- a record ----------------------------------------------------------------------------
+
+    def to_record(self) -> str:
+        return json.dumps({
+            "format": RECORD_FORMAT, "code": self.code, "game": self.game.to_json(),
+            "first": self.first, "step": self.step, "log": self.log, "left": self.left,
+            "seat_wait_s": self.seat_wait_s,
+            "seats": {team.name: [seat.name, seat.token] for team, seat in self.seats.items()},
+            "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
+        })
+
+    @classmethod
+    def from_record(cls, text: str) -> Table:
+        """The table `to_record` wrote; SnapshotError for anything else."""
+        try:
+            data = json.loads(text)
+            if data["format"] != RECORD_FORMAT:
+                raise SnapshotError(f"a table record of format {data['format']!r}")
+            table = cls(
+                code=str(data["code"]), game=Game.from_json(data["game"]),
+                seats={Team[name]: Seat(str(name_token[0]), str(name_token[1]))
+                       for name, name_token in data["seats"].items()},
+                held={Team[name]: action_from_dict(action)
+                      for name, action in data["held"].items()},
+                step=int(data["step"]), log=list(data["log"]), left=bool(data["left"]),
+                seat_wait_s=int(data["seat_wait_s"]), first=str(data["first"]),
+            )
+            Game.from_json(table.first)
+        except SnapshotError:
+            raise
+        except (ValueError, KeyError, TypeError, IndexError) as error:
+            raise SnapshotError(f"a table record does not decode: {error}") from None
+        return table
 
     # -- internals ---------------------------------------------------------------------------
 
@@ -142,7 +224,7 @@ def new_game(seed: int | None) -> Game:
     return Game(random.Random(secrets.randbits(64) if seed is None else seed))
 
 
-def replay(seed: int, log: Iterable[dict[str, object]]) -> tuple[Game, list[ev.Event]]:
+def replay(seed: int, log: Iterable[dict[str, Any]]) -> tuple[Game, list[ev.Event]]:
     """The game a table with `seed` and `log` played, rebuilt locally (for tests and checks)."""
     game = Game(random.Random(seed))
     events: list[ev.Event] = []

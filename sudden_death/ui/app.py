@@ -7,6 +7,7 @@ was said (`Panel`), settings and learning aids (`Comfort`).
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
 from functools import partial
 
@@ -30,7 +31,7 @@ from .screens import review as sections
 from .screens.base import ConfirmScreen, Extra, Screen
 from .screens.decisions import CoinScreen, FinalCallScreen, GameOverScreen, SideScreen, SnapScreen
 from .screens.explorer import open_explorer
-from .screens.friend import CodeScreen, FriendScreen, TableWaitScreen
+from .screens.friend import ChatScreen, CodeScreen, FriendScreen, TableWaitScreen
 from .screens.hands import SelectionScreen, SubstitutionScreen
 from .screens.menu import Feedback, Menu
 from .screens.welcome import DEFAULT_AWAY, DEFAULT_HOME, NamingScreen, WelcomeScreen
@@ -44,11 +45,13 @@ from .words.line import Line
 from .words.matchups import conversion_words, matchups_words, needed_now, swap_words
 from .words.phrases import Names, score_words
 from .words.situation import human_spots, outcome_words, situation_words
-from .words.table import waiting_words
+from .words.table import rematch_asked_words, waiting_words
 from .words.verbosity import Telling, Verbosity
 
 Card = OffCall | DefCall | Player
 # Commands heard on every screen before the screen itself sees the key.
+WAIT_WORDS_DELAY_S = 0.4  # a friend who has already chosen reveals within milliseconds
+WAIT_SOUND_S = 4.0  # while the friend chooses, a soft pulse this often (a setting)
 BEFORE_SCREENS = frozenset({Command.SCROLL_UP, Command.SCROLL_DOWN, Command.SILENCE,
                             Command.HELP})
 
@@ -80,6 +83,8 @@ class App:
         self._commands = self._command_table()
         self.table: TablePlay | None = None  # the table being played at, if any
         self.server_url: str | None = None  # --server; None: the saved setting
+        self.wait_words_at: float | None = None  # when "Waiting for the Bears" is due
+        self.wait_sound_at: float | None = None  # when the next waiting pulse is due
         # Set by the loop: a transcript record, for key scripts that play at a table.
         self.record: Callable[..., None] = lambda kind, **fields: None
 
@@ -160,16 +165,22 @@ class App:
     def top(self) -> Screen:
         return self.session.top
 
-    def show(self, screen: Screen, interrupt: bool = True) -> None:
+    def show(self, screen: Screen, interrupt: bool = True, speak: bool = True) -> None:
         """Make `screen` the whole stack (a new decision) and announce it: the question, then
-        (as a separate line that is never logged) where the focus is."""
+        (as a separate line that is never logged) where the focus is. `speak=False` shows it
+        and leaves the words to later (`tick`, for a wait at a table)."""
+        chat = self.top if self.stack and isinstance(self.top, ChatScreen) else None
         self.session.replace(screen)
+        if chat is not None:  # a line half typed to the friend outlives the decision below it
+            self.session.push(chat)
         self.section = 0
         self.details_for, self.details = None, ""
         self.dirty = True
+        self.wait_words_at = self.wait_sound_at = None
         screen.menu.telling = self.telling
-        self.say(screen.prompt(), interrupt=interrupt, category=Category.DECISION)
-        self.say(screen.focus_words(), interrupt=False, category=Category.MENU)  # "" says nothing
+        if speak:
+            self.say(screen.prompt(), interrupt=interrupt, category=Category.DECISION)
+            self.say(screen.focus_words(), interrupt=False, category=Category.MENU)
         self.comfort.on_show(screen)
 
     def push(self, screen: Screen) -> None:
@@ -229,9 +240,14 @@ class App:
         return self.session.narrator.lines(events, self.telling)
 
     def play_again(self) -> None:
-        if self.table is not None:  # a game at a table: back to hosting or joining one
-            self.close_table()
-            self.play_friend()
+        if isinstance(self.match, RemoteMatch):
+            table = self.table
+            if table is not None and not table.closed:  # a rematch, once both ask
+                table.link.send(p.Rematch())
+                self.say(rematch_asked_words(self.names.theirs), category=Category.DECISION)
+            else:  # the friend has gone: back to hosting or joining a table
+                self.close_table()
+                self.play_friend()
             return
         self.say(_("New game."), category=Category.DECISION)
         self.new_match(interrupt=False)
@@ -271,6 +287,30 @@ class App:
         if self.table is not None:
             self.table.close()
             self.table = None
+
+    def open_chat(self) -> None:
+        """T: a line to the friend, over whatever screen is up (the decision waits below)."""
+        table = self.table
+        if table is None or table.match is None or table.closed:
+            self.cue("menu_error")
+            self.say(_("Chat is for a game with a friend at a table."))
+            return
+        self.push(ChatScreen(self))
+
+    def send_chat(self, text: str) -> None:
+        if self.table is None or self.table.closed:
+            self.cue("menu_error")
+            self.say(_("The table is gone; the message was not sent."), category=Category.NOTICE)
+            return
+        self.table.link.send(p.Chat(text))
+        # Translators: {text} is the player's own chat line, just sent to the friend.
+        self.say(_("You: {text}").format(text=text), category=Category.CHAT)
+
+    def chat_heard(self, name: str, text: str) -> None:
+        self.cue("chat")
+        # Translators: a chat line from the friend: {name} is their team ("Bears: nice play").
+        self.say(_("{name}: {text}").format(name=name, text=text), interrupt=False,
+                 category=Category.CHAT, priority=Priority.ALERT)
 
     def table_waiting(self, words: str) -> None:
         self.show(TableWaitScreen(self, words), interrupt=False)
@@ -339,8 +379,13 @@ class App:
         if isinstance(match, RemoteMatch):
             self._table_turn(match)
             if match.waiting:
+                # Said only if the friend is still choosing a moment later: when both have
+                # committed, the reveal comes first and "Waiting" would be a word too many.
                 self.show(TableWaitScreen(self, waiting_words(self.names.theirs), in_game=True),
-                          interrupt=interrupt)
+                          speak=False)
+                now = time.perf_counter()
+                self.wait_words_at = now + WAIT_WORDS_DELAY_S
+                self.wait_sound_at = now + WAIT_SOUND_S
                 return
         if decision is None:
             assert state.outcome is not None
@@ -423,6 +468,14 @@ class App:
         self.comfort.tick()
         if self.table is not None:
             self.table.tick()
+        now = time.perf_counter()
+        if self.wait_words_at is not None and now >= self.wait_words_at:
+            self.wait_words_at = None
+            self.say(self.stack[0].prompt(), interrupt=False, category=Category.DECISION)
+        if self.wait_sound_at is not None and now >= self.wait_sound_at:
+            self.wait_sound_at = now + WAIT_SOUND_S
+            if self.comfort.settings.waiting_sound:
+                self.cue("waiting")
 
     def tell_notice(self, notice: str, cue: bool = True, again: bool = False) -> None:
         """Show a fault reason in the window (once) and speak it without cutting speech, after
@@ -513,6 +566,7 @@ class App:
             Command.REPEAT: self.repeat,
             Command.WHERE: self.where,
             Command.LAST_PLAY: self.last_play,
+            Command.CHAT: self.open_chat,
             Command.LESSON: comfort.guide.toggle,
             Command.DETAILS: self.toggle_details,
             Command.EXPLORER: lambda: open_explorer(self),

@@ -63,6 +63,7 @@ class Command(Enum):
     EXPLORER = "explorer"
     MATCHUPS = "matchups"
     SILENCE = "silence"
+    CHAT = "chat"
     HELP = "help"
     HISTORY_BACK = "history_back"
     HISTORY_FORWARD = "history_forward"
@@ -167,6 +168,7 @@ def default_bindings() -> tuple[Binding, ...]:
         Binding(Command.EXPLORER, _keys(pygame.K_e)),
         Binding(Command.MATCHUPS, _keys(pygame.K_m)),
         Binding(Command.SILENCE, _keys(pygame.K_LCTRL) + _also(pygame.K_RCTRL)),
+        Binding(Command.CHAT, _keys(pygame.K_t)),
         Binding(Command.HELP, _keys(pygame.K_F1)),
         Binding(Command.HISTORY_BACK, _keys(pygame.K_COMMA)),
         Binding(Command.HISTORY_FORWARD, _keys(pygame.K_PERIOD)),
@@ -229,6 +231,10 @@ KEY_HELP: tuple[KeyHelp, ...] = (
     KeyHelp((Command.WHERE,),
             N_("{where} says where the focus is."),
             "where the focus is: the list and the entry"),
+    KeyHelp((Command.CHAT,),
+            N_("{chat}, at a table, opens a line to your friend: type a message, or pick a "
+               "quick one, and send it."),
+            "at a table: a chat line to your friend (Up and Down: quick messages)"),
     KeyHelp((Command.LAST_PLAY,),
             N_("{last_play} tells the last play again in full: both final calls, the band, the "
                "dice, the result and the new down."),

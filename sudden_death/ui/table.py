@@ -15,10 +15,22 @@ from ..engine.errors import RulesError
 from ..engine.state import Team
 from ..language import _
 from ..net import protocol as p
-from ..net.news import Connected, Lost
+from ..net.news import Connected, Lost, Reconnecting, Restored
 from ..net.remote_match import RemoteMatch, ServerRefusal
 from .words.phrases import Names
-from .words.table import joined_words, left_words, lost_words, refusal_words, table_code_words
+from .words.table import (
+    away_words,
+    back_words,
+    joined_words,
+    left_words,
+    lost_words,
+    reconnecting_words,
+    refusal_words,
+    rematch_words,
+    restored_words,
+    table_code_words,
+    timeout_words,
+)
 
 
 class TableHost(Protocol):
@@ -38,6 +50,8 @@ class TableHost(Protocol):
     def table_events(self, events: list[ev.Event], refusal: RulesError | None) -> None: ...
 
     def table_closed(self, words: str, retry: bool) -> None: ...
+
+    def chat_heard(self, name: str, text: str) -> None: ...
 
 
 class TablePlay:
@@ -73,15 +87,36 @@ class TablePlay:
     def _news(self, news: object) -> None:
         if isinstance(news, Connected):
             self.address = news.address
+        elif isinstance(news, Reconnecting):
+            self.host.cue("menu_error")
+            self.host.say(reconnecting_words(), interrupt=False, category=Category.NOTICE)
+        elif isinstance(news, Restored):
+            self.host.say(restored_words(), interrupt=False, category=Category.NOTICE)
         elif isinstance(news, p.Seated):
+            first = not self.code
             self.code, self.seat = news.code, news.seat
-            if self.hosting:
+            if self.hosting and first:
                 self.announcement = table_code_words(news.code, self.address)
                 self.host.record("table", code=news.code)
                 self.host.say(self.announcement, category=Category.DECISION)
                 self.host.table_waiting(_waiting_for_friend())
+        elif isinstance(news, p.Start) and self.match is not None and self.match.is_over:
+            self._start(news)  # a rematch: a new game at the same table
+        elif isinstance(news, p.RematchAsked):
+            self.host.cue("chat")
+            self.host.say(rematch_words(news.name), interrupt=False, category=Category.NOTICE)
+        elif isinstance(news, p.Start) and self.match is not None:
+            events, refusal = self.match.resync(news)
+            if events or refusal is not None:
+                self.host.table_events(events, refusal)
         elif isinstance(news, p.Start):
             self._start(news)
+        elif isinstance(news, p.Away):
+            self.host.say(away_words(news.name), interrupt=False, category=Category.NOTICE)
+        elif isinstance(news, p.Said):
+            self.host.chat_heard(news.name, news.text)
+        elif isinstance(news, p.Back):
+            self.host.say(back_words(news.name), interrupt=False, category=Category.NOTICE)
         elif isinstance(news, Lost):
             self.closed = True
             self.host.table_closed(lost_words(news.ever_connected), retry=False)
@@ -108,7 +143,8 @@ class TablePlay:
         events, refusal = self.match.receive(news)
         if isinstance(news, p.Left):
             self.closed = True
-            self.host.table_closed(left_words(news.name), retry=False)
+            words = timeout_words(news.name) if news.reason == "timeout" else left_words(news.name)
+            self.host.table_closed(words, retry=False)
             return
         if isinstance(refusal, ServerRefusal):
             refusal = RulesError(refusal_words(refusal.code, str(refusal)))

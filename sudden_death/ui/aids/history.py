@@ -16,6 +16,7 @@ from ...language import _, n_, p_
 # Categories the narration and app use (Message.category) and the review filters over them.
 RESULT_CATEGORIES = frozenset({Category.RESULT, Category.GAME_OVER})
 COMPUTER_CATEGORIES = frozenset({Category.COMPUTER})
+CHAT_CATEGORIES = frozenset({Category.CHAT})
 # Not messages to review: the review itself, R's repeats, and the echo of the player's own
 # keys (focus moves, typed letters), which would bury what the game said.
 NOT_RECORDED = frozenset({Category.HISTORY, Category.REPEAT, Category.MENU, Category.ECHO,
@@ -27,6 +28,7 @@ class Filter(Enum):
     EVERYTHING = "everything"
     RESULTS = "results"
     COMPUTER = "computer"
+    CHAT = "chat"
 
 
 # The categories each filter keeps (None: every one).
@@ -34,6 +36,7 @@ FILTERS: dict[Filter, frozenset[Category] | None] = {
     Filter.EVERYTHING: None,
     Filter.RESULTS: RESULT_CATEGORIES,
     Filter.COMPUTER: COMPUTER_CATEGORIES,
+    Filter.CHAT: CHAT_CATEGORIES,
 }
 
 
@@ -45,6 +48,9 @@ def filter_words(kept: Filter) -> str:
     if kept is Filter.COMPUTER:
         # Translators: the history filter that keeps the computer's moves ("History: computer").
         return p_("history filter", "computer")
+    if kept is Filter.CHAT:
+        # Translators: the history filter that keeps the messages with a friend at a table.
+        return p_("history filter", "chat")
     # Translators: the history filter that keeps every message ("History: everything").
     return p_("history filter", "everything")
 
@@ -57,6 +63,9 @@ def _empty_words(kept: Filter) -> str:
     if kept is Filter.COMPUTER:
         # Translators: the history, filtered to the computer's moves, has none yet.
         return _("No computer messages yet.")
+    if kept is Filter.CHAT:
+        # Translators: the history, filtered to the chat with a friend, has none yet.
+        return _("No chat messages yet.")
     # Translators: the history, unfiltered ("everything"), has no messages yet.
     return _("No everything messages yet.")
 

@@ -35,13 +35,13 @@ RATE_STEP, RATE_BIG_STEP = 10, 50
 VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 # Language first: whoever cannot follow the words they hear finds it with O alone.
 SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume", "verbosity",
-                *SWITCHES, "menu_wrap", "play_sweep", "text_size", "computer", "speech_engine",
-                "speech_output")
+                *SWITCHES, "menu_wrap", "play_sweep", "waiting_sound", "text_size", "computer",
+                "speech_engine", "speech_output")
 # Space and Enter step these
 CYCLED = ("language", "speech_engine", "verbosity", "menu_wrap", "voice", "text_size",
-          "speech_output", "computer", "play_sweep", *SWITCHES)
+          "speech_output", "computer", "play_sweep", "waiting_sound", *SWITCHES)
 # On / off settings: either arrow flips them.
-FLAGS = ("menu_wrap", "play_sweep", *SWITCHES)
+FLAGS = ("menu_wrap", "play_sweep", "waiting_sound", *SWITCHES)
 # The choices as spoken after "Opponent: " and "Speech output: " (N_: translated where spoken).
 COMPUTER_WORDS = {
     "random": N_("the rules' computer, picking at random"),
@@ -139,6 +139,11 @@ class SettingsScreen(Screen):
             # Translators: the setting for a sound that glides from the old spot to the new one
             # after each play.
             return _("Hear the play: on") if settings.play_sweep else _("Hear the play: off")
+        if key == "waiting_sound":
+            # Translators: the setting for a soft sound every few seconds while a friend at a
+            # table is still choosing.
+            return (_("Waiting sound at a table: on") if settings.waiting_sound
+                    else _("Waiting sound at a table: off"))
         # Translators: whether moving past the last item of a menu comes round to the first.
         return _("Menu wrap: on") if settings.menu_wrap else _("Menu wrap: off")
 

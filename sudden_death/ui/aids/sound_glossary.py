@@ -33,6 +33,8 @@ CUE_MEANINGS: dict[str, str] = {
     "menu_edge": N_("Menu edge: the end of a list"),
     "menu_select": N_("Select: a box checked or a choice made"),
     "menu_error": N_("Error: not allowed, or something went wrong"),
+    "chat": N_("Chat: a message from your friend at a table"),
+    "waiting": N_("Waiting: your friend at a table is still choosing"),
 }
 
 

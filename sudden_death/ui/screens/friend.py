@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from ...audio.protocols import Category
-from ...language import _, n_
-from ...net.protocol import CODE_DIGITS
+from ...language import N_, _, n_
+from ...net.protocol import CODE_DIGITS, MAX_CHAT
+from ..keymap import Command
 from .base import Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu
 from .welcome import NamingScreen, TypingScreen
@@ -125,3 +126,53 @@ class TableWaitScreen(Screen):
 
     def confirm(self) -> None:
         self.host.say(self.words, category=Category.MENU)
+
+
+# Translators: the quick chat lines, offered with Up and Down on the chat line.
+QUICK_LINES = (N_("Good luck!"), N_("Nice play!"), N_("Give me a minute."), N_("Good game!"))
+
+
+class ChatScreen(TypingScreen):
+    """A line to the friend: type it, or step through the quick lines with Up and Down;
+    Enter sends it, Escape goes back without sending."""
+
+    help_key = "chat"
+    limit = MAX_CHAT
+
+    def __init__(self, host: Host) -> None:
+        self.quick = -1  # the quick line shown, or -1 for typed text
+        super().__init__(host)
+
+    def _build(self) -> Menu:
+        return Menu(_("Chat"), [Group(_("Your message"), [Item(self.text, ItemKind.TEXT)])])
+
+    def prompt(self) -> str:
+        return _("Message to your friend: type it, or Up and Down for a quick one, and press "
+                 "Enter. Escape goes back.")
+
+    def empty_words(self) -> str:
+        return _("Nothing to remove; nothing is typed.")
+
+    def on_command(self, command: Command) -> bool:
+        steps = {Command.PREVIOUS_ITEM: -1, Command.NEXT_ITEM: 1}
+        if command in steps:
+            self.quick = (self.quick + steps[command]) % len(QUICK_LINES)
+            self.text = _(QUICK_LINES[self.quick])
+            self._refresh()
+            self.host.say(self.text, category=Category.ECHO)
+            return True
+        return super().on_command(command)
+
+    def confirm(self) -> None:
+        text = " ".join(self.text.split())
+        if not text:
+            self.host.cue("menu_error")
+            self.host.say(_("Type a message first, or press Escape."), category=Category.MENU)
+            return
+        self.host.pop(announce=False)
+        self.host.send_chat(text)
+
+    def on_escape(self) -> bool:
+        self.host.pop(announce=False)
+        self.host.say(_("Not sent."), category=Category.MENU)
+        return True

@@ -60,6 +60,9 @@ class TypingScreen(Screen):
     def focus_words(self) -> str:
         return ""  # the prompt says it all; the text line is empty
 
+    def intro(self) -> str:
+        return self.prompt()
+
     def _refresh(self) -> None:
         self.menu = self._build()
 

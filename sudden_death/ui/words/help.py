@@ -52,6 +52,12 @@ def _screens() -> dict[str, str]:
             "Joining a table. Type the code your friend's game says, digits only; each is read "
             "back. {erase} removes the last one. {activate} joins."
         ),
+        "chat": _(
+            "A message to your friend at the table. Type it, or {previous_item} and {next_item} "
+            "for a quick one; {erase} removes the last letter. {activate} sends it, {back} goes "
+            "back without sending. Their messages are read as they come, and kept in the "
+            "history's chat filter."
+        ),
         "table_wait": _(
             "Waiting at a table, for the server or for your friend. Every review key works "
             "meanwhile. The game goes on by itself as soon as your friend is ready."

@@ -31,6 +31,8 @@ def refusal_words(code: str, text: str) -> str:
     if code == p.WRONG_VERSION:
         return _("The table server runs another version of the game. Both of you need the "
                  "same version.")
+    if code == p.BAD_TOKEN:
+        return _("The table no longer knows this seat.")
     if code == p.BAD_NAME:
         return _("The server did not take that team name.")
     if code == p.NOT_ALLOWED:
@@ -59,3 +61,36 @@ def lost_words(connected: bool) -> str:
 def left_words(name: str) -> str:
     # Translators: {name} is the friend's team, which has left the table.
     return _("The {name} left the table. The game is over.").format(name=name)
+
+
+def reconnecting_words() -> str:
+    return _("Connection lost; trying again.")
+
+
+def restored_words() -> str:
+    return _("Connected again.")
+
+
+def away_words(name: str) -> str:
+    # Translators: {name} is the friend's team, whose connection dropped.
+    return _("The {name} dropped out; waiting for them.").format(name=name)
+
+
+def back_words(name: str) -> str:
+    # Translators: {name} is the friend's team, connected again.
+    return _("The {name} are back.").format(name=name)
+
+
+def timeout_words(name: str) -> str:
+    # Translators: {name} is the friend's team, which did not come back in time.
+    return _("The {name} did not come back in time. The game is over.").format(name=name)
+
+
+def rematch_words(name: str) -> str:
+    # Translators: {name} is the friend's team, which asks to play again at the same table.
+    return _("The {name} want a rematch: Play again to accept.").format(name=name)
+
+
+def rematch_asked_words(name: str) -> str:
+    # Translators: {name} is the friend's team; the player asked to play again.
+    return _("Rematch asked; waiting for the {name}.").format(name=name)
