@@ -13,12 +13,12 @@ import logging
 import os
 import stat
 import sys
-import tempfile
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 
+from .files import write_atomic
 from .language import _
 
 LOG = logging.getLogger(__name__)
@@ -249,18 +249,7 @@ def save_settings(settings: Settings, folder: Path | None = None) -> str | None:
                 return _("Settings could not be saved: {file} is not a regular file; they last "
                          "until you quit.").format(file=FILE_NAME)
         data = {"version": VERSION, **asdict(settings)}
-        fd, temp = tempfile.mkstemp(prefix=".settings-", suffix=".tmp", dir=path.parent)
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8") as handle:
-                json.dump(data, handle, indent=2, sort_keys=True)
-                handle.write("\n")
-                handle.flush()
-                os.fsync(handle.fileno())
-            os.replace(temp, path)
-        except BaseException:
-            with contextlib.suppress(OSError):
-                os.unlink(temp)
-            raise
+        write_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n", ".settings-")
     except (OSError, RuntimeError) as error:
         LOG.warning("settings could not be saved: %s", error)
         return _("Settings could not be saved; they last until you quit.")

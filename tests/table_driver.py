@@ -6,6 +6,7 @@ play the first call."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
@@ -132,7 +133,15 @@ class Seat:
 
     def play(self) -> None:
         """Answer every turn until the game is over, then quit. With `pause_at` set, stop
-        before answering that many of its own turns, set `paused`, and wait for `go_on`."""
+        before answering that many of its own turns, set `paused`, and wait for `go_on`.
+        A game killed meanwhile (a test's doing) ends this quietly."""
+        try:
+            self._play()
+        except (BrokenPipeError, EOFError, ValueError):
+            if self.proc.poll() is None:
+                raise
+
+    def _play(self) -> None:
         mine = 0
         while True:
             turn = self.next("turn", TURN_TIMEOUT_S + (PAUSE_S if self.pause_at else 0))
@@ -176,7 +185,8 @@ class Seat:
             self._stderr = self.proc.stderr.read()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             if stream is not None and not stream.closed:
-                stream.close()
+                with contextlib.suppress(OSError):  # keys still buffered for a killed game
+                    stream.close()
 
     def stderr(self) -> str:
         """What the game wrote on stderr, once it has ended ("" before)."""

@@ -325,10 +325,65 @@ def test_with_no_server_set_the_hosts_own_game_serves_the_table(tmp_path: Path) 
         address = said.rsplit(" at ", 1)[1].rstrip(".")
         port = address.rsplit(":", 1)[1]
         assert port.isdigit()
-        guest.send(*JOIN_KEYS, f"type {code}", "return")
+        guest.send(*JOIN_KEYS, "end", "return", f"type {code}", "return")  # type, not listed
         guest.until_said("The host's address, as their game says it, such as "
                          "192.168.1.20:8765: type it and press Enter.")
         guest.send(f"type 127.0.0.1:{port}", "return")
+        for thread in start_playing(host, guest):
+            thread.join(120)
+        assert (host.finish(), guest.finish()) == (0, 0)
+        assert sum(line.startswith("Final score:") for line in guest.speech()) == 1
+    finally:
+        host.kill()
+        guest.kill()
+
+
+def test_a_game_killed_mid_down_goes_back_to_its_table_at_the_next_start(
+        tmp_path: Path) -> None:
+    """SIGKILL the host's game while it is deciding; started again with the same folder, its
+    title screen offers the table first, and Enter goes back to the same decision. The friend
+    hears the host drop out and come back, and the game ends as the uninterrupted one."""
+    server = Server("--seed", str(SEED))
+    host, guest = seat_pair(tmp_path, server.url)
+    again = None
+    try:
+        host.pause_at = 7
+        threads = start_playing(host, guest)
+        assert host.paused.wait(60)
+        assert (tmp_path / "host" / "table.json").exists()
+        host.proc.kill()
+        host.proc.wait(10)
+        host.go_on.set()  # its driver finds the game gone and stops
+        guest.until_said("The Hawks dropped out; waiting for them.")
+        again = Seat(tmp_path / "host", "--server", server.url)
+        again.until_said("Main menu: Back to your table with the Bears, 1 of 8")
+        again.send("return")
+        guest.until_said("The Hawks are back.")
+        (resumed,) = start_playing(again)
+        for thread in [threads[1], resumed]:
+            thread.join(120)
+        assert (again.finish(), guest.finish()) == (0, 0)
+        assert outcome_heard(again, guest), (again.speech()[-30:], guest.speech()[-30:])
+        assert not (tmp_path / "host" / "table.json").exists()  # the table is over
+    finally:
+        for seat in (host, guest, again):
+            if seat is not None:
+                seat.kill()
+        server.stop()
+
+
+def test_on_the_home_network_join_lists_the_table_the_host_announces(tmp_path: Path) -> None:
+    """No server and no address typed: the host's game announces its table (zeroconf), the
+    guest's Join a table finds it and says it, and Enter on it joins."""
+    host = Seat(tmp_path / "host")
+    guest = Seat(tmp_path / "guest")
+    try:
+        host.send(*HOST_KEYS)
+        code = host.next("table")["code"]
+        guest.send(*JOIN_KEYS)
+        pairs = f"{code[:2]} {code[2:4]} {code[4:]}"
+        guest.until_said(f"Found the Hawks' table, {pairs}.")
+        guest.send("return")
         for thread in start_playing(host, guest):
             thread.join(120)
         assert (host.finish(), guest.finish()) == (0, 0)

@@ -311,3 +311,58 @@ def test_tables_outlive_the_server_in_its_store_and_a_damaged_one_is_set_aside(
     rows = again._db.execute("SELECT count(*) FROM tables").fetchone()
     assert rows == (2,)  # the damaged row is still there
     again.close()
+
+
+def test_with_a_certificate_the_server_speaks_wss_and_a_game_that_trusts_it_gets_a_seat(
+        tmp_path) -> None:
+    import ssl
+    import subprocess
+
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost",
+                    "-keyout", str(key), "-out", str(cert)], check=True, capture_output=True,
+                   timeout=60)
+    served = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
+    served.load_cert_chain(cert, key)
+    trusting = ssl.create_default_context(cafile=str(cert))
+
+    async def scenario() -> None:
+        service = TableService()
+        running = await start(service, "127.0.0.1", 0, served)
+        try:
+            url = address(running, tls=True)
+            assert url.startswith("wss://127.0.0.1:")
+            port = url.rsplit(":", 1)[1]
+            async with connect(f"wss://localhost:{port}", ssl=trusting) as client:
+                await client.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+                assert (await receive(client))["type"] == "seated"
+        finally:
+            await stop(running)
+
+    run(scenario)
+
+
+def test_actions_sent_again_after_a_dropped_line_count_once_and_are_not_refused() -> None:
+    """A game whose line dropped cannot know whether its last actions arrived, so it sends
+    them again; the table answers nothing to a repeat, played or held."""
+    from sudden_death.server.tables import Table, new_game
+
+    table = Table("123456", new_game(4), {Team.AWAY: Seat("Hawks"), Team.HOME: Seat("Bears")})
+    toss = [{"action": "CallCoin", "face": "tails"}]
+    out = table.act(Team.HOME, 0, toss)
+    assert {type(message) for _, message in out} == {p.Update}
+    assert table.act(Team.HOME, 0, toss) == []  # played already: a repeat
+    assert table.step == 1
+    while table.game.state.phase.value != "selection":  # on to the first card step
+        state = table.game.state
+        (team,) = actors(state)
+        table.act(team, table.step, [first_legal(state, team)])
+    state, step = table.game.state, table.step
+    offense = actors(state)[0]
+    pick = [first_legal(state, offense)]
+    assert table.act(offense, step, pick) == [(offense, p.Committed(step))]
+    assert table.act(offense, step, pick) == []  # held already: a repeat
+    other = [{"action": "PickHand", "hand": {"players": [], "calls": []}}]
+    refusal = table.act(offense, step, other)[0][1]
+    assert isinstance(refusal, p.Refused) and refusal.code in (p.NOT_NOW, p.BAD_MESSAGE)

@@ -23,7 +23,7 @@ import pytest
 from recording import RecordingCues, RecordingSpeaker
 from reliability_helpers import ScriptSource, make_tracking_app
 
-from sudden_death import settings as settings_module
+from sudden_death import files as files_module
 from sudden_death.audio import system as system_module
 from sudden_death.audio.protocols import Message, Voice
 from sudden_death.audio.speech import SpeechService
@@ -366,7 +366,7 @@ def test_read_only_settings(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
         def refuse(*_args: Any, **_kwargs: Any) -> Any:
             raise PermissionError(13, "Permission denied")
 
-        monkeypatch.setattr(settings_module.tempfile, "mkstemp", refuse)
+        monkeypatch.setattr(files_module.tempfile, "mkstemp", refuse)
     try:
         result = launch(monkeypatch, tmp_path, [*change_a_setting(), "right", "escape",
                                                  *TO_SELECTION, "s"],

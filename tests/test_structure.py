@@ -15,6 +15,8 @@ LATE_IMPORTS = {
         "pygame greets on stdout unless told not to before its first import",
     ("sudden_death.ui.table", "net.link"):
         "websockets and asyncio take about 65 ms at start-up; only a table needs them",
+    ("sudden_death.ui.app", "net.discovery"):
+        "zeroconf takes about 80 ms at start-up; only joining on the home network needs it",
     ("sudden_death.__main__", "server.__main__"):
         "`--serve` runs the table server alone: no pygame, no audio",
     ("sudden_death.audio.synth", "pyttsx3"):

@@ -14,10 +14,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import queue
 import socket
 import threading
 import time
+from collections.abc import Coroutine
+from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import Server
@@ -25,8 +28,10 @@ from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketExcepti
 
 from ..server.service import TableService, start
 from . import protocol as p
+from .discovery import Advertiser
 from .news import Connected, Lost, News, Reconnecting, Restored
 
+LOG = logging.getLogger("sudden_death.net")
 CONNECT_TIMEOUT_S = 5.0
 CLOSE_WAIT_S = 1.0
 RETRY_FIRST_S, RETRY_MAX_S = 0.25, 8.0
@@ -48,6 +53,9 @@ class TableLink:
         self._seat: tuple[str, str] | None = None  # (code, token) once seated
         self._heard = 0  # the last step the server told of
         self._refused = False  # refused for good: no coming back
+        self._advertised: str | None = None  # HOST:PORT of a table served here, announced
+        self._advertiser = Advertiser()
+        self._tasks: set[asyncio.Future[None]] = set()
         self._thread = threading.Thread(target=self._run, name="table-link", daemon=True)
 
     def start(self) -> None:
@@ -98,10 +106,12 @@ class TableLink:
             url, address = self.url, None
             if url is None:
                 server, url, address = await _serve_here()
+                self._advertised = address
             await self._keep_line(url, address)
         except (OSError, asyncio.TimeoutError, TimeoutError) as error:  # could not serve here
             self._news(Lost(str(error) or type(error).__name__, False))
         finally:
+            await self._advertiser.stop()
             if server is not None:
                 server.close()
                 with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
@@ -194,11 +204,28 @@ class TableLink:
             return str(error)
         return "the server closed the connection"
 
+    async def _advertise(self, team: str, code: str, address: str) -> None:
+        host, _, port = address.rpartition(":")
+        try:
+            await self._advertiser.start(team, code, host, int(port))
+        except Exception as error:  # no multicast here: joining by address still works
+            LOG.info("the table could not be announced on the network: %s", error)
+
+    def _task(self, coroutine: Coroutine[Any, Any, None]) -> None:
+        task = asyncio.ensure_future(coroutine)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     def _note(self, message: p.ServerMessage) -> None:
         """What the link itself keeps: the seat (to come back to it) and the last step heard."""
         if isinstance(message, p.Seated):
             self._seat = (message.code, message.token)
-        elif isinstance(message, (p.Start, p.Update)):
+            if self._advertised and isinstance(self.greeting, p.Host):  # served here
+                self._task(self._advertise(self.greeting.name, message.code, self._advertised))
+        elif isinstance(message, p.Start):
+            self._heard = message.step
+            self._task(self._advertiser.stop())  # the friend has joined: no longer open
+        elif isinstance(message, p.Update):
             self._heard = message.step
         elif isinstance(message, p.Refused) and message.fatal:
             self._refused = True

@@ -1,12 +1,13 @@
 """What the line to a table server tells the game besides the server's own messages.
 
-Kept apart from `link.py` so the game can know these without importing websockets and
-asyncio (about 65 ms) before anyone plays a friend.
+Kept apart from `link.py` and `discovery.py` so the game can know these without importing
+websockets, asyncio (about 65 ms) and zeroconf (about 80 ms) before anyone plays a friend.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Protocol
 
 from . import protocol as p
 
@@ -36,6 +37,26 @@ class Reconnecting:
 @dataclass(frozen=True)
 class Restored:
     """The line is back; the server's `Seated` and `Start` follow."""
+
+
+@dataclass(frozen=True)
+class NearbyTable:
+    """A table open on the home network (net/discovery.py): the host's team, its code, and
+    where to join it."""
+
+    team: str
+    code: str
+    address: str  # HOST:PORT
+
+
+class TableFinder(Protocol):
+    """What the game asks of `discovery.Finder` (imported only when it is needed)."""
+
+    def start(self) -> None: ...
+
+    def tables(self) -> list[NearbyTable]: ...
+
+    def close(self) -> None: ...
 
 
 News = p.ServerMessage | Connected | Lost | Reconnecting | Restored

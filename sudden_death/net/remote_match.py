@@ -37,7 +37,8 @@ class RemoteMatch:
         self.names = tuple(start.names)
         self.state: GameState = state_from_dict(start.state)
         self.step = start.step
-        self._sent_at: int | None = None  # the step this seat's last sent action is for
+        # The step this seat's last sent action is for (a resumed seat's held choice counts).
+        self._sent_at: int | None = self.step if start.held else None
         self.left: str | None = None  # the other team's name, once it has left the table
         self._last: p.Act | None = None  # what this seat sent last, to send again if lost
 

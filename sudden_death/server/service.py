@@ -77,8 +77,8 @@ class TableService:
                connection: ServerConnection) -> tuple[str, Team]:
         if isinstance(message, p.Host):
             table = self._open(_checked_name(message.name), message.seat_wait_s)
+            self._save(table)  # kept before its code and token are given out
             self._seat(table, HOST_SEAT, connection)
-            self._save(table)
             return table.code, HOST_SEAT
         if isinstance(message, p.Join):
             name = _checked_name(message.name)
@@ -87,8 +87,8 @@ class TableService:
                 raise p.ProtocolError(p.TABLE_FULL, "both seats at that table are taken")
             team = HOST_SEAT.other
             table.seats[team] = Seat(name)
-            self._seat(table, team, connection)
             self._save(table)
+            self._seat(table, team, connection)
             self._deliver(table.code, table.start())
             return table.code, team
         if isinstance(message, p.Resume):
@@ -153,8 +153,7 @@ class TableService:
             self._send(connection, p.Refused(error.code, str(error)))
             return True
         if isinstance(message, p.Act):
-            self._deliver(code, table.act(team, message.step, message.actions))
-            self._save(table)
+            self._commit(table, table.act(team, message.step, message.actions))
             return True
         if isinstance(message, p.Chat):
             text = " ".join(message.text.split())
@@ -165,8 +164,7 @@ class TableService:
                 self._deliver(code, [(team.other, p.Said(table.seats[team].name, text))])
             return True
         if isinstance(message, p.Rematch):
-            self._deliver(code, table.ask_rematch(team, self._new_game))
-            self._save(table)
+            self._commit(table, table.ask_rematch(team, self._new_game))
             return True
         if isinstance(message, p.Leave):
             self._end(table, table.leave(team))
@@ -204,8 +202,7 @@ class TableService:
             self._end(table, table.leave(team, "timeout"))
 
     def _end(self, table: Table, out: Outgoing) -> None:
-        self._deliver(table.code, out)
-        self._save(table)
+        self._commit(table, out)
         if not any(key[0] == table.code for key in self.connections):
             self._forget(table.code)
 
@@ -213,6 +210,12 @@ class TableService:
         self.tables.pop(code, None)
         for key in [key for key in self.waits if key[0] == code]:
             self.waits.pop(key).cancel()
+
+    def _commit(self, table: Table, out: Outgoing) -> None:
+        """Keep the table, then tell the seats: no seat ever hears of a step the disk does
+        not have, so a server killed between the two never goes back behind its players."""
+        self._save(table)
+        self._deliver(table.code, out)
 
     def _save(self, table: Table) -> None:
         if self.store is not None:

@@ -97,6 +97,9 @@ class Table:
     def act(self, team: Team, step: int, actions: Iterable[object]) -> Outgoing:
         """A seat's actions for `step`, in order; a refusal stops the rest (what went before it
         still counts) and is sent to that seat alone."""
+        actions = list(actions)
+        if self._repeated(team, step, actions):
+            return []  # sent again after a dropped line: it counts once
         if not self.full or self.over:
             return [(team, p.Refused(p.NOT_NOW, "the game is not being played"))]
         if step != self.step:
@@ -169,6 +172,18 @@ class Table:
         return table
 
     # -- internals ---------------------------------------------------------------------------
+
+    def _repeated(self, team: Team, step: int, actions: list[object]) -> bool:
+        """Whether these actions are ones this seat already sent: the first of them was
+        played at `step`, or they are what the table holds for this step. A game whose line
+        dropped cannot know whether they arrived, so it sends them again once back."""
+        if not actions:
+            return False
+        if 0 <= step < len(self.log):
+            return self.log[step].get(team.name) == actions[0]
+        held = self.held.get(team)
+        return (step == self.step and held is not None and len(actions) == 1
+                and action_to_dict(held) == actions[0])
 
     def _commit(self, team: Team, action: Action, out: Outgoing) -> p.Refused | None:
         state = self.game.state

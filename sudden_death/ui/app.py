@@ -10,6 +10,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 import pygame
 
@@ -23,7 +24,9 @@ from ..engine.field import LAST_DOWN
 from ..engine.state import GameState, Phase, SnapChoice
 from ..language import _
 from ..net import protocol as p
+from ..net.news import TableFinder
 from ..net.remote_match import RemoteMatch
+from ..seat_file import SavedSeat, forget_seat, load_seat, save_seat
 from .aids.comfort import Comfort
 from .keymap import MODIFIER_KEYS, PICKS, Command, Context, KeyMap, pick_number, types_text
 from .panel import Panel
@@ -31,7 +34,13 @@ from .screens import review as sections
 from .screens.base import ConfirmScreen, Extra, Screen
 from .screens.decisions import CoinScreen, FinalCallScreen, GameOverScreen, SideScreen, SnapScreen
 from .screens.explorer import open_explorer
-from .screens.friend import ChatScreen, CodeScreen, FriendScreen, TableWaitScreen
+from .screens.friend import (
+    ChatScreen,
+    CodeScreen,
+    FriendScreen,
+    NearbyScreen,
+    TableWaitScreen,
+)
 from .screens.hands import SelectionScreen, SubstitutionScreen
 from .screens.menu import Feedback, Menu
 from .screens.welcome import DEFAULT_AWAY, DEFAULT_HOME, NamingScreen, WelcomeScreen
@@ -51,6 +60,7 @@ from .words.verbosity import Telling, Verbosity
 Card = OffCall | DefCall | Player
 # Commands heard on every screen before the screen itself sees the key.
 WAIT_WORDS_DELAY_S = 0.4  # a friend who has already chosen reveals within milliseconds
+RESUMED_FRESH = 2**31 - 1  # "the last step heard" of a game that starts again: none to retell
 WAIT_SOUND_S = 4.0  # while the friend chooses, a soft pulse this often (a setting)
 BEFORE_SCREENS = frozenset({Command.SCROLL_UP, Command.SCROLL_DOWN, Command.SILENCE,
                             Command.HELP})
@@ -84,6 +94,8 @@ class App:
         self.table: TablePlay | None = None  # the table being played at, if any
         self.server_url: str | None = None  # --server; None: the saved setting
         self.wait_words_at: float | None = None  # when "Waiting for the Bears" is due
+        self.config_folder: Path | None = None  # --config; None: the player's own folder
+        self.finder: TableFinder | None = None  # looking for tables on the home network
         self.wait_sound_at: float | None = None  # when the next waiting pulse is due
         # Set by the loop: a transcript record, for key scripts that play at a table.
         self.record: Callable[..., None] = lambda kind, **fields: None
@@ -202,7 +214,8 @@ class App:
     # -- the flow of a game ------------------------------------------------------------------
 
     def start(self) -> None:
-        self.show(WelcomeScreen(self))
+        saved = load_seat(self.config_folder)
+        self.show(WelcomeScreen(self, back_to=saved.theirs if saved is not None else ""))
 
     def start_naming(self) -> None:
         self.show(NamingScreen(self))
@@ -273,7 +286,33 @@ class App:
         url = self._server() or f"ws://{address}"
         self._open_table(url, p.Join(p.PROTOCOL_VERSION, code, name))
 
-    def _open_table(self, url: str | None, greeting: p.Host | p.Join) -> None:
+    def resume_table(self) -> None:
+        """Back to the table this game was at when it ended without leaving it."""
+        saved = load_seat(self.config_folder)
+        if saved is None:
+            self.cue("menu_error")
+            self.say(_("There is no table to go back to."))
+            self.start()
+            return
+        self._open_table(saved.url, p.Resume(p.PROTOCOL_VERSION, saved.code, saved.token,
+                                             RESUMED_FRESH))
+
+    def look_nearby(self, name: str) -> None:
+        """Join a table: list the tables announced on the home network as they are found."""
+        from ..net.discovery import Finder
+
+        self.stop_looking()
+        self.finder = Finder()
+        self.finder.start()
+        self.push(NearbyScreen(self, name))
+
+    def stop_looking(self) -> None:
+        if self.finder is not None:
+            self.finder.close()
+            self.finder = None
+
+    def _open_table(self, url: str | None, greeting: p.Host | p.Join | p.Resume) -> None:
+        self.stop_looking()
         self.close_table()
         self.table = TablePlay(self, url, greeting)
         self.table.start()
@@ -284,9 +323,11 @@ class App:
         self.start()
 
     def close_table(self) -> None:
+        """Leave the table (the friend hears it); nothing is left to go back to."""
         if self.table is not None:
             self.table.close()
             self.table = None
+            forget_seat(self.config_folder)
 
     def open_chat(self) -> None:
         """T: a line to the friend, over whatever screen is up (the decision waits below)."""
@@ -316,12 +357,19 @@ class App:
         self.show(TableWaitScreen(self, words), interrupt=False)
 
     def table_started(self, match: RemoteMatch, names: Names) -> None:
+        table = self.table
+        if table is not None and table.url is not None:  # a crash can come back to it
+            save_seat(self.config_folder, SavedSeat(table.url, table.code, table.token,
+                                                    names.theirs))
         self.session.join_table(match, names)
         self.names = self.session.names
         # Translators: {mine} is the player's team, {theirs} the friend's team.
         self.say(_("You are the {mine}; your friend plays the {theirs}.").format(
             mine=self.names.mine, theirs=self.names.theirs), interrupt=False,
             category=Category.DECISION)
+        if match.step > 0:  # back at a game under way: where it stands first
+            self.say(situation_words(match.state, self.names), interrupt=False,
+                     category=Category.INFO)
         self.show_decision(interrupt=False)
 
     def table_events(self, events: list[ev.Event], refusal: RulesError | None) -> None:
@@ -339,6 +387,7 @@ class App:
         self.table = None
         if table is not None:
             table.close()
+            forget_seat(self.config_folder)
         self.cue("menu_error")
         self.say(words, category=Category.NOTICE)
         match = self.match
@@ -468,6 +517,13 @@ class App:
         self.comfort.tick()
         if self.table is not None:
             self.table.tick()
+        if self.finder is not None:
+            nearby = [screen for screen in self.stack if isinstance(screen, NearbyScreen)]
+            if not nearby:
+                self.stop_looking()  # the list was left: stop looking
+            elif (tables := self.finder.tables()) != nearby[0].tables:
+                nearby[0].found(tables)
+                self.dirty = True
         now = time.perf_counter()
         if self.wait_words_at is not None and now >= self.wait_words_at:
             self.wait_words_at = None
@@ -499,6 +555,7 @@ class App:
         self.push(ConfirmScreen(self, _("Quit Sudden Death?"), self.quit, yes=_("Yes, quit")))
 
     def quit(self) -> None:
+        self.stop_looking()
         self.close_table()
         self.say(_("Goodbye."), category=Category.NOTICE)
         self.running = False

@@ -106,7 +106,8 @@ class Session:
         self.match = match
         # The words speak from the side of the team the player has in this match.
         self.names = replace(names, you=match.human or names.you)
-        self.narrator = Narrator(self.names)
+        # A game joined mid-way (back at a table after a crash) already has an offense.
+        self.narrator = Narrator(self.names, match.state.offense)
         self.computer = ComputerCalls()
         self.result = []
         self.told = set()

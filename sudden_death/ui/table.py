@@ -57,15 +57,18 @@ class TableHost(Protocol):
 class TablePlay:
     """One table, from the greeting to the end of its game."""
 
-    def __init__(self, host: TableHost, url: str | None, greeting: p.Host | p.Join) -> None:
+    def __init__(self, host: TableHost, url: str | None,
+                 greeting: p.Host | p.Join | p.Resume) -> None:
         self.host = host
         self.greeting = greeting
         self.hosting = isinstance(greeting, p.Host)
+        self.url = url  # None: this game serves the table itself
         from ..net.link import TableLink
 
         self.link = TableLink(url, greeting)
         self.address: str | None = None
         self.code = ""
+        self.token = ""
         self.seat: int | None = None
         self.match: RemoteMatch | None = None
         self.closed = False
@@ -94,7 +97,7 @@ class TablePlay:
             self.host.say(restored_words(), interrupt=False, category=Category.NOTICE)
         elif isinstance(news, p.Seated):
             first = not self.code
-            self.code, self.seat = news.code, news.seat
+            self.code, self.seat, self.token = news.code, news.seat, news.token
             if self.hosting and first:
                 self.announcement = table_code_words(news.code, self.address)
                 self.host.record("table", code=news.code)

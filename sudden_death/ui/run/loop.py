@@ -156,6 +156,7 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         cues.add_listener(transcript.cue)
         app = App(speaker, cues, options.seed, options.computer)
         app.server_url = options.server
+        app.config_folder = options.config
         app.record = transcript.record
         early = output.poll()  # a reader that answered in time speaks the welcome itself
         app.start()

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ...audio.protocols import Category
 from ...language import N_, _, n_
+from ...net.news import NearbyTable
 from ...net.protocol import CODE_DIGITS, MAX_CHAT
 from ..keymap import Command
+from ..words.table import table_words
 from .base import Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu
 from .welcome import NamingScreen, TypingScreen
@@ -31,7 +35,10 @@ class FriendScreen(Screen):
 
     def join_one(self) -> None:
         def named(name: str) -> None:
-            self.host.push(CodeScreen(self.host, name))
+            if self.host.needs_address():  # the home network: list what is announced there
+                self.host.look_nearby(name)
+            else:
+                self.host.push(CodeScreen(self.host, name))
 
         self.host.push(NamingScreen(self.host, on_named=named))
 
@@ -176,3 +183,45 @@ class ChatScreen(TypingScreen):
         self.host.pop(announce=False)
         self.host.say(_("Not sent."), category=Category.MENU)
         return True
+
+
+class NearbyScreen(Screen):
+    """Joining with no table server set: the tables open on the home network, found as they
+    are announced, and a way to type a code and an address instead."""
+
+    help_key = "nearby"
+
+    def __init__(self, host: Host, name: str) -> None:
+        self.name = name
+        self.tables: list[NearbyTable] = []
+        super().__init__(host, self._build())
+
+    def _build(self) -> Menu:
+        items = [Item(table_words(table), ItemKind.BUTTON, press=self._joiner(table))
+                 for table in self.tables]
+        if not items:
+            items = [Item(_("Looking for tables nearby..."), ItemKind.TEXT)]
+        items += buttons([(_("Type a code and an address"), self.type_one)])
+        return Menu(_("Join a table"), [Group(_("Tables nearby"), items)])
+
+    def _joiner(self, table: NearbyTable) -> Callable[[], None]:
+        return lambda: self.host.join_table(self.name, table.code, table.address)
+
+    def prompt(self) -> str:
+        return _("Tables open on your home network are listed here as they are found; choose "
+                 "one, or type a code and an address.")
+
+    def type_one(self) -> None:
+        self.host.push(CodeScreen(self.host, self.name))
+
+    def found(self, tables: list[NearbyTable]) -> None:
+        """The tables found so far: new ones are said, and the list keeps its focus."""
+        new = [table for table in tables if table not in self.tables]
+        focus = self.menu.group.focus
+        self.tables = tables
+        self.menu = self._build()
+        self.menu.group.focus = min(focus, len(self.menu.group.items) - 1)
+        for table in new:
+            # Translators: {table} is a table found nearby ("the Hawks' table, 47 29 31").
+            self.host.say(_("Found {table}.").format(table=table_words(table)),
+                          interrupt=False, category=Category.NOTICE)

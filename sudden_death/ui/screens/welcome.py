@@ -20,9 +20,13 @@ DEFAULT_AWAY = N_("Bears")
 class WelcomeScreen(Screen):
     help_key = "welcome"
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, back_to: str = "") -> None:
+        """`back_to`: the friend's team at a table this game was playing when it last ended
+        without leaving (a crash): then the first choice goes back to that table."""
+        back = [(_("Back to your table with the {theirs}").format(theirs=back_to),
+                 host.resume_table)] if back_to else []
         menu = Menu(_("Welcome"), [Group(_("Main menu"), buttons(
-            [(_("Start a game"), host.start_naming),
+            [*back, (_("Start a game"), host.start_naming),
              (_("Guided first drive"), lambda: host.open_extra(Extra.LESSON)),
              (_("How to play"), lambda: host.open_extra(Extra.RULES)),
              (_("Sounds of the game"), lambda: host.open_extra(Extra.SOUNDS)),

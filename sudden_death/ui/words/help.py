@@ -52,6 +52,11 @@ def _screens() -> dict[str, str]:
             "Joining a table. Type the code your friend's game says, digits only; each is read "
             "back. {erase} removes the last one. {activate} joins."
         ),
+        "nearby": _(
+            "Joining a table on your home network. The tables your friends' games are hosting "
+            "are listed as they are found; choose one with {previous_item} and {next_item} "
+            "and press {activate}. The last button types a code and an address instead."
+        ),
         "chat": _(
             "A message to your friend at the table. Type it, or {previous_item} and {next_item} "
             "for a quick one; {erase} removes the last letter. {activate} sends it, {back} goes "

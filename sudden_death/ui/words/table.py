@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from ...language import _
 from ...net import protocol as p
+from ...net.news import NearbyTable
 
 
 def code_words(code: str) -> str:
@@ -20,6 +21,12 @@ def table_code_words(code: str, address: str | None) -> str:
             code=code_words(code), address=address)
     # Translators: {code} is the table code in pairs of digits ("47 29 31").
     return _("Your table code: {code}.").format(code=code_words(code))
+
+
+def table_words(table: NearbyTable) -> str:
+    # Translators: a table found on the home network: {team} is the host's team ("Hawks"),
+    # {code} its code in pairs of digits.
+    return _("the {team}' table, {code}").format(team=table.team, code=code_words(table.code))
 
 
 def refusal_words(code: str, text: str) -> str:
