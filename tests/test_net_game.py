@@ -391,3 +391,26 @@ def test_on_the_home_network_join_lists_the_table_the_host_announces(tmp_path: P
     finally:
         host.kill()
         guest.kill()
+
+
+def test_a_concession_while_waiting_ends_the_game_for_both_with_the_reason(
+        tmp_path: Path) -> None:
+    server = Server("--seed", str(SEED))
+    host, guest = seat_pair(tmp_path, server.url)
+    try:
+        host.pause_at = 5
+        threads = start_playing(host, guest)
+        assert host.paused.wait(60)
+        guest.until_said("Waiting for the Hawks.")
+        guest.send("down", "return", "down", "return")  # Concede the game, Yes
+        for seat in (host, guest):
+            final = seat.said_starting("Final score:")
+            assert "The Bears conceded." in final and "The Hawks" in final
+        host.go_on.set()
+        for thread in threads:
+            thread.join(60)
+        assert (host.finish(), guest.finish()) == (0, 0)
+    finally:
+        host.kill()
+        guest.kill()
+        server.stop()
