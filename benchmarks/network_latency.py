@@ -39,6 +39,7 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+sys.path.insert(0, str(ROOT / "benchmarks"))
 QUIET_S = 0.3
 CARD_PHASES = ("selection", "substitution", "final_call")
 
@@ -145,13 +146,6 @@ def drive(host: Any, guest: Any) -> None:
         seat.send(keys[-1])
 
 
-def summary(name: str, values: list[float]) -> str:
-    ordered = sorted(values)
-    p95 = ordered[min(len(ordered) - 1, round(0.95 * (len(ordered) - 1)))]
-    return (f"{name}: n={len(values)} median={statistics.median(values):.1f} ms "
-            f"p95={p95:.1f} ms max={ordered[-1]:.1f} ms")
-
-
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=3)
@@ -159,6 +153,7 @@ def main(argv: list[str] | None = None) -> int:
     args, rest = parser.parse_known_args(argv)
     if args.child is not None:
         return child(args.child, rest)
+    from key_to_ear import summary
     from table_driver import HOST_KEYS, JOIN_KEYS, Server
 
     results: dict[str, list[float]] = {"first_seat": [], "second_seat": []}

@@ -90,12 +90,9 @@ class RemoteMatch:
     def resync(self, start: p.Start) -> tuple[list[ev.Event], RulesError | None]:
         """Back at the table after the line dropped: what happened meanwhile, and the step as
         the server has it. Actions this seat sent that never arrived are sent again."""
-        try:
-            events = events_from_list(start.events)
-            self.state = state_from_dict(start.state)
-        except SnapshotError as error:
-            return [], ServerRefusal(p.BAD_MESSAGE, str(error))
-        self.step = start.step
+        events, refusal = self._take(start)
+        if refusal is not None:
+            return [], refusal
         last = self._last
         if start.held:
             self._sent_at = self.step
@@ -108,12 +105,9 @@ class RemoteMatch:
     def receive(self, message: p.ServerMessage) -> tuple[list[ev.Event], RulesError | None]:
         """A server message for this game: the events to tell, and a refusal to say."""
         if isinstance(message, p.Update):
-            try:
-                events = events_from_list(message.events)
-                self.state = state_from_dict(message.state)
-            except SnapshotError as error:
-                return [], ServerRefusal(p.BAD_MESSAGE, str(error))
-            self.step = message.step
+            events, refusal = self._take(message)
+            if refusal is not None:
+                return [], refusal
             if self._sent_at is not None and self._sent_at < self.step:
                 self._sent_at = None  # what this seat sent has been played
             return events, None
@@ -123,3 +117,14 @@ class RemoteMatch:
         if isinstance(message, p.Left):
             self.left = message.name
         return [], None
+
+    def _take(self, message: p.Start | p.Update) -> tuple[list[ev.Event], RulesError | None]:
+        """The server's events and new state and step, as this seat now has them; a message
+        that does not decode changes nothing and is a refusal to say."""
+        try:
+            events = events_from_list(message.events)
+            state = state_from_dict(message.state)
+        except SnapshotError as error:
+            return [], ServerRefusal(p.BAD_MESSAGE, str(error))
+        self.state, self.step = state, message.step
+        return events, None
