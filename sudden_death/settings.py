@@ -17,6 +17,7 @@ import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from .files import write_atomic
 from .language import _
@@ -44,6 +45,7 @@ TEXT_SIZES = (100, 150, 200)  # percent of the window's normal text size (ui.lay
 SPEECH_ENGINES = ("espeak", "system")  # audio.synth.ESPEAK / SYSTEM; this module imports no audio
 SPEECH_OUTPUTS = ("builtin", "screen_reader", "both")  # audio.speech_output's, likewise
 COMPUTERS = ("random", "coach")  # engine.computers' names, likewise
+SEAT_WAITS = (2, 5, 10, 20, 30, 60)  # minutes a table hosted here waits for a dropped friend
 MIN_SPEECH_VOLUME = 0.1  # a file can never make the game silent for someone who cannot see it
 MAX_FILE_BYTES = 64 * 1024  # a settings file is under 1 KB; anything far bigger is not ours
 STALE_TEMP_SECONDS = 60.0  # a save takes milliseconds: an older temp file was left by a crash
@@ -67,6 +69,7 @@ class Settings:
     language: str = ""  # a catalog's code ("es"); empty: the system's language if there is one
     table_server: str = ""  # ws:// or wss:// URL of a table server; empty: host tables here
     waiting_sound: bool = True  # a soft pulse every few seconds while a friend chooses
+    seat_wait: int = 10  # minutes (SEAT_WAITS) a table this player hosts waits for a dropped seat
     # Under the verbosity dial (SWITCHES): None is the verbosity's own preset; True or False,
     # the player's choice for that switch alone.
     dice: bool | None = None
@@ -95,6 +98,25 @@ class Settings:
 
 def _clamp(value: float, low: float, high: float) -> float:
     return max(low, min(high, value))
+
+
+def server_address(typed: str) -> str | None:
+    """A table server's URL from what a player typed or a file holds: "ws://host:port" or
+    "wss://host/path"; a bare "host:port" is taken as ws://. None when it cannot be one (a
+    space, no host, a bad port, another scheme, or absurdly long)."""
+    text = typed.strip()
+    if not text or len(text) > 300 or any(char.isspace() for char in text):
+        return None
+    if "://" not in text:
+        text = "ws://" + text
+    try:
+        parts = urlsplit(text)
+        port_ok = parts.port is None or parts.port > 0  # .port raises on one out of range
+    except ValueError:
+        return None
+    if parts.scheme not in ("ws", "wss") or not parts.hostname or parts.query or parts.fragment:
+        return None
+    return text if port_ok else None
 
 
 def from_mapping(data: Mapping[str, object]) -> Settings:
@@ -132,8 +154,11 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     if isinstance(language, str) and len(language) < 40 and language.replace("_", "").isalnum():
         values["language"] = language
     server = data.get("table_server")
-    if isinstance(server, str) and len(server) < 300 and server.startswith(("ws://", "wss://")):
-        values["table_server"] = server
+    if isinstance(server, str):
+        values["table_server"] = server_address(server) or ""
+    wait = data.get("seat_wait")
+    if isinstance(wait, int) and not isinstance(wait, bool) and wait in SEAT_WAITS:
+        values["seat_wait"] = wait
     size = data.get("text_size")
     if isinstance(size, int) and not isinstance(size, bool) and size in TEXT_SIZES:
         values["text_size"] = size

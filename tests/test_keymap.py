@@ -36,7 +36,7 @@ PLACEHOLDER = re.compile(r"\{([a-z_0-9]+)\}")
 KEY_WORDS = re.compile(r"\b(Shift\+\w+|Tab|Enter|Space|Escape|Home|End|Up|Down|Left|Right|"
                        r"F\d+|Backspace|Control|Page Up|Page Down|[Cc]omma|[Pp]eriod|[Ss]lash|"
                        r"[B-HJ-Z])\b")
-COUNTS = {"players", "calls", "low", "high"}
+COUNTS = {"players", "calls", "low", "high", "they_chose"}  # filled by help.py itself
 
 
 def game_commands(keys: KeyMap) -> set[Command]:

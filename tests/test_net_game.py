@@ -4,7 +4,10 @@ by a local replay of the server's seed with the same choices."""
 
 from __future__ import annotations
 
+import contextlib
+import json
 import random
+import sqlite3
 import time
 from pathlib import Path
 
@@ -414,3 +417,50 @@ def test_a_concession_while_waiting_ends_the_game_for_both_with_the_reason(
         host.kill()
         guest.kill()
         server.stop()
+
+
+def test_at_a_table_the_words_name_the_friends_team_and_the_host_sets_the_seat_wait(
+        tmp_path: Path) -> None:
+    """Where a game against the computer says "Computer calls", "History: computer" and "the
+    computer has already chosen", a table names the friend's team; and the table the host
+    opens keeps a dropped seat as long as the host's setting says (2 minutes here)."""
+    (tmp_path / "host").mkdir()
+    (tmp_path / "host" / "settings.json").write_text('{"seat_wait": 2}')
+    data = tmp_path / "data"
+    server = Server("--seed", str(SEED), "--data", str(data))
+    host, guest = seat_pair(tmp_path, server.url)
+    try:
+        host.pause_at = 5
+        threads = start_playing(host, guest)
+        assert host.paused.wait(60)
+        guest.until_said("Waiting for the Hawks.")
+        guest.send("h")
+        assert guest.said_starting("Hawks calls. Their cards: ")
+        guest.send("/", "/")  # everything, results, the friend's moves
+        assert guest.said_starting("History: Hawks, ")
+        guest.send("h", "h", "h")  # rosters, game log, and back to the decision
+        guest.said_starting("Current decision.")
+        turn = [r for r in host.records if r.get("kind") == "turn" and r["mine"]][-1]
+        before = len(host.speech())
+        host.send("f1")
+        deadline = time.monotonic() + 10
+        while len(host.speech()) == before:
+            assert time.monotonic() < deadline, "F1 went unanswered"
+            time.sleep(0.01)
+        help_words = host.speech()[-1]
+        assert "computer" not in help_words.lower(), help_words
+        picking = turn["phase"] == "selection" or (turn["phase"] == "snap_choice"
+                                                   and turn["down"] < 4)  # cards, or a kick
+        assert picking, turn  # this seed's 5th turn of the host's: a card screen
+        assert "The Bears choose at the same time" in help_words, help_words
+        host.go_on.set()
+        for thread in threads:
+            thread.join(120)
+        assert (host.finish(), guest.finish()) == (0, 0)
+    finally:
+        host.kill()
+        guest.kill()
+        server.stop()
+    with contextlib.closing(sqlite3.connect(data / "tables.sqlite3")) as db:
+        (record,) = db.execute("SELECT record FROM tables").fetchone()
+    assert json.loads(record)["seat_wait_s"] == 120

@@ -11,9 +11,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 from app_driver import press
+from hypothesis import given
+from hypothesis import strategies as st
 from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death.engine.match import Match
@@ -24,7 +27,9 @@ from sudden_death.settings import (
     from_mapping,
     load_settings,
     save_settings,
+    server_address,
 )
+from sudden_death.ui.aids.server_address import ServerAddressScreen
 from sudden_death.ui.aids.settings_screen import SETTING_KEYS, SettingsScreen
 from sudden_death.ui.app import App
 
@@ -347,3 +352,85 @@ def test_text_size_setting_steps_is_saved_and_sizes_the_window(tmp_path: Path) -
     assert app.view().text_size == 200
     press(app, "space")  # Space cycles back round
     assert speaker.spoken[-1].text == "Text size: 100 percent"
+
+
+# -- playing at a table ------------------------------------------------------------------------
+
+
+def _focus_setting(app: App, key: str) -> None:
+    press(app, "down", "down", "down", "down", "return")  # title screen: Settings
+    press(app, *["down"] * SETTING_KEYS.index(key))
+
+
+def test_the_table_server_is_typed_checked_kept_and_cleared(tmp_path: Path) -> None:
+    app, speaker, cues = make_app(tmp_path)
+    _focus_setting(app, "table_server")
+    assert speaker.spoken[-1].text == "Table server: none, tables are hosted on this computer"
+    press(app, "right")
+    assert cues.played[-1] == "menu_edge"
+    assert speaker.spoken[-1].text == "Press Enter to type a table server's address."
+    press(app, "return")
+    assert isinstance(app.top, ServerAddressScreen)
+    assert speaker.spoken[-1].text.startswith("A table server's address, such as")
+    app.handle_text("http://x")  # not a WebSocket address: refused, and can be typed again
+    press(app, "return")
+    assert cues.played[-1] == "menu_error" and isinstance(app.top, ServerAddressScreen)
+    assert speaker.spoken[-1].text.startswith("http://x is not a table server's address")
+    press(app, *["backspace"] * len("http://x"))
+    app.handle_text("192.168.1.20:8765")
+    press(app, "return")
+    assert isinstance(app.top, SettingsScreen)
+    assert speaker.spoken[-1].text == "Table server: ws://192.168.1.20:8765"
+    assert load_settings(tmp_path)[0].table_server == "ws://192.168.1.20:8765"
+    assert not app.needs_address()  # joining now goes through that server
+    press(app, "return")
+    assert "Escape keeps ws://192.168.1.20:8765." in speaker.spoken[-1].text
+    app.handle_text("wss://elsewhere.example")
+    press(app, "escape")
+    assert speaker.spoken[-1].text == "The table server is unchanged."
+    assert app.comfort.settings.table_server == "ws://192.168.1.20:8765"
+    press(app, "return", "return")  # nothing typed: none again
+    assert speaker.spoken[-1].text == "Table server: none, tables are hosted on this computer"
+    assert load_settings(tmp_path)[0].table_server == "" and app.needs_address()
+
+
+def test_how_long_a_hosted_table_waits_steps_through_its_choices_and_is_kept(
+        tmp_path: Path) -> None:
+    app, speaker, _ = make_app(tmp_path)
+    _focus_setting(app, "seat_wait")
+    assert speaker.spoken[-1].text == "Wait for a dropped friend: 10 minutes"
+    press(app, "right")
+    assert speaker.spoken[-1].text == "Wait for a dropped friend: 20 minutes"
+    press(app, *["left"] * 3)
+    assert speaker.spoken[-1].text == "Wait for a dropped friend: 2 minutes"
+    press(app, "left")
+    assert speaker.spoken[-1].text == "Wait for a dropped friend: 2 minutes, the limit."
+    assert load_settings(tmp_path)[0].seat_wait == 2
+    assert from_mapping({"seat_wait": 7}).seat_wait == 10  # not a choice: the default
+    assert from_mapping({"seat_wait": True}).seat_wait == 10
+
+
+@pytest.mark.parametrize(("typed", "kept"), [
+    ("192.168.1.20:8765", "ws://192.168.1.20:8765"), ("ws://h:1", "ws://h:1"),
+    ("wss://tables.example.org/sd", "wss://tables.example.org/sd"),
+    ("  wss://[::1]:8765 ", "wss://[::1]:8765"), ("http://x", None), ("ws://:80", None),
+    ("ws://h:99999", None), ("ws://h:port", None), ("a b", None), ("", None),
+    ("ws://h/?q=1", None), ("x" * 301, None)])
+def test_a_table_server_address_is_a_websocket_url_or_nothing(typed: str,
+                                                               kept: str | None) -> None:
+    assert server_address(typed) == kept
+    if kept is not None:  # what the settings file holds loads back unchanged
+        assert from_mapping({"table_server": kept}).table_server == kept
+    else:
+        assert from_mapping({"table_server": typed}).table_server == ""
+
+
+@given(st.text(max_size=80))
+def test_any_accepted_address_is_a_websocket_url_that_is_accepted_again(typed: str) -> None:
+    kept = server_address(typed)
+    if kept is None:
+        return
+    parts = urlsplit(kept)
+    assert parts.scheme in ("ws", "wss") and parts.hostname
+    assert not any(char.isspace() for char in kept)
+    assert server_address(kept) == kept

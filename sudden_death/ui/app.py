@@ -110,6 +110,12 @@ class App:
     def stack(self) -> list[Screen]:
         return self.session.stack
 
+    @property
+    def opponent(self) -> str | None:
+        """The friend's team at a table, whom words name where they would say "the computer";
+        None against the computer."""
+        return self.names.theirs if isinstance(self.match, RemoteMatch) else None
+
     def game_state(self) -> GameState | None:
         return None if self.session.match is None else self.session.match.state
 
@@ -231,6 +237,7 @@ class App:
         computer = self.computer_choice or self.comfort.settings.computer
         events = self.session.new_match(self.names, computer)
         self.names = self.session.names  # now naming the player's team in this match
+        self.comfort.history.opponent = None
         if computer == COACH:
             if self.coach_explained:
                 # Translators: {away} is the computer team's name ("the Bears"): its computer
@@ -279,7 +286,8 @@ class App:
 
     def host_table(self, name: str) -> None:
         self.names = Names(name, name)
-        self._open_table(self._server(), p.Host(p.PROTOCOL_VERSION, name))
+        wait_s = self.comfort.settings.seat_wait * 60  # the host says how long a seat is kept
+        self._open_table(self._server(), p.Host(p.PROTOCOL_VERSION, name, seat_wait_s=wait_s))
 
     def join_table(self, name: str, code: str, address: str | None) -> None:
         self.names = Names(name, name)
@@ -363,6 +371,7 @@ class App:
                                                     names.theirs))
         self.session.join_table(match, names)
         self.names = self.session.names
+        self.comfort.history.opponent = self.opponent
         # Translators: {mine} is the player's team, {theirs} the friend's team.
         self.say(_("You are the {mine}; your friend plays the {theirs}.").format(
             mine=self.names.mine, theirs=self.names.theirs), interrupt=False,
@@ -693,7 +702,7 @@ class App:
             return
         self.help_step = 1
         name = "section" if self.section else self.top.help_key
-        self.say(screen_help(name, self.keys), category=Category.HELP)
+        self.say(screen_help(name, self.keys, self.opponent), category=Category.HELP)
 
     def _menu_feedback(self, result: Feedback) -> None:
         if result.cue == "menu_move":
@@ -714,13 +723,13 @@ class App:
     def goto_section(self, index: int) -> None:
         self.section = index
         self.details_for, self.details = None, ""
-        name = _(sections.SECTION_NAMES[index])
+        name = sections.section_name(index, self.opponent)
         if index == 0:
             self.section_menu = None
             self.say(f"{name}. {self.active_menu().describe_group()}")
             return
         if index == 1:
-            menu = sections.computer_calls_menu(self.session.computer)
+            menu = sections.computer_calls_menu(self.session.computer, self.opponent)
         elif index == 2:
             role = self.match.role_of(self.names.you) if self.match else None
             menu = sections.rosters_menu(role, self.names.mine, self.names.theirs)
@@ -786,7 +795,7 @@ class App:
             score=score_words(scores, self.names) if self.match is not None else "",
             situation=situation,
             menu=self.active_menu(),
-            section=_(sections.SECTION_NAMES[self.section]) if self.section else "",
+            section=sections.section_name(self.section, self.opponent) if self.section else "",
             result=self.session.result,
             details=self.details,
             last_spoken=self.panel.last_spoken,

@@ -217,8 +217,9 @@ KEY_HELP: tuple[KeyHelp, ...] = (
             "pick that item of the focused list (toggles a checkbox)"),
     KeyHelp((Command.NEXT_SECTION, Command.PREVIOUS_SECTION),
             N_("{next_section} and {previous_section} step through the sections: current "
-               "decision, computer calls, rosters and game log."),
-            "next / previous section: current decision, computer calls, rosters, game log"),
+               "decision, the other team's calls, rosters and game log."),
+            "next / previous section: current decision, the other team's calls, rosters, "
+            "game log"),
     KeyHelp((Command.SITUATION,),
             N_("{situation} reads the score and situation, and on the last drive what each "
                "side needs."),
@@ -272,8 +273,8 @@ KEY_HELP: tuple[KeyHelp, ...] = (
             "history: the message before / after, with \"N of M\"; the first / the last"),
     KeyHelp((Command.HISTORY_FILTER, Command.HISTORY_FILTER_BACK),
             N_("{history_filter} and {history_filter_back} choose everything, results only, "
-               "or the computer's moves."),
-            "history: review everything, results only, or the computer's moves"),
+               "the other team's moves, or the chat at a table."),
+            "history: review everything, results only, the other team's moves, or the chat"),
     KeyHelp((Command.FIELD_TONE,),
             N_("{field_tone} plays the field tone: higher and further right means closer to "
                "their goal, then says the ball and the first-down marker."),
@@ -282,7 +283,7 @@ KEY_HELP: tuple[KeyHelp, ...] = (
     KeyHelp((Command.SETTINGS,),
             N_("{settings} opens settings."),
             "settings (language, speech rate, voice, volumes, verbosity, menu wrap, hear the "
-            "play, text size, opponent, speech engine, speech output)"),
+            "play, playing at a table, text size, opponent, speech engine, speech output)"),
     KeyHelp((Command.SCROLL_UP, Command.SCROLL_DOWN),
             N_("{scroll_up} and {scroll_down} scroll the text shown under the decision, for "
                "anyone reading the window."),

@@ -40,11 +40,14 @@ FILTERS: dict[Filter, frozenset[Category] | None] = {
 }
 
 
-def filter_words(kept: Filter) -> str:
-    """A filter's name as the review says it: "everything", "results", "computer"."""
+def filter_words(kept: Filter, opponent: str | None = None) -> str:
+    """A filter's name as the review says it: "everything", "results", "computer" (at a
+    table, the friend's team instead: `opponent`)."""
     if kept is Filter.RESULTS:
         # Translators: the history filter that keeps play results ("History: results").
         return p_("history filter", "results")
+    if kept is Filter.COMPUTER and opponent is not None:
+        return opponent  # "History: Bears": a friend's moves, named by their team
     if kept is Filter.COMPUTER:
         # Translators: the history filter that keeps the computer's moves ("History: computer").
         return p_("history filter", "computer")
@@ -55,11 +58,15 @@ def filter_words(kept: Filter) -> str:
     return p_("history filter", "everything")
 
 
-def _empty_words(kept: Filter) -> str:
+def _empty_words(kept: Filter, opponent: str | None = None) -> str:
     """What the review says when the filter has nothing yet."""
     if kept is Filter.RESULTS:
         # Translators: the history, filtered to play results, has none yet.
         return _("No results messages yet.")
+    if kept is Filter.COMPUTER and opponent is not None:
+        # Translators: the history, filtered to a friend's moves at a table, has none yet;
+        # {team} is their team's name.
+        return _("No {team} messages yet.").format(team=opponent)
     if kept is Filter.COMPUTER:
         # Translators: the history, filtered to the computer's moves, has none yet.
         return _("No computer messages yet.")
@@ -85,6 +92,7 @@ class History:
         self.messages: list[Message] = []
         self.kept = Filter.EVERYTHING
         self.position: int | None = None  # index into the filtered list; None = past the end
+        self.opponent: str | None = None  # at a table, the friend's team names their filter
 
     def record(self, message: Message) -> None:
         """Keep a message (unless it is the review itself); the review restarts at the end."""
@@ -114,7 +122,7 @@ class History:
         return Review(words.format(message=text, position=index + 1, total=len(shown)), cue)
 
     def _empty(self) -> Review:
-        return Review(_empty_words(self.kept), "menu_edge")
+        return Review(_empty_words(self.kept, self.opponent), "menu_edge")
 
     def step(self, delta: int) -> Review:
         """Comma (-1) / period (+1): the message before or after; the ends are heard."""
@@ -142,9 +150,10 @@ class History:
         self.kept = order[(order.index(self.kept) + delta) % len(order)]
         self.position = None
         count = len(self.visible())
-        # Translators: {filter} is the history filter just chosen: "everything", "results" or
-        # "computer"; {count} how many messages it keeps.
+        # Translators: {filter} is the history filter just chosen: "everything", "results",
+        # "computer" (at a table, the friend's team's name) or "chat"; {count} how many
+        # messages it keeps.
         words = n_("History: {filter}, {count} message.", "History: {filter}, {count} messages.",
                    count)
-        return Review(words.format(filter=filter_words(self.kept), count=count),
+        return Review(words.format(filter=filter_words(self.kept, self.opponent), count=count),
                       "menu_select")

@@ -14,6 +14,7 @@ from ...language import N_, _, active, available, n_, p_
 from ...settings import (
     COMPUTERS,
     MIN_SPEECH_VOLUME,
+    SEAT_WAITS,
     SPEECH_OUTPUTS,
     SWITCHES,
     TEXT_SIZES,
@@ -25,6 +26,7 @@ from ..screens.base import Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
 from ..words.verbosity import VERBOSITY_WORDS, Verbosity
 from .audio_controls import AudioControls
+from .server_address import ServerAddressScreen
 
 T = TypeVar("T")
 
@@ -35,11 +37,11 @@ RATE_STEP, RATE_BIG_STEP = 10, 50
 VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 # Language first: whoever cannot follow the words they hear finds it with O alone.
 SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume", "verbosity",
-                *SWITCHES, "menu_wrap", "play_sweep", "waiting_sound", "text_size", "computer",
-                "speech_engine", "speech_output")
+                *SWITCHES, "menu_wrap", "play_sweep", "waiting_sound", "seat_wait", "table_server",
+                "text_size", "computer", "speech_engine", "speech_output")
 # Space and Enter step these
 CYCLED = ("language", "speech_engine", "verbosity", "menu_wrap", "voice", "text_size",
-          "speech_output", "computer", "play_sweep", "waiting_sound", *SWITCHES)
+          "speech_output", "computer", "play_sweep", "waiting_sound", "seat_wait", *SWITCHES)
 # On / off settings: either arrow flips them.
 FLAGS = ("menu_wrap", "play_sweep", "waiting_sound", *SWITCHES)
 # The choices as spoken after "Opponent: " and "Speech output: " (N_: translated where spoken).
@@ -144,6 +146,19 @@ class SettingsScreen(Screen):
             # table is still choosing.
             return (_("Waiting sound at a table: on") if settings.waiting_sound
                     else _("Waiting sound at a table: off"))
+        if key == "seat_wait":
+            minutes = settings.seat_wait
+            # Translators: how long a table the player hosts waits for a friend whose line
+            # dropped before it ends the game.
+            return n_("Wait for a dropped friend: {minutes} minute",
+                      "Wait for a dropped friend: {minutes} minutes",
+                      minutes).format(minutes=minutes)
+        if key == "table_server":
+            if not settings.table_server:
+                # Translators: no table server is set: Host a table serves it on this computer.
+                return _("Table server: none, tables are hosted on this computer")
+            # Translators: {address} is a table server's address, as "wss://example.org".
+            return _("Table server: {address}").format(address=settings.table_server)
         # Translators: whether moving past the last item of a menu comes round to the first.
         return _("Menu wrap: on") if settings.menu_wrap else _("Menu wrap: off")
 
@@ -180,6 +195,15 @@ class SettingsScreen(Screen):
         key = self.focused_setting()
         if key is None:
             return False
+        if key == "table_server" and command in (Command.TOGGLE, Command.ACTIVATE):
+            self.host.push(ServerAddressScreen(self.host, self.comfort.settings.table_server,
+                                               self.server_typed))
+            return True
+        if key == "table_server" and command in STEPS:
+            self.host.cue("menu_edge")
+            # Translators: Left or Right on the table server's line, which is typed instead.
+            self.host.say(_("Press Enter to type a table server's address."))
+            return True
         if command in STEPS:
             direction, big = STEPS[command]
             self.adjust(key, direction, big)
@@ -192,6 +216,13 @@ class SettingsScreen(Screen):
                 self.host.say(_("Use Left and Right to change this one."))
             return True
         return False
+
+    def server_typed(self, address: str) -> None:
+        """The table server's address typed (already checked; empty: none), saved and said."""
+        self.comfort.change(self.comfort.settings.changed(table_server=address))
+        self.refresh()
+        self.host.cue("menu_select")
+        self.host.say(self.label("table_server", self.comfort.settings))
 
     def reset(self) -> None:
         self.comfort.change(Settings())
@@ -280,6 +311,9 @@ class SettingsScreen(Screen):
         if key == "computer":
             return old.changed(computer=_step(COMPUTERS, COMPUTERS.index(old.computer),
                                               direction, cycle))
+        if key == "seat_wait":
+            return old.changed(seat_wait=_step(SEAT_WAITS, SEAT_WAITS.index(old.seat_wait),
+                                               direction, cycle))
         if key == "speech_output":
             outputs = SPEECH_OUTPUTS
             return old.changed(speech_output=_step(outputs, outputs.index(old.speech_output),
@@ -307,8 +341,9 @@ def _switch_label(key: str, on: bool) -> str:
         # when a list is entered).
         return _("Positions in lists: on every move") if on else _(
             "Positions in lists: when a list is entered")
-    # Translators: a switch under Verbosity: whether the computer's swaps of cards are said.
-    return _("The computer's swaps: said") if on else _("The computer's swaps: not said")
+    # Translators: a switch under Verbosity: whether the other team's swaps of cards (the
+    # computer's, or a friend's at a table) are said.
+    return _("The other team's swaps: said") if on else _("The other team's swaps: not said")
 
 
 def _step(choices: Sequence[T], index: int, step: int, cycle: bool) -> T:

@@ -23,6 +23,16 @@ SECTION_NAMES = (N_("Current decision"), N_("Computer calls"), N_("Rosters"), N_
 Card = OffCall | DefCall | Player
 
 
+def section_name(index: int, opponent: str | None = None) -> str:
+    """A section's name as said and shown. At a table the second one names the friend's team
+    ("Bears calls"); `opponent` is None against the computer."""
+    if index == 1 and opponent is not None:
+        # Translators: the review section with what a friend at a table has shown: {team} is
+        # their team's name ("Bears calls"), as "Computer calls" against the computer.
+        return _("{team} calls").format(team=opponent)
+    return _(SECTION_NAMES[index])
+
+
 class ComputerCalls:
     """What the computer has shown this game: its latest cards (each one a card, so D reads
     it) and every reveal, swap and final call in order."""
@@ -76,13 +86,14 @@ def _text_items(lines: Sequence[str], empty: str) -> list[Item]:
     return [Item(line, ItemKind.TEXT) for line in lines] or [Item(empty, ItemKind.TEXT)]
 
 
-def computer_calls_menu(computer: ComputerCalls) -> Menu:
-    """Their latest cards first (D works on each), then their moves, newest focused."""
+def computer_calls_menu(computer: ComputerCalls, opponent: str | None = None) -> Menu:
+    """Their latest cards first (D works on each), then their moves, newest focused.
+    `opponent`: the friend's team at a table, who names the section."""
     cards = [Item(_(card_name(card)), ItemKind.TEXT, note=note, card=card)
              for card, note in computer.cards] or [Item(_("Nothing revealed yet"), ItemKind.TEXT)]
     moves = Group(_("Their moves"), _text_items(computer.moves, _("No moves yet")))
     moves.focus = len(moves.items) - 1
-    return Menu(_("Computer calls"), [Group(_("Their cards"), cards), moves])
+    return Menu(section_name(1, opponent), [Group(_("Their cards"), cards), moves])
 
 
 def game_log_menu(lines: Sequence[str]) -> Menu:

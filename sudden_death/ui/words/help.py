@@ -63,6 +63,11 @@ def _screens() -> dict[str, str]:
             "back without sending. Their messages are read as they come, and kept in the "
             "history's chat filter."
         ),
+        "table_server": _(
+            "A table server's address, for playing friends through a server rather than on "
+            "your home network: type it, each character read back; {erase} removes the last. "
+            "{activate} keeps it, or with nothing typed sets none. {back} keeps the one you had."
+        ),
         "table_wait": _(
             "Waiting at a table, for the server or for your friend. Every review key works "
             "meanwhile. The game goes on by itself as soon as your friend is ready."
@@ -89,8 +94,7 @@ def _screens() -> dict[str, str]:
             "confirms. From the second down on each side, last down's cards are already "
             "checked: {activate} plays them again, or uncheck one and check another first. On "
             "offense before fourth down, the punt and the field goal are the last list: "
-            "{next_control} past Confirm. {details} reads a card's details. The computer has "
-            "already chosen and cannot see yours."
+            "{next_control} past Confirm. {details} reads a card's details. {they_chose}"
         ),
         "substitution": _(
             "Substitution. Keep all your cards, or replace one player or one call: below Keep "
@@ -115,10 +119,12 @@ def _screens() -> dict[str, str]:
             "Settings. {previous_item} and {next_item} choose a setting: language (each speaks "
             "in its own voice), speech rate, voice, speech volume, sound "
             "effects volume, verbosity and the switches under it (dice and percentages, "
-            "explanations and hints, positions in lists, the computer's swaps), menu wrap, hear "
-            "the play (a glide from the old spot to "
-            "the new after each play), text size in the window, opponent (the rules' random "
-            "computer or the coach, from the next game), speech engine, and speech output: the "
+            "explanations and hints, positions in lists, the other team's swaps), menu wrap, hear "
+            "the play (a glide from the old spot to the new after each play), the waiting "
+            "sound at a table, how long a table you host waits for a dropped friend, the "
+            "table server ({activate} types its address), text size in the window, opponent "
+            "(the rules' random computer or the coach, from the next game), speech engine, "
+            "and speech output: the "
             "built-in voice, your screen reader and braille display, or both. "
             "{setting_less} and {setting_more} change it, {setting_less_big} and "
             "{setting_more_big} in bigger steps; {toggle} or {activate} cycles the settings "
@@ -194,16 +200,30 @@ def _counts() -> dict[str, object]:
     }
 
 
-def screen_text(screen: str, keys: KeyMap) -> str:
-    """What `screen` is for and its own keys, as `keys` binds them ("" for no such screen)."""
+def _opponent(opponent: str | None) -> dict[str, str]:
+    """What help says of the other side: the computer, or (at a table, `opponent`) the
+    friend's team by name."""
+    if opponent is None:
+        they_chose = _("The computer has already chosen and cannot see yours.")
+    else:
+        # Translators: in the help for picking cards at a table; {team} is the friend's team.
+        they_chose = _("The {team} choose at the same time and cannot see yours.").format(
+            team=opponent)
+    return {"they_chose": they_chose}
+
+
+def screen_text(screen: str, keys: KeyMap, opponent: str | None = None) -> str:
+    """What `screen` is for and its own keys, as `keys` binds them ("" for no such screen).
+    `opponent`: the friend's team at a table, None against the computer."""
     text = SCREENS.get(screen, "")
-    return text.format_map({**keys.placeholders(), **_counts()}) if text else ""
+    return text.format_map({**keys.placeholders(), **_counts(),
+                            **_opponent(opponent)}) if text else ""
 
 
-def screen_help(screen: str, keys: KeyMap) -> str:
+def screen_help(screen: str, keys: KeyMap, opponent: str | None = None) -> str:
     """F1: the screen's text, and that F1 once more reads every key (or every key at once, on
     a screen without a text of its own)."""
-    filled = screen_text(screen, keys)
+    filled = screen_text(screen, keys, opponent)
     if not filled:
         return keys.key_list()
     # Translators: {text} is what the current screen is for, a few sentences; {help} is the
