@@ -7,7 +7,6 @@ was said (`Panel`), settings and learning aids (`Comfort`).
 
 from __future__ import annotations
 
-import time
 from collections.abc import Callable
 from functools import partial
 from pathlib import Path
@@ -19,15 +18,13 @@ from ..engine import events as ev
 from ..engine.actions import Action, held_hand, role_of
 from ..engine.card_model import DefCall, OffCall, Player, Role
 from ..engine.computers import COACH
-from ..engine.errors import RulesError
 from ..engine.field import LAST_DOWN
 from ..engine.state import GameState, Phase, SnapChoice
 from ..language import _
-from ..net import protocol as p
-from ..net.news import TableFinder
 from ..net.remote_match import RemoteMatch
-from ..seat_file import SavedSeat, forget_seat, load_seat, save_seat
+from ..seat_file import load_seat
 from .aids.comfort import Comfort
+from .friends import Friends
 from .keymap import MODIFIER_KEYS, PICKS, Command, Context, KeyMap, pick_number, types_text
 from .panel import Panel
 from .screens import review as sections
@@ -36,16 +33,12 @@ from .screens.decisions import CoinScreen, FinalCallScreen, GameOverScreen, Side
 from .screens.explorer import open_explorer
 from .screens.friend import (
     ChatScreen,
-    CodeScreen,
     FriendScreen,
-    NearbyScreen,
-    TableWaitScreen,
 )
 from .screens.hands import SelectionScreen, SubstitutionScreen
 from .screens.menu import Feedback, Menu
 from .screens.welcome import DEFAULT_AWAY, DEFAULT_HOME, NamingScreen, WelcomeScreen
 from .session import Play, Session
-from .table import TablePlay
 from .window.render import View
 from .words.cards import card_details
 from .words.help import screen_help
@@ -54,14 +47,10 @@ from .words.line import Line
 from .words.matchups import conversion_words, matchups_words, needed_now, swap_words
 from .words.phrases import Names, score_words
 from .words.situation import human_spots, outcome_words, situation_words
-from .words.table import rematch_asked_words, waiting_words
 from .words.verbosity import Telling, Verbosity
 
 Card = OffCall | DefCall | Player
 # Commands heard on every screen before the screen itself sees the key.
-WAIT_WORDS_DELAY_S = 0.4  # a friend who has already chosen reveals within milliseconds
-RESUMED_FRESH = 2**31 - 1  # "the last step heard" of a game that starts again: none to retell
-WAIT_SOUND_S = 4.0  # while the friend chooses, a soft pulse this often (a setting)
 BEFORE_SCREENS = frozenset({Command.SCROLL_UP, Command.SCROLL_DOWN, Command.SILENCE,
                             Command.HELP})
 
@@ -89,14 +78,10 @@ class App:
         self.coach_explained = False  # what "coached" means is said once a session
         speaker.add_listener(self._heard)
         self.comfort = Comfort(self, speaker, cues)  # settings, history, field tone, how to play
+        self.friends = Friends(self)  # the table played at, if any (friends.py)
         self.keys = KeyMap.default()  # what each key does (keymap.py)
         self._commands = self._command_table()
-        self.table: TablePlay | None = None  # the table being played at, if any
-        self.server_url: str | None = None  # --server; None: the saved setting
-        self.wait_words_at: float | None = None  # when "Waiting for the Bears" is due
         self.config_folder: Path | None = None  # --config; None: the player's own folder
-        self.finder: TableFinder | None = None  # looking for tables on the home network
-        self.wait_sound_at: float | None = None  # when the next waiting pulse is due
         # Set by the loop: a transcript record, for key scripts that play at a table.
         self.record: Callable[..., None] = lambda kind, **fields: None
 
@@ -194,7 +179,7 @@ class App:
         self.section = 0
         self.details_for, self.details = None, ""
         self.dirty = True
-        self.wait_words_at = self.wait_sound_at = None
+        self.friends.shown()
         screen.menu.telling = self.telling
         if speak:
             self.say(screen.prompt(), interrupt=interrupt, category=Category.DECISION)
@@ -261,151 +246,37 @@ class App:
 
     def play_again(self) -> None:
         if isinstance(self.match, RemoteMatch):
-            table = self.table
-            if table is not None and not table.closed:  # a rematch, once both ask
-                table.link.send(p.Rematch())
-                self.say(rematch_asked_words(self.names.theirs), category=Category.DECISION)
-            else:  # the friend has gone: back to hosting or joining a table
-                self.close_table()
-                self.play_friend()
+            self.friends.play_again()
             return
         self.say(_("New game."), category=Category.DECISION)
         self.new_match(interrupt=False)
 
-    # -- playing a friend at a table ---------------------------------------------------------
+    # -- playing a friend at a table (friends.py), as the screens ask -----------------------
 
     def play_friend(self) -> None:
         self.show(FriendScreen(self))
 
-    def _server(self) -> str | None:
-        return self.server_url or self.comfort.settings.table_server or None
-
     def needs_address(self) -> bool:
-        """Joining with no table server set: the host's own game serves the table."""
-        return self._server() is None
+        return self.friends.needs_address()
 
     def host_table(self, name: str) -> None:
-        self.names = Names(name, name)
-        wait_s = self.comfort.settings.seat_wait * 60  # the host says how long a seat is kept
-        self._open_table(self._server(), p.Host(p.PROTOCOL_VERSION, name, seat_wait_s=wait_s))
+        self.friends.host_table(name)
 
     def join_table(self, name: str, code: str, address: str | None) -> None:
-        self.names = Names(name, name)
-        url = self._server() or f"ws://{address}"
-        self._open_table(url, p.Join(p.PROTOCOL_VERSION, code, name))
+        self.friends.join_table(name, code, address)
 
     def resume_table(self) -> None:
-        """Back to the table this game was at when it ended without leaving it."""
-        saved = load_seat(self.config_folder)
-        if saved is None:
-            self.cue("menu_error")
-            self.say(_("There is no table to go back to."))
-            self.start()
-            return
-        self._open_table(saved.url, p.Resume(p.PROTOCOL_VERSION, saved.code, saved.token,
-                                             RESUMED_FRESH))
+        self.friends.resume_table()
 
     def look_nearby(self, name: str) -> None:
-        """Join a table: list the tables announced on the home network as they are found."""
-        from ..net.discovery import Finder
-
-        self.stop_looking()
-        self.finder = Finder()
-        self.finder.start()
-        self.push(NearbyScreen(self, name))
-
-    def stop_looking(self) -> None:
-        if self.finder is not None:
-            self.finder.close()
-            self.finder = None
-
-    def _open_table(self, url: str | None, greeting: p.Host | p.Join | p.Resume) -> None:
-        self.stop_looking()
-        self.close_table()
-        self.table = TablePlay(self, url, greeting)
-        self.table.start()
-        self.show(TableWaitScreen(self, _("Connecting to the table.")))
+        self.friends.look_nearby(name)
 
     def leave_table(self) -> None:
-        self.close_table()
+        self.friends.close_table()
         self.start()
 
-    def close_table(self) -> None:
-        """Leave the table (the friend hears it); nothing is left to go back to."""
-        if self.table is not None:
-            self.table.close()
-            self.table = None
-            forget_seat(self.config_folder)
-
-    def open_chat(self) -> None:
-        """T: a line to the friend, over whatever screen is up (the decision waits below)."""
-        table = self.table
-        if table is None or table.match is None or table.closed:
-            self.cue("menu_error")
-            self.say(_("Chat is for a game with a friend at a table."))
-            return
-        self.push(ChatScreen(self))
-
     def send_chat(self, text: str) -> None:
-        if self.table is None or self.table.closed:
-            self.cue("menu_error")
-            self.say(_("The table is gone; the message was not sent."), category=Category.NOTICE)
-            return
-        self.table.link.send(p.Chat(text))
-        # Translators: {text} is the player's own chat line, just sent to the friend.
-        self.say(_("You: {text}").format(text=text), category=Category.CHAT)
-
-    def chat_heard(self, name: str, text: str) -> None:
-        self.cue("chat")
-        # Translators: a chat line from the friend: {name} is their team ("Bears: nice play").
-        self.say(_("{name}: {text}").format(name=name, text=text), interrupt=False,
-                 category=Category.CHAT, priority=Priority.ALERT)
-
-    def table_waiting(self, words: str) -> None:
-        self.show(TableWaitScreen(self, words), interrupt=False)
-
-    def table_started(self, match: RemoteMatch, names: Names) -> None:
-        table = self.table
-        if table is not None and table.url is not None:  # a crash can come back to it
-            save_seat(self.config_folder, SavedSeat(table.url, table.code, table.token,
-                                                    names.theirs))
-        self.session.join_table(match, names)
-        self.names = self.session.names
-        self.comfort.history.opponent = self.opponent
-        # Translators: {mine} is the player's team, {theirs} the friend's team.
-        self.say(_("You are the {mine}; your friend plays the {theirs}.").format(
-            mine=self.names.mine, theirs=self.names.theirs), interrupt=False,
-            category=Category.DECISION)
-        if match.step > 0:  # back at a game under way: where it stands first
-            self.say(situation_words(match.state, self.names), interrupt=False,
-                     category=Category.INFO)
-        self.show_decision(interrupt=False)
-
-    def table_events(self, events: list[ev.Event], refusal: RulesError | None) -> None:
-        if refusal is not None:
-            self.cue("menu_error")
-            self.say(str(refusal), category=Category.ERROR)
-        if events:
-            self.after(events)
-        elif refusal is not None:
-            self.show_decision(interrupt=False)
-
-    def table_closed(self, words: str, retry: bool) -> None:
-        """The table cannot be used (or no longer): said, then back to somewhere useful."""
-        table = self.table
-        self.table = None
-        if table is not None:
-            table.close()
-            forget_seat(self.config_folder)
-        self.cue("menu_error")
-        self.say(words, category=Category.NOTICE)
-        match = self.match
-        if isinstance(match, RemoteMatch) and match.state.outcome is not None:
-            return  # the game is over already: its screen stays
-        if retry and table is not None and isinstance(table.greeting, p.Join):
-            self.show(CodeScreen(self, table.greeting.name), interrupt=False)
-            return
-        self.show(FriendScreen(self), interrupt=False)
+        self.friends.send_chat(text)
 
     def act(self, *actions: Action) -> None:
         """The player's actions, in order (the snap and the cards come together before fourth
@@ -434,17 +305,8 @@ class App:
         assert match is not None
         decision = match.pending()
         state = match.state
-        if isinstance(match, RemoteMatch):
-            self._table_turn(match)
-            if match.waiting:
-                # Said only if the friend is still choosing a moment later: when both have
-                # committed, the reveal comes first and "Waiting" would be a word too many.
-                self.show(TableWaitScreen(self, waiting_words(self.names.theirs), in_game=True),
-                          speak=False)
-                now = time.perf_counter()
-                self.wait_words_at = now + WAIT_WORDS_DELAY_S
-                self.wait_sound_at = now + WAIT_SOUND_S
-                return
+        if isinstance(match, RemoteMatch) and self.friends.turn(match):
+            return  # the friend's turn: waiting for them
         if decision is None:
             assert state.outcome is not None
             self.show(GameOverScreen(self, outcome_words(state.outcome, self.names)),
@@ -478,17 +340,6 @@ class App:
             screen = FinalCallScreen(self, role, self.session.my_hand(decision.team),
                                      full=self.first_time("final"), odds=self._odds(role))
         self.show(screen, interrupt=interrupt)
-
-    def _table_turn(self, match: RemoteMatch) -> None:
-        """For key scripts at a table: whose turn it is now (`{"kind": "turn"}` records)."""
-        decision = match.pending()
-        down = match.state.down
-        if decision is None:
-            self.record("turn", mine=False, over=match.is_over)
-            return
-        self.record("turn", mine=True, phase=decision.phase.value,
-                    role=None if decision.role is None else decision.role.value,
-                    down=None if down is None else down.number)
 
     def _odds(self, role: Role) -> str:
         """On 3rd and 4th down: each of your calls' chance of making the line to gain."""
@@ -524,23 +375,7 @@ class App:
         """Once every turn of the loop: news from outside services (the screen reader, a
         table server) that answer off the loop."""
         self.comfort.tick()
-        if self.table is not None:
-            self.table.tick()
-        if self.finder is not None:
-            nearby = [screen for screen in self.stack if isinstance(screen, NearbyScreen)]
-            if not nearby:
-                self.stop_looking()  # the list was left: stop looking
-            elif (tables := self.finder.tables()) != nearby[0].tables:
-                nearby[0].found(tables)
-                self.dirty = True
-        now = time.perf_counter()
-        if self.wait_words_at is not None and now >= self.wait_words_at:
-            self.wait_words_at = None
-            self.say(self.stack[0].prompt(), interrupt=False, category=Category.DECISION)
-        if self.wait_sound_at is not None and now >= self.wait_sound_at:
-            self.wait_sound_at = now + WAIT_SOUND_S
-            if self.comfort.settings.waiting_sound:
-                self.cue("waiting")
+        self.friends.tick()
 
     def tell_notice(self, notice: str, cue: bool = True, again: bool = False) -> None:
         """Show a fault reason in the window (once) and speak it without cutting speech, after
@@ -560,11 +395,15 @@ class App:
             self.cue(scroll.cue)
         self.say(scroll.words, category=Category.PAGE)
 
+    def close_table(self) -> None:
+        """Stop looking for tables and leave the one played at (the friend hears it)."""
+        self.friends.stop_looking()
+        self.friends.close_table()
+
     def ask_quit(self) -> None:
         self.push(ConfirmScreen(self, _("Quit Sudden Death?"), self.quit, yes=_("Yes, quit")))
 
     def quit(self) -> None:
-        self.stop_looking()
         self.close_table()
         self.say(_("Goodbye."), category=Category.NOTICE)
         self.running = False
@@ -632,7 +471,7 @@ class App:
             Command.REPEAT: self.repeat,
             Command.WHERE: self.where,
             Command.LAST_PLAY: self.last_play,
-            Command.CHAT: self.open_chat,
+            Command.CHAT: self.friends.open_chat,
             Command.LESSON: comfort.guide.toggle,
             Command.DETAILS: self.toggle_details,
             Command.EXPLORER: lambda: open_explorer(self),

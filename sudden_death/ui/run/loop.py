@@ -155,7 +155,7 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         speaker.add_listener(lambda message: transcript.speech(message.text))
         cues.add_listener(transcript.cue)
         app = App(speaker, cues, options.seed, options.computer)
-        app.server_url = options.server
+        app.friends.server_url = options.server
         app.config_folder = options.config
         app.record = transcript.record
         early = output.poll()  # a reader that answered in time speaks the welcome itself
@@ -274,7 +274,7 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
             app.tell_notice(notice)
         app.tick()
         # At a table the loop turns every few milliseconds: the network's news is polled.
-        at_table = app.table is not None
+        at_table = app.friends.table is not None
         if source is not None and not pygame.event.peek():
             if source.live:
                 step = source.next(0)

@@ -1,0 +1,282 @@
+"""Playing a friend, on the app's side: opening, leaving and ending a table, what the table's
+news does to the screens, chat, and the words and pulse while the friend chooses.
+
+Kept out of `app.py`, which holds what every game shares; the app hands the screens' table
+requests here, and `TablePlay` (the line's news) reports here.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
+
+from ..audio.protocols import Category, Priority
+from ..engine import events as ev
+from ..engine.errors import RulesError
+from ..language import _
+from ..net import protocol as p
+from ..net.news import TableFinder
+from ..net.remote_match import RemoteMatch
+from ..seat_file import SavedSeat, forget_seat, load_seat, save_seat
+from .aids.comfort import Comfort
+from .screens.base import Host, Screen
+from .screens.friend import ChatScreen, CodeScreen, FriendScreen, NearbyScreen, TableWaitScreen
+from .session import Play, Session
+from .table import TablePlay
+from .words.phrases import Names
+from .words.situation import situation_words
+from .words.table import rematch_asked_words, waiting_words
+
+
+class FriendsHost(Host, Protocol):
+    """What playing a friend asks of the app, besides what any screen asks of it."""
+
+    names: Names
+    session: Session
+    comfort: Comfort
+    config_folder: Path | None
+    dirty: bool
+    record: Callable[..., None]
+
+    @property
+    def match(self) -> Play | None: ...
+
+    @property
+    def stack(self) -> list[Screen]: ...
+
+    @property
+    def opponent(self) -> str | None: ...
+
+    def say(self, text: str, *, interrupt: bool = True, category: Category = Category.MENU,
+            priority: Priority = Priority.INFO,
+            on_start: Callable[[], None] | None = None) -> None: ...
+
+    def show(self, screen: Screen, interrupt: bool = True, speak: bool = True) -> None: ...
+
+    def show_decision(self, interrupt: bool = True) -> None: ...
+
+    def after(self, events: list[ev.Event]) -> None: ...
+
+
+WAIT_WORDS_DELAY_S = 0.4  # a friend who has already chosen reveals within milliseconds
+RESUMED_FRESH = 2**31 - 1  # "the last step heard" of a game that starts again: none to retell
+WAIT_SOUND_S = 4.0  # while the friend chooses, a soft pulse this often (a setting)
+
+
+class Friends:
+    """The table the app plays at (at most one), the search for tables nearby, and the
+    waiting words and pulse."""
+
+    def __init__(self, app: FriendsHost) -> None:
+        self.app = app
+        self.table: TablePlay | None = None  # the table being played at, if any
+        self.server_url: str | None = None  # --server; None: the saved setting
+        self.finder: TableFinder | None = None  # looking for tables on the home network
+        self.wait_words_at: float | None = None  # when "Waiting for the Bears" is due
+        self.wait_sound_at: float | None = None  # when the next waiting pulse is due
+
+    # -- what TablePlay asks of its host -------------------------------------------------------
+
+    def say(self, text: str, *, interrupt: bool = True,
+            category: Category = Category.MENU) -> None:
+        self.app.say(text, interrupt=interrupt, category=category)
+
+    def cue(self, name: str) -> None:
+        self.app.cue(name)
+
+    def record(self, kind: str, **fields: object) -> None:
+        self.app.record(kind, **fields)
+
+    # -- opening and leaving -------------------------------------------------------------------
+
+    def server(self) -> str | None:
+        return self.server_url or self.app.comfort.settings.table_server or None
+
+    def needs_address(self) -> bool:
+        """Joining with no table server set: the host's own game serves the table."""
+        return self.server() is None
+
+    def host_table(self, name: str) -> None:
+        self.app.names = Names(name, name)
+        wait_s = self.app.comfort.settings.seat_wait * 60  # the host says how long a seat waits
+        self._open(self.server(), p.Host(p.PROTOCOL_VERSION, name, seat_wait_s=wait_s))
+
+    def join_table(self, name: str, code: str, address: str | None) -> None:
+        self.app.names = Names(name, name)
+        url = self.server() or f"ws://{address}"
+        self._open(url, p.Join(p.PROTOCOL_VERSION, code, name))
+
+    def resume_table(self) -> None:
+        """Back to the table this game was at when it ended without leaving it."""
+        saved = load_seat(self.app.config_folder)
+        if saved is None:
+            self.app.cue("menu_error")
+            self.app.say(_("There is no table to go back to."))
+            self.app.start()
+            return
+        self._open(saved.url, p.Resume(p.PROTOCOL_VERSION, saved.code, saved.token,
+                                       RESUMED_FRESH))
+
+    def look_nearby(self, name: str) -> None:
+        """Join a table: list the tables announced on the home network as they are found."""
+        from ..net.discovery import Finder
+
+        self.stop_looking()
+        self.finder = Finder()
+        self.finder.start()
+        self.app.push(NearbyScreen(self.app, name))
+
+    def stop_looking(self) -> None:
+        if self.finder is not None:
+            self.finder.close()
+            self.finder = None
+
+    def _open(self, url: str | None, greeting: p.Host | p.Join | p.Resume) -> None:
+        self.stop_looking()
+        self.close_table()
+        self.table = TablePlay(self, url, greeting)
+        self.table.start()
+        self.app.show(TableWaitScreen(self.app, _("Connecting to the table.")))
+
+    def close_table(self) -> None:
+        """Leave the table (the friend hears it); nothing is left to go back to."""
+        if self.table is not None:
+            self.table.close()
+            self.table = None
+            forget_seat(self.app.config_folder)
+
+    def play_again(self) -> None:
+        """Game over at a table: a rematch once both ask, or (the friend gone) Play a friend."""
+        table = self.table
+        if table is not None and not table.closed:
+            table.link.send(p.Rematch())
+            self.app.say(rematch_asked_words(self.app.names.theirs), category=Category.DECISION)
+            return
+        self.close_table()
+        self.app.show(FriendScreen(self.app))
+
+    # -- chat ----------------------------------------------------------------------------------
+
+    def open_chat(self) -> None:
+        """T: a line to the friend, over whatever screen is up (the decision waits below)."""
+        table = self.table
+        if table is None or table.match is None or table.closed:
+            self.app.cue("menu_error")
+            self.app.say(_("Chat is for a game with a friend at a table."))
+            return
+        self.app.push(ChatScreen(self.app))
+
+    def send_chat(self, text: str) -> None:
+        if self.table is None or self.table.closed:
+            self.app.cue("menu_error")
+            self.app.say(_("The table is gone; the message was not sent."),
+                         category=Category.NOTICE)
+            return
+        self.table.link.send(p.Chat(text))
+        # Translators: {text} is the player's own chat line, just sent to the friend.
+        self.app.say(_("You: {text}").format(text=text), category=Category.CHAT)
+
+    def chat_heard(self, name: str, text: str) -> None:
+        self.app.cue("chat")
+        # Translators: a chat line from the friend: {name} is their team ("Bears: nice play").
+        self.app.say(_("{name}: {text}").format(name=name, text=text), interrupt=False,
+                     category=Category.CHAT, priority=Priority.ALERT)
+
+    # -- the table's news ----------------------------------------------------------------------
+
+    def table_waiting(self, words: str) -> None:
+        self.app.show(TableWaitScreen(self.app, words), interrupt=False)
+
+    def table_started(self, match: RemoteMatch, names: Names) -> None:
+        app, table = self.app, self.table
+        if table is not None and table.url is not None:  # a crash can come back to it
+            save_seat(app.config_folder, SavedSeat(table.url, table.code, table.token,
+                                                   names.theirs))
+        app.session.join_table(match, names)
+        app.names = app.session.names
+        app.comfort.history.opponent = app.opponent
+        # Translators: {mine} is the player's team, {theirs} the friend's team.
+        app.say(_("You are the {mine}; your friend plays the {theirs}.").format(
+            mine=app.names.mine, theirs=app.names.theirs), interrupt=False,
+            category=Category.DECISION)
+        if match.step > 0:  # back at a game under way: where it stands first
+            app.say(situation_words(match.state, app.names), interrupt=False,
+                    category=Category.INFO)
+        app.show_decision(interrupt=False)
+
+    def table_events(self, events: list[ev.Event], refusal: RulesError | None) -> None:
+        if refusal is not None:
+            self.app.cue("menu_error")
+            self.app.say(str(refusal), category=Category.ERROR)
+        if events:
+            self.app.after(events)
+        elif refusal is not None:
+            self.app.show_decision(interrupt=False)
+
+    def table_closed(self, words: str, retry: bool) -> None:
+        """The table cannot be used (or no longer): said, then back to somewhere useful."""
+        app, table = self.app, self.table
+        self.table = None
+        if table is not None:
+            table.close()
+            forget_seat(app.config_folder)
+        app.cue("menu_error")
+        app.say(words, category=Category.NOTICE)
+        match = app.match
+        if isinstance(match, RemoteMatch) and match.state.outcome is not None:
+            return  # the game is over already: its screen stays
+        if retry and table is not None and isinstance(table.greeting, p.Join):
+            app.show(CodeScreen(app, table.greeting.name), interrupt=False)
+            return
+        app.show(FriendScreen(app), interrupt=False)
+
+    # -- the friend's turn ---------------------------------------------------------------------
+
+    def turn(self, match: RemoteMatch) -> bool:
+        """A decision at a table: its `{"kind": "turn"}` record for key scripts, and, while
+        the friend chooses, the waiting screen (its words said only if the friend is still
+        choosing a moment later: when both have committed, the reveal comes first and
+        "Waiting" would be a word too many). Returns whether it is the friend's turn."""
+        decision, down = match.pending(), match.state.down
+        if decision is None:
+            self.app.record("turn", mine=False, over=match.is_over)
+        else:
+            self.app.record("turn", mine=True, phase=decision.phase.value,
+                            role=None if decision.role is None else decision.role.value,
+                            down=None if down is None else down.number)
+        if not match.waiting:
+            return False
+        self.app.show(TableWaitScreen(self.app, waiting_words(self.app.names.theirs),
+                                      in_game=True), speak=False)
+        now = time.perf_counter()
+        self.wait_words_at = now + WAIT_WORDS_DELAY_S
+        self.wait_sound_at = now + WAIT_SOUND_S
+        return True
+
+    def shown(self) -> None:
+        """A new screen: no waiting words or pulse are due any more."""
+        self.wait_words_at = self.wait_sound_at = None
+
+    def tick(self) -> None:
+        """Once every turn of the loop: the line's news, the tables found nearby, and the
+        waiting words and pulse when due."""
+        app = self.app
+        if self.table is not None:
+            self.table.tick()
+        if self.finder is not None:
+            nearby = [screen for screen in app.stack if isinstance(screen, NearbyScreen)]
+            if not nearby:
+                self.stop_looking()  # the list was left: stop looking
+            elif (tables := self.finder.tables()) != nearby[0].tables:
+                nearby[0].found(tables)
+                app.dirty = True
+        now = time.perf_counter()
+        if self.wait_words_at is not None and now >= self.wait_words_at:
+            self.wait_words_at = None
+            app.say(app.stack[0].prompt(), interrupt=False, category=Category.DECISION)
+        if self.wait_sound_at is not None and now >= self.wait_sound_at:
+            self.wait_sound_at = now + WAIT_SOUND_S
+            if app.comfort.settings.waiting_sound:
+                app.cue("waiting")
