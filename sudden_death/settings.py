@@ -45,6 +45,7 @@ TEXT_SIZES = (100, 150, 200)  # percent of the window's normal text size (ui.lay
 SPEECH_ENGINES = ("espeak", "system")  # audio.synth.ESPEAK / SYSTEM; this module imports no audio
 SPEECH_OUTPUTS = ("builtin", "screen_reader", "both")  # audio.speech_output's, likewise
 COMPUTERS = ("random", "coach")  # engine.computers' names, likewise
+MAX_PASSWORD = 64  # net.protocol's; this module imports no network code
 SEAT_WAITS = (2, 5, 10, 20, 30, 60)  # minutes a table hosted here waits for a dropped friend
 MIN_SPEECH_VOLUME = 0.1  # a file can never make the game silent for someone who cannot see it
 MAX_FILE_BYTES = 64 * 1024  # a settings file is under 1 KB; anything far bigger is not ours
@@ -70,6 +71,7 @@ class Settings:
     table_server: str = ""  # ws:// or wss:// URL of a table server; empty: host tables here
     waiting_sound: bool = True  # a soft pulse every few seconds while a friend chooses
     seat_wait: int = 10  # minutes (SEAT_WAITS) a table this player hosts waits for a dropped seat
+    table_password: str = ""  # asked of whoever joins a table this player hosts; empty: none
     # Under the verbosity dial (SWITCHES): None is the verbosity's own preset; True or False,
     # the player's choice for that switch alone.
     dice: bool | None = None
@@ -119,6 +121,15 @@ def server_address(typed: str) -> str | None:
     return text if port_ok else None
 
 
+def table_password(typed: str) -> str | None:
+    """A table password as kept: spaces at the ends dropped; None when it cannot be one (over
+    MAX_PASSWORD characters, or a character that cannot be typed). Empty: none."""
+    text = typed.strip()
+    if len(text) > MAX_PASSWORD or not text.isprintable():
+        return None
+    return text
+
+
 def from_mapping(data: Mapping[str, object]) -> Settings:
     """Settings from untrusted data: wrong types fall back to defaults, numbers are clamped."""
     default = Settings()
@@ -156,6 +167,9 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     server = data.get("table_server")
     if isinstance(server, str):
         values["table_server"] = server_address(server) or ""
+    password = data.get("table_password")
+    if isinstance(password, str) and table_password(password) == password:
+        values["table_password"] = password
     wait = data.get("seat_wait")
     if isinstance(wait, int) and not isinstance(wait, bool) and wait in SEAT_WAITS:
         values["seat_wait"] = wait

@@ -464,3 +464,33 @@ def test_at_a_table_the_words_name_the_friends_team_and_the_host_sets_the_seat_w
     with contextlib.closing(sqlite3.connect(data / "tables.sqlite3")) as db:
         (record,) = db.execute("SELECT record FROM tables").fetchone()
     assert json.loads(record)["seat_wait_s"] == 120
+
+
+def test_a_table_with_a_password_asks_the_friend_for_it_until_it_is_right(
+        tmp_path: Path) -> None:
+    (tmp_path / "host").mkdir()
+    (tmp_path / "host" / "settings.json").write_text('{"table_password": "blue 42"}')
+    server = Server("--seed", str(SEED))
+    host = Seat(tmp_path / "host", "--server", server.url)
+    guest = Seat(tmp_path / "guest", "--server", server.url)
+    try:
+        host.send(*HOST_KEYS)
+        code = host.next("table")["code"]
+        host.said_starting(f"Your table code: {code[:2]} {code[2:4]} {code[4:]}. Your friend "
+                           "also needs your table password.")
+        guest.send(*JOIN_KEYS, f"type {code}", "return")
+        guest.until_said("This table has a password. Ask your friend for it.")
+        guest.until_said("The table's password: type it and press Enter. Escape goes back.")
+        guest.send("type blue 41", "return")
+        guest.until_said("That is not the table's password. Ask your friend for it.")
+        guest.send("type blue 42", "return")
+        guest.until_said("You are the Bears; your friend plays the Hawks.")
+        host.until_said("The Bears joined your table.")
+        for thread in start_playing(host, guest):
+            thread.join(120)
+        assert (host.finish(), guest.finish()) == (0, 0)
+        assert outcome_heard(host, guest)
+    finally:
+        host.kill()
+        guest.kill()
+        server.stop()

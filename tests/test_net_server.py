@@ -10,12 +10,10 @@ import json
 import random
 import sys
 import warnings
-from collections.abc import AsyncIterator, Callable
-from contextlib import asynccontextmanager
-from typing import Any
 
 import pytest
-from websockets.asyncio.client import ClientConnection, connect
+from server_lab import first_legal, nothing_comes, receive, run, seated_pair, server
+from websockets.asyncio.client import connect
 
 from sudden_death.engine import events as ev
 from sudden_death.engine.actions import actors, legal_actions
@@ -25,65 +23,6 @@ from sudden_death.engine.state import GameState, Team
 from sudden_death.net import protocol as p
 from sudden_death.server.service import TableService, address, start, stop
 from sudden_death.server.tables import Seat, replay
-
-QUIET_S = 0.3  # how long a seat listens for a message that must not come
-
-
-class Lab:
-    """A running server and the clients a test opened (all closed at its end)."""
-
-    def __init__(self, service: TableService, url: str) -> None:
-        self.service, self.url = service, url
-        self.clients: list[ClientConnection] = []
-
-    async def connect(self) -> ClientConnection:
-        client = await connect(self.url)
-        self.clients.append(client)
-        return client
-
-
-@asynccontextmanager
-async def server(seed: int | None = 11) -> AsyncIterator[Lab]:
-    service = TableService(seed=seed)
-    running = await start(service, "127.0.0.1", 0)
-    lab = Lab(service, address(running, tls=False))
-    try:
-        yield lab
-    finally:
-        for client in lab.clients:
-            await client.close()
-        await stop(running)
-
-
-async def receive(connection: ClientConnection, timeout: float = 5) -> dict[str, Any]:
-    return json.loads(await asyncio.wait_for(connection.recv(), timeout))
-
-
-async def nothing_comes(connection: ClientConnection) -> bool:
-    try:
-        await asyncio.wait_for(connection.recv(), QUIET_S)
-    except (asyncio.TimeoutError, TimeoutError):
-        return True
-    return False
-
-
-async def seated_pair(lab: Lab) -> tuple[ClientConnection, ClientConnection, dict, dict]:
-    """A host and a guest at one table, past the start message; returns their seats."""
-    host = await lab.connect()
-    await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
-    host_seat = await receive(host)
-    guest = await lab.connect()
-    await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, host_seat["code"], "Bears")))
-    guest_seat = await receive(guest)
-    for connection in (host, guest):
-        start_message = await receive(connection)
-        assert start_message["type"] == "start"
-        assert start_message["names"] == ["Bears", "Hawks"]  # the guest is home: calls the toss
-    return host, guest, host_seat, guest_seat
-
-
-def run(coroutine: Callable[[], Any]) -> Any:
-    return asyncio.run(asyncio.wait_for(coroutine(), 120))
 
 
 def test_a_host_gets_a_six_digit_code_and_the_away_seat_and_the_guest_the_home_seat() -> None:
@@ -135,10 +74,6 @@ def test_a_third_player_is_told_the_table_is_full() -> None:
             assert refusal["code"] == p.TABLE_FULL
 
     run(scenario)
-
-
-def first_legal(state: GameState, team: Team) -> dict[str, Any]:
-    return action_to_dict(legal_actions(state, team)[0])
 
 
 def test_a_commit_reaches_nobody_until_both_seats_have_committed_then_both_hear_the_same() -> None:

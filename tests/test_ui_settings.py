@@ -29,8 +29,8 @@ from sudden_death.settings import (
     save_settings,
     server_address,
 )
-from sudden_death.ui.aids.server_address import ServerAddressScreen
 from sudden_death.ui.aids.settings_screen import SETTING_KEYS, SettingsScreen
+from sudden_death.ui.aids.typed_settings import PasswordSettingScreen, ServerAddressScreen
 from sudden_death.ui.app import App
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -368,7 +368,7 @@ def test_the_table_server_is_typed_checked_kept_and_cleared(tmp_path: Path) -> N
     assert speaker.spoken[-1].text == "Table server: none, tables are hosted on this computer"
     press(app, "right")
     assert cues.played[-1] == "menu_edge"
-    assert speaker.spoken[-1].text == "Press Enter to type a table server's address."
+    assert speaker.spoken[-1].text == "Press Enter to type it."
     press(app, "return")
     assert isinstance(app.top, ServerAddressScreen)
     assert speaker.spoken[-1].text.startswith("A table server's address, such as")
@@ -434,3 +434,21 @@ def test_any_accepted_address_is_a_websocket_url_that_is_accepted_again(typed: s
     assert parts.scheme in ("ws", "wss") and parts.hostname
     assert not any(char.isspace() for char in kept)
     assert server_address(kept) == kept
+
+
+def test_the_table_password_is_typed_kept_said_and_cleared(tmp_path: Path) -> None:
+    app, speaker, _ = make_app(tmp_path)
+    _focus_setting(app, "table_password")
+    assert speaker.spoken[-1].text == "Table password: none, the code alone joins"
+    press(app, "space")
+    assert isinstance(app.top, PasswordSettingScreen)
+    app.handle_text("blue 42 ")
+    press(app, "return")
+    assert speaker.spoken[-1].text == "Table password: blue 42"  # the spaces at the end go
+    assert load_settings(tmp_path)[0].table_password == "blue 42"
+    press(app, "return")
+    assert speaker.spoken[-1].text.endswith("Escape keeps blue 42.")
+    press(app, "return")
+    assert load_settings(tmp_path)[0].table_password == ""
+    assert from_mapping({"table_password": "x" * 65}).table_password == ""
+    assert from_mapping({"table_password": "tab\there"}).table_password == ""

@@ -35,14 +35,16 @@ class Host(Message, tag="host"):
     version: int
     name: str
     seat_wait_s: int = 600
+    password: str = ""  # empty: anyone with the code may join
 
 
 class Join(Message, tag="join"):
-    """Take the free seat at the table with `code`."""
+    """Take the free seat at the table with `code` (and its `password`, if it has one)."""
 
     version: int
     code: str
     name: str
+    password: str = ""
 
 
 class Resume(Message, tag="resume"):
@@ -172,9 +174,14 @@ NOT_NOW = "not_now"
 NOT_ALLOWED = "not_allowed"
 BAD_NAME = "bad_name"
 BAD_TOKEN = "bad_token"
+BAD_PASSWORD = "bad_password"  # the table has a password, and this is not it
+FLOOD = "flood"  # messages faster than any game sends them: the line closes
+BUSY = "busy"  # too many lines open from one address
+SLOW_DOWN = "slow_down"  # too many wrong codes, tokens or passwords from one address
 MIN_SEAT_WAIT_S, MAX_SEAT_WAIT_S = 10, 3600
 
 MAX_NAME = 24
+MAX_PASSWORD = 64
 MAX_CHAT = 200
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)

@@ -3,7 +3,8 @@
 Built on `websockets` (asyncio): it does the handshake, the framing, pings and the size limit,
 so this module is only the table logic's postman. Every message to a seat is written with
 `broadcast`, which queues the frame without waiting for that client to read it: one slow seat
-never holds up the other's reveal.
+never holds up the other's reveal, and a client that never reads is dropped once its queue
+passes a bound. `limits.py` holds the rest of the defences against hostile clients.
 """
 
 from __future__ import annotations
@@ -11,7 +12,9 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import secrets
+import socket
 import ssl
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -22,11 +25,14 @@ from websockets.exceptions import ConnectionClosed
 from ..engine.game import Game
 from ..engine.state import Team
 from ..net import protocol as p
+from .limits import Addresses, Bucket, Limits
 from .store import TableStore
-from .tables import HOST_SEAT, Outgoing, Seat, Table, new_game
+from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
 
 LOG = logging.getLogger("sudden_death.server")
-GREETING_TIMEOUT_S = 10.0  # a connection that says nothing is closed after this
+# Refusals a code guesser earns: each counts against its address (Limits.failed_tries).
+WRONG_TRIES = frozenset({p.NO_TABLE, p.BAD_TOKEN, p.BAD_PASSWORD})
+PLAYED, OTHER, CLOSE = "played", "other", "close"  # what a seat's message did (_receive)
 
 
 @dataclass
@@ -37,11 +43,17 @@ class TableService:
 
     seed: int | None = None
     store: TableStore | None = None
+    limits: Limits = field(default_factory=Limits)
     tables: dict[str, Table] = field(default_factory=dict)
     connections: dict[tuple[str, Team], ServerConnection] = field(default_factory=dict)
     waits: dict[tuple[str, Team], asyncio.TimerHandle] = field(default_factory=dict)
     closing: set[asyncio.Future[None]] = field(default_factory=set)  # stale lines closing
     opened: int = 0
+    dropped: int = 0  # clients dropped for leaving too much unread
+    addresses: Addresses = field(init=False)
+
+    def __post_init__(self) -> None:
+        self.addresses = Addresses(self.limits)
 
     def restore(self) -> None:
         """The stored tables, each seat away until it resumes (call inside the loop)."""
@@ -55,34 +67,68 @@ class TableService:
 
     async def handle(self, connection: ServerConnection) -> None:
         """One connection: a greeting (host, join or resume), then that seat's actions until
-        it goes."""
+        it goes. Too many lines from its address, a greeting that does not come, a flood or a
+        string of wrong codes end it, each with a refusal in words."""
+        limits, address = self.limits, _peer(connection)
+        if not self.addresses.open(address):
+            self._send(connection, p.Refused(
+                p.BUSY, f"at most {limits.per_address} connections from one address", True))
+            return
+        bucket = Bucket(limits.messages_per_s, limits.burst)
+        _bound_kernel_queue(connection, limits.send_queue_bytes)
         try:
-            first = await asyncio.wait_for(connection.recv(), GREETING_TIMEOUT_S)
-            message = p.decode_client(first)
-            seated = self._greet(message, connection)
-            code, team = seated
+            first = await asyncio.wait_for(connection.recv(), limits.greeting_s)
+            code, team = self._greet(p.decode_client(first), connection, address)
             async for frame in connection:
-                if not self._receive(code, team, frame, connection):
+                heard = self._receive(code, team, frame, connection)
+                if heard == CLOSE:
+                    break
+                if heard == OTHER and not bucket.take():
+                    LOG.warning("table %s: a flood from one seat closed its line", code)
+                    self._send(connection, p.Refused(
+                        p.FLOOD, f"more than {limits.messages_per_s:g} messages a second "
+                                 "that do not move the game", True))
+                    await _shut(connection)
                     break
         except p.ProtocolError as error:
             self._send(connection, p.Refused(error.code, str(error), fatal=True))
         except (TimeoutError, asyncio.TimeoutError, ConnectionClosed):
             pass
         finally:
+            self.addresses.close(address)
             self._gone(connection)
 
     # -- greetings ---------------------------------------------------------------------------
 
-    def _greet(self, message: p.ClientMessage,
-               connection: ServerConnection) -> tuple[str, Team]:
+    def _greet(self, message: p.ClientMessage, connection: ServerConnection,
+               address: str) -> tuple[str, Team]:
+        """Seat the greeting's sender; a wrong code, token or password counts against its
+        address, and an address with too many of them lately is not heard at all."""
+        if isinstance(message, (p.Join, p.Resume)):
+            wait = self.addresses.blocked_for(address)
+            if wait > 0:
+                raise p.ProtocolError(p.SLOW_DOWN, "too many wrong codes from your address; "
+                                                   f"try again in {math.ceil(wait)} s")
+        try:
+            return self._seat_greeted(message, connection)
+        except p.ProtocolError as error:
+            if error.code in WRONG_TRIES:
+                self.addresses.failed(address)
+            raise
+
+    def _seat_greeted(self, message: p.ClientMessage,
+                      connection: ServerConnection) -> tuple[str, Team]:
         if isinstance(message, p.Host):
-            table = self._open(_checked_name(message.name), message.seat_wait_s)
+            table = self._open(_checked_name(message.name), message.seat_wait_s,
+                               _checked_password(message.password))
             self._save(table)  # kept before its code and token are given out
             self._seat(table, HOST_SEAT, connection)
             return table.code, HOST_SEAT
         if isinstance(message, p.Join):
             name = _checked_name(message.name)
             table = self._table(message.code)
+            if not unlocks(table.lock, message.password):
+                raise p.ProtocolError(p.BAD_PASSWORD, "that is not this table's password")
             if table.full:
                 raise p.ProtocolError(p.TABLE_FULL, "both seats at that table are taken")
             team = HOST_SEAT.other
@@ -126,10 +172,11 @@ class TableService:
         self.opened += 1
         return new_game(seed)
 
-    def _open(self, name: str, seat_wait_s: int) -> Table:
+    def _open(self, name: str, seat_wait_s: int, password: str) -> Table:
         code = _new_code(self.tables)
         wait = max(p.MIN_SEAT_WAIT_S, min(p.MAX_SEAT_WAIT_S, seat_wait_s))
-        table = Table(code, self._new_game(), {HOST_SEAT: Seat(name)}, seat_wait_s=wait)
+        table = Table(code, self._new_game(), {HOST_SEAT: Seat(name)}, seat_wait_s=wait,
+                      lock=lock(password))
         self.tables[code] = table
         LOG.info("table %s opened", code)
         return table
@@ -142,19 +189,23 @@ class TableService:
     # -- a seated connection -----------------------------------------------------------------
 
     def _receive(self, code: str, team: Team, frame: str | bytes,
-                 connection: ServerConnection) -> bool:
-        """One message from a seat; False when the connection should close."""
+                 connection: ServerConnection) -> str:
+        """One message from a seat: PLAYED when it moved the game (a step committed or
+        played), CLOSE when the connection should close, OTHER for anything else (what the
+        flood limit counts: a game moves only as fast as both seats, so its own moves are
+        never a flood)."""
         table = self.tables.get(code)
         if table is None or self.connections.get((code, team)) is not connection:
-            return False  # the table has ended, or this seat came back on another line
+            return CLOSE  # the table has ended, or this seat came back on another line
         try:
             message = p.decode_client(frame)
         except p.ProtocolError as error:
             self._send(connection, p.Refused(error.code, str(error)))
-            return True
+            return OTHER
         if isinstance(message, p.Act):
+            before = (table.step, len(table.held))
             self._commit(table, table.act(team, message.step, message.actions))
-            return True
+            return PLAYED if (table.step, len(table.held)) != before else OTHER
         if isinstance(message, p.Chat):
             text = " ".join(message.text.split())
             if not text or len(text) > p.MAX_CHAT or not text.isprintable():
@@ -162,15 +213,15 @@ class TableService:
                 self._send(connection, p.Refused(p.BAD_MESSAGE, limit))
             else:
                 self._deliver(code, [(team.other, p.Said(table.seats[team].name, text))])
-            return True
+            return OTHER
         if isinstance(message, p.Rematch):
             self._commit(table, table.ask_rematch(team, self._new_game))
-            return True
+            return OTHER
         if isinstance(message, p.Leave):
             self._end(table, table.leave(team))
-            return False
+            return CLOSE
         self._send(connection, p.Refused(p.NOT_NOW, "you already have a seat"))
-        return True
+        return OTHER
 
     def _gone(self, connection: ServerConnection) -> None:
         """A connection closed without leaving: its seat is away, and the other seat hears it
@@ -229,8 +280,17 @@ class TableService:
             if connection is not None:
                 self._send(connection, message)
 
-    @staticmethod
-    def _send(connection: ServerConnection, message: p.Message) -> None:
+    def _send(self, connection: ServerConnection, message: p.Message) -> None:
+        """Queue `message` for a client, never waiting on it. One that has left more than
+        `send_queue_bytes` unread is cut off instead (its seat is then away, and may resume)."""
+        transport = connection.transport
+        queued = transport.get_write_buffer_size() if transport is not None else 0
+        if queued > self.limits.send_queue_bytes:
+            if not transport.is_closing():
+                self.dropped += 1
+                LOG.warning("a client that does not read was dropped (%d bytes unread)", queued)
+                transport.abort()
+            return
         broadcast([connection], p.encode(message))
 
 
@@ -240,6 +300,39 @@ def _checked_name(name: str) -> str:
         raise p.ProtocolError(p.BAD_NAME, f"a team name has 1 to {p.MAX_NAME} printable "
                                           "characters")
     return name
+
+
+async def _shut(connection: ServerConnection) -> None:
+    """Close a line that is still sending: what it sends meanwhile is read and dropped, so
+    its answer to the close is heard (unread, the frames would stop the reading, and the
+    close would wait out its timeout)."""
+    closing = asyncio.ensure_future(connection.close(1008, "policy"))
+    with contextlib.suppress(ConnectionClosed):
+        async for _frame in connection:
+            pass
+    await closing
+
+
+def _checked_password(password: str) -> str:
+    if len(password) > p.MAX_PASSWORD or not password.isprintable():
+        raise p.ProtocolError(p.BAD_MESSAGE, f"a table password has at most {p.MAX_PASSWORD} "
+                                             "printable characters")
+    return password
+
+
+def _bound_kernel_queue(connection: ServerConnection, size: int) -> None:
+    """The system's send buffer for this client, fixed at `size` instead of growing up to
+    megabytes: with the service's own bound, a client that never reads holds little."""
+    sock = connection.transport.get_extra_info("socket")
+    if sock is not None:
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, size)
+
+
+def _peer(connection: ServerConnection) -> str:
+    """The client's address (its IP), which the per-address limits count."""
+    remote = connection.remote_address
+    return str(remote[0]) if remote else "unknown"
 
 
 def _new_code(taken: Iterable[str]) -> str:
@@ -254,7 +347,7 @@ async def start(service: TableService, host: str, port: int,
                 tls: ssl.SSLContext | None = None) -> Server:
     """Listen on `host`:`port` (0: a free port); the server is running when this returns."""
     return await serve(service.handle, host, port, ssl=tls, max_size=p.MAX_MESSAGE_BYTES,
-                       open_timeout=GREETING_TIMEOUT_S, compression=None)
+                       open_timeout=service.limits.handshake_s, compression=None)
 
 
 def address(server: Server, tls: bool) -> str:

@@ -14,6 +14,7 @@ replayed from the game as it began).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 import secrets
@@ -56,6 +57,7 @@ class Table:
     seat_wait_s: int = 600
     first: str = ""  # Game.to_json() before the first step
     rematch: set[Team] = field(default_factory=set)  # seats that asked to play again
+    lock: str = ""  # the table password's salted digest (`lock`); empty: none
 
     def __post_init__(self) -> None:
         self.first = self.first or self.game.to_json()
@@ -143,7 +145,7 @@ class Table:
         return json.dumps({
             "format": RECORD_FORMAT, "code": self.code, "game": self.game.to_json(),
             "first": self.first, "step": self.step, "log": self.log, "left": self.left,
-            "seat_wait_s": self.seat_wait_s,
+            "seat_wait_s": self.seat_wait_s, "lock": self.lock,
             "seats": {team.name: [seat.name, seat.token] for team, seat in self.seats.items()},
             "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
         })
@@ -163,6 +165,7 @@ class Table:
                       for name, action in data["held"].items()},
                 step=int(data["step"]), log=list(data["log"]), left=bool(data["left"]),
                 seat_wait_s=int(data["seat_wait_s"]), first=str(data["first"]),
+                lock=str(data.get("lock", "")),
             )
             Game.from_json(table.first)
         except SnapshotError:
@@ -232,6 +235,24 @@ def _legal(state: GameState, team: Team, action: Action) -> bool:
 
 def _name(action: Action) -> str:
     return type(action).__name__
+
+
+def lock(password: str) -> str:
+    """What a table keeps of its password: a random salt and the salted SHA-256 digest, so
+    the password itself is in no record and no log. Empty: no password."""
+    if not password:
+        return ""
+    salt = secrets.token_hex(16)
+    return f"{salt}${hashlib.sha256((salt + password).encode()).hexdigest()}"
+
+
+def unlocks(kept: str, password: str) -> bool:
+    """Whether `password` opens a table locked with `kept` (any password opens none)."""
+    if not kept:
+        return True
+    salt, _, digest = kept.partition("$")
+    tried = hashlib.sha256((salt + password).encode()).hexdigest()
+    return secrets.compare_digest(tried.encode(), digest.encode())
 
 
 def new_game(seed: int | None) -> Game:

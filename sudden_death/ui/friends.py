@@ -22,7 +22,14 @@ from ..net.remote_match import RemoteMatch
 from ..seat_file import SavedSeat, forget_seat, load_seat, save_seat
 from .aids.comfort import Comfort
 from .screens.base import Host, Screen
-from .screens.friend import ChatScreen, CodeScreen, FriendScreen, NearbyScreen, TableWaitScreen
+from .screens.friend import (
+    ChatScreen,
+    CodeScreen,
+    FriendScreen,
+    NearbyScreen,
+    PasswordScreen,
+    TableWaitScreen,
+)
 from .session import Play, Session
 from .table import TablePlay
 from .words.phrases import Names
@@ -76,6 +83,7 @@ class Friends:
         self.finder: TableFinder | None = None  # looking for tables on the home network
         self.wait_words_at: float | None = None  # when "Waiting for the Bears" is due
         self.wait_sound_at: float | None = None  # when the next waiting pulse is due
+        self.joining: tuple[str, str, str | None] = ("", "", None)  # name, code, address
 
     # -- what TablePlay asks of its host -------------------------------------------------------
 
@@ -100,13 +108,16 @@ class Friends:
 
     def host_table(self, name: str) -> None:
         self.app.names = Names(name, name)
-        wait_s = self.app.comfort.settings.seat_wait * 60  # the host says how long a seat waits
-        self._open(self.server(), p.Host(p.PROTOCOL_VERSION, name, seat_wait_s=wait_s))
+        settings = self.app.comfort.settings
+        wait_s = settings.seat_wait * 60  # the host says how long a dropped seat is kept
+        self._open(self.server(), p.Host(p.PROTOCOL_VERSION, name, seat_wait_s=wait_s,
+                                         password=settings.table_password))
 
-    def join_table(self, name: str, code: str, address: str | None) -> None:
+    def join_table(self, name: str, code: str, address: str | None, password: str = "") -> None:
         self.app.names = Names(name, name)
+        self.joining = (name, code, address)
         url = self.server() or f"ws://{address}"
-        self._open(url, p.Join(p.PROTOCOL_VERSION, code, name))
+        self._open(url, p.Join(p.PROTOCOL_VERSION, code, name, password=password))
 
     def resume_table(self) -> None:
         """Back to the table this game was at when it ended without leaving it."""
@@ -215,8 +226,9 @@ class Friends:
         elif refusal is not None:
             self.app.show_decision(interrupt=False)
 
-    def table_closed(self, words: str, retry: bool) -> None:
-        """The table cannot be used (or no longer): said, then back to somewhere useful."""
+    def table_closed(self, words: str, retry: bool, password: bool = False) -> None:
+        """The table cannot be used (or no longer): said, then back to somewhere useful: the
+        code again after a wrong one, the password after a missing or wrong one."""
         app, table = self.app, self.table
         self.table = None
         if table is not None:
@@ -227,6 +239,12 @@ class Friends:
         match = app.match
         if isinstance(match, RemoteMatch) and match.state.outcome is not None:
             return  # the game is over already: its screen stays
+        if password and table is not None and isinstance(table.greeting, p.Join):
+            name, code, address = self.joining
+            app.show(PasswordScreen(app, lambda typed: self.join_table(name, code, address,
+                                                                       typed)),
+                     interrupt=False)
+            return
         if retry and table is not None and isinstance(table.greeting, p.Join):
             app.show(CodeScreen(app, table.greeting.name), interrupt=False)
             return

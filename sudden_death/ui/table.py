@@ -24,6 +24,7 @@ from .words.table import (
     joined_words,
     left_words,
     lost_words,
+    password_asked_words,
     reconnecting_words,
     refusal_words,
     rematch_words,
@@ -49,7 +50,7 @@ class TableHost(Protocol):
 
     def table_events(self, events: list[ev.Event], refusal: RulesError | None) -> None: ...
 
-    def table_closed(self, words: str, retry: bool) -> None: ...
+    def table_closed(self, words: str, retry: bool, password: bool = False) -> None: ...
 
     def chat_heard(self, name: str, text: str) -> None: ...
 
@@ -99,7 +100,8 @@ class TablePlay:
             first = not self.code
             self.code, self.seat, self.token = news.code, news.seat, news.token
             if self.hosting and first:
-                self.announcement = table_code_words(news.code, self.address)
+                locked = isinstance(self.greeting, p.Host) and bool(self.greeting.password)
+                self.announcement = table_code_words(news.code, self.address, locked)
                 self.host.record("table", code=news.code)
                 self.host.say(self.announcement, category=Category.DECISION)
                 self.host.table_waiting(_waiting_for_friend())
@@ -125,8 +127,12 @@ class TablePlay:
             self.host.table_closed(lost_words(news.ever_connected), retry=False)
         elif isinstance(news, p.Refused) and self.match is None:
             self.closed = news.fatal
-            self.host.table_closed(refusal_words(news.code, news.text),
-                                   retry=news.code == p.NO_TABLE)
+            asked = isinstance(self.greeting, p.Join) and bool(self.greeting.password)
+            words = refusal_words(news.code, news.text)
+            if news.code == p.BAD_PASSWORD and not asked:
+                words = password_asked_words()  # no password given: one is asked for
+            self.host.table_closed(words, retry=news.code == p.NO_TABLE,
+                                   password=news.code == p.BAD_PASSWORD)
         elif self.match is not None and isinstance(news, (p.Update, p.Refused, p.Left)):
             self._in_game(news)
 

@@ -26,7 +26,7 @@ from ..screens.base import Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
 from ..words.verbosity import VERBOSITY_WORDS, Verbosity
 from .audio_controls import AudioControls
-from .server_address import ServerAddressScreen
+from .typed_settings import PasswordSettingScreen, ServerAddressScreen, TypedSetting
 
 T = TypeVar("T")
 
@@ -38,10 +38,12 @@ VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 # Language first: whoever cannot follow the words they hear finds it with O alone.
 SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume", "verbosity",
                 *SWITCHES, "menu_wrap", "play_sweep", "waiting_sound", "seat_wait", "table_server",
-                "text_size", "computer", "speech_engine", "speech_output")
+                "table_password", "text_size", "computer", "speech_engine", "speech_output")
 # Space and Enter step these
 CYCLED = ("language", "speech_engine", "verbosity", "menu_wrap", "voice", "text_size",
           "speech_output", "computer", "play_sweep", "waiting_sound", "seat_wait", *SWITCHES)
+# Typed settings: Enter opens a line to type them on.
+TYPED = ("table_server", "table_password")
 # On / off settings: either arrow flips them.
 FLAGS = ("menu_wrap", "play_sweep", "waiting_sound", *SWITCHES)
 # The choices as spoken after "Opponent: " and "Speech output: " (N_: translated where spoken).
@@ -159,6 +161,13 @@ class SettingsScreen(Screen):
                 return _("Table server: none, tables are hosted on this computer")
             # Translators: {address} is a table server's address, as "wss://example.org".
             return _("Table server: {address}").format(address=settings.table_server)
+        if key == "table_password":
+            if not settings.table_password:
+                # Translators: tables the player hosts have no password: the code joins.
+                return _("Table password: none, the code alone joins")
+            # Translators: {password} is the password a friend types to join the player's
+            # tables.
+            return _("Table password: {password}").format(password=settings.table_password)
         # Translators: whether moving past the last item of a menu comes round to the first.
         return _("Menu wrap: on") if settings.menu_wrap else _("Menu wrap: off")
 
@@ -195,14 +204,14 @@ class SettingsScreen(Screen):
         key = self.focused_setting()
         if key is None:
             return False
-        if key == "table_server" and command in (Command.TOGGLE, Command.ACTIVATE):
-            self.host.push(ServerAddressScreen(self.host, self.comfort.settings.table_server,
-                                               self.server_typed))
+        if key in TYPED and command in (Command.TOGGLE, Command.ACTIVATE):
+            self.host.push(self._typing(key))
             return True
-        if key == "table_server" and command in STEPS:
+        if key in TYPED and command in STEPS:
             self.host.cue("menu_edge")
-            # Translators: Left or Right on the table server's line, which is typed instead.
-            self.host.say(_("Press Enter to type a table server's address."))
+            # Translators: Left or Right on a setting that is typed instead (an address, a
+            # password).
+            self.host.say(_("Press Enter to type it."))
             return True
         if command in STEPS:
             direction, big = STEPS[command]
@@ -217,12 +226,16 @@ class SettingsScreen(Screen):
             return True
         return False
 
-    def server_typed(self, address: str) -> None:
-        """The table server's address typed (already checked; empty: none), saved and said."""
-        self.comfort.change(self.comfort.settings.changed(table_server=address))
-        self.refresh()
-        self.host.cue("menu_select")
-        self.host.say(self.label("table_server", self.comfort.settings))
+    def _typing(self, key: str) -> TypedSetting:
+        """The line to type setting `key` on; what is typed there is saved and said."""
+        def typed(value: str) -> None:
+            self.comfort.change(self.comfort.settings.changed(**{key: value}))
+            self.refresh()
+            self.host.cue("menu_select")
+            self.host.say(self.label(key, self.comfort.settings))
+
+        screen = ServerAddressScreen if key == "table_server" else PasswordSettingScreen
+        return screen(self.host, getattr(self.comfort.settings, key), typed)
 
     def reset(self) -> None:
         self.comfort.change(Settings())

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from ...audio.protocols import Category
 from ...language import N_, _, n_
 from ...net.news import NearbyTable
-from ...net.protocol import CODE_DIGITS, MAX_CHAT
+from ...net.protocol import CODE_DIGITS, MAX_CHAT, MAX_PASSWORD
 from ..keymap import Command
 from ..words.table import table_words
 from .base import Host, Screen, buttons
@@ -108,6 +108,38 @@ class CodeScreen(TypingScreen):
             self.host.push(CodeScreen(self.host, self.name, typed))
             return
         self.host.join_table(self.name, typed, None)
+
+
+class PasswordScreen(TypingScreen):
+    """Joining a table that has a password: type it, and Enter joins again with it."""
+
+    help_key = "join_password"
+    limit = MAX_PASSWORD
+
+    def __init__(self, host: Host, on_typed: Callable[[str], None]) -> None:
+        self.on_typed = on_typed
+        super().__init__(host)
+
+    def _build(self) -> Menu:
+        return Menu(_("Join a table"), [Group(_("Table password"),
+                                              [Item(self.text, ItemKind.TEXT)])])
+
+    def prompt(self) -> str:
+        return _("The table's password: type it and press Enter. Escape goes back.")
+
+    def empty_words(self) -> str:
+        return _("Nothing to remove; nothing is typed.")
+
+    def confirm(self) -> None:
+        if not self.text.strip():
+            self.host.cue("menu_error")
+            self.host.say(_("Type the password first, or press Escape."), category=Category.MENU)
+            return
+        self.on_typed(self.text.strip())
+
+    def on_escape(self) -> bool:
+        self.host.play_friend()
+        return True
 
 
 class TableWaitScreen(Screen):

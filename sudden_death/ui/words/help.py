@@ -68,6 +68,15 @@ def _screens() -> dict[str, str]:
             "your home network: type it, each character read back; {erase} removes the last. "
             "{activate} keeps it, or with nothing typed sets none. {back} keeps the one you had."
         ),
+        "table_password": _(
+            "The password a friend types to join the tables you host, so that the code alone "
+            "is not enough: type it, each character read back; {erase} removes the last. "
+            "{activate} keeps it, or with nothing typed sets none. {back} keeps the one you had."
+        ),
+        "join_password": _(
+            "The table you are joining has a password: type the one your friend gives you; "
+            "{erase} removes the last character. {activate} joins, {back} goes back."
+        ),
         "table_wait": _(
             "Waiting at a table, for the server or for your friend. Every review key works "
             "meanwhile. The game goes on by itself as soon as your friend is ready."
@@ -122,7 +131,8 @@ def _screens() -> dict[str, str]:
             "explanations and hints, positions in lists, the other team's swaps), menu wrap, hear "
             "the play (a glide from the old spot to the new after each play), the waiting "
             "sound at a table, how long a table you host waits for a dropped friend, the "
-            "table server ({activate} types its address), text size in the window, opponent "
+            "table server ({activate} types its address), the table password a friend needs to "
+            "join your tables ({activate} types it), text size in the window, opponent "
             "(the rules' random computer or the coach, from the next game), speech engine, "
             "and speech output: the "
             "built-in voice, your screen reader and braille display, or both. "

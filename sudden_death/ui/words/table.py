@@ -13,14 +13,24 @@ def code_words(code: str) -> str:
     return " ".join(code[index:index + 2] for index in range(0, len(code), 2))
 
 
-def table_code_words(code: str, address: str | None) -> str:
+def table_code_words(code: str, address: str | None, locked: bool = False) -> str:
+    """The code the host gives the friend; `locked`: the table asks for its password too."""
     if address:
         # Translators: {code} is the table code in pairs of digits ("47 29 31"); {address} is
         # this computer's address on the home network ("192.168.1.20:8765").
-        return _("Your table code: {code}. Your friend joins at {address}.").format(
+        words = _("Your table code: {code}. Your friend joins at {address}.").format(
             code=code_words(code), address=address)
-    # Translators: {code} is the table code in pairs of digits ("47 29 31").
-    return _("Your table code: {code}.").format(code=code_words(code))
+    else:
+        # Translators: {code} is the table code in pairs of digits ("47 29 31").
+        words = _("Your table code: {code}.").format(code=code_words(code))
+    if locked:
+        # Translators: after the table code: the friend also types the host's table password.
+        words += " " + _("Your friend also needs your table password.")
+    return words
+
+
+def password_asked_words() -> str:
+    return _("This table has a password. Ask your friend for it.")
 
 
 def table_words(table: NearbyTable) -> str:
@@ -42,6 +52,15 @@ def refusal_words(code: str, text: str) -> str:
         return _("The table no longer knows this seat.")
     if code == p.BAD_NAME:
         return _("The server did not take that team name.")
+    if code == p.BAD_PASSWORD:
+        return _("That is not the table's password. Ask your friend for it.")
+    if code == p.SLOW_DOWN:
+        return _("Too many wrong codes from this computer. Wait a minute and try again.")
+    if code == p.BUSY:
+        return _("The table server has too many connections from this computer. Close another "
+                 "game and try again.")
+    if code == p.FLOOD:
+        return _("The game sent the table server too much at once, and it closed the line.")
     if code == p.NOT_ALLOWED:
         # Translators: {reason} is the rules' reason, which is in English.
         return _("Not allowed: {reason}.").format(reason=text)

@@ -1,0 +1,83 @@
+"""A table server on loopback for tests, and real WebSocket clients to talk to it: a test
+opens the server with `server()` (its limits as the test needs them), and every client it
+connects is closed at the end."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Callable
+from contextlib import asynccontextmanager
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+
+from sudden_death.engine.actions import legal_actions
+from sudden_death.engine.snapshot import action_to_dict
+from sudden_death.engine.state import GameState, Team
+from sudden_death.net import protocol as p
+from sudden_death.server.limits import Limits
+from sudden_death.server.service import TableService, address, start, stop
+
+QUIET_S = 0.3  # how long a seat listens for a message that must not come
+
+
+class Lab:
+    """A running server and the clients a test opened (all closed at its end)."""
+
+    def __init__(self, service: TableService, url: str) -> None:
+        self.service, self.url = service, url
+        self.clients: list[ClientConnection] = []
+
+    async def connect(self) -> ClientConnection:
+        client = await connect(self.url)
+        self.clients.append(client)
+        return client
+
+
+@asynccontextmanager
+async def server(seed: int | None = 11, limits: Limits | None = None) -> AsyncIterator[Lab]:
+    service = TableService(seed=seed, limits=limits or Limits())
+    running = await start(service, "127.0.0.1", 0)
+    lab = Lab(service, address(running, tls=False))
+    try:
+        yield lab
+    finally:
+        for client in lab.clients:
+            await client.close()
+        await stop(running)
+
+
+async def receive(connection: ClientConnection, timeout: float = 5) -> dict[str, Any]:
+    return json.loads(await asyncio.wait_for(connection.recv(), timeout))
+
+
+async def nothing_comes(connection: ClientConnection) -> bool:
+    try:
+        await asyncio.wait_for(connection.recv(), QUIET_S)
+    except (asyncio.TimeoutError, TimeoutError):
+        return True
+    return False
+
+
+async def seated_pair(lab: Lab) -> tuple[ClientConnection, ClientConnection, dict, dict]:
+    """A host and a guest at one table, past the start message; returns their seats."""
+    host = await lab.connect()
+    await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+    host_seat = await receive(host)
+    guest = await lab.connect()
+    await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, host_seat["code"], "Bears")))
+    guest_seat = await receive(guest)
+    for connection in (host, guest):
+        start_message = await receive(connection)
+        assert start_message["type"] == "start"
+        assert start_message["names"] == ["Bears", "Hawks"]  # the guest is home: calls the toss
+    return host, guest, host_seat, guest_seat
+
+
+def run(coroutine: Callable[[], Any]) -> Any:
+    return asyncio.run(asyncio.wait_for(coroutine(), 120))
+
+
+def first_legal(state: GameState, team: Team) -> dict[str, Any]:
+    return action_to_dict(legal_actions(state, team)[0])
