@@ -2,7 +2,11 @@
 benchmark helper). The game writes `{"kind": "turn"}` records at a table; the driver answers
 each of its turns with the keys of a fixed strategy: call heads, take offense, go for it on
 4th down, pick the first 2 players and 3 calls (later: the same cards again), keep them and
-play the first call."""
+play the first call.
+
+tools/build_check.py and tools/windows_build.py import it from the source they check (as they
+import game_script.py), to play the same table game with the built games: hence `command`,
+`cwd` and `env` on Server and Seat, and `sit_down` and `final_score`."""
 
 from __future__ import annotations
 
@@ -11,11 +15,13 @@ import json
 import os
 import queue
 import random
+import re
 import socket
 import subprocess
 import sys
 import threading
 import time
+from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
@@ -47,38 +53,62 @@ def game_env() -> dict[str, str]:
 class Server:
     """`python -m sudden_death.server` on a free loopback port."""
 
-    def __init__(self, *args: str) -> None:
+    def __init__(self, *args: str, command: list[str] | None = None, cwd: Path | None = None,
+                 timeout: float | None = None) -> None:
+        """`command`: what runs the server (a built game's `sudden-death --serve`, perhaps
+        inside a network namespace); `--port 0` and `args` follow it. `timeout`: how long to
+        wait for its listening line (None: as long as it takes)."""
+        start = command or [sys.executable, "-m", "sudden_death.server"]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sudden_death.server", "--port", "0", *args], cwd=ROOT,
+            [*start, "--port", "0", *args], cwd=cwd or ROOT,
             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.log = ""  # its stderr, once stopped
         assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        self.url: str = json.loads(line)["listening"]
+        watchdog = None if timeout is None else threading.Timer(timeout, self.proc.kill)
+        if watchdog is not None:
+            watchdog.start()
+        try:
+            line = self.proc.stdout.readline()
+        finally:
+            if watchdog is not None:
+                watchdog.cancel()
+        try:
+            self.url: str = json.loads(line)["listening"]
+        except (ValueError, KeyError, TypeError):
+            self.stop()  # never left running behind a failed start
+            raise RuntimeError(f"the server's first line is not its address: {line!r}; "
+                               f"exit {self.proc.returncode}; stderr: {self.log[-2000:]}"
+                               ) from None
 
     def stop(self) -> int:
-        """SIGTERM, then its exit code (its pipes closed)."""
+        """SIGTERM, then its exit code (its pipes closed; its stderr kept in `log`)."""
         if self.proc.poll() is None:
             self.proc.terminate()
         try:
-            self.proc.communicate(timeout=10)
+            _out, err = self.proc.communicate(timeout=10)
         except subprocess.TimeoutExpired:
             self.proc.kill()
-            self.proc.communicate()
+            _out, err = self.proc.communicate()
+        self.log = err or self.log  # a second stop reads nothing more
         return self.proc.returncode
 
 
 class Seat:
     """One game process reading keys from its stdin and writing its transcript to stdout."""
 
-    def __init__(self, config: Path, *args: str, command: list[str] | None = None) -> None:
-        """`command`: what runs the game (a benchmark's instrumented wrapper); by default
-        `python -m sudden_death --no-sound`. The script's own options follow it."""
+    def __init__(self, config: Path | str, *args: str, command: list[str] | None = None,
+                 cwd: Path | None = None, env: Mapping[str, str] | None = None) -> None:
+        """`command`: what runs the game (a benchmark's instrumented wrapper, a built game,
+        a Windows game under Wine, whose `config` is then a Windows name); by default
+        `python -m sudden_death --no-sound`. The script's own options follow it. `cwd` and
+        `env`: the game's working folder (the checkout) and environment (game_env())."""
         start = command or [sys.executable, "-m", "sudden_death", "--no-sound"]
         self.proc = subprocess.Popen(
             [*start, "--headless", "--keys", "-", "--transcript", "-", "--config", str(config),
              *args],
-            cwd=ROOT, env=game_env(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE, text=True, bufsize=1)
+            cwd=cwd or ROOT, env=dict(env) if env is not None else game_env(),
+            stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+            bufsize=1)
         self.records: list[dict[str, Any]] = []
         self._queue: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._reader = threading.Thread(target=self._read, daemon=True)
@@ -209,19 +239,40 @@ HOST_KEYS = ["end", "up", "return", "return", "type Hawks", "return"]  # Play a 
 JOIN_KEYS = ["end", "up", "return", "down", "return", "type Bears", "return"]
 
 
+def sit_down(host: Seat, guest: Seat) -> str:
+    """The host opens a table (Play a friend, Host, as the Hawks) and the guest joins it with
+    its code (as the Bears); returns the code. The game starts once both are seated."""
+    host.send(*HOST_KEYS)
+    code: str = host.next("table")["code"]
+    guest.send(*JOIN_KEYS, f"type {code}", "return")
+    return code
+
+
 def seat_pair(tmp: Path, url: str) -> tuple[Seat, Seat]:
     """A host and a guest at one table of the server at `url`, the game about to start."""
     host = Seat(tmp / "host", "--server", url)
     guest = Seat(tmp / "guest", "--server", url)
     try:
-        host.send(*HOST_KEYS)
-        code = host.next("table")["code"]
-        guest.send(*JOIN_KEYS, f"type {code}", "return")
+        sit_down(host, guest)
     except BaseException:
         host.kill()
         guest.kill()
         raise
     return host, guest
+
+
+FINAL_SCORE = re.compile(r"Final score: (.+?) (\d+), (.+?) (\d+)\.")
+
+
+def final_score(speech: list[str]) -> dict[str, int] | None:
+    """The points of each team in the last "Final score" line said (English), or None. Each
+    seat says its own team first, so two seats of one game agree on this, not on the line."""
+    for line in reversed(speech):
+        found = FINAL_SCORE.match(line)
+        if found:
+            mine, my_points, theirs, their_points = found.groups()
+            return {mine: int(my_points), theirs: int(their_points)}
+    return None
 
 
 def start_playing(*seats: Seat) -> list[threading.Thread]:

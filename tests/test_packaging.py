@@ -1,6 +1,8 @@
-"""The packaged executable builds from a clean copy and plays a whole game offline.
+"""The packaged executable builds from a clean copy, plays a whole game offline, and serves,
+hosts and joins a table (network play).
 
-Runs tools/build_check.py (under a minute here: a PyInstaller build and one scripted game).
+Runs tools/build_check.py (under a minute here: a PyInstaller build, one scripted game, and
+one table game of two built games at the built table server).
 PyInstaller is part of the `test` extra in pyproject.toml, so `python3 tasks.py test` (and CI)
 installs it; the test is skipped only if it is truly missing from the environment running it.
 """
@@ -33,6 +35,10 @@ def test_packaged_app_plays_a_whole_game_with_bundled_espeak() -> None:
     assert result.returncode == 0, result.stdout + result.stderr
     assert "build check: OK" in result.stdout
     assert "with --lang es it says" in result.stdout  # the catalogs were bundled and found
+    # Network play: the built game served a table (--serve) and two built games played a whole
+    # game at it, hearing the same final score; the server stopped with exit 0 on SIGTERM.
+    assert "build check: OK: a table game at the built server" in result.stdout
+    assert "both heard 'Final score: " in result.stdout
 
 
 def _clean_copy(folder: Path) -> Path:

@@ -2,9 +2,11 @@
 
 Runs tools/windows_build.py --smoke on a clean copy: the pinned Windows Python and wheels (cached
 in build/windows-cache/ after the first run), PyInstaller under Wine, the zip with its read-me,
-then the built sudden-death.exe plays a scripted game with sound on. The tool itself checks that
-eSpeak NG inside the built folder synthesized the speech and that every spoken line equals the
-Linux game's; this test checks that it said so, and what the zip holds.
+then the built sudden-death.exe plays a scripted game with sound on, and joins a table a Linux
+game hosts (network play) and plays it to the end. The tool itself checks that eSpeak NG inside
+the built folder synthesized the speech, that every spoken line equals the Linux game's and that
+both seats of the table game heard the same final score; this test checks that it said so, and
+what the zip holds.
 
 Wine is needed. CI sets SUDDEN_DEATH_REQUIRE_WINE=1, so there the tool installs Wine when it is
 missing and a machine without it fails instead of skipping. Elsewhere, without Wine, the test is
@@ -52,6 +54,10 @@ def test_windows_exe_built_under_wine_speaks_a_whole_game(tmp_path: Path) -> Non
             result.stdout), result.stdout[-3000:]
     # With --lang es its first words were the Spanish catalog's: the .mo files were bundled.
     assert "smoke: OK: in Spanish it says" in result.stdout
+    # At a table the Linux game hosted at a Linux table server, the .exe joined under Wine and
+    # played the whole game, answering each turn live; both heard the same final score.
+    assert "smoke: OK: a table game with the Linux game, both heard 'Final score: " in \
+        result.stdout, result.stdout[-3000:]
     report = json.loads(result.stdout.strip().splitlines()[-1])
     facts = report["diagnostics"]
     assert facts["frozen"] and facts["utterances_synthesized"] > 0

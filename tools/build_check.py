@@ -12,16 +12,25 @@ folder; run PyInstaller on its build.spec there; start the executable with `--he
 --keys - --transcript FILE` and SUDDEN_DEATH_DIAGNOSTICS=FILE (see docs/packaging.md), inside a
 network namespace with no network when `unshare -n` works (Linux, as root); wait until speech has
 really started playing, then send the key lines of a whole game (tests/game_script.py) and
-close its input. Exits 0 with a summary, or 1 with the reason of the first failed check.
+close its input. Then a table game (network play): the executable runs the table server
+(`--serve --port 0`), and two more of its processes host and join a table there and play a
+whole game, each answering its turns live (tests/table_driver.py); both must hear the same
+final score, and the server must stop with exit 0 on SIGTERM. When `unshare -n` works, these
+three run in one new network namespace with its loopback brought up (a bare `unshare -n`
+has it down, and a table could not be reached at all), so the table game is proved to need
+nothing but 127.0.0.1. Exits 0 with a summary, or 1 with the reason of the first failed check.
 """
 
 from __future__ import annotations
 
 import argparse
 import gettext
+import importlib
 import importlib.util
 import json
 import os
+import queue
+import re
 import shutil
 import subprocess
 import sys
@@ -30,12 +39,22 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 NAME = "sudden-death"
 SPEECH_START_TIMEOUT_S = 60.0
 GAME_TIMEOUT_S = 180.0
 BUILD_TIMEOUT_S = 900.0
+SERVER_START_TIMEOUT_S = 60.0
+# The table server's --seed: its first table's dice come from it. With the driver's strategy
+# this one ends 7-0 (the Hawks, who host, score), so the two score lines agreeing means more
+# than two ties at 0-0 would.
+TABLE_SEED = 4
+# unshare -n leaves the new namespace's loopback down; this brings it up and then runs the
+# command, so a table game proves it needs nothing but 127.0.0.1.
+LOOPBACK_UP = 'ip link set lo up && exec "$@"'
 
 
 class CheckFailed(Exception):
@@ -134,16 +153,22 @@ def no_network_prefix() -> list[str]:
     return ["unshare", "-n"] if probe.returncode == 0 else []
 
 
-def game_keys(source: Path, seed: int) -> list[str]:
-    """Key lines for a whole game, planned from the source being checked."""
+def from_tests(source: Path, name: str) -> ModuleType:
+    """A helper module of the source's tests/ (game_script, table_driver), imported from the
+    source being checked so its strategy matches that source's screens."""
     paths = [str(source), str(source / "tests")]
     sys.path[:0] = paths
     try:
-        from game_script import plan_game
+        return importlib.import_module(name)
     finally:
         for path in paths:
             sys.path.remove(path)
-    return plan_game(seed)[0]
+
+
+def game_keys(source: Path, seed: int) -> list[str]:
+    """Key lines for a whole game, planned from the source being checked."""
+    keys: list[str] = from_tests(source, "game_script").plan_game(seed)[0]
+    return keys
 
 
 def _read_json(path: Path) -> dict[str, object] | None:
@@ -267,6 +292,119 @@ def check_built_folder(facts: dict[str, object], folder: Path,
         raise CheckFailed(f"the game wrote into its working folder: {extra}")
 
 
+def loopback_only() -> list[str]:
+    """A prefix that starts its command in a new network namespace whose only interface is
+    loopback, brought up (`unshare -n`, then `ip link set lo up`), when that works; else [].
+    Other processes join that namespace with `nsenter --net=/proc/PID/ns/net`."""
+    if not no_network_prefix() or not shutil.which("ip") or not shutil.which("nsenter"):
+        return []
+    prefix = ["unshare", "-n", "sh", "-c", LOOPBACK_UP, "sh"]
+    try:
+        probe = subprocess.run([*prefix, "nsenter", "--net=/proc/self/ns/net", "--", "true"],
+                               capture_output=True, timeout=10)
+    except (OSError, subprocess.TimeoutExpired):
+        return []
+    return prefix if probe.returncode == 0 else []
+
+
+def table_game(driver: ModuleType, server: Any, host: Any, guest: Any, timeout: float) -> str:
+    """Play a table game to its end with `host` and `guest` (driver.Seat, not yet seated) at
+    `server` (driver.Server) and check it: each game exits 0 without a traceback and heard its
+    `Final score`, both heard the same points for each team, and the server, which opened the
+    table, stops on SIGTERM with exit 0. Returns the score ("Bears 0, Hawks 7"); every process
+    is ended either way."""
+    seats = {"the hosting game": host, "the joining game": guest}
+
+    def heard() -> str:
+        for seat in seats.values():
+            seat.kill()  # its stderr can be read once it has ended
+        return "; ".join(f"{who} said {seat.speech()[-3:]}, stderr {seat.stderr()[-1500:]!r}"
+                         for who, seat in seats.items())
+
+    try:
+        driver.sit_down(host, guest)
+        threads = driver.start_playing(host, guest)
+        deadline = time.monotonic() + timeout
+        for thread in threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        if any(thread.is_alive() for thread in threads):
+            raise CheckFailed(f"the table game did not reach game over within {timeout:.0f} s: "
+                              f"{heard()}")
+        codes = {who: seat.finish() for who, seat in seats.items()}
+    except (EOFError, queue.Empty, subprocess.TimeoutExpired, OSError) as failure:
+        raise CheckFailed(f"the table game broke off ({type(failure).__name__}: {failure}): "
+                          f"{heard()}") from failure
+    finally:
+        for seat in seats.values():
+            seat.kill()
+        code = server.stop()
+    for who, seat in seats.items():
+        check_played(who, codes[who], seat.stderr(), seat.speech())
+    scores = {who: driver.final_score(seat.speech()) for who, seat in seats.items()}
+    if None in scores.values() or len({str(sorted(s.items())) for s in scores.values()}) != 1:
+        raise CheckFailed(f"the two games heard different final scores: {scores}")
+    if code != 0 or "Traceback" in server.log:
+        raise CheckFailed(f"the table server did not stop cleanly on SIGTERM (exit {code}):\n"
+                          f"{server.log[-3000:]}")
+    if not re.search(r"table \d+ opened", server.log):
+        raise CheckFailed(f"the table server's log never opened a table:\n{server.log[-3000:]}")
+    score: dict[str, int] = scores["the hosting game"]
+    return ", ".join(f"{team} {points}" for team, points in sorted(score.items()))
+
+
+def listening_port(url: str) -> int:
+    """The port of the server's `{"listening": "ws://127.0.0.1:PORT"}` line (--port 0 asks
+    for a free one, so it must be a real one)."""
+    found = re.fullmatch(r"ws://127\.0\.0\.1:(\d+)", url)
+    if not found or not 0 < int(found.group(1)) < 65536:
+        raise CheckFailed(f"the table server says it listens on {url!r}, not ws://127.0.0.1:PORT")
+    return int(found.group(1))
+
+
+def play_at_a_table(executable: Path, dist: Path, source: Path, work: Path,
+                    isolate: bool) -> dict[str, object]:
+    """The built executable serves a table (`--serve --port 0`) and two more of its processes
+    play a whole game there, silent, each answering its turns live; see table_game for what
+    is checked, and nothing may be written into the built folder or the working folder.
+
+    With `isolate`, all three run in one new network namespace with only loopback up: the
+    server starts in it (loopback_only), the games join it with nsenter. The namespace that
+    `unshare -n` alone gives has loopback down, so the table could not be reached at all."""
+    driver = from_tests(source, "table_driver")
+    prefix = loopback_only() if isolate else []
+    run = work / "table-run"
+    run.mkdir()
+    env = dict(driver.game_env(), XDG_CONFIG_HOME=str(work / "table-config"))
+    before = snapshot(dist)
+    started = time.perf_counter()
+    try:
+        server = driver.Server("--seed", str(TABLE_SEED), command=[*prefix, str(executable),
+                               "--serve"], cwd=run, timeout=SERVER_START_TIMEOUT_S)
+    except RuntimeError as failure:
+        raise CheckFailed(f"the built table server (--serve) did not start: {failure}") from None
+    try:
+        listening_port(server.url)
+        enter = ["nsenter", f"--net=/proc/{server.proc.pid}/ns/net", "--"] if prefix else []
+        game = [*enter, str(executable), "--no-sound"]
+        host = driver.Seat(work / "table-host", "--server", server.url, command=game,
+                           cwd=run, env=env)
+        guest = driver.Seat(work / "table-guest", "--server", server.url, command=game,
+                            cwd=run, env=env)
+    except BaseException:
+        server.stop()
+        raise
+    score = table_game(driver, server, host, guest, GAME_TIMEOUT_S)
+    seconds = time.perf_counter() - started
+    if snapshot(dist) != before:
+        raise CheckFailed("the table game wrote into the built folder")
+    extra = sorted(p.name for p in run.iterdir())
+    if extra:
+        raise CheckFailed(f"the table game wrote into its working folder: {extra}")
+    network = ("loopback only (unshare -n, lo up, the games joined by nsenter)" if prefix
+               else "network not isolated")
+    return {"score": score, "seconds": round(seconds, 2), "network": network}
+
+
 def translated(source: Path, code: str, english: str) -> str:
     """`english` as the source's compiled catalog for `code` has it: what the built game must
     say with `--lang code`."""
@@ -328,6 +466,10 @@ def main(argv: list[str] | None = None) -> int:
         expected = translated(source, "es", english)
         check_first_words(play_in_language(result.executable, work, isolate, "es"), expected,
                           english, "es")
+        table = play_at_a_table(result.executable, result.dist, source, work, bool(isolate))
+        print(f"build check: OK: a table game at the built server (--serve --port 0): two "
+              f"built games both heard 'Final score: {table['score']}' in {table['seconds']} s, "
+              f"{table['network']}; SIGTERM stopped the server with exit 0", flush=True)
         network = "no network (unshare -n)" if isolate else "network not isolated"
         print(f"build check: OK: a whole game ({len(keys)} keys, {facts['speech_lines']} speech "
               f"lines) reached 'Final score' in {facts['game_seconds']} s, {network}; "

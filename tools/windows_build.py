@@ -13,7 +13,8 @@ function below: ensure_wine (apt-get install it when missing and running as root
 project's dependencies), install_into_wine_python, build_exe (PyInstaller on build.spec, inside
 Wine), make_zip (the folder plus `Read me first.txt`) and, with --smoke, smoke: the built exe
 plays a scripted game under Wine with sound on, its diagnostics must show utterances synthesized
-by the eSpeak NG inside the built folder, and its speech lines must equal the Linux game's.
+by the eSpeak NG inside the built folder, and its speech lines must equal the Linux game's; then
+it plays a table game (network play) under Wine, joining a table a Linux game hosts.
 
 Everything downloaded or installed is kept under build/windows-cache/ (a Wine prefix, the Windows
 Python with the wheels installed, the downloads), so only the first run needs the network.
@@ -46,6 +47,8 @@ from pathlib import Path
 
 try:  # run as a script, tools/ is on sys.path; imported as tools.windows_build, ROOT is
     from build_check import (
+        SERVER_START_TIMEOUT_S,
+        TABLE_SEED,
         CheckFailed,
         _read_json,
         check_built_folder,
@@ -53,13 +56,18 @@ try:  # run as a script, tools/ is on sys.path; imported as tools.windows_build,
         check_played,
         clean_copy,
         folder_size,
+        from_tests,
         game_keys,
+        listening_port,
         snapshot,
+        table_game,
         translated,
         wait_for_first_speech,
     )
 except ImportError:
     from tools.build_check import (
+        SERVER_START_TIMEOUT_S,
+        TABLE_SEED,
         CheckFailed,
         _read_json,
         check_built_folder,
@@ -67,8 +75,11 @@ except ImportError:
         check_played,
         clean_copy,
         folder_size,
+        from_tests,
         game_keys,
+        listening_port,
         snapshot,
+        table_game,
         translated,
         wait_for_first_speech,
     )
@@ -567,6 +578,50 @@ def language_smoke(wine: Wine, folder: Path, work: Path, code: str) -> list[str]
     return played.speech
 
 
+def table_smoke(wine: Wine, folder: Path, source: Path, work: Path) -> tuple[str, float]:
+    """A table game across the two systems: the Linux table server from `source` (`python -m
+    sudden_death.server --port 0`), a Linux game from `source` hosts a table there, and the
+    built exe under Wine joins it with the code and plays the whole game, both silent, each
+    answering its turns live through its stdin and stdout pipes (tests/table_driver.py). That
+    proves the Windows game's network play (websockets, msgspec and the table screens bundled,
+    Wine's sockets) against the Linux one; build_check.py proves the server built into the
+    game (`--serve`), so the source server is used here and nothing more is built. Checks as
+    build_check.table_game, and that nothing was written into the built folder; returns the
+    score both heard and the seconds the game took."""
+    driver = from_tests(source, "table_driver")
+    run = work / "run"
+    run.mkdir(parents=True)
+    before = snapshot(folder)
+    started = time.perf_counter()
+    try:
+        server = driver.Server("--seed", str(TABLE_SEED), timeout=SERVER_START_TIMEOUT_S)
+    except RuntimeError as failure:
+        raise CheckFailed(f"the Linux table server did not start: {failure}") from None
+    try:
+        listening_port(server.url)
+        host = driver.Seat(work / "host-config", "--server", server.url)
+        env = wine.env(PYGAME_HIDE_SUPPORT_PROMPT="1", SDL_VIDEODRIVER="dummy",
+                       SDL_AUDIODRIVER="dummy")
+        guest = driver.Seat(windows_path(work / "guest-config"), "--server", server.url,
+                            command=[wine.executable, str(folder / f"{NAME}.exe"),
+                                     "--no-sound"], cwd=run, env=env)
+    except BaseException:
+        server.stop()
+        raise
+    try:
+        score: str = table_game(driver, server, host, guest, GAME_TIMEOUT_S)
+    except BaseException:
+        wine.stop()  # a Windows process the killed wine left behind
+        raise
+    seconds = time.perf_counter() - started
+    if snapshot(folder) != before:
+        raise CheckFailed("the Windows game at a table wrote into its own folder")
+    extra = sorted(p.name for p in run.iterdir())
+    if extra:
+        raise CheckFailed(f"the Windows game at a table wrote into its working folder: {extra}")
+    return score, seconds
+
+
 def compare_speech(windows: list[str], linux: list[str]) -> None:
     """The Windows game must say exactly what the Linux game says, line by line."""
     if windows == linux:
@@ -642,6 +697,11 @@ def main(argv: list[str] | None = None) -> int:
                 check_first_words(language_smoke(wine, folder, scratch / "es", "es"), expected,
                                   english, "es")
                 say(f"smoke: OK: in Spanish it says {expected[:40]!r}...")
+                say("smoke: a table game: a Linux game hosts at the Linux table server, the "
+                    "Windows game joins under Wine...")
+                score, table_seconds = table_smoke(wine, folder, source, scratch / "table")
+                say(f"smoke: OK: a table game with the Linux game, both heard 'Final score: "
+                    f"{score}' (the Windows game as the joining Bears) in {table_seconds:.1f} s")
                 facts = windows.diagnostics
                 first = facts.get("first_playback_unix")
                 to_speech = (f"{first - windows.launched_unix:.2f} s"
