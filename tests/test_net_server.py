@@ -349,3 +349,47 @@ def test_the_server_process_says_where_it_listens_and_stops_cleanly_on_a_signal(
     store = TableStore(tmp_path)
     assert [table.code for table in store.open_tables()] == [code]  # kept for a restart
     store.close()
+
+
+def test_a_seat_back_after_its_game_ended_hears_how_it_ended(tmp_path) -> None:
+    """Even once the server has forgotten the table (both lines closed), or restarted just
+    after its last step, the store still has it for a seat that never heard the end."""
+    from sudden_death.server.store import TableStore
+
+    async def scenario() -> None:
+        store = TableStore(tmp_path)
+        service = TableService(seed=3, store=store)
+        running = await start(service, "127.0.0.1", 0)
+        url = address(running, tls=False)
+        try:
+            host = await connect(url)
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+            seated = await receive(host)
+            guest = await connect(url)
+            await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, seated["code"], "Bears")))
+            await receive(guest)
+            for connection in (host, guest):
+                assert (await receive(connection))["type"] == "start"
+            await host.close()  # the host's line drops; then the guest concedes
+            assert (await receive(guest))["type"] == "away"
+            await guest.send(p.encode(p.Act(0, [{"action": "Concede"}])))
+            assert (await receive(guest))["type"] == "update"
+            await guest.close()
+            for _ in range(100):
+                if not service.tables:
+                    break
+                await asyncio.sleep(0.01)
+            assert not service.tables  # forgotten: nobody is connected to it
+            back = await connect(url)
+            await back.send(p.encode(p.Resume(p.PROTOCOL_VERSION, seated["code"],
+                                              seated["token"], 0)))
+            assert (await receive(back))["type"] == "seated"
+            told = await receive(back)
+            assert told["type"] == "start" and state_from_dict(told["state"]).outcome
+            assert any(event["event"] == "game_over" for event in told["events"])
+            await back.close()
+        finally:
+            await stop(running)
+            store.close()
+
+    run(scenario)

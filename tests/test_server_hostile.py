@@ -274,3 +274,23 @@ def test_a_client_that_never_reads_is_dropped_and_its_friend_hears_it_went_away(
             await one_step_is_played(lab, other_host, other_guest)
 
     run(scenario)
+
+
+def test_a_frame_over_64_kib_closes_that_line_alone_and_other_nonsense_is_refused() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            host, guest, _, _ = await seated_pair(lab)
+            other_host, other_guest, _, _ = await seated_pair(lab)
+            for nonsense in (b"\x00\x01binary", "not json", "[" * 5000 + "]" * 5000,
+                             '{"type": "peek"}', '{"type": "act", "step": 0}'):
+                await host.send(nonsense)
+                refusal = await receive(host)
+                assert refusal["type"] == "refused" and refusal["code"] == p.BAD_MESSAGE
+                assert refusal["fatal"] is False  # a seated line stays open
+            await host.send(p.encode(p.Chat("x")).replace('"x"', '"' + "x" * 70_000 + '"'))
+            assert await closed_within(host, 5)
+            assert host.close_code == 1009  # "message too big", the WebSocket way
+            assert (await receive(guest))["type"] == "away"
+            await one_step_is_played(lab, other_host, other_guest)
+
+    run(scenario)

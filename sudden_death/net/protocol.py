@@ -178,6 +178,7 @@ BAD_PASSWORD = "bad_password"  # the table has a password, and this is not it
 FLOOD = "flood"  # messages faster than any game sends them: the line closes
 BUSY = "busy"  # too many lines open from one address
 SLOW_DOWN = "slow_down"  # too many wrong codes, tokens or passwords from one address
+NO_ROOM = "no_room"  # the server cannot keep a new table now (its disk is full...)
 MIN_SEAT_WAIT_S, MAX_SEAT_WAIT_S = 10, 3600
 
 MAX_NAME = 24

@@ -16,6 +16,7 @@ import ssl
 import sys
 from pathlib import Path
 
+from .limits import Limits
 from .service import TableService, address, start, stop
 from .store import TableStore
 
@@ -32,6 +33,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--tls-key", type=Path, default=None, help="its private key (PEM)")
     parser.add_argument("--seed", type=int, default=None,
                         help="table n's dice come from SEED + n (tests and replays)")
+    parser.add_argument("--per-address", type=int, default=Limits.per_address, metavar="N",
+                        help="connections one address may hold open (default %(default)s; "
+                             "behind a reverse proxy every client has its address)")
+    parser.add_argument("--log-json", action="store_true",
+                        help="log one JSON object a line (time, level, message) on stderr")
     options = parser.parse_args(argv)
     if (options.tls_cert is None) != (options.tls_key is None):
         parser.error("--tls-cert and --tls-key come together")
@@ -44,7 +50,8 @@ async def serve(options: argparse.Namespace) -> None:
         tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         tls.load_cert_chain(options.tls_cert, options.tls_key)
     store = None if options.data is None else TableStore(options.data)
-    service = TableService(seed=options.seed, store=store)
+    limits = Limits(per_address=max(1, options.per_address))
+    service = TableService(seed=options.seed, store=store, limits=limits)
     service.restore()
     server = await start(service, options.host, options.port, tls)
     print(json.dumps({"listening": address(server, tls is not None)}), flush=True)
@@ -58,10 +65,23 @@ async def serve(options: argparse.Namespace) -> None:
         store.close()
 
 
+class JsonLines(logging.Formatter):
+    """A log record as one JSON object, for a log collector. The server never logs a seat's
+    token or a table's password, so none is in any line."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return json.dumps({"time": self.formatTime(record, "%Y-%m-%dT%H:%M:%S%z"),
+                           "level": record.levelname.lower(), "logger": record.name,
+                           "message": record.getMessage()})
+
+
 def main(argv: list[str] | None = None) -> int:
     options = parse(argv)
-    logging.basicConfig(level=logging.INFO, stream=sys.stderr,
-                        format="sudden_death.server: %(message)s")
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(JsonLines() if options.log_json
+                         else logging.Formatter("sudden_death.server: %(message)s"))
+    logging.basicConfig(level=logging.INFO, handlers=[handler])
+    logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
     try:
         asyncio.run(serve(options))
     except (OSError, sqlite3.Error) as error:  # the port is taken, the data unreadable...

@@ -15,6 +15,7 @@ import logging
 import math
 import secrets
 import socket
+import sqlite3
 import ssl
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -50,6 +51,7 @@ class TableService:
     closing: set[asyncio.Future[None]] = field(default_factory=set)  # stale lines closing
     opened: int = 0
     dropped: int = 0  # clients dropped for leaving too much unread
+    storage_failing: bool = False  # the store's last write failed (a full disk...)
     addresses: Addresses = field(init=False)
 
     def __post_init__(self) -> None:
@@ -121,7 +123,10 @@ class TableService:
         if isinstance(message, p.Host):
             table = self._open(_checked_name(message.name), message.seat_wait_s,
                                _checked_password(message.password))
-            self._save(table)  # kept before its code and token are given out
+            if not self._save(table):  # kept before its code and token are given out
+                self.tables.pop(table.code, None)
+                raise p.ProtocolError(p.NO_ROOM, "the server cannot keep a new table now; "
+                                                 "try again later")
             self._seat(table, HOST_SEAT, connection)
             return table.code, HOST_SEAT
         if isinstance(message, p.Join):
@@ -138,12 +143,17 @@ class TableService:
             self._deliver(table.code, table.start())
             return table.code, team
         if isinstance(message, p.Resume):
-            table = self._table(message.code)
+            table = self._resumable(message.code)
             found = [seat_team for seat_team, seat in table.seats.items()
                      if secrets.compare_digest(seat.token.encode(), message.token.encode())]
             if not found:
                 raise p.ProtocolError(p.BAD_TOKEN, "that seat token is not one of this table's")
             team = found[0]
+            if table.over:  # it ended while this seat was away: it hears how, and no more
+                self.connections.pop((table.code, team), None)
+                self._send(connection, p.Seated(table.code, int(team), table.seats[team].token))
+                self._send(connection, table.resumed(team, message.step))
+                return table.code, team
             old = self.connections.get((table.code, team))
             if old is not None:  # the same seat from a new line: the old one is stale
                 del self.connections[(table.code, team)]
@@ -165,6 +175,16 @@ class TableService:
         if found is None or found.over:
             raise p.ProtocolError(p.NO_TABLE, f"no open table has the code {code!r}")
         return found
+
+    def _resumable(self, code: str) -> Table:
+        """The table a seat comes back to: an open one, or one that ended while the seat was
+        away (the server may have forgotten it, or restarted just after its last step)."""
+        table = self.tables.get(code.strip())
+        if table is None and self.store is not None:
+            table = self.store.ended(code.strip())
+        if table is None:
+            raise p.ProtocolError(p.NO_TABLE, f"no table has the code {code!r}")
+        return table
 
     def _new_game(self) -> Game:
         """A new game's dice: game n of this server's from seed + n, else the system's."""
@@ -268,9 +288,24 @@ class TableService:
         self._save(table)
         self._deliver(table.code, out)
 
-    def _save(self, table: Table) -> None:
-        if self.store is not None:
+    def _save(self, table: Table) -> bool:
+        """Keep `table` in the store; False (said in the log) when the store cannot write, as
+        when its disk is full: the table goes on in memory, and no new table is opened until
+        a save succeeds again (`storage_failing`)."""
+        if self.store is None:
+            return True
+        try:
             self.store.save(table)
+        except (sqlite3.Error, OSError) as error:
+            if not self.storage_failing:
+                LOG.error("the data folder cannot be written (%s): open tables go on in memory "
+                          "only, and no new table is opened until it can", error)
+            self.storage_failing = True
+            return False
+        if self.storage_failing:
+            LOG.warning("the data folder can be written again")
+        self.storage_failing = False
+        return True
 
     # -- sending -----------------------------------------------------------------------------
 

@@ -46,5 +46,17 @@ class TableStore:
                             error)
         return found
 
+    def ended(self, code: str) -> Table | None:
+        """The ended table with `code`, for a seat that comes back to hear how it ended."""
+        row = self._db.execute("SELECT record FROM tables WHERE code = ? AND over = 1",
+                               (code,)).fetchone()
+        if row is None:
+            return None
+        try:
+            return Table.from_record(row[0])
+        except SnapshotError as error:
+            LOG.warning("table %s in %s is damaged: %s", code, self.path, error)
+            return None
+
     def close(self) -> None:
         self._db.close()

@@ -59,6 +59,8 @@ def refusal_words(code: str, text: str) -> str:
     if code == p.BUSY:
         return _("The table server has too many connections from this computer. Close another "
                  "game and try again.")
+    if code == p.NO_ROOM:
+        return _("The table server cannot open a new table now. Try again later.")
     if code == p.FLOOD:
         return _("The game sent the table server too much at once, and it closed the line.")
     if code == p.NOT_ALLOWED:

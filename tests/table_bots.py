@@ -1,0 +1,214 @@
+"""Bot tables: two seats that speak the table protocol over real WebSocket connections and play
+random legal actions at every step, for the load test, the secrets fuzzer and
+benchmarks/server_load.py.
+
+A bot's think time is also its watch: while the second seat of a card step "thinks", it
+listens, and anything it hears before it has committed is a leak (the server must tell it
+nothing until both are in). Every update must be the same for both seats.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import random
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed
+
+from sudden_death.engine.actions import actors, legal_actions
+from sudden_death.engine.snapshot import action_to_dict, state_from_dict
+from sudden_death.engine.state import GameState, Team
+from sudden_death.net import protocol as p
+
+HOST, GUEST = Team.AWAY, Team.HOME  # the server seats the host away, the guest home
+ANSWER_TIMEOUT_S = 60.0
+
+
+class BotError(Exception):
+    """What a bot saw that a correct server never does (a leak, a refusal, a stray message)."""
+
+
+@dataclass
+class Stats:
+    """What every bot table saw, together: steps played, games finished, the time from the
+    last commit sent to both seats' updates in (`round_trips`, seconds), and what went wrong."""
+
+    steps: int = 0
+    games: int = 0
+    round_trips: list[float] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+    connected: int = 0
+    tokens: list[str] = field(default_factory=list)  # every seat's, to look for in logs
+    resumed: int = 0  # seats that came back after their line dropped
+    behind: int = 0  # resumed seats the server had gone back behind (a lost step)
+
+
+async def _receive(connection: ClientConnection, timeout: float = ANSWER_TIMEOUT_S
+                   ) -> dict[str, Any]:
+    message: dict[str, Any] = json.loads(await asyncio.wait_for(connection.recv(), timeout))
+    return message
+
+
+async def _quiet_for(connection: ClientConnection, seconds: float) -> None:
+    """Think for `seconds`, listening: a message now is a leak."""
+    if seconds <= 0:
+        return
+    try:
+        heard = await asyncio.wait_for(connection.recv(), seconds)
+    except (asyncio.TimeoutError, TimeoutError):
+        return
+    raise BotError(f"heard {heard[:200]!r} before committing its own choice")
+
+
+async def _until(connection: ClientConnection, kind: str) -> dict[str, Any]:
+    """The next message of `kind`; `committed` may come first, anything else is an error."""
+    while True:
+        message = await _receive(connection)
+        if message["type"] == kind:
+            return message
+        if message["type"] not in ("committed", "rematch_asked"):
+            raise BotError(f"waiting for {kind!r}, heard {message}")
+
+
+class BotTable:
+    """One table: a host and a guest bot, `games` games with rematches between them."""
+
+    def __init__(self, url: str, rng: random.Random, stats: Stats, games: int = 1,
+                 think: Callable[[random.Random], float] = lambda rng: 0.0,
+                 comeback_s: float = 0.0) -> None:
+        """`comeback_s`: for how long a dropped line is tried again (0: a drop is an error)."""
+        self.url, self.rng, self.stats, self.games, self.think = url, rng, stats, games, think
+        self.comeback_s = comeback_s
+        self.seats: dict[Team, ClientConnection] = {}
+        self.tokens: dict[Team, str] = {}
+        self.code = ""
+        self.heard = 0  # the last step both seats heard played
+        self.held: set[Team] = set()  # seats whose choice for this step the server holds
+
+    async def run(self) -> None:
+        try:
+            await self._sit()
+            for game in range(self.games):
+                if game:
+                    await self._rematch()
+                await self._play()
+                self.stats.games += 1
+        except (BotError, ConnectionClosed, OSError, asyncio.TimeoutError, TimeoutError,
+                KeyError, ValueError) as error:
+            self.stats.errors.append(f"table {self.code}: {type(error).__name__}: {error}")
+        finally:
+            for connection in self.seats.values():
+                await connection.close()
+
+    async def _sit(self) -> None:
+        host = await connect(self.url, compression=None, open_timeout=ANSWER_TIMEOUT_S)
+        self.seats[HOST] = host
+        await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+        seated = await _until(host, "seated")
+        self.code, self.tokens[HOST] = seated["code"], seated["token"]
+        guest = await connect(self.url, compression=None, open_timeout=ANSWER_TIMEOUT_S)
+        self.seats[GUEST] = guest
+        await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, self.code, "Bears")))
+        self.tokens[GUEST] = (await _until(guest, "seated"))["token"]
+        self.stats.tokens += self.tokens.values()
+        self.stats.connected += 2
+        self.start = [await _until(self.seats[team], "start") for team in Team]
+
+    async def _rematch(self) -> None:
+        for connection in self.seats.values():
+            await connection.send(p.encode(p.Rematch()))
+        self.start = [await _until(self.seats[team], "start") for team in Team]
+
+    async def _play(self) -> None:
+        if self.start[0] != self.start[1]:
+            raise BotError("the seats started different games")
+        state, step = state_from_dict(self.start[0]["state"]), self.start[0]["step"]
+        self.held = set()
+        while state.outcome is None:
+            try:
+                state, step = await self._step(state, step)
+            except ConnectionClosed:
+                if not self.comeback_s:
+                    raise
+                state, step = await self._come_back()
+
+    async def _come_back(self) -> tuple[GameState, int]:
+        """Both seats resume after the server went away, trying for `comeback_s`; returns
+        where the server has the game. A server behind what the seats heard lost a step."""
+        for connection in self.seats.values():
+            await connection.close()
+        deadline = time.monotonic() + self.comeback_s
+        starts: dict[Team, dict[str, Any]] = {}
+        for team in Team:
+            while True:
+                try:
+                    connection = await connect(self.url, compression=None, open_timeout=5)
+                    break
+                except (OSError, asyncio.TimeoutError, TimeoutError):
+                    if time.monotonic() > deadline:
+                        raise
+                    await asyncio.sleep(0.2)
+            self.seats[team] = connection
+            await connection.send(p.encode(p.Resume(p.PROTOCOL_VERSION, self.code,
+                                                    self.tokens[team], self.heard)))
+            await _until(connection, "seated")
+            starts[team] = await _until(connection, "start")
+            self.stats.resumed += 1
+        state = state_from_dict(starts[HOST]["state"])
+        if state.outcome is None:  # the other seat came back after the first
+            await _until(self.seats[next(iter(starts))], "back")
+        step = int(starts[HOST]["step"])
+        if step < self.heard:
+            self.stats.behind += 1
+        self.held = {team for team, start in starts.items() if start["held"]}
+        return state, step
+
+    async def _step(self, state: GameState, step: int) -> tuple[GameState, int]:
+        teams = [team for team in actors(state) if team not in self.held]
+        self.rng.shuffle(teams)  # either seat may commit first
+        last = time.perf_counter()
+        for number, team in enumerate(teams):
+            action = self.rng.choice(legal_actions(state, team))
+            if number:  # the second seat thinks, listening for a leak
+                await _quiet_for(self.seats[team], self.think(self.rng))
+            else:
+                await asyncio.sleep(self.think(self.rng))
+            last = time.perf_counter()
+            await self.seats[team].send(p.encode(p.Act(step, [action_to_dict(action)])))
+            if number == 0 and len(teams) == 2:
+                held = await _receive(self.seats[team])
+                if held != {"type": "committed", "step": step}:
+                    raise BotError(f"after its commit, heard {held}")
+                self.held.add(team)
+        updates = [await _until(self.seats[team], "update") for team in Team]
+        self.held = set()
+        self.heard = int(updates[0]["step"])
+        self.stats.round_trips.append(time.perf_counter() - last)
+        if updates[0] != updates[1]:
+            raise BotError("the seats heard different updates")
+        self.stats.steps += 1
+        return state_from_dict(updates[0]["state"]), int(updates[0]["step"])
+
+
+async def play_tables(url: str, tables: int, seed: int, games: int = 1,
+                      think: Callable[[random.Random], float] = lambda rng: 0.0,
+                      ramp_s: float = 0.0, comeback_s: float = 0.0,
+                      stats: Stats | None = None) -> Stats:
+    """`tables` bot tables at the server at `url`, started over `ramp_s` seconds; returns
+    what they saw once every one has finished (into `stats`, if given, as they go)."""
+    stats = stats or Stats()
+    master = random.Random(seed)
+    bots = [BotTable(url, random.Random(master.randrange(2**32)), stats, games, think,
+                     comeback_s) for _ in range(tables)]
+
+    async def started(number: int, bot: BotTable) -> None:
+        await asyncio.sleep(ramp_s * number / max(1, tables))
+        await bot.run()
+
+    await asyncio.gather(*(started(number, bot) for number, bot in enumerate(bots)))
+    return stats
