@@ -6,7 +6,14 @@ play the first call.
 
 tools/build_check.py and tools/windows_build.py import it from the source they check (as they
 import game_script.py), to play the same table game with the built games: hence `command`,
-`cwd` and `env` on Server and Seat, and `sit_down` and `final_score`."""
+`cwd` and `env` on Server and Seat, and `sit_down` and `final_score`.
+
+Server and Seat are context managers that end their process on leaving the block, and
+`table` (or `seated`, after a Server of a test's own) gives a test a server and two seated
+games that end whatever the test finds:
+
+    with table(tmp_path, "--seed", "5") as (server, host, guest):
+        ..."""
 
 from __future__ import annotations
 
@@ -21,7 +28,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +99,12 @@ class Server:
         self.log = err or self.log  # a second stop reads nothing more
         return self.proc.returncode
 
+    def __enter__(self) -> Server:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()  # its exit code is not returned: a nonzero one would swallow exc
+
 
 class Seat:
     """One game process reading keys from its stdin and writing its transcript to stdout."""
@@ -115,6 +128,7 @@ class Seat:
         self._reader.start()
         self.picked: set[str] = set()
         self._stderr: str | None = None
+        self._killed = False  # by kill(): its play() then ends quietly
         self.pause_at = 0
         self.rematches = 0  # games over after which it plays again at the same table
         self.paused = threading.Event()
@@ -168,7 +182,8 @@ class Seat:
         try:
             self._play()
         except (BrokenPipeError, EOFError, ValueError):
-            if self.proc.poll() is None:
+            # poll() may not see a game kill() is reaping meanwhile: it says None then.
+            if self.proc.poll() is None and not self._killed:
                 raise
 
     def _play(self) -> None:
@@ -229,10 +244,17 @@ class Seat:
         return [r["text"] for r in list(self.records) if r.get("kind") == "speech"]
 
     def kill(self) -> None:
+        self._killed = True
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(10)
         self._collect()
+
+    def __enter__(self) -> Seat:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.kill()
 
 
 HOST_KEYS = ["end", "up", "return", "return", "type Hawks", "return"]  # Play a friend, Host
@@ -259,6 +281,36 @@ def seat_pair(tmp: Path, url: str) -> tuple[Seat, Seat]:
         guest.kill()
         raise
     return host, guest
+
+
+def write_settings(config: Path, settings: Mapping[str, object]) -> None:
+    """The settings.json a game started with the `config` folder reads."""
+    config.mkdir(parents=True, exist_ok=True)
+    (config / "settings.json").write_text(json.dumps(settings))
+
+
+@contextlib.contextmanager
+def seated(tmp: Path, url: str, *, host_settings: Mapping[str, object] | None = None,
+           guest_settings: Mapping[str, object] | None = None) -> Iterator[tuple[Seat, Seat]]:
+    """seat_pair (in `tmp`/host and `tmp`/guest, with these settings.json written first) for
+    the block; both games are killed when it ends, however it ends."""
+    for name, settings in (("host", host_settings), ("guest", guest_settings)):
+        if settings is not None:
+            write_settings(tmp / name, settings)
+    host, guest = seat_pair(tmp, url)
+    with host, guest:
+        yield host, guest
+
+
+@contextlib.contextmanager
+def table(tmp: Path, *server_args: str, host_settings: Mapping[str, object] | None = None,
+          guest_settings: Mapping[str, object] | None = None
+          ) -> Iterator[tuple[Server, Seat, Seat]]:
+    """A Server started with `server_args` and two games seated at one of its tables (see
+    `seated`) for the block; the games and the server end when it ends, however it ends."""
+    with Server(*server_args) as server, seated(tmp, server.url, host_settings=host_settings,
+                                                guest_settings=guest_settings) as (host, guest):
+        yield server, host, guest
 
 
 FINAL_SCORE = re.compile(r"Final score: (.+?) (\d+), (.+?) (\d+)\.")

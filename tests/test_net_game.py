@@ -20,8 +20,10 @@ from table_driver import (
     Server,
     free_port,
     play_a_friend,
-    seat_pair,
+    seated,
     start_playing,
+    table,
+    write_settings,
 )
 
 from sudden_death.engine import events as ev
@@ -65,9 +67,10 @@ def replayed(seed: int) -> tuple[Game, list[ev.Event]]:
 @pytest.fixture(scope="module")
 def friendly_game(tmp_path_factory: pytest.TempPathFactory) -> tuple[Seat, Seat, int]:
     host, guest, server = play_a_friend(tmp_path_factory.mktemp("table"), "--seed", str(SEED))
-    codes = host.finish(), guest.finish()
-    assert codes == (0, 0), host.stderr() + guest.stderr()
-    assert server.stop() == 0
+    with server, host, guest:  # all three ended, whatever the checks find
+        codes = host.finish(), guest.finish()
+        assert codes == (0, 0), host.stderr() + guest.stderr()
+        assert server.stop() == 0
     return host, guest, 0
 
 
@@ -104,11 +107,8 @@ def test_while_the_friend_chooses_the_player_hears_whom_they_wait_for(
     """Said once the friend has taken a moment; a friend who had already chosen reveals at
     once, with no "Waiting" before it (the quick game above hears it rarely if ever). Then a
     soft pulse every few seconds, unless the setting turns it off."""
-    (tmp_path / "guest").mkdir()
-    (tmp_path / "guest" / "settings.json").write_text(f'{{"waiting_sound": {str(sound).lower()}}}')
-    server = Server("--seed", str(SEED))
-    host, guest = seat_pair(tmp_path, server.url)
-    try:
+    settings = {"waiting_sound": sound}
+    with table(tmp_path, "--seed", str(SEED), guest_settings=settings) as (_, host, guest):
         host.pause_at = 5
         threads = start_playing(host, guest)
         assert host.paused.wait(60)
@@ -122,10 +122,6 @@ def test_while_the_friend_chooses_the_player_hears_whom_they_wait_for(
         for thread in threads:
             thread.join(120)
         assert (host.finish(), guest.finish()) == (0, 0)
-    finally:
-        host.kill()
-        guest.kill()
-        server.stop()
 
 
 def test_the_host_hears_the_code_and_the_friend_joining(friendly_game) -> None:
@@ -140,10 +136,9 @@ def test_the_host_hears_the_code_and_the_friend_joining(friendly_game) -> None:
 
 
 def test_a_wrong_code_is_said_and_the_code_can_be_typed_again(tmp_path: Path) -> None:
-    server = Server()
-    host = Seat(tmp_path / "host", "--server", server.url)
-    guest = Seat(tmp_path / "guest", "--server", server.url)
-    try:
+    with (Server() as server,
+          Seat(tmp_path / "host", "--server", server.url) as host,
+          Seat(tmp_path / "guest", "--server", server.url) as guest):
         host.send(*HOST_KEYS)
         code = host.next("table")["code"]
         wrong = "999999" if code != "999999" else "111111"
@@ -153,15 +148,10 @@ def test_a_wrong_code_is_said_and_the_code_can_be_typed_again(tmp_path: Path) ->
         guest.send(f"type {code}", "return")
         turn = guest.next("turn")
         assert turn["mine"] and turn["phase"] == "coin_toss"
-    finally:
-        host.kill()
-        guest.kill()
-        server.stop()
 
 
 def test_a_server_that_is_not_there_is_said_and_the_game_goes_on(tmp_path: Path) -> None:
-    guest = Seat(tmp_path / "guest", "--server", "ws://127.0.0.1:9")
-    try:
+    with Seat(tmp_path / "guest", "--server", "ws://127.0.0.1:9") as guest:
         guest.send(*JOIN_KEYS, "type 123456", "return")
         guest.until_said("Could not reach the table server. Check the address, or try again "
                          "later.")
@@ -169,8 +159,6 @@ def test_a_server_that_is_not_there_is_said_and_the_game_goes_on(tmp_path: Path)
         guest.send("escape", "end", "return", "down", "return")  # the title, Quit, Yes
         assert guest.finish() == 0
         assert "Goodbye." in guest.speech()
-    finally:
-        guest.kill()
 
 
 def test_a_server_killed_mid_down_comes_back_and_both_games_go_on_to_the_same_end(
@@ -180,9 +168,7 @@ def test_a_server_killed_mid_down_comes_back_and_both_games_go_on_to_the_same_en
     exactly as the uninterrupted one would (the dice and every committed step were kept)."""
     port, data = free_port(), tmp_path / "tables"
     args = ("--port", str(port), "--data", str(data), "--seed", str(SEED))
-    server = Server(*args)
-    host, guest = seat_pair(tmp_path, server.url)
-    try:
+    with table(tmp_path, *args) as (server, host, guest):
         host.pause_at = 9
         threads = start_playing(host, guest)
         assert host.paused.wait(60)
@@ -190,20 +176,16 @@ def test_a_server_killed_mid_down_comes_back_and_both_games_go_on_to_the_same_en
         server.stop()
         for seat in (host, guest):
             seat.until_said("Connection lost; trying again.")
-        server = Server(*args)
-        for seat in (host, guest):
-            seat.until_said("Connected again.")
-        host.go_on.set()
-        for thread in threads:
-            thread.join(120)
-        assert (host.finish(), guest.finish()) == (0, 0)
-        assert outcome_heard(host, guest), (host.speech()[-40:], guest.speech()[-40:])
-        for seat in (host, guest):
-            assert not [line for line in seat.speech() if "refused" in line]
-    finally:
-        host.kill()
-        guest.kill()
-        server.stop()
+        with Server(*args):  # the same port and data
+            for seat in (host, guest):
+                seat.until_said("Connected again.")
+            host.go_on.set()
+            for thread in threads:
+                thread.join(120)
+            assert (host.finish(), guest.finish()) == (0, 0)
+            assert outcome_heard(host, guest), (host.speech()[-40:], guest.speech()[-40:])
+            for seat in (host, guest):
+                assert not [line for line in seat.speech() if "refused" in line]
 
 
 def outcome_heard(host: Seat, guest: Seat, seed: int = SEED) -> bool:
@@ -215,10 +197,9 @@ def outcome_heard(host: Seat, guest: Seat, seed: int = SEED) -> bool:
 
 
 def test_with_the_network_stalled_review_keys_are_still_answered(tmp_path: Path) -> None:
-    server = Server("--seed", str(SEED))
-    proxy = Proxy(int(server.url.rsplit(":", 1)[1]))
-    host, guest = seat_pair(tmp_path, proxy.url)
-    try:
+    with (Server("--seed", str(SEED)) as server,
+          contextlib.closing(Proxy(int(server.url.rsplit(":", 1)[1]))) as proxy,
+          seated(tmp_path, proxy.url) as (host, guest)):
         host.pause_at = 6
         threads = start_playing(host, guest)
         assert host.paused.wait(60)
@@ -236,18 +217,12 @@ def test_with_the_network_stalled_review_keys_are_still_answered(tmp_path: Path)
             thread.join(120)
         assert (host.finish(), guest.finish()) == (0, 0)
         assert outcome_heard(host, guest)
-    finally:
-        host.kill()
-        guest.kill()
-        proxy.close()
-        server.stop()
 
 
 def test_a_dropped_line_comes_back_by_itself_and_the_friend_hears_both(tmp_path: Path) -> None:
-    server = Server("--seed", str(SEED))
-    proxy = Proxy(int(server.url.rsplit(":", 1)[1]))
-    host, guest = seat_pair(tmp_path, proxy.url)
-    try:
+    with (Server("--seed", str(SEED)) as server,
+          contextlib.closing(Proxy(int(server.url.rsplit(":", 1)[1]))) as proxy,
+          seated(tmp_path, proxy.url) as (host, guest)):
         host.pause_at = 7
         threads = start_playing(host, guest)
         assert host.paused.wait(60)
@@ -261,17 +236,10 @@ def test_a_dropped_line_comes_back_by_itself_and_the_friend_hears_both(tmp_path:
             thread.join(120)
         assert (host.finish(), guest.finish()) == (0, 0)
         assert outcome_heard(host, guest)
-    finally:
-        host.kill()
-        guest.kill()
-        proxy.close()
-        server.stop()
 
 
 def test_a_chat_line_and_a_quick_one_reach_the_friend_with_their_cue(tmp_path: Path) -> None:
-    server = Server("--seed", str(SEED))
-    host, guest = seat_pair(tmp_path, server.url)
-    try:
+    with table(tmp_path, "--seed", str(SEED)) as (_, host, guest):
         host.pause_at = 5
         threads = start_playing(host, guest)
         assert host.paused.wait(60)
@@ -288,17 +256,11 @@ def test_a_chat_line_and_a_quick_one_reach_the_friend_with_their_cue(tmp_path: P
             cues = [r["name"] for r in seat.records if r.get("kind") == "cue"]
             assert cues.count("chat") == 1
         assert outcome_heard(host, guest)  # the game went on as if nothing had been said
-    finally:
-        host.kill()
-        guest.kill()
-        server.stop()
 
 
 def test_play_again_at_the_table_starts_a_rematch_with_new_dice_once_both_ask(
         tmp_path: Path) -> None:
-    server = Server("--seed", str(SEED))
-    host, guest = seat_pair(tmp_path, server.url)
-    try:
+    with table(tmp_path, "--seed", str(SEED)) as (_, host, guest):
         host.rematches = guest.rematches = 1
         for thread in start_playing(host, guest):
             thread.join(120)
@@ -310,18 +272,12 @@ def test_play_again_at_the_table_starts_a_rematch_with_new_dice_once_both_ask(
         assert len(asked) == 2
         for seat in (host, guest):
             assert sum(line.startswith("Final score:") for line in seat.speech()) == 2
-    finally:
-        host.kill()
-        guest.kill()
-        server.stop()
 
 
 def test_with_no_server_set_the_hosts_own_game_serves_the_table(tmp_path: Path) -> None:
     """The home-network path: the host's game serves the table itself and says the address;
     the guest types the code, then that address."""
-    host = Seat(tmp_path / "host")
-    guest = Seat(tmp_path / "guest")
-    try:
+    with Seat(tmp_path / "host") as host, Seat(tmp_path / "guest") as guest:
         host.send(*HOST_KEYS)
         code = host.next("table")["code"]
         said = host.said_starting("Your table code:")
@@ -336,9 +292,6 @@ def test_with_no_server_set_the_hosts_own_game_serves_the_table(tmp_path: Path) 
             thread.join(120)
         assert (host.finish(), guest.finish()) == (0, 0)
         assert sum(line.startswith("Final score:") for line in guest.speech()) == 1
-    finally:
-        host.kill()
-        guest.kill()
 
 
 def test_a_game_killed_mid_down_goes_back_to_its_table_at_the_next_start(
@@ -346,10 +299,7 @@ def test_a_game_killed_mid_down_goes_back_to_its_table_at_the_next_start(
     """SIGKILL the host's game while it is deciding; started again with the same folder, its
     title screen offers the table first, and Enter goes back to the same decision. The friend
     hears the host drop out and come back, and the game ends as the uninterrupted one."""
-    server = Server("--seed", str(SEED))
-    host, guest = seat_pair(tmp_path, server.url)
-    again = None
-    try:
+    with table(tmp_path, "--seed", str(SEED)) as (server, host, guest):
         host.pause_at = 7
         threads = start_playing(host, guest)
         assert host.paused.wait(60)
@@ -358,29 +308,22 @@ def test_a_game_killed_mid_down_goes_back_to_its_table_at_the_next_start(
         host.proc.wait(10)
         host.go_on.set()  # its driver finds the game gone and stops
         guest.until_said("The Hawks dropped out; waiting for them.")
-        again = Seat(tmp_path / "host", "--server", server.url)
-        again.until_said("Main menu: Back to your table with the Bears, 1 of 8")
-        again.send("return")
-        guest.until_said("The Hawks are back.")
-        (resumed,) = start_playing(again)
-        for thread in [threads[1], resumed]:
-            thread.join(120)
-        assert (again.finish(), guest.finish()) == (0, 0)
-        assert outcome_heard(again, guest), (again.speech()[-30:], guest.speech()[-30:])
-        assert not (tmp_path / "host" / "table.json").exists()  # the table is over
-    finally:
-        for seat in (host, guest, again):
-            if seat is not None:
-                seat.kill()
-        server.stop()
+        with Seat(tmp_path / "host", "--server", server.url) as again:
+            again.until_said("Main menu: Back to your table with the Bears, 1 of 8")
+            again.send("return")
+            guest.until_said("The Hawks are back.")
+            (resumed,) = start_playing(again)
+            for thread in [threads[1], resumed]:
+                thread.join(120)
+            assert (again.finish(), guest.finish()) == (0, 0)
+            assert outcome_heard(again, guest), (again.speech()[-30:], guest.speech()[-30:])
+            assert not (tmp_path / "host" / "table.json").exists()  # the table is over
 
 
 def test_on_the_home_network_join_lists_the_table_the_host_announces(tmp_path: Path) -> None:
     """No server and no address typed: the host's game announces its table (zeroconf), the
     guest's Join a table finds it and says it, and Enter on it joins."""
-    host = Seat(tmp_path / "host")
-    guest = Seat(tmp_path / "guest")
-    try:
+    with Seat(tmp_path / "host") as host, Seat(tmp_path / "guest") as guest:
         host.send(*HOST_KEYS)
         code = host.next("table")["code"]
         guest.send(*JOIN_KEYS)
@@ -391,16 +334,11 @@ def test_on_the_home_network_join_lists_the_table_the_host_announces(tmp_path: P
             thread.join(120)
         assert (host.finish(), guest.finish()) == (0, 0)
         assert sum(line.startswith("Final score:") for line in guest.speech()) == 1
-    finally:
-        host.kill()
-        guest.kill()
 
 
 def test_a_concession_while_waiting_ends_the_game_for_both_with_the_reason(
         tmp_path: Path) -> None:
-    server = Server("--seed", str(SEED))
-    host, guest = seat_pair(tmp_path, server.url)
-    try:
+    with table(tmp_path, "--seed", str(SEED)) as (_, host, guest):
         host.pause_at = 5
         threads = start_playing(host, guest)
         assert host.paused.wait(60)
@@ -413,10 +351,6 @@ def test_a_concession_while_waiting_ends_the_game_for_both_with_the_reason(
         for thread in threads:
             thread.join(60)
         assert (host.finish(), guest.finish()) == (0, 0)
-    finally:
-        host.kill()
-        guest.kill()
-        server.stop()
 
 
 def test_at_a_table_the_words_name_the_friends_team_and_the_host_sets_the_seat_wait(
@@ -424,12 +358,9 @@ def test_at_a_table_the_words_name_the_friends_team_and_the_host_sets_the_seat_w
     """Where a game against the computer says "Computer calls", "History: computer" and "the
     computer has already chosen", a table names the friend's team; and the table the host
     opens keeps a dropped seat as long as the host's setting says (2 minutes here)."""
-    (tmp_path / "host").mkdir()
-    (tmp_path / "host" / "settings.json").write_text('{"seat_wait": 2}')
     data = tmp_path / "data"
-    server = Server("--seed", str(SEED), "--data", str(data))
-    host, guest = seat_pair(tmp_path, server.url)
-    try:
+    with table(tmp_path, "--seed", str(SEED), "--data", str(data),
+               host_settings={"seat_wait": 2}) as (_, host, guest):
         host.pause_at = 5
         threads = start_playing(host, guest)
         assert host.paused.wait(60)
@@ -457,10 +388,6 @@ def test_at_a_table_the_words_name_the_friends_team_and_the_host_sets_the_seat_w
         for thread in threads:
             thread.join(120)
         assert (host.finish(), guest.finish()) == (0, 0)
-    finally:
-        host.kill()
-        guest.kill()
-        server.stop()
     with contextlib.closing(sqlite3.connect(data / "tables.sqlite3")) as db:
         (record,) = db.execute("SELECT record FROM tables").fetchone()
     assert json.loads(record)["seat_wait_s"] == 120
@@ -468,12 +395,10 @@ def test_at_a_table_the_words_name_the_friends_team_and_the_host_sets_the_seat_w
 
 def test_a_table_with_a_password_asks_the_friend_for_it_until_it_is_right(
         tmp_path: Path) -> None:
-    (tmp_path / "host").mkdir()
-    (tmp_path / "host" / "settings.json").write_text('{"table_password": "blue 42"}')
-    server = Server("--seed", str(SEED))
-    host = Seat(tmp_path / "host", "--server", server.url)
-    guest = Seat(tmp_path / "guest", "--server", server.url)
-    try:
+    write_settings(tmp_path / "host", {"table_password": "blue 42"})
+    with (Server("--seed", str(SEED)) as server,
+          Seat(tmp_path / "host", "--server", server.url) as host,
+          Seat(tmp_path / "guest", "--server", server.url) as guest):
         host.send(*HOST_KEYS)
         code = host.next("table")["code"]
         host.said_starting(f"Your table code: {code[:2]} {code[2:4]} {code[4:]}. Your friend "
@@ -490,7 +415,3 @@ def test_a_table_with_a_password_asks_the_friend_for_it_until_it_is_right(
             thread.join(120)
         assert (host.finish(), guest.finish()) == (0, 0)
         assert outcome_heard(host, guest)
-    finally:
-        host.kill()
-        guest.kill()
-        server.stop()
