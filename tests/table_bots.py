@@ -39,6 +39,7 @@ class Stats:
     last commit sent to both seats' updates in (`round_trips`, seconds), and what went wrong."""
 
     steps: int = 0
+    commits: int = 0  # actions sent, one per seat that acts at a step
     games: int = 0
     round_trips: list[float] = field(default_factory=list)
     errors: list[str] = field(default_factory=list)
@@ -84,6 +85,7 @@ class BotTable:
         """`comeback_s`: for how long a dropped line is tried again (0: a drop is an error)."""
         self.url, self.rng, self.stats, self.games, self.think = url, rng, stats, games, think
         self.comeback_s = comeback_s
+        self.local_host: str | None = None
         self.seats: dict[Team, ClientConnection] = {}
         self.tokens: dict[Team, str] = {}
         self.code = ""
@@ -105,13 +107,19 @@ class BotTable:
             for connection in self.seats.values():
                 await connection.close()
 
+    async def _connect(self, timeout: float) -> ClientConnection:
+        """A line to the server, from `local_host` if one is set (each table its own loopback
+        address, 127.x.y.z, so per-address limits count tables as they would players)."""
+        local = {"local_addr": (self.local_host, 0)} if self.local_host else {}
+        return await connect(self.url, compression=None, open_timeout=timeout, **local)
+
     async def _sit(self) -> None:
-        host = await connect(self.url, compression=None, open_timeout=ANSWER_TIMEOUT_S)
+        host = await self._connect(ANSWER_TIMEOUT_S)
         self.seats[HOST] = host
         await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
         seated = await _until(host, "seated")
         self.code, self.tokens[HOST] = seated["code"], seated["token"]
-        guest = await connect(self.url, compression=None, open_timeout=ANSWER_TIMEOUT_S)
+        guest = await self._connect(ANSWER_TIMEOUT_S)
         self.seats[GUEST] = guest
         await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, self.code, "Bears")))
         self.tokens[GUEST] = (await _until(guest, "seated"))["token"]
@@ -147,7 +155,7 @@ class BotTable:
         for team in Team:
             while True:
                 try:
-                    connection = await connect(self.url, compression=None, open_timeout=5)
+                    connection = await self._connect(5)
                     break
                 except (OSError, asyncio.TimeoutError, TimeoutError):
                     if time.monotonic() > deadline:
@@ -180,6 +188,7 @@ class BotTable:
                 await asyncio.sleep(self.think(self.rng))
             last = time.perf_counter()
             await self.seats[team].send(p.encode(p.Act(step, [action_to_dict(action)])))
+            self.stats.commits += 1
             if number == 0 and len(teams) == 2:
                 held = await _receive(self.seats[team])
                 if held != {"type": "committed", "step": step}:
@@ -198,13 +207,17 @@ class BotTable:
 async def play_tables(url: str, tables: int, seed: int, games: int = 1,
                       think: Callable[[random.Random], float] = lambda rng: 0.0,
                       ramp_s: float = 0.0, comeback_s: float = 0.0,
-                      stats: Stats | None = None) -> Stats:
+                      stats: Stats | None = None, own_addresses: bool = False) -> Stats:
     """`tables` bot tables at the server at `url`, started over `ramp_s` seconds; returns
-    what they saw once every one has finished (into `stats`, if given, as they go)."""
+    what they saw once every one has finished (into `stats`, if given, as they go). With
+    `own_addresses`, each table connects from a loopback address of its own."""
     stats = stats or Stats()
     master = random.Random(seed)
     bots = [BotTable(url, random.Random(master.randrange(2**32)), stats, games, think,
                      comeback_s) for _ in range(tables)]
+    if own_addresses:
+        for number, bot in enumerate(bots):
+            bot.local_host = f"127.1.{number // 250}.{number % 250 + 1}"
 
     async def started(number: int, bot: BotTable) -> None:
         await asyncio.sleep(ramp_s * number / max(1, tables))

@@ -275,6 +275,11 @@ def test_with_a_certificate_the_server_speaks_wss_and_a_game_that_trusts_it_gets
             async with connect(f"wss://localhost:{port}", ssl=trusting) as client:
                 await client.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
                 assert (await receive(client))["type"] == "seated"
+            # a client that checks the certificate against the system's authorities (as the
+            # game does) refuses this self-signed one
+            with pytest.raises(ssl.SSLCertVerificationError):
+                async with connect(f"wss://localhost:{port}"):
+                    pass
         finally:
             await stop(running)
 

@@ -15,13 +15,13 @@ import time
 import pytest
 from server_lab import Lab, first_legal, nothing_comes, receive, run, seated_pair, server
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidStatus
 
 from sudden_death.engine.actions import actors
 from sudden_death.engine.snapshot import state_from_dict
 from sudden_death.engine.state import GameState, Team
 from sudden_death.net import protocol as p
-from sudden_death.server.limits import Addresses, Bucket, Limits
+from sudden_death.server.limits import SWEEP_AT, Addresses, Bucket, Limits
 from sudden_death.server.tables import lock, unlocks
 
 
@@ -114,6 +114,27 @@ def test_too_many_lines_from_one_address_are_refused_and_a_closed_one_frees_a_pl
     run(scenario)
 
 
+def test_a_client_reconnecting_in_a_loop_is_refused_before_the_handshake() -> None:
+    async def scenario() -> None:
+        async with server(limits=Limits(connects_per_s=1, connect_burst=5)) as lab:
+            for _ in range(5):
+                await lab.connect()  # the burst: opened
+            with pytest.raises(InvalidStatus) as refused:
+                await lab.connect()
+            assert refused.value.response.status_code == 429
+            assert b"Too many new connections" in refused.value.response.body
+            await asyncio.sleep(1.1)  # the rate refills it
+            line = await lab.connect()
+            await line.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+            assert (await receive(line))["type"] == "seated"
+
+    run(scenario)
+    shared = Limits.shared(600)  # behind a proxy: every per-address limit grows with it
+    assert (shared.per_address, shared.connect_burst) == (600, 600)
+    assert shared.connects_per_s == 600 / 16 and shared.failed_tries == 200
+    assert Limits.shared(1) == Limits()
+
+
 def test_a_greeting_that_never_comes_and_a_handshake_that_never_ends_are_timed_out() -> None:
     async def scenario() -> None:
         async with server(limits=Limits(greeting_s=0.5, handshake_s=0.5)) as lab:
@@ -176,6 +197,16 @@ def test_failed_tries_are_forgotten_once_their_window_has_passed() -> None:
     assert book.blocked_for("10.0.0.9") == 0  # the first try has aged out
     now[0] += 60
     assert book.blocked_for("10.0.0.9") == 0 and "10.0.0.9" not in book.failures
+
+
+def test_failed_tries_from_many_addresses_do_not_pile_up_for_ever() -> None:
+    now = [0.0]
+    book = Addresses(Limits(tries_window_s=60), clock=lambda: now[0])
+    for number in range(SWEEP_AT):
+        book.failed(f"10.{number // 65536}.{number // 256 % 256}.{number % 256}")
+    now[0] += 61
+    book.failed("192.0.2.1")  # past the sweep mark: the stale ones go
+    assert list(book.failures) == ["192.0.2.1"]
 
 
 def test_a_token_bucket_allows_its_burst_then_its_rate() -> None:

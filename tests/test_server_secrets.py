@@ -26,7 +26,8 @@ from sudden_death.server.limits import Limits
 
 SENTINEL_STEP = -424242  # an act for this step is refused with a text naming it: the end mark
 CARD = re.compile(r"(?:OffCall|DefCall|Player)\.\w+")
-UNLIMITED = Limits(messages_per_s=1e9, burst=10**9, failed_tries=10**9, per_address=10**6)
+UNLIMITED = Limits(messages_per_s=1e9, burst=10**9, failed_tries=10**9, per_address=10**6,
+                   connects_per_s=1e9, connect_burst=10**9)
 
 
 class Leak(AssertionError):

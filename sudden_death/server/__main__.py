@@ -34,8 +34,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=None,
                         help="table n's dice come from SEED + n (tests and replays)")
     parser.add_argument("--per-address", type=int, default=Limits.per_address, metavar="N",
-                        help="connections one address may hold open (default %(default)s; "
-                             "behind a reverse proxy every client has its address)")
+                        help="players one address may stand for (default %(default)s): its "
+                             "open connections, new ones a second and wrong codes grow with "
+                             "it; behind a reverse proxy every client has the proxy's address")
     parser.add_argument("--log-json", action="store_true",
                         help="log one JSON object a line (time, level, message) on stderr")
     options = parser.parse_args(argv)
@@ -50,7 +51,7 @@ async def serve(options: argparse.Namespace) -> None:
         tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         tls.load_cert_chain(options.tls_cert, options.tls_key)
     store = None if options.data is None else TableStore(options.data)
-    limits = Limits(per_address=max(1, options.per_address))
+    limits = Limits.shared(options.per_address)
     service = TableService(seed=options.seed, store=store, limits=limits)
     service.restore()
     server = await start(service, options.host, options.port, tls)

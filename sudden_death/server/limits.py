@@ -13,6 +13,8 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+SWEEP_AT = 10_000  # addresses with recent failures kept before the stale ones are swept
+
 
 @dataclass(frozen=True)
 class Limits:
@@ -24,9 +26,22 @@ class Limits:
     messages_per_s: float = 10.0  # a connection's sustained rate; more is a flood
     burst: int = 40  # messages a connection may send at once before the rate applies
     per_address: int = 32  # lines open at once from one address
+    connects_per_s: float = 2.0  # new lines from one address, sustained...
+    connect_burst: int = 20  # ...after this many at once (refused before the handshake)
     failed_tries: int = 10  # wrong codes, tokens or passwords from one address...
     tries_window_s: float = 60.0  # ...within this long, before its tries are refused
     send_queue_bytes: int = 256 * 1024  # unread data queued for a client before it is dropped
+
+    @classmethod
+    def shared(cls, players: int) -> Limits:
+        """The limits for `players` clients behind one address (a reverse proxy, a school's
+        network): every per-address limit grows with them, the others stay."""
+        players = max(1, players)
+        base = cls()
+        return cls(per_address=max(base.per_address, players),
+                   connect_burst=max(base.connect_burst, players),
+                   connects_per_s=max(base.connects_per_s, players / 16),
+                   failed_tries=max(base.failed_tries, players // 3))
 
 
 @dataclass
@@ -43,6 +58,10 @@ class Bucket:
     def __post_init__(self) -> None:
         self.tokens = float(self.burst)
         self.at = self.clock()
+
+    def full(self) -> bool:
+        """Whether it has refilled to its whole burst (its owner has been quiet a while)."""
+        return self.tokens + (self.clock() - self.at) * self.rate >= self.burst
 
     def take(self) -> bool:
         now = self.clock()
@@ -62,6 +81,19 @@ class Addresses:
     clock: Callable[[], float] = time.monotonic
     lines: dict[str, int] = field(default_factory=dict)
     failures: dict[str, deque[float]] = field(default_factory=dict)
+    arrivals: dict[str, Bucket] = field(default_factory=dict)
+
+    def arrive(self, address: str) -> bool:
+        """A new line from `address` asks in; False when it comes faster than
+        `connects_per_s` after its burst (a client reconnecting in a loop)."""
+        bucket = self.arrivals.get(address)
+        if bucket is None:
+            if len(self.arrivals) > SWEEP_AT:  # forget the addresses whose bucket is full
+                self.arrivals = {where: kept for where, kept in self.arrivals.items()
+                                 if not kept.full()}
+            bucket = self.arrivals[address] = Bucket(self.limits.connects_per_s,
+                                                      self.limits.connect_burst, self.clock)
+        return bucket.take()
 
     def open(self, address: str) -> bool:
         """Count a new line from `address`; False (and not counted) over the limit."""
@@ -79,7 +111,13 @@ class Addresses:
             self.lines.pop(address, None)
 
     def failed(self, address: str) -> None:
-        self.failures.setdefault(address, deque()).append(self.clock())
+        now = self.clock()
+        self.failures.setdefault(address, deque()).append(now)
+        if len(self.failures) > SWEEP_AT:  # many addresses trying: forget the stale ones
+            window = self.limits.tries_window_s
+            for stale in [where for where, tries in self.failures.items()
+                          if now - tries[-1] >= window]:
+                del self.failures[stale]
 
     def blocked_for(self, address: str) -> float:
         """How long `address` must wait before its next try counts (0: it may try now)."""

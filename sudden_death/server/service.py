@@ -19,9 +19,11 @@ import sqlite3
 import ssl
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from http import HTTPStatus
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
 from websockets.exceptions import ConnectionClosed
+from websockets.http11 import Request, Response
 
 from ..engine.game import Game
 from ..engine.state import Team
@@ -66,6 +68,14 @@ class TableService:
             for team in table.seats:
                 self._wait_for(table, team)
         LOG.info("%d tables restored", len(self.tables))
+
+    def admit(self, connection: ServerConnection, request: Request) -> Response | None:
+        """Before the handshake: a client opening lines faster than `connects_per_s` (after
+        its burst) is answered 429 at once, before it costs a handshake or a greeting."""
+        if self.addresses.arrive(_peer(connection)):
+            return None
+        return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
+                                  "Too many new connections from your address; wait a moment.\n")
 
     async def handle(self, connection: ServerConnection) -> None:
         """One connection: a greeting (host, join or resume), then that seat's actions until
@@ -382,7 +392,8 @@ async def start(service: TableService, host: str, port: int,
                 tls: ssl.SSLContext | None = None) -> Server:
     """Listen on `host`:`port` (0: a free port); the server is running when this returns."""
     return await serve(service.handle, host, port, ssl=tls, max_size=p.MAX_MESSAGE_BYTES,
-                       open_timeout=service.limits.handshake_s, compression=None)
+                       open_timeout=service.limits.handshake_s, compression=None,
+                       process_request=service.admit)
 
 
 def address(server: Server, tls: bool) -> str:
