@@ -162,7 +162,8 @@ def test_wrong_codes_from_one_address_are_counted_and_then_not_heard_for_a_while
         async with server(limits=Limits(failed_tries=3)) as lab:
             host = await lab.connect()
             await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
-            code = (await receive(host))["code"]
+            seated = await receive(host)
+            code = seated["code"]
             wrong = [f"{(int(code) + n) % 10**6:06d}" for n in (1, 2)]
             for guess in wrong:
                 guesser = await lab.connect()
@@ -175,9 +176,15 @@ def test_wrong_codes_from_one_address_are_counted_and_then_not_heard_for_a_while
             await late.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
             refusal = await receive(late)
             assert refusal["code"] == p.SLOW_DOWN and "try again in" in str(refusal["text"])
+            stranger = await lab.connect()  # a wrong token now: not heard either
+            await stranger.send(p.encode(p.Resume(p.PROTOCOL_VERSION, code, "guess", 0)))
+            assert (await receive(stranger))["code"] == p.SLOW_DOWN
             (table,) = lab.service.tables.values()
             assert not table.full  # the guesses touched nothing
             assert await nothing_comes(host)
+            back = await lab.connect()  # but a seat whose line dropped comes back with its token
+            await back.send(p.encode(p.Resume(p.PROTOCOL_VERSION, code, seated["token"], 0)))
+            assert (await receive(back))["type"] == "seated"
             other = await lab.connect()  # hosting is not a try: it is never refused
             await other.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Owls")))
             assert (await receive(other))["type"] == "seated"

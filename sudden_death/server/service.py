@@ -115,17 +115,18 @@ class TableService:
     def _greet(self, message: p.ClientMessage, connection: ServerConnection,
                address: str) -> tuple[str, Team]:
         """Seat the greeting's sender; a wrong code, token or password counts against its
-        address, and an address with too many of them lately is not heard at all."""
-        if isinstance(message, (p.Join, p.Resume)):
-            wait = self.addresses.blocked_for(address)
-            if wait > 0:
-                raise p.ProtocolError(p.SLOW_DOWN, "too many wrong codes from your address; "
-                                                   f"try again in {math.ceil(wait)} s")
+        address, and an address with too many of them lately is not heard: no join at all,
+        and only a resume with its seat's true token (a player whose line dropped)."""
+        wait = self.addresses.blocked_for(address)
+        if wait > 0 and isinstance(message, p.Join):
+            raise _slow_down(wait)
         try:
             return self._seat_greeted(message, connection)
         except p.ProtocolError as error:
             if error.code in WRONG_TRIES:
                 self.addresses.failed(address)
+                if wait > 0:
+                    raise _slow_down(wait) from None
             raise
 
     def _seat_greeted(self, message: p.ClientMessage,
@@ -356,6 +357,11 @@ async def _shut(connection: ServerConnection) -> None:
         async for _frame in connection:
             pass
     await closing
+
+
+def _slow_down(wait: float) -> p.ProtocolError:
+    return p.ProtocolError(p.SLOW_DOWN, "too many wrong codes from your address; try again "
+                                        f"in {math.ceil(wait)} s")
 
 
 def _checked_password(password: str) -> str:
