@@ -332,3 +332,28 @@ def test_a_frame_over_64_kib_closes_that_line_alone_and_other_nonsense_is_refuse
             await one_step_is_played(lab, other_host, other_guest)
 
     run(scenario)
+
+
+def test_a_game_refused_for_connecting_too_often_hears_it_as_a_refusal_in_words() -> None:
+    from sudden_death.net.link import TableLink
+    from sudden_death.ui.words.table import refusal_words
+
+    async def scenario() -> None:
+        async with server(limits=Limits(connects_per_s=0.001, connect_burst=1)) as lab:
+            await lab.connect()  # the address's one line for now
+            link = TableLink(lab.url, p.Host(p.PROTOCOL_VERSION, "Hawks"))
+            link.start()
+            try:
+                deadline = time.monotonic() + 10
+                news: list[object] = []
+                while not news and time.monotonic() < deadline:
+                    await asyncio.sleep(0.02)
+                    news = link.poll()
+            finally:
+                link.close()
+            (refusal,) = news
+            assert isinstance(refusal, p.Refused) and refusal.code == p.BUSY and refusal.fatal
+            assert refusal_words(refusal.code, refusal.text).startswith(
+                "The table server has too many connections from this computer")
+
+    run(scenario)

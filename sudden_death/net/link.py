@@ -20,11 +20,17 @@ import socket
 import threading
 import time
 from collections.abc import Coroutine
+from http import HTTPStatus
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.asyncio.server import Server
-from websockets.exceptions import ConnectionClosed, InvalidURI, WebSocketException
+from websockets.exceptions import (
+    ConnectionClosed,
+    InvalidStatus,
+    InvalidURI,
+    WebSocketException,
+)
 
 from ..server.service import TableService, start
 from . import protocol as p
@@ -132,6 +138,12 @@ class TableLink:
                     reason = await self._exchange(connection)
                     if reason is None:
                         return  # the game left the table
+            except InvalidStatus as error:
+                reason = str(error)
+                if not ever and error.response.status_code == HTTPStatus.TOO_MANY_REQUESTS:
+                    # the server's limit on new lines from this address: said as a refusal
+                    self._news(p.Refused(p.BUSY, reason, fatal=True))
+                    return
             except (OSError, asyncio.TimeoutError, TimeoutError, InvalidURI,
                     WebSocketException) as error:
                 reason = str(error) or type(error).__name__

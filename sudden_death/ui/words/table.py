@@ -57,8 +57,8 @@ def refusal_words(code: str, text: str) -> str:
     if code == p.SLOW_DOWN:
         return _("Too many wrong codes from this computer. Wait a minute and try again.")
     if code == p.BUSY:
-        return _("The table server has too many connections from this computer. Close another "
-                 "game and try again.")
+        return _("The table server has too many connections from this computer, or new ones "
+                 "too fast. Wait a moment and try again.")
     if code == p.NO_ROOM:
         return _("The table server cannot open a new table now. Try again later.")
     if code == p.FLOOD:
