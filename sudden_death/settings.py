@@ -1,6 +1,7 @@
 """Player settings that survive between runs: speech, volumes, verbosity, menu wrap, text size.
 
-Only comfort settings are stored, never game progress (SPEC). Loading and saving never raise: a
+Only comfort settings are stored here (the game in progress is `game_file.py`'s). Loading and
+saving never raise: a
 missing, unreadable or corrupt file gives the defaults plus one sentence to speak, and a failed
 save gives a sentence too, so a player always hears why a setting did not stick.
 """

@@ -16,6 +16,8 @@ def started_app(config: Path, speaker: Speaker, seed: int = 4) -> App:
     """The title screen, speaking through `speaker`, with its settings kept in `config`."""
     pygame.display.init()
     app = App(speaker, RecordingCues(), seed=seed)
+    app.config_folder = config  # as --config does: saves and seats live there too
+    app.keeps_games = True
     app.start()
     app.comfort.start(config)
     return app

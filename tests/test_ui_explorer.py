@@ -447,7 +447,8 @@ def run(tmp_path: Path, keys: list[str], name: str) -> list[str]:
                PYGAME_HIDE_SUPPORT_PROMPT="1")
     result = subprocess.run(
         [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed", "1",
-         "--keys", str(key_file), "--transcript", str(out), "--config", str(tmp_path / "cfg")],
+         "--keys", str(key_file), "--transcript", str(out),
+         "--config", str(tmp_path / f"cfg-{name}")],  # each run its own: no game to resume
         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60,
     )
     assert result.returncode == 0, result.stderr

@@ -146,7 +146,8 @@ def test_help_situation_sections_details_and_repeat(tmp_path: Path) -> None:
 def test_escape_asks_before_quitting_and_returns_focus(tmp_path: Path) -> None:
     spoken, _ = play(tmp_path, [*TO_SELECTION, "down", "escape", "return", "escape", "down",
                                 "return"])
-    assert any(s.startswith("Quit Sudden Death? No, 1 of 2") for s in spoken)
+    assert any(s.startswith("Quit Sudden Death? Your game is kept for next time. No, 1 of 2")
+               for s in spoken)  # a game under way is kept
     assert "Back. Players: Scatback, 2 of 4" in spoken
     assert spoken[-1] == "Goodbye."
 

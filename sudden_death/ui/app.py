@@ -18,8 +18,11 @@ from ..engine import events as ev
 from ..engine.actions import Action, held_hand, role_of
 from ..engine.card_model import DefCall, OffCall, Player, Role
 from ..engine.computers import COACH
+from ..engine.errors import SnapshotError
 from ..engine.field import LAST_DOWN
+from ..engine.match import Match
 from ..engine.state import GameState, Phase, SnapChoice
+from ..game_file import DamagedSave, forget_game, load_game, save_game, set_aside
 from ..language import _
 from ..net.remote_match import RemoteMatch
 from ..seat_file import load_seat
@@ -46,7 +49,13 @@ from .words.kicks import KickOption, field_goal_option, kick_summary, punt_optio
 from .words.line import Line
 from .words.matchups import conversion_words, matchups_words, needed_now, swap_words
 from .words.phrases import Names, score_words
-from .words.situation import human_spots, outcome_words, situation_words
+from .words.situation import (
+    damaged_save_words,
+    human_spots,
+    outcome_words,
+    saved_game_words,
+    situation_words,
+)
 from .words.verbosity import Telling, Verbosity
 
 Card = OffCall | DefCall | Player
@@ -82,6 +91,9 @@ class App:
         self.keys = KeyMap.default()  # what each key does (keymap.py)
         self._commands = self._command_table()
         self.config_folder: Path | None = None  # --config; None: the player's own folder
+        # Whether the game in progress is kept (game_file.py): set by the loop, never by an
+        # app made for a test without a folder of its own.
+        self.keeps_games = False
         # Set by the loop: a transcript record, for key scripts that play at a table.
         self.record: Callable[..., None] = lambda kind, **fields: None
 
@@ -205,11 +217,78 @@ class App:
     # -- the flow of a game ------------------------------------------------------------------
 
     def start(self) -> None:
-        saved = load_seat(self.config_folder)
-        self.show(WelcomeScreen(self, back_to=saved.theirs if saved is not None else ""))
+        seat = load_seat(self.config_folder)
+        self.show(WelcomeScreen(self, back_to=seat.theirs if seat is not None else "",
+                                in_progress=self._game_in_progress()))
+
+    def _game_in_progress(self) -> str:
+        """The saved game against the computer, in words for the title screen ("Hawks 7,
+        Bears 3; Bears ball, 3rd and 4 at your 30"); "" when there is none. A damaged save
+        is set aside and said."""
+        if not self.keeps_games:
+            return ""
+        try:
+            saved = load_game(self.config_folder)
+            if saved is None:
+                return ""
+            state = Match.from_json(saved.snapshot).state
+        except DamagedSave as aside:
+            self.tell_notice(damaged_save_words(str(aside)))
+            return ""
+        except SnapshotError as error:
+            self.tell_notice(damaged_save_words(str(set_aside(self.config_folder, str(error)))))
+            return ""
+        return saved_game_words(state, Names(saved.home, saved.away))
 
     def start_naming(self) -> None:
+        if self.session.saved() is None and self._game_in_progress():
+            self.push(ConfirmScreen(self, _("Start a new game? The game in progress will be "
+                                            "lost."), self._start_over,
+                                    yes=_("Yes, start a new one")))
+            return
         self.show(NamingScreen(self))
+
+    def _start_over(self) -> None:
+        forget_game(self.config_folder)
+        self.show(NamingScreen(self))
+
+    def resume_game(self) -> None:
+        """Back to the saved game, at the decision it was left at."""
+        try:
+            saved = load_game(self.config_folder)
+            if saved is None:
+                raise DamagedSave("")
+            self.session.resume(saved)
+        except DamagedSave:
+            self.cue("menu_error")
+            self.say(_("There is no game to go back to."))
+            self.start()
+            return
+        except SnapshotError as error:
+            self.tell_notice(damaged_save_words(str(set_aside(self.config_folder, str(error)))))
+            self.start()
+            return
+        self.names = self.session.names
+        self.comfort.history.opponent = None
+        self.say(_("Back to your game."), category=Category.DECISION)
+        assert self.match is not None
+        self.say(situation_words(self.match.state, self.names), interrupt=False,
+                 category=Category.INFO)
+        self.show_decision(interrupt=False)
+
+    def keep_game(self) -> None:
+        """After every step against the computer: the game as it stands, kept (or, over,
+        forgotten). A save that fails is said once; the game goes on."""
+        match = self.match
+        if not isinstance(match, Match) or not self.keeps_games:
+            return
+        saved = self.session.saved()
+        if saved is None:
+            forget_game(self.config_folder)
+            return
+        if save_game(self.config_folder, saved) is not None:
+            self.tell_notice(_("The game in progress could not be saved; it goes on, but "
+                               "closing the game would lose it."))
 
     def names_chosen(self, home: str, away: str) -> None:
         self.names = Names(home, away)
@@ -239,6 +318,7 @@ class App:
                      category=Category.DECISION)
         self.speak_lines(self._narrate(events))
         self.show_decision(interrupt=interrupt)
+        self.keep_game()
 
     def _narrate(self, events: list[ev.Event]) -> list[Line]:
         """The events in words, at the player's verbosity."""
@@ -298,6 +378,7 @@ class App:
         self.session.result = [line.text for line in lines if line.text]
         self.speak_lines(lines)
         self.comfort.after_events(events)
+        self.keep_game()
         self.show_decision(interrupt=not self.session.result)
 
     def show_decision(self, interrupt: bool = True) -> None:
@@ -401,7 +482,10 @@ class App:
         self.friends.close_table()
 
     def ask_quit(self) -> None:
-        self.push(ConfirmScreen(self, _("Quit Sudden Death?"), self.quit, yes=_("Yes, quit")))
+        question = _("Quit Sudden Death?")
+        if self.keeps_games and self.session.saved() is not None:
+            question = _("Quit Sudden Death? Your game is kept for next time.")
+        self.push(ConfirmScreen(self, question, self.quit, yes=_("Yes, quit")))
 
     def quit(self) -> None:
         self.close_table()

@@ -16,9 +16,11 @@ from ..engine import events as ev
 from ..engine.actions import Action, held_hand
 from ..engine.card_model import Role
 from ..engine.computers import RANDOM
-from ..engine.errors import RulesError
+from ..engine.errors import RulesError, SnapshotError
 from ..engine.match import Decision, Match
+from ..engine.snapshot import action_from_dict, action_to_dict
 from ..engine.state import GameState, Hand, SnapChoice, Team
+from ..game_file import SavedGame
 from .screens.base import Screen
 from .screens.review import ComputerCalls
 from .words.line import Line
@@ -69,6 +71,11 @@ class Session:
         self.taught_again = False  # "last down's cards are checked again" is said once
         # The last snap or kick and what followed it, with who had the ball (L tells it again).
         self.last_play: tuple[list[ev.Event], Team | None] | None = None
+        # What rebuilds a game against the computer (game_file.py): its seed and opponent,
+        # and every action of the player's that applied, in order.
+        self.match_seed = 0
+        self.match_computer = RANDOM
+        self.actions: list[dict[str, object]] = []
 
     # -- screens -----------------------------------------------------------------------------
 
@@ -96,7 +103,39 @@ class Session:
         seed = self.rng.randrange(2**31) if self.seed is None else self.seed + self.games
         self.games += 1
         self._begin(Match.against_computer(seed, computer=computer), names)
+        self.match_seed, self.match_computer = seed, computer
         return self.match.advance() if self.match is not None else []
+
+    def saved(self) -> SavedGame | None:
+        """The game against the computer as it stands, to keep; None when there is none to
+        keep (at a table, before a game, after its end)."""
+        match = self.match
+        if not isinstance(match, Match) or match.is_over:
+            return None
+        return SavedGame(self.match_seed, self.match_computer, self.names.home,
+                         self.names.away, list(self.actions), match.to_json())
+
+    def resume(self, saved: SavedGame) -> list[ev.Event]:
+        """The saved game, rebuilt by playing its actions again from its seed: the session
+        then remembers what the player had seen. Raises SnapshotError when the rebuilt game
+        is not the one saved (a save of another version's rules). Returns every event."""
+        match = Match.against_computer(saved.seed, computer=saved.computer)
+        self._begin(match, Names(saved.home, saved.away))
+        self.match_seed, self.match_computer = saved.seed, saved.computer
+        quiet = Telling()
+        events = match.advance()  # as a new match's: told, never noted (App.new_match)
+        self.narrator.lines(events, quiet)  # it follows who has the ball
+        for data in saved.actions:
+            played, refused = match.play([action_from_dict(data)])
+            if refused is not None:
+                raise SnapshotError(f"a saved action is refused: {refused}")
+            self.actions.append(data)
+            self.note(played)
+            self.narrator.lines(played, quiet)
+            events += played
+        if match.to_json() != saved.snapshot:
+            raise SnapshotError("the game played again is not the one saved")
+        return events
 
     def join_table(self, match: Play, names: Names) -> None:
         """A game at a table: the other team is a person, `match` plays through the server."""
@@ -113,13 +152,25 @@ class Session:
         self.told = set()
         self.last_hands = {}
         self.last_play = None
+        self.actions = []
 
     def act(self, actions: Sequence[Action]) -> tuple[list[ev.Event], RulesError | None]:
         """The player's actions in order; a refused one stops the rest, and what went before
-        it still counts. Returns the events and the refusal, if any."""
-        if self.match is None:
+        it still counts. Returns the events and the refusal, if any. Against the computer,
+        each that applied is kept for the save."""
+        match = self.match
+        if match is None:
             return [], None
-        return self.match.play(actions)
+        if not isinstance(match, Match):
+            return match.play(actions)
+        events: list[ev.Event] = []
+        for action in actions:
+            played, refused = match.play([action])
+            events += played
+            if refused is not None:
+                return events, refused
+            self.actions.append(action_to_dict(action))
+        return events, None
 
     def concede(self) -> list[ev.Event]:
         if self.match is None or self.match.is_over:

@@ -157,6 +157,7 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         app = App(speaker, cues, options.seed, options.computer)
         app.friends.server_url = options.server
         app.config_folder = options.config
+        app.keeps_games = True
         app.record = transcript.record
         early = output.poll()  # a reader that answered in time speaks the welcome itself
         app.start()

@@ -20,11 +20,18 @@ DEFAULT_AWAY = N_("Bears")
 class WelcomeScreen(Screen):
     help_key = "welcome"
 
-    def __init__(self, host: Host, back_to: str = "") -> None:
+    def __init__(self, host: Host, back_to: str = "", in_progress: str = "") -> None:
         """`back_to`: the friend's team at a table this game was playing when it last ended
-        without leaving (a crash): then the first choice goes back to that table."""
+        without leaving (a crash): then the first choice goes back to that table.
+        `in_progress`: a saved game against the computer, in words: the first choice
+        resumes it."""
         back = [(_("Back to your table with the {theirs}").format(theirs=back_to),
                  host.resume_table)] if back_to else []
+        if in_progress:
+            # Translators: {game} is the saved game: "Hawks 7, Bears 3; Bears ball, 3rd and 4
+            # at your 30".
+            back.insert(0, (_("Resume your game: {game}").format(game=in_progress),
+                            host.resume_game))
         menu = Menu(_("Welcome"), [Group(_("Main menu"), buttons(
             [*back, (_("Start a game"), host.start_naming),
              (_("Guided first drive"), lambda: host.open_extra(Extra.LESSON)),

@@ -110,3 +110,22 @@ def human_spots(state: GameState, you: Team) -> tuple[int, int, bool] | None:
         return state.down.line, state.down.marker, True
     return GOAL_LINE - state.down.line, GOAL_LINE - state.down.marker, False
 
+
+
+def saved_game_words(state: GameState, names: Names) -> str:
+    """A saved game, for the title screen: "Hawks 7, Bears 3; Bears ball, 3rd and 4 at your
+    30"."""
+    score = score_words(state.scores, names)
+    if state.offense is None or state.down is None:
+        return score
+    # Translators: a saved game: {score} is "Hawks 7, Bears 3", {team} who has the ball and
+    # {down} the down ("3rd and 4 at your 30").
+    return _("{score}; {team} ball, {down}").format(
+        score=score, team=names.of(state.offense),
+        down=down_words(state.down, state.offense, names.you))
+
+
+def damaged_save_words(aside: str) -> str:
+    # Translators: {file} is the name the unreadable save was given in the settings folder.
+    return _("The saved game could not be read, so it cannot go on. It is kept as {file} in "
+             "the settings folder.").format(file=aside)
