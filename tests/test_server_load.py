@@ -8,15 +8,14 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import random
 import resource
 import signal
-import socket
 import subprocess
 import sys
 from pathlib import Path
 
 from table_bots import Stats, play_tables
+from table_driver import free_port
 from websockets.asyncio.client import connect
 
 from sudden_death.net import protocol as p
@@ -54,19 +53,6 @@ class ServerProcess:
 
     def log_lines(self) -> list[dict[str, str]]:
         return [json.loads(line) for line in self.log.splitlines() if line.strip()]
-
-
-def free_port() -> int:
-    """A free loopback port below the ephemeral range (a restarted server takes it again)."""
-    rng = random.Random()
-    while True:
-        port = rng.randrange(20000, 32000)
-        with socket.socket() as probe:
-            try:
-                probe.bind(("127.0.0.1", port))
-            except OSError:
-                continue
-            return port
 
 
 def test_fifty_tables_at_once_all_finish_and_nobody_hears_a_choice_before_its_reveal(

@@ -292,6 +292,17 @@ def check_built_folder(facts: dict[str, object], folder: Path,
         raise CheckFailed(f"the game wrote into its working folder: {extra}")
 
 
+def check_left_alone(folder: Path, before: dict[str, tuple[int, int]], run: Path,
+                     who: str) -> None:
+    """`who`, just played, changed nothing in the built `folder` (`before` is its snapshot)
+    and left nothing in its working folder `run`."""
+    if snapshot(folder) != before:
+        raise CheckFailed(f"{who} wrote into the built folder")
+    extra = sorted(path.name for path in run.iterdir())
+    if extra:
+        raise CheckFailed(f"{who} wrote into its working folder: {extra}")
+
+
 def loopback_only() -> list[str]:
     """A prefix that starts its command in a new network namespace whose only interface is
     loopback, brought up (`unshare -n`, then `ip link set lo up`), when that works; else [].
@@ -395,11 +406,7 @@ def play_at_a_table(executable: Path, dist: Path, source: Path, work: Path,
         raise
     score = table_game(driver, server, host, guest, GAME_TIMEOUT_S)
     seconds = time.perf_counter() - started
-    if snapshot(dist) != before:
-        raise CheckFailed("the table game wrote into the built folder")
-    extra = sorted(p.name for p in run.iterdir())
-    if extra:
-        raise CheckFailed(f"the table game wrote into its working folder: {extra}")
+    check_left_alone(dist, before, run, "the table game")
     network = ("loopback only (unshare -n, lo up, the games joined by nsenter)" if prefix
                else "network not isolated")
     return {"score": score, "seconds": round(seconds, 2), "network": network}

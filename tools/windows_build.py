@@ -53,6 +53,7 @@ try:  # run as a script, tools/ is on sys.path; imported as tools.windows_build,
         _read_json,
         check_built_folder,
         check_first_words,
+        check_left_alone,
         check_played,
         clean_copy,
         folder_size,
@@ -72,6 +73,7 @@ except ImportError:
         _read_json,
         check_built_folder,
         check_first_words,
+        check_left_alone,
         check_played,
         clean_copy,
         folder_size,
@@ -614,11 +616,7 @@ def table_smoke(wine: Wine, folder: Path, source: Path, work: Path) -> tuple[str
         wine.stop()  # a Windows process the killed wine left behind
         raise
     seconds = time.perf_counter() - started
-    if snapshot(folder) != before:
-        raise CheckFailed("the Windows game at a table wrote into its own folder")
-    extra = sorted(p.name for p in run.iterdir())
-    if extra:
-        raise CheckFailed(f"the Windows game at a table wrote into its working folder: {extra}")
+    check_left_alone(folder, before, run, "the Windows game at a table")
     return score, seconds
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...language import _
+from ...language import N_, _
 from ...net import protocol as p
 from ...net.news import NearbyTable
 
@@ -39,30 +39,27 @@ def table_words(table: NearbyTable) -> str:
     return _("the {team}' table, {code}").format(team=table.team, code=code_words(table.code))
 
 
+# What each refusal code says to the player (N_: translated where it is said).
+REFUSALS = {
+    p.NO_TABLE: N_("No open table has that code. Check it and type it again."),
+    p.TABLE_FULL: N_("That table already has two teams. Ask your friend for a new code."),
+    p.WRONG_VERSION: N_("The table server runs another version of the game. Both of you need "
+                        "the same version."),
+    p.BAD_TOKEN: N_("The table no longer knows this seat."),
+    p.BAD_NAME: N_("The server did not take that team name."),
+    p.BAD_PASSWORD: N_("That is not the table's password. Ask your friend for it."),
+    p.SLOW_DOWN: N_("Too many wrong codes from this computer. Wait a minute and try again."),
+    p.BUSY: N_("The table server has too many connections from this computer, or new ones too "
+               "fast. Wait a moment and try again."),
+    p.NO_ROOM: N_("The table server cannot open a new table now. Try again later."),
+    p.FLOOD: N_("The game sent the table server too much at once, and it closed the line."),
+}
+
+
 def refusal_words(code: str, text: str) -> str:
     """Why the server did not do what was asked, in the player's words."""
-    if code == p.NO_TABLE:
-        return _("No open table has that code. Check it and type it again.")
-    if code == p.TABLE_FULL:
-        return _("That table already has two teams. Ask your friend for a new code.")
-    if code == p.WRONG_VERSION:
-        return _("The table server runs another version of the game. Both of you need the "
-                 "same version.")
-    if code == p.BAD_TOKEN:
-        return _("The table no longer knows this seat.")
-    if code == p.BAD_NAME:
-        return _("The server did not take that team name.")
-    if code == p.BAD_PASSWORD:
-        return _("That is not the table's password. Ask your friend for it.")
-    if code == p.SLOW_DOWN:
-        return _("Too many wrong codes from this computer. Wait a minute and try again.")
-    if code == p.BUSY:
-        return _("The table server has too many connections from this computer, or new ones "
-                 "too fast. Wait a moment and try again.")
-    if code == p.NO_ROOM:
-        return _("The table server cannot open a new table now. Try again later.")
-    if code == p.FLOOD:
-        return _("The game sent the table server too much at once, and it closed the line.")
+    if code in REFUSALS:
+        return _(REFUSALS[code])
     if code == p.NOT_ALLOWED:
         # Translators: {reason} is the rules' reason, which is in English.
         return _("Not allowed: {reason}.").format(reason=text)
