@@ -45,7 +45,8 @@ def play_game(seed: int, verbosity: str, style: str) -> list[Down]:
     with tempfile.TemporaryDirectory() as config:
         save_settings(Settings(verbosity=verbosity), Path(config))  # the game's own file
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
-                   PYGAME_HIDE_SUPPORT_PROMPT="1", XDG_CONFIG_HOME=config)
+                   PYGAME_HIDE_SUPPORT_PROMPT="1", XDG_CONFIG_HOME=config,
+                   XDG_DATA_HOME=config)
         proc = subprocess.Popen(
             [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed",
              str(seed), "--keys", "-", "--transcript", "-", "--config", config],

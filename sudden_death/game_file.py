@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from .files import write_atomic
-from .settings import default_config_dir
+from .folders import data_folder
 
 FILE_NAME = "game.json"
 FORMAT = 1
@@ -44,7 +44,7 @@ class DamagedSave(Exception):
 
 
 def _path(folder: Path | None) -> Path:
-    return (folder if folder is not None else default_config_dir()) / FILE_NAME
+    return data_folder(folder) / FILE_NAME
 
 
 def load_game(folder: Path | None) -> SavedGame | None:

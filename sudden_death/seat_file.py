@@ -15,7 +15,7 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from .files import write_atomic
-from .settings import default_config_dir
+from .folders import data_folder
 
 FILE_NAME = "table.json"
 LOG = logging.getLogger("sudden_death.seat")
@@ -31,7 +31,7 @@ class SavedSeat:
 
 
 def _path(folder: Path | None) -> Path:
-    return (folder if folder is not None else default_config_dir()) / FILE_NAME
+    return data_folder(folder) / FILE_NAME
 
 
 def load_seat(folder: Path | None) -> SavedSeat | None:

@@ -13,7 +13,6 @@ import json
 import logging
 import os
 import stat
-import sys
 import time
 from collections.abc import Mapping
 from dataclasses import asdict, dataclass, replace
@@ -21,13 +20,11 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from .files import write_atomic
+from .folders import user_folders
 from .language import _
 
 LOG = logging.getLogger(__name__)
 
-APP_DIR_WINDOWS = "SuddenDeath"
-APP_DIR_MAC = "SuddenDeath"
-APP_DIR_LINUX = "sudden-death"
 FILE_NAME = "settings.json"
 VERSION = 1
 
@@ -180,24 +177,9 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     return replace(default, **values)
 
 
-def default_config_dir(
-    platform: str | None = None,
-    environ: Mapping[str, str] | None = None,
-    home: Path | None = None,
-) -> Path:
-    """The user's config folder for this platform, worked out now (never at import)."""
-    platform = sys.platform if platform is None else platform
-    environ = os.environ if environ is None else environ
-    home = Path.home() if home is None else home
-    if platform.startswith("win"):
-        base = environ.get("APPDATA")
-        return (Path(base) if base else home / "AppData" / "Roaming") / APP_DIR_WINDOWS
-    if platform == "darwin":
-        return home / "Library" / "Application Support" / APP_DIR_MAC
-    base = environ.get("XDG_CONFIG_HOME")
-    if base and Path(base).is_absolute():
-        return Path(base) / APP_DIR_LINUX
-    return home / ".config" / APP_DIR_LINUX
+def default_config_dir() -> Path:
+    """The player's config folder for this platform, worked out now (never at import)."""
+    return user_folders().config
 
 
 def settings_path(folder: Path | None = None) -> Path:

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+import platformdirs.windows
 import pytest
 from app_driver import press
 from hypothesis import given
@@ -20,6 +21,7 @@ from hypothesis import strategies as st
 from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death.engine.match import Match
+from sudden_death.folders import Folders, user_folders
 from sudden_death.settings import (
     FILE_NAME,
     Settings,
@@ -149,17 +151,34 @@ def test_a_save_that_cannot_write_keeps_the_old_file(tmp_path: Path) -> None:
     assert report["files"] == [FILE_NAME]  # and the half-written temporary file is gone
 
 
-def test_default_folder_per_platform(tmp_path: Path) -> None:
-    home = tmp_path
-    assert default_config_dir("win32", {"APPDATA": str(tmp_path / "Roam")}, home) == \
-        tmp_path / "Roam" / "SuddenDeath"
-    assert default_config_dir("darwin", {}, home) == \
-        home / "Library" / "Application Support" / "SuddenDeath"
-    assert default_config_dir("linux", {"XDG_CONFIG_HOME": str(tmp_path / "x")}, home) == \
-        tmp_path / "x" / "sudden-death"
-    assert default_config_dir("linux", {}, home) == home / ".config" / "sudden-death"
-    assert default_config_dir("linux", {"XDG_CONFIG_HOME": "relative"}, home) == \
-        home / ".config" / "sudden-death"
+def test_each_platform_has_its_own_folders(tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    home = tmp_path / "home"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "x"))
+    monkeypatch.delenv("XDG_DATA_HOME")
+    linux = user_folders(platform="linux")
+    assert linux.config == tmp_path / "x" / "sudden-death"
+    assert linux.data == home / ".local" / "share" / "sudden-death"
+    assert linux.exports == home / "Documents"
+    monkeypatch.setenv("XDG_CONFIG_HOME", "relative")  # not absolute: ignored, as XDG says
+    assert user_folders(platform="linux").config == home / ".config" / "sudden-death"
+    mac = user_folders(platform="darwin")
+    assert mac.config == mac.data == home / "Library" / "Application Support" / "SuddenDeath"
+    assert mac.log == home / "Library" / "Logs" / "SuddenDeath"
+    # Windows asks the shell for its folders; here its environment variables stand in.
+    monkeypatch.setattr(platformdirs.windows, "get_win_folder",
+                        platformdirs.windows.get_win_folder_from_env_vars)
+    monkeypatch.setenv("APPDATA", str(tmp_path / "Roam"))
+    monkeypatch.setenv("LOCALAPPDATA", str(tmp_path / "Local"))
+    windows = user_folders(platform="win32")
+    assert windows.config == windows.data == tmp_path / "Roam" / "SuddenDeath"
+    assert windows.log == tmp_path / "Local" / "SuddenDeath" / "Logs"
+
+
+def test_a_chosen_folder_holds_everything(tmp_path: Path) -> None:
+    assert user_folders(tmp_path) == Folders(tmp_path, tmp_path, tmp_path, tmp_path)
+    assert default_config_dir() == user_folders().config != user_folders().data
 
 
 # -- in the game -------------------------------------------------------------------------------

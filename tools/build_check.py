@@ -24,6 +24,7 @@ nothing but 127.0.0.1. Exits 0 with a summary, or 1 with the reason of the first
 from __future__ import annotations
 
 import argparse
+import contextlib
 import gettext
 import importlib
 import importlib.util
@@ -32,6 +33,7 @@ import os
 import queue
 import re
 import shutil
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -214,7 +216,8 @@ def play_whole_game(executable: Path, dist: Path, keys: list[str], seed: int, wo
     diagnostics = logs / "diagnostics.json"
     transcript = run / "transcript.jsonl"
     env = dict(os.environ, SUDDEN_DEATH_DIAGNOSTICS=str(diagnostics),
-               XDG_CONFIG_HOME=str(work / "config"), PYGAME_HIDE_SUPPORT_PROMPT="1")
+               XDG_CONFIG_HOME=str(work / "config"), XDG_DATA_HOME=str(work / "data"),
+               PYGAME_HIDE_SUPPORT_PROMPT="1")
     env.pop("ESPEAK_DATA_PATH", None)  # the app must find the bundled data by itself
     before = snapshot(dist)
     command = [*isolate, str(executable), "--headless", "--seed", str(seed), "--keys", "-",
@@ -243,6 +246,7 @@ def play_whole_game(executable: Path, dist: Path, keys: list[str], seed: int, wo
     check_played("the app", code, stderr, speech)
     facts = _read_json(diagnostics) or {}
     check_built_folder(facts, dist, before, run, transcript)
+    games = check_record(work / "data" / "sudden-death" / "record.sqlite3")
     if sys.platform.startswith("linux"):
         mapped = facts.get("mapped_espeak_libraries")
         if not isinstance(mapped, list) or not mapped:
@@ -251,7 +255,21 @@ def play_whole_game(executable: Path, dist: Path, keys: list[str], seed: int, wo
         if outside:
             raise CheckFailed(f"an eSpeak NG library outside the bundle was loaded: {outside}")
     return {**facts, "speech_lines": len(speech), "game_seconds": round(seconds, 2),
-            "first_words": speech[0]}
+            "first_words": speech[0], "record_games": games}
+
+
+def check_record(path: Path) -> int:
+    """The built game kept its finished game in the record, a real SQLite file in the data
+    folder (so the frozen app carries sqlite3); returns how many games it holds."""
+    try:
+        with contextlib.closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
+            games = int(db.execute("SELECT count(*) FROM games").fetchone()[0])
+    except sqlite3.Error as error:
+        raise CheckFailed(f"the finished game was not kept in the record {path}: {error}") \
+            from None
+    if games != 1:
+        raise CheckFailed(f"the record {path} holds {games} games, not the one played")
+    return games
 
 
 def check_played(who: str, code: int | None, stderr: str, speech: list[str]) -> None:
@@ -385,7 +403,8 @@ def play_at_a_table(executable: Path, dist: Path, source: Path, work: Path,
     prefix = loopback_only() if isolate else []
     run = work / "table-run"
     run.mkdir()
-    env = dict(driver.game_env(), XDG_CONFIG_HOME=str(work / "table-config"))
+    env = dict(driver.game_env(), XDG_CONFIG_HOME=str(work / "table-config"),
+               XDG_DATA_HOME=str(work / "table-data"))
     before = snapshot(dist)
     started = time.perf_counter()
     try:
@@ -436,6 +455,7 @@ def play_in_language(executable: Path, work: Path, isolate: list[str], code: str
     run.mkdir()
     transcript = run / "transcript.jsonl"
     env = dict(os.environ, XDG_CONFIG_HOME=str(work / f"config-{code}"),
+               XDG_DATA_HOME=str(work / f"data-{code}"),
                PYGAME_HIDE_SUPPORT_PROMPT="1")
     result = subprocess.run(
         [*isolate, str(executable), "--headless", "--no-sound", "--lang", code, "--keys", "-",

@@ -20,14 +20,14 @@ from ..engine.card_model import DefCall, OffCall, Player, Role
 from ..engine.computers import COACH
 from ..engine.errors import SnapshotError
 from ..engine.field import LAST_DOWN
-from ..engine.match import Match
 from ..engine.state import GameState, Phase, SnapChoice
-from ..game_file import DamagedSave, forget_game, load_game, save_game, set_aside
+from ..game_file import DamagedSave, forget_game, load_game, set_aside
 from ..language import _
 from ..net.remote_match import RemoteMatch
 from ..seat_file import load_seat
 from .aids.comfort import Comfort
 from .friends import Friends
+from .keeping import Keeper
 from .keymap import MODIFIER_KEYS, PICKS, Command, Context, KeyMap, pick_number, types_text
 from .panel import Panel
 from .screens import review as sections
@@ -53,7 +53,6 @@ from .words.situation import (
     damaged_save_words,
     human_spots,
     outcome_words,
-    saved_game_words,
     situation_words,
 )
 from .words.verbosity import Telling, Verbosity
@@ -88,6 +87,7 @@ class App:
         speaker.add_listener(self._heard)
         self.comfort = Comfort(self, speaker, cues)  # settings, history, field tone, how to play
         self.friends = Friends(self)  # the table played at, if any (friends.py)
+        self.keeper = Keeper(self)  # the game in progress and the record (keeping.py)
         self.keys = KeyMap.default()  # what each key does (keymap.py)
         self._commands = self._command_table()
         self.config_folder: Path | None = None  # --config; None: the player's own folder
@@ -222,23 +222,7 @@ class App:
                                 in_progress=self._game_in_progress()))
 
     def _game_in_progress(self) -> str:
-        """The saved game against the computer, in words for the title screen ("Hawks 7,
-        Bears 3; Bears ball, 3rd and 4 at your 30"); "" when there is none. A damaged save
-        is set aside and said."""
-        if not self.keeps_games:
-            return ""
-        try:
-            saved = load_game(self.config_folder)
-            if saved is None:
-                return ""
-            state = Match.from_json(saved.snapshot).state
-        except DamagedSave as aside:
-            self.tell_notice(damaged_save_words(str(aside)))
-            return ""
-        except SnapshotError as error:
-            self.tell_notice(damaged_save_words(str(set_aside(self.config_folder, str(error)))))
-            return ""
-        return saved_game_words(state, Names(saved.home, saved.away))
+        return self.keeper.in_progress()
 
     def start_naming(self) -> None:
         if self.session.saved() is None and self._game_in_progress():
@@ -277,18 +261,11 @@ class App:
         self.show_decision(interrupt=False)
 
     def keep_game(self) -> None:
-        """After every step against the computer: the game as it stands, kept (or, over,
-        forgotten). A save that fails is said once; the game goes on."""
-        match = self.match
-        if not isinstance(match, Match) or not self.keeps_games:
-            return
-        saved = self.session.saved()
-        if saved is None:
-            forget_game(self.config_folder)
-            return
-        if save_game(self.config_folder, saved) is not None:
-            self.tell_notice(_("The game in progress could not be saved; it goes on, but "
-                               "closing the game would lose it."))
+        self.keeper.keep()
+
+    def open_record(self) -> None:
+        """Your record, from the title screen (keeping.py)."""
+        self.keeper.open_record()
 
     def names_chosen(self, home: str, away: str) -> None:
         self.names = Names(home, away)
@@ -375,6 +352,8 @@ class App:
     def after(self, events: list[ev.Event]) -> None:
         self.session.note(events)  # before the narrator moves on
         lines = self._narrate(events)
+        if any(isinstance(event, ev.GameOver) for event in events):
+            lines += self.keeper.finished()  # the story, after the final score
         self.session.result = [line.text for line in lines if line.text]
         self.speak_lines(lines)
         self.comfort.after_events(events)

@@ -76,6 +76,8 @@ class Session:
         self.match_seed = 0
         self.match_computer = RANDOM
         self.actions: list[dict[str, object]] = []
+        # Every event of the game, step by step as it was told: the record keeps them.
+        self.steps: list[list[ev.Event]] = []
 
     # -- screens -----------------------------------------------------------------------------
 
@@ -104,7 +106,9 @@ class Session:
         self.games += 1
         self._begin(Match.against_computer(seed, computer=computer), names)
         self.match_seed, self.match_computer = seed, computer
-        return self.match.advance() if self.match is not None else []
+        events = self.match.advance() if self.match is not None else []
+        self.steps.append(list(events))
+        return events
 
     def saved(self) -> SavedGame | None:
         """The game against the computer as it stands, to keep; None when there is none to
@@ -124,6 +128,7 @@ class Session:
         self.match_seed, self.match_computer = saved.seed, saved.computer
         quiet = Telling()
         events = match.advance()  # as a new match's: told, never noted (App.new_match)
+        self.steps.append(list(events))
         self.narrator.lines(events, quiet)  # it follows who has the ball
         for data in saved.actions:
             played, refused = match.play([action_from_dict(data)])
@@ -153,6 +158,7 @@ class Session:
         self.last_hands = {}
         self.last_play = None
         self.actions = []
+        self.steps = []
 
     def act(self, actions: Sequence[Action]) -> tuple[list[ev.Event], RulesError | None]:
         """The player's actions in order; a refused one stops the rest, and what went before
@@ -181,6 +187,8 @@ class Session:
         """Remember what the events showed: the computer's cards, and the cards the player
         ended each down with (for "the same cards again")."""
         offense = self.narrator.offense  # the side of the ball before these events
+        if events:
+            self.steps.append(list(events))
         self.computer.note(events, offense, self.names)
         self._keep_last_play(events, offense)
         for event in events:

@@ -38,6 +38,7 @@ class WelcomeScreen(Screen):
              (_("How to play"), lambda: host.open_extra(Extra.RULES)),
              (_("Sounds of the game"), lambda: host.open_extra(Extra.SOUNDS)),
              (_("Settings"), lambda: host.open_extra(Extra.SETTINGS)),
+             (_("Your record"), host.open_record),
              (_("Play a friend"), host.play_friend),
              (_("Quit"), host.ask_quit)]))])
         super().__init__(host, menu)

@@ -37,7 +37,8 @@ def _screens() -> dict[str, str]:
             "computer: one drive each, chosen card by card. Press {activate} on Start a game. "
             "New here? Guided first drive explains each step as you play it, How to play "
             "reads the rules in short sections, and Sounds of the game plays each sound with "
-            "its name. Settings changes speech speed, voice, volumes and verbosity."
+            "its name. Settings changes speech speed, voice, volumes and verbosity. Your "
+            "record keeps every game you finish."
         ),
         "naming": _(
             "Naming a team. Type a name; each letter is read back. {erase} removes the last "
@@ -146,6 +147,19 @@ def _screens() -> dict[str, str]:
             "Sounds of the game: every sound, played with its name. {previous_item} and "
             "{next_item} play the one before or after, {activate} plays it again. {back} "
             "returns."
+        ),
+        "record": _(
+            "Your record: every game you finish is kept. First, for each team you played, "
+            "your wins, losses and ties, your streak, your biggest win and your longest play; "
+            "then Export, which writes the record as a spreadsheet file and says where; then "
+            "each game, newest first. {previous_item} and {next_item} go through it; "
+            "{activate} on a game tells it again. {back} returns."
+        ),
+        "past_game": _(
+            "A past game: its story first, then its plays as they were told. "
+            "{previous_item} and {next_item}, or {history_back} and {history_forward}, step "
+            "through them; {history_first} and {history_last} jump to the first and the last. "
+            "{back} returns to your record."
         ),
         "rules": _(
             "How to play: the rules in short sections. {next_item} reads the next section, "
