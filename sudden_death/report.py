@@ -2,13 +2,52 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from .engine.card_model import DefCall, OffCall
 from .engine.cards import card_name
+from .engine.field import MAX_OVERTIME_PAIRS
 from .tally import Tally
 
 
 def _pct(part: float, whole: float) -> str:
     return f"{100 * part / whole:5.1f}%" if whole else "   n/a"
+
+
+def _spread(name: str, numbers: dict[str, Any]) -> str:
+    return (f"{name} mean {numbers['mean']:.2f}, median {numbers['median']:g},"
+            f" max {numbers['max']}")
+
+
+def _length_lines(tally: Tally) -> list[str]:
+    """How long games run: a tie played off makes them longer, so the report says by how much."""
+    length = tally.length_json()
+    return [
+        "Game length (per game):",
+        f"  {_spread('drives', length['drives'])}",
+        f"  {_spread('snaps ', length['snaps'])}  (plays and kicks)",
+    ]
+
+
+def _overtime_lines(tally: Tally, first: str, second: str) -> list[str]:
+    """What the overtime house rule did (only when it was on)."""
+    if not tally.overtime:
+        return ["Overtime: off (the rules' tie stands; --overtime plays it off)"]
+    data = tally.overtime_json()
+    went, games = data["games"], tally.games
+    pairs = data["by_pairs"]
+    more = sum(n for pair, n in pairs.items() if int(pair) > 1)
+    longest = max((int(pair) for pair in pairs), default=0)
+    won = data["outcomes"]
+    decided = won["first_team_wins"] + won["second_team_wins"]
+    return [
+        f"Overtime: on; {_pct(went, games)} of games went to overtime,"
+        f" {_pct(more, games)} needed more than one pair; longest {longest} pairs",
+        f"  ties left: {_pct(data['outcomes']['ties'], games)} of games"
+        f" (only a game still tied after {MAX_OVERTIME_PAIRS} pairs)",
+        f"  overtime won by the first team ({first}) {_pct(won['first_team_wins'], decided)},"
+        f" the second ({second}) {_pct(won['second_team_wins'], decided)}",
+    ]
 
 
 def format_report(tally: Tally, first: str, second: str) -> str:
@@ -33,6 +72,8 @@ def format_report(tally: Tally, first: str, second: str) -> str:
         f"Ties: {_pct(outcomes['ties'], games)} of games",
         f"First team ({first}) wins {_pct(outcomes['first_team_wins'], decided)} of decided games;"
         f" second team ({second}) {_pct(outcomes['second_team_wins'], decided)}",
+        *_overtime_lines(tally, first, second),
+        *_length_lines(tally),
         "",
         f"Average band: {tally.band_total / plays['count']:+.2f} over {plays['count']} plays"
         if plays["count"]

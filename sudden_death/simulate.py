@@ -1,6 +1,10 @@
 """Play whole games with the engine alone and print what happened.
 
     python -m sudden_death.simulate --games 20000 --seed 1 --json
+    python -m sudden_death.simulate --games 20000 --seed 1 --json --overtime
+
+--overtime plays the house rule that plays off a tie (engine/field.py); the JSON then has one
+more key, "overtime", and without it the JSON is exactly SPEC's.
 
 Game i draws its own seeds from the master seed in order, so the result depends only on
 --seed and --games, never on how many processes (--jobs) share the work.
@@ -33,10 +37,11 @@ GameSeeds = tuple[int, int, int]  # dice, first team's policy, second team's pol
 PARALLEL_FROM = 2000  # fewer games than this are not worth starting processes for
 
 
-def play_game(seeds: GameSeeds, first_policy: str, second_policy: str) -> Game:
+def play_game(seeds: GameSeeds, first_policy: str, second_policy: str,
+              overtime: bool = False) -> Game:
     """One whole game between two policies; the first team has the ball first."""
     dice, first_rng, second_rng = (random.Random(seed) for seed in seeds)
-    game = Game.from_kickoff(dice, Team.HOME)
+    game = Game.from_kickoff(dice, Team.HOME, overtime=overtime)
     policies = {
         Team.HOME: POLICIES[first_policy](first_rng),
         Team.AWAY: POLICIES[second_policy](second_rng),
@@ -45,10 +50,12 @@ def play_game(seeds: GameSeeds, first_policy: str, second_policy: str) -> Game:
     return game
 
 
-def _play_chunk(seeds: Sequence[GameSeeds], first_policy: str, second_policy: str) -> Tally:
-    tally = Tally()
+def _play_chunk(seeds: Sequence[GameSeeds], first_policy: str, second_policy: str,
+                overtime: bool = False) -> Tally:
+    tally = Tally(overtime)
     for game_seeds in seeds:
-        tally.add_game(play_game(game_seeds, first_policy, second_policy).log, Team.HOME)
+        game = play_game(game_seeds, first_policy, second_policy, overtime)
+        tally.add_game(game.log, Team.HOME)
     return tally
 
 
@@ -66,15 +73,17 @@ def simulate(
     first_policy: str = "random",
     second_policy: str = "random",
     jobs: int = 1,
+    overtime: bool = False,
 ) -> Tally:
     seeds = game_seeds(seed, games)
     if jobs <= 1 or games < PARALLEL_FROM:
-        return _play_chunk(seeds, first_policy, second_policy)
+        return _play_chunk(seeds, first_policy, second_policy, overtime)
     size = -(-games // jobs)
     chunks = [seeds[i : i + size] for i in range(0, games, size)]
-    total = Tally()
+    total = Tally(overtime)
     with ProcessPoolExecutor(max_workers=jobs, mp_context=worker_context()) as pool:
-        futures = [pool.submit(_play_chunk, c, first_policy, second_policy) for c in chunks]
+        futures = [pool.submit(_play_chunk, c, first_policy, second_policy, overtime)
+                   for c in chunks]
         for future in futures:
             total.merge(future.result())
     return total
@@ -99,6 +108,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--first-team", default="random", choices=sorted(POLICIES))
     parser.add_argument("--second-team", default="random", choices=sorted(POLICIES))
     parser.add_argument(
+        "--overtime", action="store_true",
+        help="play off a tie after drive 2 (a house rule; the rules let a tie stand)",
+    )
+    parser.add_argument(
         "--jobs", type=int, default=os.cpu_count() or 1, help="processes to share the games"
     )
     return parser
@@ -109,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.games < 1:
         parser.error("--games must be at least 1")
-    tally = simulate(args.games, args.seed, args.first_team, args.second_team, max(1, args.jobs))
+    tally = simulate(args.games, args.seed, args.first_team, args.second_team, max(1, args.jobs),
+                     args.overtime)
     if args.report:
         print(format_report(tally, args.first_team, args.second_team))
         return 0

@@ -6,7 +6,7 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from .engine import BANDS, DriveEnd, Outcome, PlayResult, Team
+from .engine import BANDS, DriveEnd, Outcome, PlayResult, Team, overtime_period
 from .engine import events as ev
 
 SACK_TOTALS = range(2, 13)
@@ -14,9 +14,13 @@ PUNT_NETS = (30, 40, 50)
 
 
 class Tally:
-    """Accumulates whole games. `first` is the team that had the ball first."""
+    """Accumulates whole games. `first` is the team that had the ball first.
 
-    def __init__(self) -> None:
+    `overtime` says the games were played with the overtime house rule; only then does the
+    JSON carry its "overtime" object, so a regulation run's JSON stays exactly SPEC's."""
+
+    def __init__(self, overtime: bool = False) -> None:
+        self.overtime = overtime
         self.games = 0
         self.outcomes: Counter[str] = Counter()
         self.drives: Counter[str] = Counter()
@@ -37,11 +41,23 @@ class Tally:
         self.defense_yards: Counter[str] = Counter()
         self.band_zero: Counter[str] = Counter()
         self.band_total = 0
+        # How long games run, kept as histograms (games by drives, games by snaps) so chunks
+        # merge exactly and a median and a maximum can be read back.
+        self.game_drives: Counter[int] = Counter()
+        self.game_snaps: Counter[int] = Counter()
+        # Games that went to overtime, by the overtime pairs they needed, and who won them.
+        self.overtime_periods: Counter[int] = Counter()
+        self.overtime_outcomes: Counter[str] = Counter()
         self._defense_call = ""
         self._last_call = ""
+        self._drives_now = 0
+        self._snaps_now = 0
+        self._last_drive = 0
 
     def merge(self, other: Tally) -> None:
         """Add another tally's counts (the simulator runs chunks of games in parallel)."""
+        if other.overtime != self.overtime:
+            raise ValueError("a tally of overtime games merges only with another")
         self.games += other.games
         for name, counts in vars(self).items():
             if isinstance(counts, Counter):
@@ -52,7 +68,10 @@ class Tally:
 
     def add_game(self, events: list[ev.Event], first: Team) -> None:
         self.games += 1
+        self._drives_now = self._snaps_now = self._last_drive = 0
         handlers: dict[type[ev.Event], Callable[[Any], None]] = {
+            ev.DriveStarted: self._drive_started,
+            ev.SnapChosen: self._snap_chosen,
             ev.DriveEnded: self._drive_ended,
             ev.ExtraPoint: self._extra_point,
             ev.FieldGoal: self._field_goal,
@@ -67,6 +86,15 @@ class Tally:
                 handler(event)
             elif isinstance(event, ev.GameOver):
                 self._finish(event.outcome, first)
+        self.game_drives[self._drives_now] += 1
+        self.game_snaps[self._snaps_now] += 1
+
+    def _drive_started(self, event: ev.DriveStarted) -> None:
+        self._drives_now += 1
+        self._last_drive = max(self._last_drive, event.drive)
+
+    def _snap_chosen(self, event: ev.SnapChosen) -> None:
+        self._snaps_now += 1
 
     def _drive_ended(self, event: ev.DriveEnded) -> None:
         self.drives[event.reason.value] += 1
@@ -121,17 +149,23 @@ class Tally:
 
     def _finish(self, outcome: Outcome, first: Team) -> None:
         if outcome.winner is None:
-            self.outcomes["ties"] += 1
+            result = "ties"
         elif outcome.winner is first:
-            self.outcomes["first_team_wins"] += 1
+            result = "first_team_wins"
         else:
-            self.outcomes["second_team_wins"] += 1
+            result = "second_team_wins"
+        self.outcomes[result] += 1
+        period = overtime_period(self._last_drive)
+        if period:
+            self.overtime_periods[period] += 1
+            self.overtime_outcomes[result] += 1
         self.points[0] += outcome.scores[first]
         self.points[1] += outcome.scores[first.other]
 
     def as_json(self) -> dict[str, Any]:
-        """Exactly the object SPEC names, with every fixed key present even when zero."""
-        return {
+        """Exactly the object SPEC names, with every fixed key present even when zero; with
+        overtime on, also its "overtime" object (`overtime_json`)."""
+        data: dict[str, Any] = {
             "games": self.games,
             "outcomes": {
                 key: self.outcomes[key] for key in ("first_team_wins", "second_team_wins", "ties")
@@ -163,3 +197,46 @@ class Tally:
             },
             "points": {"first_team": self.points[0], "second_team": self.points[1]},
         }
+        if self.overtime:
+            data["overtime"] = self.overtime_json()
+        return data
+
+    def overtime_json(self) -> dict[str, Any]:
+        """What the house rule did: ties left (only a game still tied at the cap), games that
+        went to overtime (share, by pairs needed, who won them) and how long games ran."""
+        went = sum(self.overtime_periods.values())
+        return {
+            "tie_rate": _share(self.outcomes["ties"], self.games),
+            "games": went,
+            "share": _share(went, self.games),
+            "by_pairs": {str(n): self.overtime_periods[n] for n in sorted(self.overtime_periods)},
+            "outcomes": {key: self.overtime_outcomes[key]
+                         for key in ("first_team_wins", "second_team_wins", "ties")},
+            "game_length": self.length_json(),
+        }
+
+    def length_json(self) -> dict[str, dict[str, float]]:
+        """Drives and snaps (downs begun: plays and kicks) per game: mean, median, maximum."""
+        return {"drives": spread(self.game_drives), "snaps": spread(self.game_snaps)}
+
+
+def _share(part: int, whole: int) -> float:
+    return round(part / whole, 6) if whole else 0.0
+
+
+def spread(histogram: Counter[int]) -> dict[str, float]:
+    """Mean, median and maximum of the values a histogram (value -> how many) counts."""
+    count = sum(histogram.values())
+    if not count:
+        return {"mean": 0.0, "median": 0.0, "max": 0}
+    ordered = sorted(histogram.items())
+    middle = []
+    for wanted in ((count - 1) // 2, count // 2):
+        seen = 0
+        for value, times in ordered:
+            seen += times
+            if seen > wanted:
+                middle.append(value)
+                break
+    total = sum(value * times for value, times in ordered)
+    return {"mean": round(total / count, 3), "median": sum(middle) / 2, "max": ordered[-1][0]}

@@ -28,7 +28,16 @@ from .errors import (
     SnapshotError,
     WrongPhaseError,
 )
-from .field import Down
+from .field import (
+    LAST_OVERTIME_DRIVE,
+    MAX_OVERTIME_PAIRS,
+    OVERTIME_SPOT,
+    Down,
+    is_last_drive,
+    is_overtime,
+    last_possible_drive,
+    overtime_period,
+)
 from .game import Game
 from .match import Decision, Match
 from .policy import Policy, RandomComputer
@@ -49,6 +58,9 @@ from .state import (
 
 __all__ = [
     "BANDS",
+    "LAST_OVERTIME_DRIVE",
+    "MAX_OVERTIME_PAIRS",
+    "OVERTIME_SPOT",
     "Action",
     "CallCoin",
     "ChooseSide",
@@ -91,5 +103,9 @@ __all__ = [
     "Team",
     "WrongPhaseError",
     "actors",
+    "is_last_drive",
+    "is_overtime",
+    "last_possible_drive",
     "legal_actions",
+    "overtime_period",
 ]

@@ -53,12 +53,16 @@ from .field import (
     KICK_DICE,
     LAST_DOWN,
     LAST_DRIVE,
+    LAST_OVERTIME_DRIVE,
     LONGEST_FIELD_GOAL,
     OPENING_SPOT,
+    OVERTIME_SPOT,
     Down,
     field_goal_distance,
     field_goal_needs,
     flip,
+    is_last_drive,
+    last_possible_drive,
     missed_field_goal_spot,
     punt_net,
     punt_receiving_spot,
@@ -97,19 +101,26 @@ SAFETY_POINTS = 2
 
 
 class Game:
-    """One game of Sudden Death. `rng` supplies every die; nothing else is random."""
+    """One game of Sudden Death. `rng` supplies every die; nothing else is random.
 
-    def __init__(self, rng: random.Random, state: GameState | None = None) -> None:
+    `overtime` turns on the house rule (a tie after drive 2 is played off: `field.py`) for a
+    new game; a given `state` already carries its own rule."""
+
+    def __init__(self, rng: random.Random, state: GameState | None = None, *,
+                 overtime: bool = False) -> None:
+        if state is not None and overtime and not state.overtime:
+            raise ValueError("a given state carries its own overtime rule")
         self.rng = rng
-        self.state = state or GameState()
+        self.state = state or GameState(overtime=overtime)
         self.log: list[ev.Event] = []
 
     @classmethod
-    def from_kickoff(cls, rng: random.Random, first_offense: Team) -> Game:
+    def from_kickoff(cls, rng: random.Random, first_offense: Team, *,
+                     overtime: bool = False) -> Game:
         """A game that skips the coin toss: `first_offense` starts drive 1 at its own 25."""
-        game = cls(rng)
+        game = cls(rng, overtime=overtime)
         events: list[ev.Event] = []
-        game.state = _start_drive(GameState(), events, 1, first_offense, OPENING_SPOT)
+        game.state = _start_drive(game.state, events, 1, first_offense, OPENING_SPOT)
         game.log.extend(events)
         return game
 
@@ -408,22 +419,35 @@ def _end_drive(
     next_spot: int | None,
     touchback: bool = False,
 ) -> GameState:
-    """Close the drive; start drive 2, or end the game after drive 2 or any safety."""
+    """Close the drive; start the next one (the other team's), or end the game after any
+    safety or after the last drive. With overtime on, a tie after drive 2 or any later even
+    drive goes on, from the opponent's 25 whatever ended the drive, until the cap."""
     offense = _offense(state)
-    game_ends = reason is DriveEnd.SAFETY or state.drive >= LAST_DRIVE
+    home, away = state.scores
+    game_ends = reason is DriveEnd.SAFETY or _last_drive_played(state, home == away)
+    if not game_ends and state.drive >= LAST_DRIVE:
+        next_spot, touchback = OVERTIME_SPOT, False
     events.append(
         ev.DriveEnded(state.drive, offense, reason, None if game_ends else next_spot, touchback)
     )
     if not game_ends:
         assert next_spot is not None
-        return _start_drive(state, events, LAST_DRIVE, offense.other, next_spot, reason,
-                            touchback)
-    home, away = state.scores
+        drive = state.drive + 1 if state.overtime else LAST_DRIVE
+        return _start_drive(state, events, drive, offense.other, next_spot, reason, touchback)
     winner = None if home == away else (Team.HOME if home > away else Team.AWAY)
     end = GameEnd.SAFETY if reason is DriveEnd.SAFETY else GameEnd.BOTH_DRIVES
     outcome = Outcome(state.scores, winner, end)
     events.append(ev.GameOver(outcome))
     return evolve(state, phase=Phase.GAME_OVER, down=None, outcome=outcome)
+
+
+def _last_drive_played(state: GameState, tied: bool) -> bool:
+    """Whether the drive now ending is the game's last (a safety aside)."""
+    if not state.overtime:
+        return state.drive >= LAST_DRIVE
+    if state.drive >= LAST_OVERTIME_DRIVE:
+        return True  # the cap: a tie stands
+    return is_last_drive(state.drive, overtime=True) and not tied
 
 
 def _score(state: GameState, events: list[ev.Event], team: Team, points: int) -> GameState:
@@ -457,7 +481,8 @@ def _check_position(state: GameState) -> None:
     """A restored state the rules can go on from: each step's parts present, hands legal,
     scores and the drive in range. Anything else is a `SnapshotError`, not a crash later."""
     phase, problem = state.phase, ""
-    if min(state.scores) < 0 or state.drive not in range(LAST_DRIVE + 1):
+    if min(state.scores) < 0 or state.drive not in range(
+            last_possible_drive(state.overtime) + 1):
         problem = "the scores or the drive are out of range"
     elif phase is Phase.SIDE_CHOICE and state.coin_winner is None:
         problem = "the side choice needs the toss's winner"

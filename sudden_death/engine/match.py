@@ -61,11 +61,12 @@ class Match:
 
     @classmethod
     def against_computer(cls, seed: int, human: Team = Team.HOME,
-                         computer: str = RANDOM) -> Match:
+                         computer: str = RANDOM, *, overtime: bool = False) -> Match:
         """The game of the rules: dice from `seed`, the computer (the rules' random one, or the
-        coach) choosing from its own stream of `seed`."""
+        coach) choosing from its own stream of `seed`; `overtime` turns on the house rule that
+        plays off a tie (the game's state keeps it, snapshots included)."""
         policy = make_computer(computer, random.Random(f"computer:{seed}"))
-        return cls(Game(random.Random(seed)), {human.other: policy})
+        return cls(Game(random.Random(seed), overtime=overtime), {human.other: policy})
 
     @property
     def state(self) -> GameState:

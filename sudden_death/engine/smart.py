@@ -26,7 +26,7 @@ from .actions import (
 from .card_model import DefCall, OffCall, Player, PlayKind, Role
 from .cards import MATCHUPS, OFFENSIVE_CALLS, PLAYERS, calls_for
 from .dice import choose
-from .field import LAST_DRIVE, field_goal_distance, field_goal_needs
+from .field import field_goal_distance, field_goal_needs, is_last_drive
 from .policy import snaps
 from .resolve import MAX_BAND, MIN_BAND
 from .state import GameState, Hand, Side, SnapChoice, Team
@@ -135,7 +135,9 @@ class SmartPolicy:
         if down.number < 4:
             return SnapChoice.PLAY
         margin = state.scores[state.offense] - state.scores[state.offense.other]
-        if state.drive == LAST_DRIVE and margin < -ONE_SCORE:
+        # The last drive of regulation, or the second of an overtime pair: no ball comes back.
+        last = is_last_drive(state.drive, state.overtime)
+        if last and margin < -ONE_SCORE:
             return SnapChoice.PLAY  # a field goal or a punt cannot win or tie now
         best_chance = max(conversion_chance(c, 0, down.distance) for c in OffCall)
         low, high = MIDFIELD_ZONE
@@ -148,7 +150,7 @@ class SmartPolicy:
         needed = field_goal_needs(field_goal_distance(down.line))
         if SnapChoice.FIELD_GOAL in legal and needed is not None:
             return SnapChoice.FIELD_GOAL
-        if state.drive == LAST_DRIVE and margin < 0:
+        if last and margin < 0:
             return SnapChoice.PLAY
         return SnapChoice.PUNT
 

@@ -43,6 +43,10 @@ from .state import (
 )
 
 SNAPSHOT_FORMAT = 1
+# State fields a snapshot may leave out, each read as its default when missing: the overtime
+# rule is written only when on, so a regulation game's snapshot is what it was before the rule
+# existed (older saves still equal their replays, and older readers still read new saves).
+OPTIONAL_STATE_FIELDS = frozenset({"overtime"})
 MAX_SNAPSHOT_CHARS = 1 << 20
 E = TypeVar("E", bound=Enum)
 CARD_KINDS: dict[str, type[Enum]] = {kind.__name__: kind for kind in (Player, OffCall, DefCall)}
@@ -144,7 +148,7 @@ def swap_from_dict(data: Any) -> Swap:
 
 def state_to_dict(state: GameState) -> dict[str, Any]:
     down, outcome = state.down, state.outcome
-    return {
+    data: dict[str, Any] = {
         "phase": state.phase.value,
         "scores": list(state.scores),
         "drive": state.drive,
@@ -159,13 +163,19 @@ def state_to_dict(state: GameState) -> dict[str, Any]:
             "end": outcome.end.value,
         },
     }
+    if state.overtime:
+        data["overtime"] = True
+    return data
 
 
 def state_from_dict(data: Any) -> GameState:
     """The state `state_to_dict` wrote. The values are checked for their kinds; whether the
     position could arise in play is the rules' business, not the decoder's."""
-    if not isinstance(data, dict) or set(data) != STATE_FIELDS:
-        raise SnapshotError(f"a saved state has exactly the fields {sorted(STATE_FIELDS)}")
+    if not isinstance(data, dict) or not (
+        STATE_FIELDS - OPTIONAL_STATE_FIELDS <= set(data) <= STATE_FIELDS
+    ):
+        raise SnapshotError(f"a saved state has exactly the fields {sorted(STATE_FIELDS)}"
+                            f" (or all but {sorted(OPTIONAL_STATE_FIELDS)})")
     try:
         down, outcome = data["down"], data["outcome"]
         return GameState(
@@ -182,6 +192,7 @@ def state_from_dict(data: Any) -> GameState:
                 _optional_enum(Team, outcome["winner"]),
                 _enum(GameEnd, outcome["end"]),
             ),
+            overtime=_bool(data.get("overtime", False)),
         )
     except SnapshotError:
         raise
@@ -192,6 +203,12 @@ def state_from_dict(data: Any) -> GameState:
 
 def _optional_hand(data: object) -> Hand | None:
     return None if data is None else hand_from_dict(data)
+
+
+def _bool(value: object) -> bool:
+    if type(value) is not bool:
+        raise SnapshotError(f"{value!r} is not true or false")
+    return value
 
 
 def _int(value: object) -> int:

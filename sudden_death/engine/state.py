@@ -125,6 +125,9 @@ class GameState:
     offense_hand: Hand | None = None
     defense_hand: Hand | None = None
     outcome: Outcome | None = None
+    # The overtime house rule (field.py), fixed when the game is made: part of the state so
+    # that every rule, computer and snapshot reads it from the one place.
+    overtime: bool = False
 
     @property
     def defense(self) -> Team | None:
