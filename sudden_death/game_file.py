@@ -37,6 +37,7 @@ class SavedGame:
     away: str
     actions: list[dict[str, Any]] = field(default_factory=list)
     snapshot: str = ""  # Match.to_json() after the last action
+    overtime: bool = False  # the house rule the game was started with
 
 
 class DamagedSave(Exception):
@@ -64,7 +65,8 @@ def load_game(folder: Path | None) -> SavedGame | None:
         saved = SavedGame(seed=int(data["seed"]), computer=str(data["computer"]),
                           home=str(data["home"]), away=str(data["away"]),
                           actions=[dict(action) for action in data["actions"]],
-                          snapshot=str(data["snapshot"]))
+                          snapshot=str(data["snapshot"]),
+                          overtime=data.get("overtime", False) is True)
     except (ValueError, KeyError, TypeError, AttributeError, RecursionError) as error:
         raise set_aside(folder, f"it is not a saved game ({error})") from None
     return saved

@@ -64,6 +64,8 @@ class Settings:
     text_size: int = 100  # percent: 100, 150 or 200, for whoever reads the window
     speech_output: str = "builtin"  # the built-in voice, the player's screen reader, or both
     computer: str = "random"  # the rules' random computer, or the coach (from the next game)
+    # A house rule, off as the rules say: a tied game is played off (from the next game).
+    overtime: bool = False
     play_sweep: bool = True  # a glide from the old spot to the new one after each play
     language: str = ""  # a catalog's code ("es"); empty: the system's language if there is one
     table_server: str = ""  # ws:// or wss:// URL of a table server; empty: host tables here
@@ -146,7 +148,7 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     if isinstance(verbosity, str) and verbosity in VERBOSITIES:
         values["verbosity"] = verbosity
     # A switch not given: the preset's.
-    for flag in ("menu_wrap", "play_sweep", "waiting_sound", *SWITCHES):
+    for flag in ("menu_wrap", "play_sweep", "waiting_sound", "overtime", *SWITCHES):
         value = data.get(flag)
         if isinstance(value, bool):
             values[flag] = value

@@ -360,8 +360,8 @@ def test_speech_engine_setting_switches_heard_at_once_and_saved(tmp_path: Path) 
 
 def test_text_size_setting_steps_is_saved_and_sizes_the_window(tmp_path: Path) -> None:
     app, speaker, _cues = make_app(tmp_path)
-    press(app, "o", "end", "up", "up", "up", "up", "up")  # Done, Reset, output, engine,
-    # Opponent, then Text size
+    press(app, "o", "end", "up", "up", "up", "up", "up", "up")  # Done, Reset, output, engine,
+    # Overtime, Opponent, then Text size
     assert speaker.spoken[-1].text == "Text size: 100 percent"
     press(app, "right")
     assert speaker.spoken[-1].text == "Text size: 150 percent"

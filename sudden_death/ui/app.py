@@ -276,7 +276,7 @@ class App:
 
     def new_match(self, interrupt: bool = True) -> None:
         computer = self.computer_choice or self.comfort.settings.computer
-        events = self.session.new_match(self.names, computer)
+        events = self.session.new_match(self.names, computer, self.comfort.settings.overtime)
         self.names = self.session.names  # now naming the player's team in this match
         self.comfort.history.opponent = None
         if computer == COACH:

@@ -99,12 +99,13 @@ class Session:
 
     # -- matches -----------------------------------------------------------------------------
 
-    def new_match(self, names: Names, computer: str = RANDOM) -> list[ev.Event]:
-        """Start the next game against `computer` ("random" or "coach"); returns what happened
-        before the player's first decision."""
+    def new_match(self, names: Names, computer: str = RANDOM,
+                  overtime: bool = False) -> list[ev.Event]:
+        """Start the next game against `computer` ("random" or "coach"), with the overtime
+        house rule or not; returns what happened before the player's first decision."""
         seed = self.rng.randrange(2**31) if self.seed is None else self.seed + self.games
         self.games += 1
-        self._begin(Match.against_computer(seed, computer=computer), names)
+        self._begin(Match.against_computer(seed, computer=computer, overtime=overtime), names)
         self.match_seed, self.match_computer = seed, computer
         events = self.match.advance() if self.match is not None else []
         self.steps.append(list(events))
@@ -117,13 +118,15 @@ class Session:
         if not isinstance(match, Match) or match.is_over:
             return None
         return SavedGame(self.match_seed, self.match_computer, self.names.home,
-                         self.names.away, list(self.actions), match.to_json())
+                         self.names.away, list(self.actions), match.to_json(),
+                         match.state.overtime)
 
     def resume(self, saved: SavedGame) -> list[ev.Event]:
         """The saved game, rebuilt by playing its actions again from its seed: the session
         then remembers what the player had seen. Raises SnapshotError when the rebuilt game
         is not the one saved (a save of another version's rules). Returns every event."""
-        match = Match.against_computer(saved.seed, computer=saved.computer)
+        match = Match.against_computer(saved.seed, computer=saved.computer,
+                                       overtime=saved.overtime)
         self._begin(match, Names(saved.home, saved.away))
         self.match_seed, self.match_computer = saved.seed, saved.computer
         quiet = Telling()

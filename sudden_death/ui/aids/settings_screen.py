@@ -38,14 +38,16 @@ VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 # Language first: whoever cannot follow the words they hear finds it with O alone.
 SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume", "verbosity",
                 *SWITCHES, "menu_wrap", "play_sweep", "waiting_sound", "seat_wait", "table_server",
-                "table_password", "text_size", "computer", "speech_engine", "speech_output")
+                "table_password", "text_size", "computer", "overtime", "speech_engine",
+                "speech_output")
 # Space and Enter step these
 CYCLED = ("language", "speech_engine", "verbosity", "menu_wrap", "voice", "text_size",
-          "speech_output", "computer", "play_sweep", "waiting_sound", "seat_wait", *SWITCHES)
+          "speech_output", "computer", "overtime", "play_sweep", "waiting_sound", "seat_wait",
+          *SWITCHES)
 # Typed settings: Enter opens a line to type them on.
 TYPED = ("table_server", "table_password")
 # On / off settings: either arrow flips them.
-FLAGS = ("menu_wrap", "play_sweep", "waiting_sound", *SWITCHES)
+FLAGS = ("menu_wrap", "play_sweep", "waiting_sound", "overtime", *SWITCHES)
 # The choices as spoken after "Opponent: " and "Speech output: " (N_: translated where spoken).
 COMPUTER_WORDS = {
     "random": N_("the rules' computer, picking at random"),
@@ -148,6 +150,13 @@ class SettingsScreen(Screen):
             # table is still choosing.
             return (_("Waiting sound at a table: on") if settings.waiting_sound
                     else _("Waiting sound at a table: off"))
+        if key == "overtime":
+            if settings.overtime:
+                # Translators: the overtime house rule, on (it applies from the next game).
+                return _("Overtime, a house rule: on; a tied game goes on, a drive each from "
+                         "the other's 25, until one team leads")
+            # Translators: the overtime house rule, off: as the rules say, a tie stands.
+            return _("Overtime, a house rule: off; as the rules say, a tie stands")
         if key == "seat_wait":
             minutes = settings.seat_wait
             # Translators: how long a table the player hosts waits for a friend whose line

@@ -8,11 +8,11 @@ from fractions import Fraction
 
 from ...engine.field import (
     KICK_DICE,
-    LAST_DRIVE,
     LONGEST_FIELD_GOAL,
     TOUCHBACK_SPOT,
     field_goal_distance,
     field_goal_needs,
+    is_last_drive,
 )
 from ...engine.game import FIELD_GOAL_POINTS
 from ...engine.kicks import field_goal_chance, punt_outcomes
@@ -33,8 +33,11 @@ class KickOption:
     confirm: str = ""
 
 
-def _verdict(mine: int, theirs: int) -> str:
-    return "wins" if mine > theirs else ("ties" if mine == theirs else "loses")
+def _verdict(mine: int, theirs: int, overtime: bool = False) -> str:
+    """What the scores would mean if the game ended now; level goes to overtime with it."""
+    if mine == theirs:
+        return "overtime" if overtime else "ties"
+    return "wins" if mine > theirs else "loses"
 
 
 def punt_option(state: GameState, names: Names, with_odds: bool = False) -> KickOption:
@@ -64,10 +67,10 @@ def punt_option(state: GameState, names: Names, with_odds: bool = False) -> Kick
     else:
         # Translators: a menu label; {touchback} is "a touchback to their own 20".
         label = _("Punt: {touchback}").format(touchback=places[-1])
-    if state.drive != LAST_DRIVE:
+    if not is_last_drive(state.drive, state.overtime):
         return KickOption(label)
     mine, theirs = state.scores[names.you], state.scores[names.you.other]
-    verdict = _verdict(mine, theirs)
+    verdict = _verdict(mine, theirs, state.overtime)
     label = _ends_game(label, verdict)
     confirm = ""
     if verdict == "loses":
@@ -93,6 +96,9 @@ def _ends_game(label: str, verdict: str, either_way: bool = False) -> str:
             "wins": _("{label}; it ends the game and you win either way"),
             # Translators: added to a field goal's menu label ({label}) on the last drive.
             "ties": _("{label}; it ends the game and it's a tie either way"),
+            # Translators: added to a field goal's menu label ({label}) on the last drive of a
+            # game with the overtime house rule.
+            "overtime": _("{label}; either way the game goes to overtime"),
             # Translators: added to a field goal's menu label ({label}) on the last drive.
             "loses": _("{label}; it ends the game and you lose either way"),
         }
@@ -102,6 +108,9 @@ def _ends_game(label: str, verdict: str, either_way: bool = False) -> str:
             "wins": _("{label}; it ends the game and you win"),
             # Translators: added to a kick's menu label ({label}) on the last drive.
             "ties": _("{label}; it ends the game and it's a tie"),
+            # Translators: added to a kick's menu label ({label}) on the last drive of a game
+            # with the overtime house rule.
+            "overtime": _("{label}; tied, the game goes to overtime"),
             # Translators: added to a kick's menu label ({label}) on the last drive.
             "loses": _("{label}; it ends the game and you lose"),
         }
@@ -115,6 +124,9 @@ def _kick_verdict(verdict: str) -> str:
         "wins": p_("kick result", "wins"),
         # Translators: what a kick would do to the game, as in "good wins, a miss ties".
         "ties": p_("kick result", "ties"),
+        # Translators: what a kick would do to the game, as in "good wins, a miss goes to
+        # overtime".
+        "overtime": p_("kick result", "goes to overtime"),
         # Translators: what a kick would do to the game, as in "good ties, a miss loses".
         "loses": p_("kick result", "loses"),
     }
@@ -144,12 +156,18 @@ def field_goal_option(state: GameState, names: Names) -> KickOption:
                "Field goal: {distance} yards, needs {needed} or more on {dice} dice, {chance}",
                distance).format(distance=distance, needed=needed, dice=KICK_DICE,
                                 chance=percent_words(chance))
-    if state.drive != LAST_DRIVE:
+    if not is_last_drive(state.drive, state.overtime):
         return KickOption(label)
     mine, theirs = state.scores[names.you], state.scores[names.you.other]
-    good, missed = _verdict(mine + FIELD_GOAL_POINTS, theirs), _verdict(mine, theirs)
+    good = _verdict(mine + FIELD_GOAL_POINTS, theirs, state.overtime)
+    missed = _verdict(mine, theirs, state.overtime)
     if good == missed:
         label = _ends_game(label, good, either_way=True)
+    elif "overtime" in (good, missed):
+        # Translators: added to the field goal's menu label ({label}) on the last drive of a
+        # game with the overtime house rule: "good wins, a miss goes to overtime".
+        label = _("{label}; good {good}, a miss {missed}").format(
+            label=label, good=_kick_verdict(good), missed=_kick_verdict(missed))
     else:
         # Translators: added to the field goal's menu label ({label}) on the last drive:
         # what happens if the kick is good, and if it misses ({good}, {missed}: "wins",

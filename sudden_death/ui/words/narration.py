@@ -15,7 +15,15 @@ from functools import singledispatchmethod
 from ...audio.protocols import Category
 from ...engine import events as ev
 from ...engine.cards import card_name
-from ...engine.field import GOAL_LINE, LAST_DRIVE, OPENING_SPOT, TOUCHBACK_SPOT, Down
+from ...engine.field import (
+    GOAL_LINE,
+    LAST_DRIVE,
+    OPENING_SPOT,
+    TOUCHBACK_SPOT,
+    Down,
+    is_overtime,
+    overtime_period,
+)
 from ...engine.game import SAFETY_POINTS
 from ...engine.resolve import MAX_BAND, MIN_BAND
 from ...engine.state import CoinFace, DriveEnd, Hand, Side, SnapChoice, Swap, SwapKind, Team
@@ -258,6 +266,8 @@ class Narrator:
         self.offense = event.offense
         team = self.names.of(event.offense)
         down = down_words(Down.first(event.spot), event.offense, self.names.you)
+        if is_overtime(event.drive):
+            return self._overtime_start(event, team, down)
         if self.brief:
             # Translators: a new drive: "Drive 2: Hawks ball, 1st and 10 at your own 25."
             text = _("Drive {drive}: {team} ball, {down}.").format(
@@ -271,6 +281,23 @@ class Narrator:
             text += " " + why if why else ""
         if self.explains:
             text += " " + _to_goal(GOAL_LINE - event.spot)
+        return Line(text, cue="whistle")
+
+    def _overtime_start(self, event: ev.DriveStarted, team: str, down: str) -> Line:
+        """An overtime drive; its pair's first drive says why the game goes on."""
+        # Translators: an overtime drive: "Overtime, drive 3: Hawks ball, 1st and 10 at their
+        # 25."
+        text = _("Overtime, drive {drive}: {team} ball, {down}.").format(
+            drive=event.drive, team=team, down=down)
+        if (event.drive - LAST_DRIVE) % 2 == 1:  # a new pair of drives
+            if overtime_period(event.drive) == 1:
+                opening = _("Tied after both drives: overtime, one more drive each, from the "
+                            "other team's 25.")
+            else:
+                opening = _("Still tied: another drive each.")
+            text = f"{opening} {text}"
+        if self.explains:
+            text += " " + _("The spot: every overtime drive starts at the other team's 25.")
         return Line(text, cue="whistle")
 
     def _down(self, down: Down, offense: Team, after: ev.Event | None = None) -> Line:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...engine.field import GOAL_LINE, LAST_DRIVE
+from ...engine.field import GOAL_LINE, LAST_DRIVE, is_last_drive, is_overtime
 from ...engine.game import EXTRA_POINT_POINTS, FIELD_GOAL_POINTS, TOUCHDOWN_POINTS
 from ...engine.state import GameEnd, GameState, Outcome, Team
 from ...language import N_, _
@@ -20,7 +20,8 @@ _SCORES = (
 
 def needs_words(state: GameState, names: Names) -> str:
     """On the last drive: what the team with the ball needs to tie or win ("" otherwise)."""
-    if state.drive != LAST_DRIVE or state.offense is None or state.outcome is not None:
+    if (not is_last_drive(state.drive, state.overtime) or state.offense is None
+            or state.outcome is not None):
         return ""
     offense = state.offense
     you = offense is names.you
@@ -30,6 +31,11 @@ def needs_words(state: GameState, names: Names) -> str:
         if you:
             return _("You need nothing more: a stop or any score still wins.")
         return _("The {team} need nothing more: a stop or any score still wins.").format(
+            team=team)
+    if behind == 0 and state.overtime:
+        if you:
+            return _("You need any score to win; without one the game goes on.")
+        return _("The {team} need any score to win; without one the game goes on.").format(
             team=team)
     if behind == 0:
         if you:
@@ -66,7 +72,12 @@ def situation_words(state: GameState, names: Names) -> str:
     if state.offense is None:
         words.append(_("The game has not kicked off yet."))
         return " ".join(words)
-    if state.offense is names.you:
+    if is_overtime(state.drive):
+        words.append((_("Overtime, drive {drive}, you are on offense.")
+                      if state.offense is names.you else
+                      _("Overtime, drive {drive}, you are on defense.")).format(
+                          drive=state.drive))
+    elif state.offense is names.you:
         words.append(_("Drive {drive} of {drives}, you are on offense.").format(
             drive=state.drive, drives=LAST_DRIVE))
     else:
