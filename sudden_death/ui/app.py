@@ -21,7 +21,7 @@ from ..engine.computers import COACH
 from ..engine.errors import SnapshotError
 from ..engine.field import LAST_DOWN
 from ..engine.state import GameState, Phase, SnapChoice
-from ..game_file import DamagedSave, forget_game, load_game, set_aside
+from ..game_file import DamagedSave, load_game, set_aside
 from ..language import _
 from ..net.remote_match import RemoteMatch
 from ..seat_file import load_seat
@@ -218,23 +218,40 @@ class App:
 
     def start(self) -> None:
         seat = load_seat(self.config_folder)
+        game = self._game_in_progress()
         self.show(WelcomeScreen(self, back_to=seat.theirs if seat is not None else "",
-                                in_progress=self._game_in_progress()))
+                                in_progress=game,
+                                series="" if game else self.keeper.series_words()))
 
     def _game_in_progress(self) -> str:
         return self.keeper.in_progress()
 
     def start_naming(self) -> None:
-        if self.session.saved() is None and self._game_in_progress():
-            self.push(ConfirmScreen(self, _("Start a new game? The game in progress will be "
-                                            "lost."), self._start_over,
-                                    yes=_("Yes, start a new one")))
-            return
+        self.keeper.series_choice = None
+        if self.session.saved() is None:
+            question = ""
+            if self._game_in_progress():
+                question = _("Start a new game? The game in progress will be lost.")
+            elif self.keeper.waiting_series() is not None:
+                question = _("Start a new game? The series in progress will be lost.")
+            if question:
+                self.push(ConfirmScreen(self, question, self._start_over,
+                                        yes=_("Yes, start a new one")))
+                return
         self.show(NamingScreen(self))
 
     def _start_over(self) -> None:
-        forget_game(self.config_folder)
+        self.keeper.forget_all()
         self.show(NamingScreen(self))
+
+    def open_series(self) -> None:
+        self.keeper.open_series()
+
+    def start_series(self, best_of: int, replay_ties: bool) -> None:
+        self.keeper.start_series(best_of, replay_ties)
+
+    def resume_series(self) -> None:
+        self.keeper.go_on_with_series()
 
     def resume_game(self) -> None:
         """Back to the saved game, at the decision it was left at."""
@@ -253,6 +270,7 @@ class App:
             self.start()
             return
         self.names = self.session.names
+        self.keeper.load_series_of_game()
         self.comfort.history.opponent = None
         self.say(_("Back to your game."), category=Category.DECISION)
         assert self.match is not None
@@ -269,6 +287,9 @@ class App:
 
     def names_chosen(self, home: str, away: str) -> None:
         self.names = Names(home, away)
+        if self.keeper.series_choice is not None:
+            self.keeper.begin_series(home, away, self.computer_choice
+                                     or self.comfort.settings.computer)
         # Translators: {home} and {away} are the team names the player chose ("the Hawks").
         self.say(_("You are the {home}; the computer plays the {away}.").format(
             home=home, away=away), interrupt=False, category=Category.DECISION)
@@ -276,6 +297,9 @@ class App:
 
     def new_match(self, interrupt: bool = True) -> None:
         computer = self.computer_choice or self.comfort.settings.computer
+        if self.keeper.in_series:
+            assert self.keeper.series is not None
+            computer = self.keeper.series.computer  # the whole series against one opponent
         events = self.session.new_match(self.names, computer, self.comfort.settings.overtime)
         self.names = self.session.names  # now naming the player's team in this match
         self.comfort.history.opponent = None
@@ -305,6 +329,13 @@ class App:
         if isinstance(self.match, RemoteMatch):
             self.friends.play_again()
             return
+        if self.keeper.in_series:
+            assert self.keeper.series is not None
+            self.say(_("Game {number} of the series.").format(
+                number=self.keeper.series.next_game), category=Category.DECISION)
+            self.new_match(interrupt=False)
+            return
+        self.keeper.series = None
         self.say(_("New game."), category=Category.DECISION)
         self.new_match(interrupt=False)
 
@@ -369,7 +400,8 @@ class App:
             return  # the friend's turn: waiting for them
         if decision is None:
             assert state.outcome is not None
-            self.show(GameOverScreen(self, outcome_words(state.outcome, self.names)),
+            self.show(GameOverScreen(self, outcome_words(state.outcome, self.names),
+                                     next_in_series=self.keeper.in_series),
                       interrupt=interrupt)
             return
         role = decision.role
@@ -464,6 +496,8 @@ class App:
         question = _("Quit Sudden Death?")
         if self.keeps_games and self.session.saved() is not None:
             question = _("Quit Sudden Death? Your game is kept for next time.")
+        elif self.keeps_games and self.keeper.in_series:
+            question = _("Quit Sudden Death? Your series is kept for next time.")
         self.push(ConfirmScreen(self, question, self.quit, yes=_("Yes, quit")))
 
     def quit(self) -> None:

@@ -1,5 +1,6 @@
 """What outlives the window, on the app's side: the game in progress kept after every step
-(game_file.py), and each finished game told as a story and kept in the record (record.py).
+(game_file.py), the series it belongs to (series.py), and each finished game told as a story
+and kept in the record (record.py).
 
 Both are written only by a game that keeps games (the loop's, or a test's with a folder of its
 own); a failure is said once, and the game goes on.
@@ -16,17 +17,22 @@ from ..audio.protocols import Category
 from ..engine.computers import COACH
 from ..engine.errors import SnapshotError
 from ..engine.match import Match
+from ..engine.state import Team
 from ..engine.summary import summarize
 from ..folders import user_folders
 from ..game_file import DamagedSave, forget_game, load_game, save_game, set_aside
 from ..language import _
 from ..net.remote_match import RemoteMatch
 from ..record import Opponent, Record, RecordError
+from ..series import Series, forget_series, load_series, save_series
 from .aids.record_screen import RecordScreen
-from .screens.base import Host
+from .screens.base import ConfirmScreen, Host, Screen
+from .screens.series_setup import SeriesScreen
+from .screens.welcome import NamingScreen
 from .session import Session
 from .words.line import Line
 from .words.phrases import Names
+from .words.series import series_score_words, series_title_words
 from .words.situation import damaged_save_words, saved_game_words
 from .words.story import story_words, told_story
 from .words.verbosity import Telling
@@ -38,6 +44,11 @@ class KeepingHost(Host, Protocol):
     session: Session
     config_folder: Path | None
     keeps_games: bool
+    names: Names
+
+    def show(self, screen: Screen, interrupt: bool = True, speak: bool = True) -> None: ...
+
+    def new_match(self, interrupt: bool = True) -> None: ...
 
     @property
     def telling(self) -> Telling: ...
@@ -48,6 +59,8 @@ class KeepingHost(Host, Protocol):
 class Keeper:
     def __init__(self, app: KeepingHost) -> None:
         self.app = app
+        self.series: Series | None = None  # the series the games belong to, while it lasts
+        self.series_choice: tuple[int, bool] | None = None  # chosen; the names come next
 
     @property
     def record(self) -> Record:
@@ -89,6 +102,104 @@ class Keeper:
             app.tell_notice(_("The game in progress could not be saved; it goes on, but "
                               "closing the game would lose it."))
 
+    # -- a series ---------------------------------------------------------------------------
+
+    @property
+    def in_series(self) -> bool:
+        """Whether the next game is one of a series still being played."""
+        return self.series is not None and not self.series.over
+
+    def waiting_series(self) -> Series | None:
+        """A kept series with no game in progress, to go on with from the title screen."""
+        if not self.app.keeps_games:
+            return self.series if self.in_series else None
+        series = load_series(self.app.config_folder)
+        return series if series is not None and not series.over else None
+
+    def series_words(self) -> str:
+        series = self.waiting_series()
+        return series_title_words(series) if series is not None else ""
+
+    def begin_series(self, home: str, away: str, computer: str) -> None:
+        """The names are chosen: the series chosen before them begins."""
+        assert self.series_choice is not None
+        best_of, replay = self.series_choice
+        self.series_choice = None
+        self.series = Series(best_of, replay, home, away, computer)
+        self._keep_series()
+
+    def resume_series(self) -> Series | None:
+        self.series = self.waiting_series()
+        return self.series
+
+    def load_series_of_game(self) -> None:
+        """A game in progress resumed: the series it is a game of, if any, goes on with it."""
+        if self.app.keeps_games:
+            self.series = load_series(self.app.config_folder)
+
+    def drop_series(self) -> None:
+        self.series, self.series_choice = None, None
+        if self.app.keeps_games:
+            forget_series(self.app.config_folder)
+
+    # The title screen's series choices, as the app hands them on.
+
+    def open_series(self) -> None:
+        """Play a series: its choices; first a question when a game or a series in
+        progress would be lost."""
+        if self.in_progress() or self.waiting_series() is not None:
+            self.app.push(ConfirmScreen(
+                self.app, _("Start a series? The game or series in progress will be lost."),
+                self._series_over_again, yes=_("Yes, start a series")))
+            return
+        self.app.show(SeriesScreen(self.app))
+
+    def _series_over_again(self) -> None:
+        self.forget_all()
+        self.app.show(SeriesScreen(self.app))
+
+    def forget_all(self) -> None:
+        """A new game or series was chosen over the kept ones."""
+        forget_game(self.app.config_folder)
+        self.drop_series()
+
+    def start_series(self, best_of: int, replay_ties: bool) -> None:
+        self.series_choice = (best_of, replay_ties)
+        self.app.show(NamingScreen(self.app))
+
+    def go_on_with_series(self) -> None:
+        """Resume your series: its next game, with its teams."""
+        series = self.resume_series()
+        if series is None:
+            self.app.cue("menu_error")
+            self.app.say(_("There is no series to go back to."))
+            self.app.start()
+            return
+        self.app.names = Names(series.home, series.away)
+        self.app.say(_("Back to your series. {score}").format(
+            score=series_score_words(series, self.app.names)), category=Category.DECISION)
+        self.app.new_match(interrupt=False)
+
+    def _keep_series(self) -> None:
+        app, series = self.app, self.series
+        if not app.keeps_games or series is None:
+            return
+        if series.over:
+            forget_series(app.config_folder)
+        elif save_series(app.config_folder, series) is not None:
+            app.tell_notice(_("The series could not be saved; it goes on, but closing the "
+                              "game would lose it."))
+
+    def _series_after(self, winner: Team | None) -> list[Line]:
+        """A game of the series ended: the series' score, said after the game's words."""
+        series = self.series
+        if series is None or series.over or not isinstance(self.app.session.match, Match):
+            return []
+        self.series = series.after(winner)
+        self._keep_series()
+        return [Line(series_score_words(self.series, self.app.session.names),
+                     category=Category.RESULT)]
+
     # -- the record ---------------------------------------------------------------------------
 
     def finished(self) -> list[Line]:
@@ -99,7 +210,10 @@ class Keeper:
         summary = summarize(event for step in session.steps for event in step)
         told = told_story(summary, names, self.app.telling)
         self._keep_finished(story_words(summary, names))
-        return [Line(told, category=Category.RESULT)] if told else []
+        lines = [Line(told, category=Category.RESULT)] if told else []
+        if summary.outcome is not None:
+            lines += self._series_after(summary.outcome.winner)
+        return lines
 
     def _keep_finished(self, story: str) -> None:
         app = self.app

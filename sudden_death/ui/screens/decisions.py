@@ -145,13 +145,19 @@ class FinalCallScreen(DecisionScreen):
 class GameOverScreen(Screen):
     help_key = "game_over"
 
-    def __init__(self, host: Host, summary: str) -> None:
+    def __init__(self, host: Host, summary: str, next_in_series: bool = False) -> None:
+        """`next_in_series`: the game was one of a series that goes on: Enter plays the
+        next."""
         self.summary = summary
+        self.next_in_series = next_in_series
+        again = _("Next game of the series") if next_in_series else _("Play again")
         menu = Menu(_("Game over"), [Group(_("What next"), buttons(
-            [(_("Play again"), host.play_again), (_("Quit"), host.quit)]))])  # nothing to lose
+            [(again, host.play_again), (_("Quit"), host.quit)]))])  # nothing to lose
         super().__init__(host, menu)
 
     def prompt(self) -> str:
+        if self.next_in_series:
+            return _("The next game of the series, or quit?")
         return _("Play again or quit?")
 
     def focus_words(self) -> str:

@@ -20,11 +20,13 @@ DEFAULT_AWAY = N_("Bears")
 class WelcomeScreen(Screen):
     help_key = "welcome"
 
-    def __init__(self, host: Host, back_to: str = "", in_progress: str = "") -> None:
+    def __init__(self, host: Host, back_to: str = "", in_progress: str = "",
+                 series: str = "") -> None:
         """`back_to`: the friend's team at a table this game was playing when it last ended
         without leaving (a crash): then the first choice goes back to that table.
         `in_progress`: a saved game against the computer, in words: the first choice
-        resumes it."""
+        resumes it. `series`: a kept series with no game in progress, in words: the first
+        choice plays its next game."""
         back = [(_("Back to your table with the {theirs}").format(theirs=back_to),
                  host.resume_table)] if back_to else []
         if in_progress:
@@ -32,12 +34,17 @@ class WelcomeScreen(Screen):
             # at your 30".
             back.insert(0, (_("Resume your game: {game}").format(game=in_progress),
                             host.resume_game))
+        elif series:
+            # Translators: {series} is the kept series: "Hawks 1, Bears 0, best of 3".
+            back.insert(0, (_("Resume your series: {series}").format(series=series),
+                            host.resume_series))
         menu = Menu(_("Welcome"), [Group(_("Main menu"), buttons(
             [*back, (_("Start a game"), host.start_naming),
              (_("Guided first drive"), lambda: host.open_extra(Extra.LESSON)),
              (_("How to play"), lambda: host.open_extra(Extra.RULES)),
              (_("Sounds of the game"), lambda: host.open_extra(Extra.SOUNDS)),
              (_("Settings"), lambda: host.open_extra(Extra.SETTINGS)),
+             (_("Play a series"), host.open_series),
              (_("Your record"), host.open_record),
              (_("Play a friend"), host.play_friend),
              (_("Quit"), host.ask_quit)]))])

@@ -148,6 +148,13 @@ def _screens() -> dict[str, str]:
             "{next_item} play the one before or after, {activate} plays it again. {back} "
             "returns."
         ),
+        "series": _(
+            "Playing a series against the computer: best of 3, 5 or 7 games, the team that "
+            "wins most of them wins it. {toggle} on Replay a tied game checks it: a tied game "
+            "is then played again and does not count. {activate} on a length starts the "
+            "series; the team names come next. The series score is said after each game, "
+            "and a series is kept between games and windows. {back} returns."
+        ),
         "record": _(
             "Your record: every game you finish is kept. First, for each team you played, "
             "your wins, losses and ties, your streak, your biggest win and your longest play; "
