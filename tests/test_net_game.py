@@ -155,7 +155,7 @@ def test_a_server_that_is_not_there_is_said_and_the_game_goes_on(tmp_path: Path)
         guest.send(*JOIN_KEYS, "type 123456", "return")
         guest.until_said("Could not reach the table server. Check the address, or try again "
                          "later.")
-        guest.until_said("Play a friend: Host a table, 1 of 3")  # back to host or join
+        guest.until_said("Play a friend: Host a table, 1 of 4")  # back to host or join
         guest.send("escape", "end", "return", "down", "return")  # the title, Quit, Yes
         assert guest.finish() == 0
         assert "Goodbye." in guest.speech()

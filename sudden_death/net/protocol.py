@@ -36,6 +36,10 @@ class Host(Message, tag="host"):
     name: str
     seat_wait_s: int = 600
     password: str = ""  # empty: anyone with the code may join
+    # A series at this table: best of 3, 5 or 7 (1: single games), and whether a tie is
+    # played again rather than counted.
+    best_of: int = 1
+    replay_ties: bool = False
 
 
 class Join(Message, tag="join"):
@@ -103,6 +107,11 @@ class Start(Message, tag="start"):
     state: dict[str, Any]
     events: list[dict[str, Any]]
     held: list[dict[str, Any]] = []
+    # The table's series (best_of 1: none), and the winners of its games before this one
+    # (0 home, 1 away, None a tie); after a series ends, the next game begins a new one.
+    best_of: int = 1
+    replay_ties: bool = False
+    results: list[int | None] = []
 
 
 class Update(Message, tag="update"):

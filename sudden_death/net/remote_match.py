@@ -19,6 +19,7 @@ from ..engine.event_codec import events_from_list
 from ..engine.match import Decision
 from ..engine.snapshot import action_to_dict, state_from_dict
 from ..engine.state import GameState, Phase, Team
+from ..series import LENGTHS, Series
 from . import protocol as p
 
 
@@ -41,6 +42,7 @@ class RemoteMatch:
         self._sent_at: int | None = self.step if start.held else None
         self.left: str | None = None  # the other team's name, once it has left the table
         self._last: p.Act | None = None  # what this seat sent last, to send again if lost
+        self.series = _series(start)  # the table's series, as it stood before this game
 
     @property
     def human(self) -> Team:
@@ -128,3 +130,17 @@ class RemoteMatch:
             return [], ServerRefusal(p.BAD_MESSAGE, str(error))
         self.state, self.step = state, message.step
         return events, None
+
+
+def _series(start: p.Start) -> Series | None:
+    """The series a table's Start tells of; None for single games (or a length or a result
+    this version does not know)."""
+    if start.best_of not in LENGTHS or len(start.names) != 2:
+        return None
+    try:
+        results = tuple(None if winner is None else Team(winner) for winner in start.results)
+    except ValueError:
+        return None
+    series = Series(start.best_of, start.replay_ties, start.names[0], start.names[1], "friend",
+                    results)
+    return None if series.over else series

@@ -28,6 +28,7 @@ from websockets.http11 import Request, Response
 from ..engine.game import Game
 from ..engine.state import Team
 from ..net import protocol as p
+from ..series import LENGTHS
 from .limits import Addresses, Bucket, Limits
 from .store import TableStore
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
@@ -134,6 +135,9 @@ class TableService:
         if isinstance(message, p.Host):
             table = self._open(_checked_name(message.name), message.seat_wait_s,
                                _checked_password(message.password))
+            # A series the server does not know (best of 4, of -1) is single games.
+            table.best_of = message.best_of if message.best_of in LENGTHS else 1
+            table.replay_ties = message.replay_ties and table.best_of > 1
             if not self._save(table):  # kept before its code and token are given out
                 self.tables.pop(table.code, None)
                 raise p.ProtocolError(p.NO_ROOM, "the server cannot keep a new table now; "

@@ -30,6 +30,7 @@ from ..engine.game import Game
 from ..engine.snapshot import action_from_dict, action_to_dict, state_to_dict
 from ..engine.state import GameState, Team
 from ..net import protocol as p
+from ..series import LENGTHS, Series
 
 Outgoing = list[tuple[Team, p.Message]]
 HOST_SEAT = Team.AWAY  # the guest calls the toss, as the home team does in the rules
@@ -58,6 +59,9 @@ class Table:
     first: str = ""  # Game.to_json() before the first step
     rematch: set[Team] = field(default_factory=set)  # seats that asked to play again
     lock: str = ""  # the table password's salted digest (`lock`); empty: none
+    best_of: int = 1  # a series of 3, 5 or 7 games; 1: single games
+    replay_ties: bool = False
+    results: list[int | None] = field(default_factory=list)  # the series' games' winners
 
     def __post_init__(self) -> None:
         self.first = self.first or self.game.to_json()
@@ -74,15 +78,27 @@ class Table:
         return [self.seats[team].name for team in Team]
 
     def start(self) -> Outgoing:
-        message = p.Start(self.names(), self.step, state_to_dict(self.game.state), [])
+        message = p.Start(self.names(), self.step, state_to_dict(self.game.state), [],
+                          **self._series())
         return [(team, message) for team in Team]
+
+    def _series(self) -> dict[str, Any]:
+        return {"best_of": self.best_of, "replay_ties": self.replay_ties,
+                "results": list(self.results)}
+
+    def series(self) -> Series | None:
+        if self.best_of not in LENGTHS or not self.full:
+            return None
+        home, away = self.names()
+        return Series(self.best_of, self.replay_ties, home, away, "friend",
+                      tuple(None if winner is None else Team(winner) for winner in self.results))
 
     def resumed(self, team: Team, heard: int) -> p.Start:
         """The start message for a seat coming back: what happened after step `heard`, and its
         own held choice, if the server holds one."""
         held = [action_to_dict(self.held[team])] if team in self.held else []
         return p.Start(self.names(), self.step, state_to_dict(self.game.state),
-                       events_to_list(self.events_since(heard)), held)
+                       events_to_list(self.events_since(heard)), held, **self._series())
 
     def events_since(self, heard: int) -> list[ev.Event]:
         if not 0 <= heard < self.step:
@@ -135,9 +151,20 @@ class Table:
         self.rematch.add(team)
         if self.rematch != set(Team):
             return [(team.other, p.RematchAsked(self.seats[team].name))]
+        self._count_for_series()
         self.game, self.held, self.step, self.log, self.rematch = game(), {}, 0, [], set()
         self.first = self.game.to_json()
         return self.start()
+
+    def _count_for_series(self) -> None:
+        """The game just played counts for the series; a series it ended gives way to a new
+        one of the same length at the next game."""
+        series, outcome = self.series(), self.game.state.outcome
+        if series is None or outcome is None:
+            return
+        series = series.after(outcome.winner)
+        self.results = [] if series.over else [
+            None if winner is None else int(winner) for winner in series.results]
 
     # -- a record ----------------------------------------------------------------------------
 
@@ -145,7 +172,8 @@ class Table:
         return json.dumps({
             "format": RECORD_FORMAT, "code": self.code, "game": self.game.to_json(),
             "first": self.first, "step": self.step, "log": self.log, "left": self.left,
-            "seat_wait_s": self.seat_wait_s, "lock": self.lock,
+            "seat_wait_s": self.seat_wait_s, "lock": self.lock, "best_of": self.best_of,
+            "replay_ties": self.replay_ties, "results": self.results,
             "seats": {team.name: [seat.name, seat.token] for team, seat in self.seats.items()},
             "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
         })
@@ -165,7 +193,10 @@ class Table:
                       for name, action in data["held"].items()},
                 step=int(data["step"]), log=list(data["log"]), left=bool(data["left"]),
                 seat_wait_s=int(data["seat_wait_s"]), first=str(data["first"]),
-                lock=str(data.get("lock", "")),
+                lock=str(data.get("lock", "")), best_of=int(data.get("best_of", 1)),
+                replay_ties=data.get("replay_ties", False) is True,
+                results=[None if winner is None else int(Team(int(winner)))
+                         for winner in data.get("results", [])],
             )
             Game.from_json(table.first)
         except SnapshotError:

@@ -347,8 +347,8 @@ class App:
     def needs_address(self) -> bool:
         return self.friends.needs_address()
 
-    def host_table(self, name: str) -> None:
-        self.friends.host_table(name)
+    def host_table(self, name: str, best_of: int = 1, replay_ties: bool = False) -> None:
+        self.friends.host_table(name, best_of, replay_ties)
 
     def join_table(self, name: str, code: str, address: str | None) -> None:
         self.friends.join_table(name, code, address)

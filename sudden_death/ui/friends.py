@@ -33,6 +33,7 @@ from .screens.friend import (
 from .session import Play, Session
 from .table import TablePlay
 from .words.phrases import Names
+from .words.series import table_series_words
 from .words.situation import situation_words
 from .words.table import rematch_asked_words, waiting_words
 
@@ -106,12 +107,14 @@ class Friends:
         """Joining with no table server set: the host's own game serves the table."""
         return self.server() is None
 
-    def host_table(self, name: str) -> None:
+    def host_table(self, name: str, best_of: int = 1, replay_ties: bool = False) -> None:
+        """Open a table as `name`; `best_of` 3, 5 or 7 makes its games a series."""
         self.app.names = Names(name, name)
         settings = self.app.comfort.settings
         wait_s = settings.seat_wait * 60  # the host says how long a dropped seat is kept
         self._open(self.server(), p.Host(p.PROTOCOL_VERSION, name, seat_wait_s=wait_s,
-                                         password=settings.table_password))
+                                         password=settings.table_password, best_of=best_of,
+                                         replay_ties=replay_ties))
 
     def join_table(self, name: str, code: str, address: str | None, password: str = "") -> None:
         self.app.names = Names(name, name)
@@ -212,6 +215,9 @@ class Friends:
         app.say(_("You are the {mine}; your friend plays the {theirs}.").format(
             mine=app.names.mine, theirs=app.names.theirs), interrupt=False,
             category=Category.DECISION)
+        if match.series is not None:
+            app.say(table_series_words(match.series), interrupt=False,
+                    category=Category.DECISION)
         if match.step > 0:  # back at a game under way: where it stands first
             app.say(situation_words(match.state, app.names), interrupt=False,
                     category=Category.INFO)

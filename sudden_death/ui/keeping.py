@@ -106,8 +106,23 @@ class Keeper:
 
     @property
     def in_series(self) -> bool:
-        """Whether the next game is one of a series still being played."""
+        """Whether the next game is one of a series still being played (at a table: the
+        table's series, once this game is counted)."""
+        match = self.app.session.match
+        if isinstance(match, RemoteMatch):
+            table = self._table_series()
+            return table is not None and not table.over
         return self.series is not None and not self.series.over
+
+    def _table_series(self) -> Series | None:
+        """A table's series with this game counted in, once it is over."""
+        match = self.app.session.match
+        if not isinstance(match, RemoteMatch) or match.series is None or match.left:
+            return None  # single games, or the friend has left: the series is over
+        outcome = match.state.outcome
+        if outcome is None:
+            return match.series
+        return match.series.after(outcome.winner)
 
     def waiting_series(self) -> Series | None:
         """A kept series with no game in progress, to go on with from the title screen."""
@@ -192,6 +207,10 @@ class Keeper:
 
     def _series_after(self, winner: Team | None) -> list[Line]:
         """A game of the series ended: the series' score, said after the game's words."""
+        table = self._table_series()
+        if table is not None:  # the server counts it; here it is only said
+            return [Line(series_score_words(table, self.app.session.names),
+                         category=Category.RESULT)]
         series = self.series
         if series is None or series.over or not isinstance(self.app.session.match, Match):
             return []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import partial
 
 from ...audio.protocols import Category
 from ...language import N_, _, n_
@@ -12,6 +13,7 @@ from ..keymap import Command
 from ..words.table import table_words
 from .base import Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu
+from .series_setup import SeriesScreen
 from .welcome import NamingScreen, TypingScreen
 
 
@@ -23,6 +25,7 @@ class FriendScreen(Screen):
     def __init__(self, host: Host) -> None:
         menu = Menu(_("Play a friend"), [Group(_("Play a friend"), buttons(
             [(_("Host a table"), self.host_one), (_("Join a table"), self.join_one),
+             (_("Host a series"), self.host_series),
              (_("Back"), self.back)]))])
         super().__init__(host, menu)
 
@@ -32,6 +35,13 @@ class FriendScreen(Screen):
 
     def host_one(self) -> None:
         self.host.push(NamingScreen(self.host, on_named=self.host.host_table))
+
+    def host_series(self) -> None:
+        def chosen(best_of: int, replay_ties: bool) -> None:
+            self.host.push(NamingScreen(self.host, on_named=partial(
+                self.host.host_table, best_of=best_of, replay_ties=replay_ties)))
+
+        self.host.push(SeriesScreen(self.host, at_table=chosen))
 
     def join_one(self) -> None:
         def named(name: str) -> None:

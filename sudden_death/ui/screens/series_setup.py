@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import partial
 
 from ...language import _
@@ -16,7 +17,11 @@ class SeriesScreen(Screen):
 
     help_key = "series"
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host,
+                 at_table: Callable[[int, bool], None] | None = None) -> None:
+        """`at_table`: a series hosted at a table, with a friend: what the choice is handed
+        to (the host's team name comes next); otherwise against the computer."""
+        self.at_table = at_table
         self.replay = Item(_("Replay a tied game"), ItemKind.CHECKBOX)
         lengths = [Item(_("Best of {count}").format(count=count),
                         press=partial(self.start, count)) for count in LENGTHS]
@@ -24,6 +29,9 @@ class SeriesScreen(Screen):
         super().__init__(host, Menu(_("Play a series"), [group]))
 
     def prompt(self) -> str:
+        if self.at_table is not None:
+            return _("A series with your friend at a table: the team that wins most of its "
+                     "games wins it. Choose its length; above them, Replay a tied game.")
         return _("A series against the computer: the team that wins most of its games wins "
                  "it. Choose its length; above them, Replay a tied game.")
 
@@ -31,8 +39,14 @@ class SeriesScreen(Screen):
         return self.menu.describe(entering=True)
 
     def start(self, best_of: int) -> None:
+        if self.at_table is not None:
+            self.at_table(best_of, self.replay.checked)
+            return
         self.host.start_series(best_of, self.replay.checked)
 
     def on_escape(self) -> bool:
+        if self.at_table is not None:
+            self.host.pop()
+            return True
         self.host.start()
         return True

@@ -46,7 +46,8 @@ def _screens() -> dict[str, str]:
         ),
         "friend": _(
             "Playing a friend on another computer. Host a table: the game says a code to give "
-            "your friend. Join a table: type the code your friend's game says. Choose with "
+            "your friend. Join a table: type the code your friend's game says. Host a series: "
+            "a table whose games are a series. Choose with "
             "{previous_item} and {next_item} and press {activate}; {back} returns to the title."
         ),
         "table_code": _(

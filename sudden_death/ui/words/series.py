@@ -41,3 +41,14 @@ def series_title_words(series: Series) -> str:
     return _("{home} {home_wins}, {away} {away_wins}, best of {count}").format(
         home=series.home, away=series.away, home_wins=series.wins(Team.HOME),
         away_wins=series.wins(Team.AWAY), count=series.best_of)
+
+
+def table_series_words(series: Series) -> str:
+    """At a table, as a game of its series begins: "A series, best of 3; a tied game is
+    played again." for the first, "Game 2 of the series." after."""
+    if series.results:
+        return _("Game {number} of the series.").format(number=series.next_game)
+    if series.replay_ties:
+        return _("A series, best of {count}; a tied game is played again.").format(
+            count=series.best_of)
+    return _("A series, best of {count}; a tied game counts.").format(count=series.best_of)
