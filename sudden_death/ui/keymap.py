@@ -283,7 +283,8 @@ KEY_HELP: tuple[KeyHelp, ...] = (
     KeyHelp((Command.SETTINGS,),
             N_("{settings} opens settings."),
             "settings (language, speech rate, voice, volumes, verbosity, menu wrap, hear the "
-            "play, playing at a table, text size, opponent, speech engine, speech output)"),
+            "play, playing at a table, text size, opponent, overtime, speech engine, speech "
+            "output)"),
     KeyHelp((Command.SCROLL_UP, Command.SCROLL_DOWN),
             N_("{scroll_up} and {scroll_down} scroll the text shown under the decision, for "
                "anyone reading the window."),
