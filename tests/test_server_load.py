@@ -103,7 +103,11 @@ def test_a_server_killed_under_load_comes_back_with_every_step_and_every_seat(
     assert stats.errors == [], stats.errors[:5]
     assert stats.games == 20  # every game went on to its end
     assert in_play >= 15
-    assert stats.resumed == 2 * in_play  # every seat of a game under way came back
+    # Every seat of a game under way came back, both seats of a table together. A game whose
+    # last update was already on its way when the server died ends without coming back, so
+    # `in_play` (counted at the kill) can be a game or two above the games that resumed.
+    assert stats.resumed % 2 == 0
+    assert 2 * (in_play - 2) <= stats.resumed <= 2 * in_play
     assert stats.behind == 0  # and found the server at least where it had heard it
     assert code == 0
     # Open on disk at the kill: those in play, less any whose last step was kept but not yet
