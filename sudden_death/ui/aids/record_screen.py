@@ -52,7 +52,8 @@ class RecordScreen(Screen):
 
     def intro(self) -> str:
         if not self.count:
-            return f"{_('Your record.')} {self.menu.groups[0].items[0].label}"
+            # Translators: the record with no game in it yet; {line} says so.
+            return _("Your record. {line}").format(line=self.menu.groups[0].items[0].label)
         # Translators: {first} is the first line of the record, read after this.
         return n_("Your record, {count} game. Up and Down go through it; Enter on a game "
                   "tells it again. {first}",
