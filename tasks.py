@@ -1,8 +1,9 @@
-"""Set up and run Sudden Death with nothing but Python (3.10 to 3.13, the versions tested).
+"""Set up and run Sudden Death with nothing but Python (3.10 or newer; 3.10 to 3.13 are tested).
 
 `python3 tasks.py play` starts the game and `python3 tasks.py test` runs the whole test suite.
 Both create `.venv/` beside this file on first use and install the project into it, so a fresh
-machine needs no other step. The install is redone only when `pyproject.toml` changes.
+machine needs no other step: `play` installs only what the game needs, `test` adds the test
+tools. The install is redone only when `pyproject.toml` changes.
 `python3 tasks.py test-pythons` runs the test suite again under every other supported Python
 found on the machine, each in its own `.venvs/<version>/` (CI runs it after `test`).
 `python3 tasks.py build` also installs the build extra (PyInstaller) and builds the packaged game
@@ -31,6 +32,7 @@ VENV = ROOT / ".venv"
 VENVS = ROOT / ".venvs"  # one per other Python, for test-pythons
 STAMP_NAME = "installed.stamp"
 EXTRAS = "test"
+PLAY_EXTRAS = ""  # a player's first start installs the game alone
 BUILD_EXTRAS = "test,build"
 MUTANT_EXTRAS = "test,mutants"
 SPEC = ROOT / "build.spec"
@@ -59,7 +61,7 @@ def _version(python: Path | str) -> str:
 
 def _wanted_stamp(extras: str, version: str) -> str:
     digest = hashlib.sha256((ROOT / "pyproject.toml").read_bytes()).hexdigest()
-    return f"{digest} {extras} {version}"
+    return f"{digest} {extras or '-'} {version}"
 
 
 def _stamp_covers(stamp: Path, extras: str, version: str) -> bool:
@@ -71,7 +73,11 @@ def _stamp_covers(stamp: Path, extras: str, version: str) -> bool:
     wanted = _wanted_stamp(extras, version).split(" ", 2)
     if len(installed) != 3 or installed[0] != wanted[0] or installed[2] != wanted[2]:
         return False
-    return set(extras.split(",")) <= set(installed[1].split(","))
+    return _extras(extras) <= _extras(installed[1])
+
+
+def _extras(extras: str) -> set[str]:
+    return {extra for extra in extras.split(",") if extra and extra != "-"}
 
 
 def ensure_environment(extras: str = EXTRAS, venv_dir: Path = VENV,
@@ -89,18 +95,32 @@ def ensure_environment(extras: str = EXTRAS, venv_dir: Path = VENV,
     version = _version(python) if base is not None else "{}.{}".format(*sys.version_info[:2])
     stamp = venv_dir / STAMP_NAME
     if not _stamp_covers(stamp, extras, version):
-        print(f"Installing Sudden Death and its test tools into {name}...", flush=True)
+        what = "Sudden Death" if not _extras(extras) else "Sudden Death and its test tools"
+        print(f"Installing {what} into {name}...", flush=True)
         quiet = ["--quiet", "--disable-pip-version-check"]
         subprocess.run(
             [str(python), "-m", "pip", "install", *quiet, "--upgrade", "pip"], check=True
         )
+        _leave_pygame(python)
+        target = f".[{extras}]" if _extras(extras) else "."
         subprocess.run(
-            [str(python), "-m", "pip", "install", *quiet, "-e", f".[{extras}]"],
+            [str(python), "-m", "pip", "install", *quiet, "-e", target],
             check=True,
             cwd=ROOT,
         )
         stamp.write_text(_wanted_stamp(extras, version))
     return python
+
+
+def _leave_pygame(python: Path) -> None:
+    """An environment made before the move to pygame-ce holds pygame, whose files pygame-ce
+    would be installed over (both are imported as `pygame`): pygame goes first."""
+    found = subprocess.run(
+        [str(python), "-c", "import importlib.metadata as m; m.version('pygame')"],
+        capture_output=True)
+    if found.returncode == 0:
+        subprocess.run([str(python), "-m", "pip", "uninstall", "--quiet", "--yes", "pygame"],
+                       check=True)
 
 
 def find_python(version: str) -> str | None:
@@ -187,12 +207,17 @@ def skip_words(skips: Counter[str]) -> str:
 
 
 def _supported_here() -> bool:
+    """3.10 to 3.13 are tested; a newer Python is said in one line and goes on, an older one
+    cannot run the game."""
     current = "{}.{}".format(*sys.version_info[:2])
     if current in PYTHONS:
         return True
-    print(f"Sudden Death is tested on Python {PYTHONS[0]} to {PYTHONS[-1]}; this is {current}. "
-          f"Run this file with one of those, for example: python{PYTHONS[-1]} tasks.py play",
-          file=sys.stderr)
+    if sys.version_info[:2] > tuple(int(part) for part in PYTHONS[-1].split(".")):
+        print(f"Sudden Death is tested on Python {PYTHONS[0]} to {PYTHONS[-1]}; going on with "
+              f"{current}.", file=sys.stderr)
+        return True
+    print(f"Sudden Death needs Python {PYTHONS[0]} or newer; this is {current}. Run this file "
+          f"with a newer one, for example: python{PYTHONS[-1]} tasks.py play", file=sys.stderr)
     return False
 
 
@@ -220,7 +245,8 @@ def main(argv: list[str]) -> int:
         return 2
     if argv[0] == "test-pythons":
         return test_pythons(argv[1:])
-    extras = {"build": BUILD_EXTRAS, "mutants": MUTANT_EXTRAS}.get(argv[0], EXTRAS)
+    extras = {"build": BUILD_EXTRAS, "mutants": MUTANT_EXTRAS,
+              "play": PLAY_EXTRAS}.get(argv[0], EXTRAS)
     python = ensure_environment(extras)
     command = commands[argv[0]]
     if command is None:

@@ -16,13 +16,13 @@ really produces:
 How it works
 ------------
 `install()` finds the SDL_mixer library pygame has already loaded (from `/proc/self/maps`, else
-pygame's bundled `site-packages/pygame.libs/libSDL2_mixer-*.so*`) and opens that same file with
-`ctypes.CDLL`; dlopen of a loaded library returns the loaded instance, so `Mix_SetPostMix` sets
-the hook of the mixer pygame mixes with. `install()` then waits until the hook has been called
-(and raises if it is not), which proves it. SDL_mixer calls the hook on SDL's audio thread with
-every buffer it has just mixed (all channels, after volumes and effects), right before the buffer
-goes to the driver. For each buffer the hook records the time (`time.perf_counter()`'s clock,
-CLOCK_MONOTONIC), the largest |sample|, and the frame index of the first sample above the
+pygame-ce's bundled `site-packages/pygame_ce.libs/libSDL2_mixer-*.so*`) and opens that same file
+with `ctypes.CDLL`; dlopen of a loaded library returns the loaded instance, so `Mix_SetPostMix`
+sets the hook of the mixer pygame mixes with. `install()` then waits until the hook has been
+called (and raises if it is not), which proves it. SDL_mixer calls the hook on SDL's audio thread
+with every buffer it has just mixed (all channels, after volumes and effects), right before the
+buffer goes to the driver. For each buffer the hook records the time (`time.perf_counter()`'s
+clock, CLOCK_MONOTONIC), the largest |sample|, and the frame index of the first sample above the
 threshold (-60 dBFS: |sample| > 32 of 32768; 16-bit signed, mono or stereo as
 `pygame.mixer.get_init()` says).
 
@@ -151,7 +151,8 @@ def find_mixer_library() -> str:
     """Path of the SDL_mixer shared library already loaded in this process (pygame's).
 
     Looks in /proc/self/maps first (exactly what is loaded); falls back to pygame's bundled copy
-    in site-packages/pygame.libs. Raises RuntimeError if neither is found.
+    in site-packages/pygame_ce.libs (pygame.libs for pygame itself). Raises RuntimeError if
+    neither is found.
     """
     loaded: list[str] = []
     try:
@@ -165,12 +166,12 @@ def find_mixer_library() -> str:
     except OSError:
         pass
     if loaded:
-        bundled = [path for path in loaded if "pygame.libs" in path]
+        bundled = [path for path in loaded if "pygame_ce.libs" in path or "pygame.libs" in path]
         return (bundled or loaded)[0]
     import pygame
 
-    libs = os.path.join(os.path.dirname(os.path.dirname(pygame.__file__)), "pygame.libs")
-    found = sorted(glob.glob(os.path.join(libs, "libSDL2_mixer-*.so*")))
+    site = os.path.dirname(os.path.dirname(pygame.__file__))
+    found = sorted(glob.glob(os.path.join(site, "pygame*.libs", "libSDL2_mixer-*.so*")))
     if found:
         return found[0]
     raise RuntimeError("no SDL_mixer library is loaded; call pygame.mixer.init() first")

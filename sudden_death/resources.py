@@ -11,8 +11,6 @@ ROOT_DIR = PACKAGE_DIR.parent
 
 
 def sounds_dir() -> Path:
-    """The folder of cue WAV files. A wheel (and the PyInstaller bundle) carries `sounds/` as the
-    package data `sudden_death/sounds/`; a checkout or an editable install has it beside the
-    package, where tools/make_sounds.py writes it."""
-    packaged = PACKAGE_DIR / "sounds"
-    return packaged if packaged.is_dir() else ROOT_DIR / "sounds"
+    """The folder of cue WAV files, `sudden_death/sounds/` (package data): where
+    tools/make_sounds.py writes them, and where a wheel and the PyInstaller bundle carry them."""
+    return PACKAGE_DIR / "sounds"

@@ -22,6 +22,21 @@ def test_every_catalog_is_complete_and_current() -> None:
     assert catalogs.problems() == []
 
 
+# A gettext call inside an f-string's braces: Python 3.12 and later read f-strings as code
+# (PEP 701), so their extractor finds the message and 3.10 and 3.11's does not, and the
+# catalogs can be current on one Python and stale on another.
+GETTEXT_IN_FSTRING = re.compile(r"""\bf(["'])[^"'\n]*\{\s*(?:_|n_|p_|N_)\(""")
+
+
+def test_no_message_hides_inside_an_f_string() -> None:
+    found = [f"{path.relative_to(ROOT)}:{number}"
+             for path in sorted((ROOT / "sudden_death").rglob("*.py"))
+             for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1)
+             if GETTEXT_IN_FSTRING.search(line)]
+    assert found == []
+    assert GETTEXT_IN_FSTRING.search('return f"{_(\'Your record.\')} {x}"')
+
+
 def test_spanish_is_shipped_and_names_itself() -> None:
     assert "es" in language.available()
     spanish = language.load("es")

@@ -53,19 +53,23 @@ def _clean_copy(folder: Path) -> Path:
 
 
 def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path) -> None:
-    """pip install of the wheel alone (no source tree) keeps every sound: sounds/ is shipped as
-    the package data sudden_death/sounds/, which resources.sounds_dir() finds first. The
-    compiled catalogs come with it, and the installed game finds them."""
+    """pip install of the wheel alone (no source tree) keeps every sound: sudden_death/sounds/
+    is shipped as package data, where resources.sounds_dir() finds it. The compiled catalogs
+    come with it, and the installed game finds them."""
     from sudden_death.audio.cues import DIE_CLICK
     from sudden_death.audio.protocols import CUE_NAMES
 
     source = _clean_copy(tmp_path / "source")  # a build/ folder left here could add old modules
+    # Warnings as errors, the build backend's included: a player's first install must print
+    # none from the project's own packaging (setuptools warned of the catalogs' folders).
     built = subprocess.run(
-        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q",
-         "-w", str(tmp_path / "wheel"), str(source)],
+        [sys.executable, "-m", "pip", "wheel", "--no-deps", "-w", str(tmp_path / "wheel"),
+         str(source)],
         capture_output=True, text=True, timeout=300,
+        env={**os.environ, "PYTHONWARNINGS": "error"},
     )
-    assert built.returncode == 0, built.stderr
+    assert built.returncode == 0, built.stdout[-3000:] + built.stderr
+    assert "BuildBackendWarning" not in built.stdout + built.stderr
     (wheel,) = (tmp_path / "wheel").glob("sudden_death-*.whl")
     with zipfile.ZipFile(wheel) as archive:
         archive.extractall(tmp_path / "site")

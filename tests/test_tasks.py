@@ -26,14 +26,17 @@ def tasks() -> ModuleType:
     return module
 
 
-def test_pyproject_promises_exactly_the_pythons_tested(tasks: ModuleType) -> None:
+def test_pyproject_promises_every_python_from_the_oldest_tested(tasks: ModuleType) -> None:
     from packaging.specifiers import SpecifierSet
 
     text = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
     line = next(x for x in text.splitlines() if x.startswith("requires-python"))
     allowed = SpecifierSet(line.split("=", 1)[1].strip().strip('"'))
     candidates = [f"3.{minor}" for minor in range(6, 20)]
-    assert [v for v in candidates if f"{v}.0" in allowed] == list(tasks.PYTHONS)
+    # No upper cap: a newer Python than those tested may install it (and is told so).
+    assert [v for v in candidates if f"{v}.0" in allowed] == \
+        [v for v in candidates if int(v.split(".")[1]) >= 10]
+    assert tasks.PYTHONS[0] == "3.10"
     for version in tasks.PYTHONS:
         assert f"Programming Language :: Python :: {version}" in text
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -64,13 +67,39 @@ def test_a_missing_python_fails_the_run_and_is_named(
     assert f"{current}: the default interpreter" in out
 
 
-def test_an_unsupported_python_is_told_which_to_use(
+def test_a_newer_python_is_told_what_is_tested_and_goes_on(
+        tasks: ModuleType, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    monkeypatch.setattr(tasks, "PYTHONS", ("3.8", "3.9"))  # this Python is newer than both
+    ran: list[str] = []
+    monkeypatch.setattr(tasks, "ensure_environment", lambda extras: ran.append(extras) or
+                        Path(sys.executable))
+    monkeypatch.setattr(tasks.subprocess, "run", lambda *a, **k: subprocess.CompletedProcess(
+        a, 0))
+    assert tasks.main(["play"]) == 0
+    err = capsys.readouterr().err
+    current = "{}.{}".format(*sys.version_info[:2])
+    assert err.strip() == f"Sudden Death is tested on Python 3.8 to 3.9; going on with {current}."
+    assert ran == [tasks.PLAY_EXTRAS]  # play installs the game alone
+
+
+def test_an_older_python_is_told_which_to_use(
         tasks: ModuleType, monkeypatch: pytest.MonkeyPatch,
         capsys: pytest.CaptureFixture[str]) -> None:
     monkeypatch.setattr(tasks, "PYTHONS", ("3.98", "3.99"))
     assert tasks.main(["play"]) == 2
     err = capsys.readouterr().err
-    assert "tested on Python 3.98 to 3.99" in err and "python3.99 tasks.py play" in err
+    assert "needs Python 3.98 or newer" in err and "python3.99 tasks.py play" in err
+
+
+def test_play_installs_the_game_alone_and_test_adds_the_tools(tasks: ModuleType,
+                                                             tmp_path: Path) -> None:
+    stamp = tmp_path / "stamp"
+    stamp.write_text(tasks._wanted_stamp(tasks.PLAY_EXTRAS, "3.11"))
+    assert tasks._stamp_covers(stamp, tasks.PLAY_EXTRAS, "3.11")
+    assert not tasks._stamp_covers(stamp, tasks.EXTRAS, "3.11")  # test needs its tools
+    stamp.write_text(tasks._wanted_stamp(tasks.EXTRAS, "3.11"))
+    assert tasks._stamp_covers(stamp, tasks.PLAY_EXTRAS, "3.11")  # play after test: no install
 
 
 def test_the_summary_names_each_skip_reason_from_a_real_run(

@@ -1,9 +1,9 @@
-"""Synthesize every sound cue into sounds/<name>.wav (mono, 22050 Hz, 16-bit).
+"""Synthesize every sound cue into sudden_death/sounds/<name>.wav (mono, 22050 Hz, 16-bit).
 
 Everything is made from sine waves and seeded noise with the standard library alone, so the files
 carry no licence question and anyone can re-run this and get byte-identical output:
 
-    python tools/make_sounds.py            # writes sounds/*.wav
+    python tools/make_sounds.py            # writes sudden_death/sounds/*.wav
     python tools/make_sounds.py --check    # exits 1 if a committed file differs from a fresh one
 
 Each cue is loudness-matched (the RMS of its audible part is brought to TARGET_DBFS, then peaks are
@@ -28,7 +28,7 @@ RATE = 22050
 TARGET_DBFS = -18.0
 PEAK = 0.97
 ROOT = Path(__file__).resolve().parent.parent
-SOUNDS = ROOT / "sounds"
+SOUNDS = ROOT / "sudden_death" / "sounds"
 
 Samples = list[float]
 
@@ -476,7 +476,8 @@ def render(name: str) -> bytes:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare, do not write")
-    parser.add_argument("--out", type=Path, default=SOUNDS, help="folder to write (sounds/)")
+    parser.add_argument("--out", type=Path, default=SOUNDS,
+                        help="folder to write (sudden_death/sounds/)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     stale = []

@@ -1,4 +1,5 @@
-"""Sound cues: the WAVs from sounds/ on the mixer's free channels, with their own volume."""
+"""Sound cues: the WAVs of sudden_death/sounds/ on the mixer's free channels, at their own
+volume."""
 
 from __future__ import annotations
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Protocol
 
-# Every event sound SPEC names; each is a WAV file `sounds/<name>.wav`.
+# Every event sound SPEC names; each is a WAV file `sudden_death/sounds/<name>.wav`.
 CUE_NAMES: tuple[str, ...] = (
     "coin",
     "reveal",
