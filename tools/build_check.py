@@ -217,7 +217,7 @@ def play_whole_game(executable: Path, dist: Path, keys: list[str], seed: int, wo
     transcript = run / "transcript.jsonl"
     env = dict(os.environ, SUDDEN_DEATH_DIAGNOSTICS=str(diagnostics),
                XDG_CONFIG_HOME=str(work / "config"), XDG_DATA_HOME=str(work / "data"),
-               PYGAME_HIDE_SUPPORT_PROMPT="1")
+               XDG_STATE_HOME=str(work / "state"), PYGAME_HIDE_SUPPORT_PROMPT="1")
     env.pop("ESPEAK_DATA_PATH", None)  # the app must find the bundled data by itself
     before = snapshot(dist)
     command = [*isolate, str(executable), "--headless", "--seed", str(seed), "--keys", "-",
@@ -247,6 +247,9 @@ def play_whole_game(executable: Path, dist: Path, keys: list[str], seed: int, wo
     facts = _read_json(diagnostics) or {}
     check_built_folder(facts, dist, before, run, transcript)
     games = check_record(work / "data" / "sudden-death" / "record.sqlite3")
+    log = work / "state" / "sudden-death" / "log" / "sudden-death.log"
+    if not log.is_file() or "started (the built game" not in log.read_text(encoding="utf-8"):
+        raise CheckFailed(f"the built game wrote no log in its log folder ({log})")
     if sys.platform.startswith("linux"):
         mapped = facts.get("mapped_espeak_libraries")
         if not isinstance(mapped, list) or not mapped:
@@ -404,7 +407,7 @@ def play_at_a_table(executable: Path, dist: Path, source: Path, work: Path,
     run = work / "table-run"
     run.mkdir()
     env = dict(driver.game_env(), XDG_CONFIG_HOME=str(work / "table-config"),
-               XDG_DATA_HOME=str(work / "table-data"))
+               XDG_DATA_HOME=str(work / "table-data"), XDG_STATE_HOME=str(work / "table-state"))
     before = snapshot(dist)
     started = time.perf_counter()
     try:
@@ -456,6 +459,7 @@ def play_in_language(executable: Path, work: Path, isolate: list[str], code: str
     transcript = run / "transcript.jsonl"
     env = dict(os.environ, XDG_CONFIG_HOME=str(work / f"config-{code}"),
                XDG_DATA_HOME=str(work / f"data-{code}"),
+               XDG_STATE_HOME=str(work / f"state-{code}"),
                PYGAME_HIDE_SUPPORT_PROMPT="1")
     result = subprocess.run(
         [*isolate, str(executable), "--headless", "--no-sound", "--lang", code, "--keys", "-",

@@ -17,15 +17,18 @@ import time
 import traceback
 from collections.abc import Callable
 from contextvars import Token
+from dataclasses import replace
 from typing import Any
 
 import pygame
 
+from ... import __version__
 from ...audio import system as audio_system
 from ...audio.protocols import Category, CuePlayer, Speaker
 from ...audio.screen_reader import find_screen_reader
 from ...audio.silent import SilentCues, SilentSpeaker
 from ...audio.speech_output import SpeechOutput
+from ...folders import user_folders
 from ...language import N_, LanguageChoice, _, choose, install, restore
 from ...settings import load_settings
 from ..app import App
@@ -33,6 +36,7 @@ from ..window.frame_log import FrameLog
 from ..window.render import HEIGHT, WIDTH, Fonts, draw
 from .cli import Options, parse_options
 from .key_script import KeyScriptError, KeySource, Step, StepError, post_step
+from .log_file import open_log
 from .transcript import Transcript
 
 # Translators: said when a key press failed inside the game; F1 is the help key.
@@ -87,6 +91,7 @@ def run_app(options: Options, speaker: Speaker | None = None,
         os.environ["SDL_VIDEODRIVER"] = "dummy"
         os.environ["SDL_AUDIODRIVER"] = "dummy"
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    options, console = _without_console(options)  # a windowed build: said once it speaks
     try:  # before the window: a bad path is a one-line message, not a flash of a window
         transcript = Transcript.open(options.transcript, launched)
     except OSError as error:
@@ -103,7 +108,7 @@ def run_app(options: Options, speaker: Speaker | None = None,
     log = _log_to_stderr()
     try:
         with SignalGuard() as guard:  # after SDL's own handler, so it replaces it
-            _run_window(options, source, transcript, speaker, cues, launched, guard)
+            _run_window(options, source, transcript, speaker, cues, launched, guard, console)
     finally:
         if log is not None:
             logging.getLogger(LOG_NAME).removeHandler(log)
@@ -114,9 +119,25 @@ def run_app(options: Options, speaker: Speaker | None = None,
     return 1 if transcript.failed is not None else 0  # its reader was gone: said on stderr
 
 
+def _without_console(options: Options) -> tuple[Options, list[str]]:
+    """A windowed game (the Windows .exe) has no standard output or input: --transcript - and
+    --keys - are dropped, and the game says why instead of failing on the missing stream."""
+    missing: list[str] = []
+    if options.transcript == "-" and sys.stdout is None:
+        options = replace(options, transcript=None)
+        missing.append(_("The transcript goes to standard output, and this game window has "
+                         "none: start sudden-death-console for --transcript -, or give a file "
+                         "name."))
+    if options.keys == "-" and sys.stdin is None:
+        options = replace(options, keys=None)
+        missing.append(_("Keys from standard input need a console: start sudden-death-console "
+                         "for --keys -, or give a file name."))
+    return options, missing
+
+
 def _run_window(options: Options, source: KeySource | None, transcript: Transcript,
                 speaker: Speaker | None, cues: CuePlayer | None, launched: float,
-                guard: SignalGuard) -> None:
+                guard: SignalGuard, console: list[str] | None = None) -> None:
     """The window, the sound and the loop, each closed again however the loop ends."""
     pygame.font.init()
     # Resizable and maximisable: the layout follows the window's size on every frame.
@@ -128,6 +149,7 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
     switch = sys.getswitchinterval()
     output: SpeechOutput | None = None
     restore_language: Token[LanguageChoice | None] | None = None
+    log_file: logging.Handler | None = None
     try:
         # The language first: the speech worker and every word after start in its context.
         # Until the settings are read it is --lang's or the system's, which is also the right
@@ -137,9 +159,11 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         restore_language = install(choice)
         loaded = load_settings(options.config)  # its notice is said later, by comfort
         saved = loaded[0]
+        log_file = _open_log_file(options, saved.table_password)
         if options.lang is None and saved.language:
             choice.language, language_notice = choose(saved.language)
         notices.append(language_notice or "")
+        notices += console or []
         # Translators: the window's title: the game's name.
         pygame.display.set_caption(_("Sudden Death"))
         if speaker is None or cues is None:
@@ -189,6 +213,9 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         closer()
         transcript.close()
         pygame.display.quit()
+        if log_file is not None:
+            logging.getLogger(LOG_NAME).removeHandler(log_file)
+            log_file.close()
         if restore_language is not None:
             restore(restore_language)
 
@@ -241,6 +268,24 @@ def _await_reader(output: SpeechOutput, stop: Callable[[], bool]) -> None:
     while output.asking and time.perf_counter() < deadline and not stop():
         pygame.event.pump()
         time.sleep(SPIN_POLL_SECONDS)
+
+
+def _open_log_file(options: Options, password: str) -> logging.Handler | None:
+    """The log file (log_file.py) in the log folder, its first line saying what started."""
+    try:
+        folder = user_folders(options.config).log
+    except RuntimeError:  # no home folder: no log
+        return None
+    logger = logging.getLogger(LOG_NAME)
+    handler = open_log(folder, logger, secrets=[password])
+    if handler is not None:  # into the file alone: the console stays quiet at a start
+        frozen = "the built game" if getattr(sys, "frozen", False) else "from source"
+        console = "windowed" if sys.stdout is None else "with a console"
+        handler.handle(logger.makeRecord(
+            LOG_NAME, logging.INFO, __file__, 0,
+            "Sudden Death %s started (%s, %s, Python %s, pygame %s)",
+            (__version__, frozen, console, sys.version.split()[0], pygame.version.ver), None))
+    return handler
 
 
 def _log_to_stderr() -> logging.Handler | None:
