@@ -58,6 +58,17 @@ def test_windows_exe_built_under_wine_speaks_a_whole_game(tmp_path: Path) -> Non
     # played the whole game, answering each turn live; both heard the same final score.
     assert "smoke: OK: a table game with the Linux game, both heard 'Final score: " in \
         result.stdout, result.stdout[-3000:]
+    # The game players start is windowed (no console window), the console one is a console
+    # program, and both carry the icon and the version resource (read with pefile).
+    identity = next(line for line in result.stdout.splitlines()
+                    if line.startswith("windows build: identity: "))
+    assert "'sudden-death.exe': {'subsystem': 2, 'product': 'Sudden Death', 'version': " \
+        "'0.1.0'" in identity, identity
+    assert "'sudden-death-console.exe': {'subsystem': 3" in identity
+    # The windowed game, keys and transcript from files, went from its title to Quit and
+    # wrote its log (what it would otherwise print on a console it does not have).
+    assert "smoke: OK: its log begins " in result.stdout
+    assert "started (the built game" in result.stdout
     report = json.loads(result.stdout.strip().splitlines()[-1])
     facts = report["diagnostics"]
     assert facts["frozen"] and facts["utterances_synthesized"] > 0
@@ -69,10 +80,11 @@ def test_windows_exe_built_under_wine_speaks_a_whole_game(tmp_path: Path) -> Non
     with zipfile.ZipFile(dist / "sudden-death-windows.zip") as archive:
         names = set(archive.namelist())
         readme = archive.read("Read me first.txt").decode("utf-8")
-    assert "sudden-death/sudden-death.exe" in names
+    assert {"sudden-death/sudden-death.exe", "sudden-death/sudden-death-console.exe"} <= names
     assert "sudden-death/_internal/espeakng_loader/espeak-ng.dll" in names
     assert "sudden-death/_internal/sudden_death/locale/es/LC_MESSAGES/sudden_death.mo" in names
     assert "sudden-death/_internal/accessible_output2/lib/nvdaControllerClient64.dll" in names
     assert any(n.startswith("sudden-death/_internal/sudden_death/sounds/") and n.endswith(".wav")
                for n in names)
     assert "\r\n" in readme and "sudden-death.exe" in readme and "F1" in readme
+    assert "black console window" not in readme and "sudden-death.log" in readme

@@ -89,6 +89,9 @@ except ImportError:
 ROOT = Path(__file__).resolve().parent.parent
 
 NAME = "sudden-death"
+CONSOLE = f"{NAME}-console"  # the same game with a console: every scripted run below uses it
+# PE optional header subsystems (winnt.h): what makes Windows open a console or not.
+GUI_SUBSYSTEM, CONSOLE_SUBSYSTEM = 2, 3
 CACHE = ROOT / "build" / "windows-cache"
 DIST = ROOT / "dist" / "windows"
 README = ROOT / "packaging" / "Read me first.txt"
@@ -395,10 +398,81 @@ def build_exe(wine: Wine, python: Path, source: Path, dist: Path, work: Path) ->
         timeout=BUILD_TIMEOUT_S, cwd=source, env=env,
     )
     folder = dist / NAME
-    if result.returncode != 0 or not (folder / f"{NAME}.exe").exists():
+    if result.returncode != 0 or not all((folder / f"{name}.exe").exists()
+                                         for name in (NAME, CONSOLE)):
         raise CheckFailed(f"PyInstaller under Wine failed (exit {result.returncode}):\n"
                           f"{result.stdout[-3000:]}")
     return folder
+
+
+def check_identity(folder: Path, version: str) -> dict[str, object]:
+    """Each built .exe as Windows sees it (pefile reads the files here on Linux): the game
+    players start is a GUI program (no console window opens), the console one a console
+    program, and both carry the icon and a version resource naming Sudden Death and
+    `version`. Returns what was read."""
+    import pefile  # the test tools' (pyproject.toml): read only here
+
+    facts: dict[str, object] = {}
+    for name, subsystem in ((NAME, GUI_SUBSYSTEM), (CONSOLE, CONSOLE_SUBSYSTEM)):
+        path = folder / f"{name}.exe"
+        pe = pefile.PE(str(path), fast_load=True)
+        try:
+            pe.parse_data_directories(directories=[
+                pefile.DIRECTORY_ENTRY["IMAGE_DIRECTORY_ENTRY_RESOURCE"]])
+            found = pe.OPTIONAL_HEADER.Subsystem
+            strings: dict[str, str] = {}
+            for info in getattr(pe, "FileInfo", None) or []:
+                for entry in info:
+                    for table in getattr(entry, "StringTable", []):
+                        strings.update({key.decode(): value.decode()
+                                        for key, value in table.entries.items()})
+            directory = getattr(pe, "DIRECTORY_ENTRY_RESOURCE", None)
+            resources = {entry.id for entry in directory.entries} if directory else set()
+        finally:
+            pe.close()
+        if found != subsystem:
+            raise CheckFailed(f"{path.name} has subsystem {found}, not {subsystem} "
+                              f"({'GUI' if subsystem == GUI_SUBSYSTEM else 'console'})")
+        if strings.get("ProductName") != "Sudden Death" or \
+                strings.get("ProductVersion") != version:
+            raise CheckFailed(f"{path.name}'s version resource is {strings}")
+        if pefile.RESOURCE_TYPE["RT_GROUP_ICON"] not in resources:
+            raise CheckFailed(f"{path.name} has no icon")
+        facts[path.name] = {"subsystem": found, "product": strings["ProductName"],
+                            "version": strings["ProductVersion"],
+                            "description": strings.get("FileDescription", "")}
+    return facts
+
+
+def project_version(source: Path) -> str:
+    for line in (source / "pyproject.toml").read_text(encoding="utf-8").splitlines():
+        if line.startswith("version = "):
+            return line.split("=", 1)[1].strip().strip('"')
+    raise CheckFailed("pyproject.toml names no version")
+
+
+def windowed_smoke(wine: Wine, folder: Path, work: Path) -> str:
+    """The windowed game players start, under Wine: its keys and transcript from files (it has
+    no console to read or write), from the title to Quit; it must say Goodbye, exit 0 and
+    write its log. Returns the log's first line."""
+    run = work / "run"
+    run.mkdir(parents=True)
+    keys, transcript, config = run / "keys.txt", run / "transcript.jsonl", work / "config"
+    keys.write_text("escape\ndown\nreturn\n", encoding="utf-8")  # Quit? Yes
+    result = wine.run([str(folder / f"{NAME}.exe"), "--headless", "--no-sound",
+                       "--keys", windows_path(keys), "--transcript", windows_path(transcript),
+                       "--config", windows_path(config)],
+                      timeout=GAME_TIMEOUT_S, cwd=run,
+                      env=wine.env(PYGAME_HIDE_SUPPORT_PROMPT="1"))
+    said = [json.loads(line).get("text") for line in
+            transcript.read_text(encoding="utf-8").splitlines()] if transcript.exists() else []
+    if result.returncode != 0 or "Goodbye." not in said:
+        raise CheckFailed(f"the windowed game (exit {result.returncode}) said {said[-3:]}:\n"
+                          f"{result.stdout[-2000:]}")
+    log = config / "sudden-death.log"
+    if not log.is_file():
+        raise CheckFailed("the windowed game wrote no log")
+    return log.read_text(encoding="utf-8").splitlines()[0]
 
 
 def make_zip(folder: Path, readme: Path, target: Path) -> Path:
@@ -510,7 +584,7 @@ def smoke(wine: Wine, folder: Path, keys: list[str], seed: int, work: Path,
     run = work / "run"
     run.mkdir(parents=True)
     diagnostics, transcript = work / "diagnostics.json", run / "transcript.jsonl"
-    command = [wine.executable, str(folder / f"{NAME}.exe"), "--headless", "--seed", str(seed),
+    command = [wine.executable, str(folder / f"{CONSOLE}.exe"), "--headless", "--seed", str(seed),
                "--keys", "-", "--transcript", windows_path(transcript),
                "--config", windows_path(work / "config")]
     if not sound:
@@ -544,7 +618,7 @@ def screen_reader_smoke(wine: Wine, folder: Path, work: Path) -> str:
     (config / "settings.json").write_text(
         json.dumps({"version": 1, "speech_output": "screen_reader"}), encoding="utf-8")
     transcript = run / "transcript.jsonl"
-    command = [wine.executable, str(folder / f"{NAME}.exe"), "--headless", "--no-sound",
+    command = [wine.executable, str(folder / f"{CONSOLE}.exe"), "--headless", "--no-sound",
                "--seed", "1", "--keys", "-", "--transcript", windows_path(transcript),
                "--config", windows_path(config)]
     keys = ["o", "end", "up", "up", "escape", "return", "type Hawks", "return", "return"]
@@ -569,7 +643,7 @@ def language_smoke(wine: Wine, folder: Path, work: Path, code: str) -> list[str]
     run = work / "run"
     run.mkdir(parents=True)
     transcript = run / "transcript.jsonl"
-    command = [wine.executable, str(folder / f"{NAME}.exe"), "--headless", "--no-sound",
+    command = [wine.executable, str(folder / f"{CONSOLE}.exe"), "--headless", "--no-sound",
                "--lang", code, "--keys", "-", "--transcript", windows_path(transcript),
                "--config", windows_path(work / "config")]
     played = play_scripted(command, wine.env(PYGAME_HIDE_SUPPORT_PROMPT="1"), run, [],
@@ -605,7 +679,7 @@ def table_smoke(wine: Wine, folder: Path, source: Path, work: Path) -> tuple[str
         env = wine.env(PYGAME_HIDE_SUPPORT_PROMPT="1", SDL_VIDEODRIVER="dummy",
                        SDL_AUDIODRIVER="dummy")
         guest = driver.Seat(windows_path(work / "guest-config"), "--server", server.url,
-                            command=[wine.executable, str(folder / f"{NAME}.exe"),
+                            command=[wine.executable, str(folder / f"{CONSOLE}.exe"),
                                      "--no-sound"], cwd=run, env=env)
     except BaseException:
         server.stop()
@@ -673,6 +747,8 @@ def main(argv: list[str] | None = None) -> int:
             work = scratch / "work" if args.clean_copy else cache / "work"
             folder = build_exe(wine, python, source, dist, work)
             timings["pyinstaller"] = time.perf_counter() - started - timings["prepare"]
+            identity = check_identity(folder, project_version(source))
+            say(f"identity: {identity}")
             archive = make_zip(folder, source / "packaging" / README.name, dist / ZIP_NAME)
             timings["total"] = time.perf_counter() - started
             say(f"built {folder / (NAME + '.exe')} ({folder_size(folder) / 1e6:.1f} MB) and "
@@ -687,6 +763,8 @@ def main(argv: list[str] | None = None) -> int:
                 windows = smoke(wine, folder, keys, args.seed, scratch / "windows", sound)
                 linux = linux_game(source, keys, args.seed, scratch / "linux", sound)
                 compare_speech(windows.speech, linux.speech)
+                say("smoke: the windowed game, from the title to Quit...")
+                say(f"smoke: OK: its log begins {windowed_smoke(wine, folder, scratch / 'gui')!r}")
                 say("smoke: the screen-reader setting, under Wine where none runs...")
                 say(f"smoke: OK: {screen_reader_smoke(wine, folder, scratch / 'reader')!r}")
                 say("smoke: --lang es, under Wine...")

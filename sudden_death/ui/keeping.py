@@ -2,7 +2,7 @@
 (game_file.py), the series it belongs to (series.py), and each finished game told as a story
 and kept in the record (record.py).
 
-Both are written only by a game that keeps games (the loop's, or a test's with a folder of its
+All are written only by a game that keeps games (the loop's, or a test's with a folder of its
 own); a failure is said once, and the game goes on.
 """
 
@@ -57,6 +57,8 @@ class KeepingHost(Host, Protocol):
 
 
 class Keeper:
+    """The app's keeper of saves, the series and the record (one per app, never global)."""
+
     def __init__(self, app: KeepingHost) -> None:
         self.app = app
         self.series: Series | None = None  # the series the games belong to, while it lasts
