@@ -7,6 +7,7 @@ The figures are checked against the events counted here by hand (not through
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import random
 import signal
@@ -125,7 +126,7 @@ def test_a_file_that_is_not_a_record_is_set_aside_and_a_new_one_begun(tmp_path: 
 
 
 def test_a_record_from_a_newer_version_is_left_as_it_is(tmp_path: Path) -> None:
-    with sqlite3.connect(tmp_path / FILE_NAME) as db:
+    with contextlib.closing(sqlite3.connect(tmp_path / FILE_NAME)) as db:
         db.execute("PRAGMA user_version = 99")
     before = (tmp_path / FILE_NAME).read_bytes()
     _, steps = whole_game(3)
@@ -179,7 +180,7 @@ def test_the_record_survives_a_writer_killed_in_the_middle_of_writing(tmp_path: 
         writer.send_signal(signal.SIGKILL)
         writer.wait(10)
         writer.stdout.close()
-        with sqlite3.connect(tmp_path / FILE_NAME) as db:
+        with contextlib.closing(sqlite3.connect(tmp_path / FILE_NAME)) as db:
             assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
             counts = db.execute(
                 "SELECT g.drive_count, (SELECT count(*) FROM drives d WHERE d.game = g.id) "
