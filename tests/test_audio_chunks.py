@@ -15,7 +15,7 @@ from audio_helpers import wait_for
 
 from sudden_death.audio.notices import NoticeBoard
 from sudden_death.audio.protocols import Voice
-from sudden_death.audio.speech import SpeechService, sentences
+from sudden_death.audio.speech import SpeechService, sentences, stop_with_queue
 from sudden_death.audio.synth import pcm_to_wav
 
 RATE = 22050
@@ -124,3 +124,17 @@ def test_an_interrupt_drops_the_sentences_not_yet_heard(
     speech.say("Timeout.")  # interrupts during the first sentence
     assert wait_for(lambda: not speech.is_speaking(), timeout=10)
     assert watch.stop() == [round(seconds_of(PARTS[0]), 2), round(seconds_of("Timeout."), 2)]
+
+
+def test_stopping_a_channel_drops_the_sound_queued_behind_it(
+        service: tuple[SpeechService, HeldSynth, pygame.mixer.Channel]) -> None:
+    """pygame-ce's Channel.stop() starts the queued sound (pygame's dropped it): an
+    interrupted sentence must not let the next one play."""
+    _speech, _synth, channel = service
+    long = pygame.mixer.Sound(buffer=array("h", [800, -800] * RATE).tobytes())
+    channel.play(long)
+    channel.queue(long)
+    assert wait_for(channel.get_busy) and channel.get_queue() is not None
+    stop_with_queue(channel)
+    time.sleep(0.05)
+    assert not channel.get_busy() and channel.get_queue() is None

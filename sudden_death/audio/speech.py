@@ -279,7 +279,7 @@ class SpeechService:
 
     def _cut(self, priority: Priority) -> None:
         if self._playing is not None and self._playing.priority <= priority:
-            self._channel.stop()  # and whatever sentence was queued behind it
+            stop_with_queue(self._channel)  # and whatever sentence was queued behind it
             self._playing.cancelled = True  # no further sentences of it
             self._playing = None
         if self._pending is not None and self._pending.priority <= priority:
@@ -460,3 +460,11 @@ def _sound_bytes(sound: pygame.mixer.Sound, fallback: int) -> int:
     except (pygame.error, TypeError, ValueError):
         return fallback
 
+
+def stop_with_queue(channel: pygame.mixer.Channel) -> None:
+    """Stop `channel` and drop the sound queued behind it. pygame's stop() dropped the queue;
+    pygame-ce's starts the queued sound at once, so it is stopped in turn (a second stop on
+    an idle channel does nothing)."""
+    channel.stop()
+    if channel.get_busy():
+        channel.stop()
