@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import json
+import logging
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 
@@ -22,3 +25,24 @@ def write_atomic(path: Path, text: str, prefix: str) -> None:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+
+
+def keep_json(where: Callable[[], Path], data: object, prefix: str, what: str,
+              log: logging.Logger) -> str | None:
+    """Write `data` as one JSON line to the file `where()` names (atomically, making its
+    folder); the reason when it could not be (logged as `what` could not be kept). `where` is
+    asked inside: with no home folder it raises RuntimeError, which is a reason too."""
+    try:
+        path = where()
+        path.parent.mkdir(parents=True, exist_ok=True)
+        write_atomic(path, json.dumps(data) + "\n", prefix)
+    except (OSError, RuntimeError) as error:
+        log.warning("%s could not be kept: %s", what, error)
+        return str(error)
+    return None
+
+
+def forget(where: Callable[[], Path]) -> None:
+    """Remove the file `where()` names, if it is there and can be."""
+    with contextlib.suppress(OSError, RuntimeError):
+        where().unlink(missing_ok=True)

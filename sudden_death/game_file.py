@@ -20,7 +20,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from .files import write_atomic
+from .files import forget, keep_json
 from .folders import data_folder
 
 FILE_NAME = "game.json"
@@ -85,16 +85,9 @@ def set_aside(folder: Path | None, why: str) -> DamagedSave:
 
 def save_game(folder: Path | None, saved: SavedGame) -> str | None:
     """Keep `saved`; the reason when it could not be written (said once by the caller)."""
-    try:
-        path = _path(folder)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps({"format": FORMAT, **asdict(saved)}) + "\n", ".game-")
-    except (OSError, RuntimeError) as error:
-        LOG.warning("the game in progress could not be kept: %s", error)
-        return str(error)
-    return None
+    return keep_json(lambda: _path(folder), {"format": FORMAT, **asdict(saved)}, ".game-",
+                     "the game in progress", LOG)
 
 
 def forget_game(folder: Path | None) -> None:
-    with contextlib.suppress(OSError, RuntimeError):
-        _path(folder).unlink(missing_ok=True)
+    forget(lambda: _path(folder))

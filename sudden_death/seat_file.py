@@ -14,7 +14,7 @@ import logging
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .files import write_atomic
+from .files import forget, keep_json
 from .folders import data_folder
 
 FILE_NAME = "table.json"
@@ -58,14 +58,8 @@ def load_seat(folder: Path | None) -> SavedSeat | None:
 
 def save_seat(folder: Path | None, seat: SavedSeat) -> None:
     """Keep `seat`; a folder that cannot be written only means no resume after a crash."""
-    try:
-        path = _path(folder)
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps(asdict(seat)) + "\n", ".table-")
-    except (OSError, RuntimeError) as error:
-        LOG.warning("the table seat could not be kept: %s", error)
+    keep_json(lambda: _path(folder), asdict(seat), ".table-", "the table seat", LOG)
 
 
 def forget_seat(folder: Path | None) -> None:
-    with contextlib.suppress(OSError, RuntimeError):
-        _path(folder).unlink(missing_ok=True)
+    forget(lambda: _path(folder))

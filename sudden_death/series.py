@@ -18,7 +18,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from .engine.state import Team
-from .files import write_atomic
+from .files import forget, keep_json
 from .folders import data_folder
 
 FILE_NAME = "series.json"
@@ -109,16 +109,9 @@ def save_series(folder: Path | None, series: Series) -> str | None:
     data = {"format": FORMAT, "best_of": series.best_of, "replay_ties": series.replay_ties,
             "home": series.home, "away": series.away, "computer": series.computer,
             "results": [None if winner is None else int(winner) for winner in series.results]}
-    try:
-        path = data_folder(folder) / FILE_NAME
-        path.parent.mkdir(parents=True, exist_ok=True)
-        write_atomic(path, json.dumps(data) + "\n", ".series-")
-    except (OSError, RuntimeError) as error:
-        LOG.warning("the series could not be kept: %s", error)
-        return str(error)
-    return None
+    return keep_json(lambda: data_folder(folder) / FILE_NAME, data, ".series-", "the series",
+                     LOG)
 
 
 def forget_series(folder: Path | None) -> None:
-    with contextlib.suppress(OSError, RuntimeError):
-        (data_folder(folder) / FILE_NAME).unlink(missing_ok=True)
+    forget(lambda: data_folder(folder) / FILE_NAME)
