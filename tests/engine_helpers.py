@@ -22,7 +22,10 @@ from sudden_death.engine import (
     actors,
 )
 from sudden_death.engine import events as ev
+from sudden_death.engine.actions import ChooseSnap
 from sudden_death.engine.cards import MATCHUPS, OFFENSIVE_CALLS, calls_for, players_for
+from sudden_death.engine.match import Match
+from sudden_death.engine.state import SnapChoice
 
 
 class ForcedDice(random.Random):
@@ -181,3 +184,28 @@ def fourth_down(line: int, drive: int = 1, scores: tuple[int, int] = (0, 0),
                 offense: Team = Team.HOME) -> GameState:
     """A 4th and 5 at `line`: the state the kick choices and S are worded from."""
     return GameState(scores=scores, drive=drive, offense=offense, down=Down(4, line, line + 5))
+
+
+def only(events: list[ev.Event], kind: type) -> ev.Event:
+    found = [e for e in events if isinstance(e, kind)]
+    assert len(found) == 1, kinds(events)
+    return found[0]
+
+
+def drive_start(events: list[ev.Event]) -> ev.DriveStarted:
+    start = only(events, ev.DriveStarted)
+    assert isinstance(start, ev.DriveStarted)
+    return start
+
+
+def human_action(match: Match, rng: random.Random) -> Action:
+    """A simple human: plays downs 1-3, kicks on fourth, and picks cards at random."""
+    legal = match.legal_actions()
+    if isinstance(legal[0], ChooseSnap):
+        down = match.state.down
+        assert down is not None
+        if down.number < 4:
+            return ChooseSnap(SnapChoice.PLAY)
+        goal = ChooseSnap(SnapChoice.FIELD_GOAL)
+        return goal if goal in legal else ChooseSnap(SnapChoice.PUNT)
+    return rng.choice(legal)

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 import pytest
-from engine_helpers import in_card_order, snap_game, step
+from engine_helpers import human_action, in_card_order, snap_game, step
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -545,17 +545,7 @@ def test_a_restored_game_rolls_the_same_dice():
 # -- saving and restoring a match against the computer --------------------------------------------
 
 
-def human_action(match: Match, rng: random.Random) -> Action:
-    """A simple human: plays downs 1-3, kicks on fourth, and picks cards at random."""
-    legal = match.legal_actions()
-    if isinstance(legal[0], ChooseSnap):
-        down = match.state.down
-        assert down is not None
-        if down.number < 4:
-            return ChooseSnap(SnapChoice.PLAY)
-        goal = ChooseSnap(SnapChoice.FIELD_GOAL)
-        return goal if goal in legal else ChooseSnap(SnapChoice.PUNT)
-    return rng.choice(legal)
+
 
 
 Stop = Callable[[Match, int], bool]

@@ -6,10 +6,11 @@ import pytest
 from engine_helpers import (
     ForcedDice,
     d6,
+    drive_start,
     even_defense,
     final_call_game,
     final_calls,
-    kinds,
+    only,
     pct,
     percent_for_yards,
     snap_game,
@@ -50,16 +51,7 @@ RUN_EVEN = even_defense(OffCall.INSIDE_RUN)
 SCREEN_EVEN = even_defense(OffCall.SCREEN)
 
 
-def only(events: list[ev.Event], kind: type) -> ev.Event:
-    found = [e for e in events if isinstance(e, kind)]
-    assert len(found) == 1, kinds(events)
-    return found[0]
 
-
-def drive_start(events: list[ev.Event]) -> ev.DriveStarted:
-    start = only(events, ev.DriveStarted)
-    assert isinstance(start, ev.DriveStarted)
-    return start
 
 
 # -- coin toss and the opening drive ---------------------------------------------------------

@@ -17,9 +17,12 @@ import pytest
 from engine_helpers import (
     ForcedDice,
     d6,
+    drive_start,
     even_defense,
     final_calls,
+    human_action,
     kinds,
+    only,
     pct,
     percent_for_yards,
     step,
@@ -32,7 +35,6 @@ from sudden_death.engine import (
     LAST_OVERTIME_DRIVE,
     MAX_OVERTIME_PAIRS,
     OVERTIME_SPOT,
-    Action,
     ChooseSnap,
     Concede,
     DefCall,
@@ -106,16 +108,7 @@ def field_goal(game: Game) -> list[ev.Event]:
     return step(game, ChooseSnap(SnapChoice.FIELD_GOAL))
 
 
-def only(events: list[ev.Event], kind: type[ev.Event]) -> ev.Event:
-    found = [e for e in events if isinstance(e, kind)]
-    assert len(found) == 1, kinds(events)
-    return found[0]
 
-
-def started(events: list[ev.Event]) -> ev.DriveStarted:
-    start = only(events, ev.DriveStarted)
-    assert isinstance(start, ev.DriveStarted)
-    return start
 
 
 def outcome_of(events: list[ev.Event]) -> ev.GameOver:
@@ -178,7 +171,7 @@ def test_on_a_tie_after_drive_2_starts_drive_3_for_the_first_team_at_the_opponen
                              "DriveStarted", "DownStarted"]
     ended = only(events, ev.DriveEnded)
     assert ended == ev.DriveEnded(2, SECOND, DriveEnd.FIELD_GOAL_MADE, OVERTIME_SPOT, False)
-    assert started(events) == ev.DriveStarted(3, FIRST, OVERTIME_SPOT, DriveEnd.FIELD_GOAL_MADE,
+    assert drive_start(events) == ev.DriveStarted(3, FIRST, OVERTIME_SPOT, DriveEnd.FIELD_GOAL_MADE,
                                               False)
     assert events[-1] == ev.DownStarted(FIRST, Down(1, 75, 85))
     state = game.state
@@ -191,25 +184,25 @@ def test_a_punt_into_overtime_is_no_touchback_the_next_drive_starts_at_the_oppon
     events = punt(game)
     assert only(events, ev.Punt).touchback  # what the punt did ...
     assert only(events, ev.DriveEnded).next_spot == OVERTIME_SPOT  # ... and where play goes on
-    start = started(events)
+    start = drive_start(events)
     assert (start.drive, start.offense, start.spot, start.after, start.touchback) == (
         3, FIRST, OVERTIME_SPOT, DriveEnd.PUNT, False)
 
 
 def test_a_whole_scoreless_regulation_goes_to_overtime_in_the_regulation_order() -> None:
     game = Game.from_kickoff(ForcedDice(three_d6(10) * 2), SECOND, overtime=True)
-    assert started(game.log) == ev.DriveStarted(1, SECOND, OPENING_SPOT, None, False)
+    assert drive_start(game.log) == ev.DriveStarted(1, SECOND, OPENING_SPOT, None, False)
     punt(game)  # away punts from its 25
     assert (game.state.drive, game.state.offense) == (2, FIRST)
     events = punt(game)  # home punts back: 0-0
-    assert started(events) == ev.DriveStarted(3, SECOND, OVERTIME_SPOT, DriveEnd.PUNT, False)
+    assert drive_start(events) == ev.DriveStarted(3, SECOND, OVERTIME_SPOT, DriveEnd.PUNT, False)
 
 
 def test_a_lead_after_drive_3_alone_does_not_end_the_game() -> None:
     game = at_snap(3, (3, 3), dice=three_d6(13))  # a 42-yard field goal: good
     events = field_goal(game)
     assert not game.is_over and game.state.scores == (6, 3)
-    start = started(events)
+    start = drive_start(events)
     assert (start.drive, start.offense, start.spot) == (4, SECOND, OVERTIME_SPOT)
     assert only(events, ev.DriveEnded).next_spot == OVERTIME_SPOT
 
@@ -226,7 +219,7 @@ def test_a_tie_after_drive_4_goes_on_to_drive_5() -> None:
     game = at_snap(4, (6, 3), dice=three_d6(13))
     events = field_goal(game)
     assert not game.is_over and game.state.scores == (6, 6)
-    start = started(events)
+    start = drive_start(events)
     assert (start.drive, start.offense, start.spot) == (5, FIRST, OVERTIME_SPOT)
 
 
@@ -278,7 +271,7 @@ def test_after_the_cap_of_overtime_pairs_the_tie_stands() -> None:
     game = at_snap(2, (0, 0), line=30, dice=three_d6(10) * drives)
     for drive in range(2, LAST_OVERTIME_DRIVE):
         events = punt(game)
-        assert started(events).drive == drive + 1 and started(events).spot == OVERTIME_SPOT
+        assert drive_start(events).drive == drive + 1 and drive_start(events).spot == OVERTIME_SPOT
     assert game.state.drive == LAST_OVERTIME_DRIVE and game.state.offense is SECOND
     events = punt(game)
     assert game.rng.exhausted and game.is_over
@@ -416,17 +409,7 @@ def test_a_regulation_game_is_the_same_with_the_rule_on_until_a_tie_after_drive_
 # -- snapshots -----------------------------------------------------------------------------------
 
 
-def human_action(match: Match, rng: random.Random) -> Action:
-    """A simple human: plays downs 1-3, kicks on fourth, picks cards at random."""
-    legal = match.legal_actions()
-    if isinstance(legal[0], ChooseSnap):
-        down = match.state.down
-        assert down is not None
-        if down.number < 4:
-            return ChooseSnap(SnapChoice.PLAY)
-        goal = ChooseSnap(SnapChoice.FIELD_GOAL)
-        return goal if goal in legal else ChooseSnap(SnapChoice.PUNT)
-    return rng.choice(legal)
+
 
 
 def match_in_overtime(computer: str) -> tuple[Match, random.Random]:
