@@ -10,6 +10,8 @@ import wave
 from array import array
 from pathlib import Path
 
+import hypothesis.strategies as st
+from hypothesis import given, settings
 from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death.ui.aids import field_tone
@@ -152,3 +154,38 @@ def test_hear_the_play_can_be_turned_off(tmp_path: Path) -> None:
     (config / "settings.json").write_text('{"version": 1, "play_sweep": false}')
     _spoken, cues = play(tmp_path, ONE_DOWN)
     assert [name for name, _ in cues.tones] == ["field_tone"]
+
+
+def glide_sample_by_sample(start: float, end: float, seconds: float) -> list[int]:
+    """The sweep as its definition says, each sample's pitch and pan computed afresh (slow:
+    the game builds it by running products instead)."""
+    count = max(1, int(seconds * field_tone.SAMPLE_RATE))
+    fade = max(1, min(count // 2, int(field_tone.FADE_SECONDS * field_tone.SAMPLE_RATE)))
+    out: list[int] = []
+    phase = 0.0
+    for i in range(count):
+        spot = start + (end - start) * i / max(1, count - 1)
+        angle = field_tone.pan_for(spot) * math.pi / 2
+        phase += 2 * math.pi * field_tone.frequency_for(spot) / field_tone.SAMPLE_RATE
+        envelope = min(1.0, i / fade, (count - 1 - i) / fade)
+        value = field_tone.PEAK * 32767 * envelope * math.sin(phase)
+        out += [int(value * math.cos(angle)), int(value * math.sin(angle))]
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(start=st.integers(0, 100), end=st.integers(0, 100),
+       seconds=st.sampled_from([0.00005, 0.001, 0.02, field_tone.SWEEP_SECONDS]))
+def test_the_quick_sweep_is_the_sweep_sample_by_sample(start: int, end: int,
+                                                       seconds: float) -> None:
+    quick = list(field_tone.sweep_samples(start, end, seconds))
+    slow = glide_sample_by_sample(start, end, seconds)
+    assert len(quick) == len(slow)
+    assert max(abs(a - b) for a, b in zip(quick, slow, strict=True)) <= 1  # rounding only
+
+
+def test_a_sweep_past_the_goal_line_is_held_to_the_field() -> None:
+    assert list(field_tone.sweep_samples(90, 112, 0.02)) == \
+        list(field_tone.sweep_samples(90, 100, 0.02))
+    assert list(field_tone.sweep_samples(-4, 10, 0.02)) == \
+        list(field_tone.sweep_samples(0, 10, 0.02))
