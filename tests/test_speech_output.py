@@ -1,7 +1,7 @@
 """The speech output setting: the built-in voice, the player's screen reader, or both. These
 tests use a recording voice and a fake screen reader that keeps what it was sent; the real
-speech-dispatcher and BRLTTY are in test_screen_reader_linux.py, accessible_output2's outputs
-(faked: they need Windows) in test_accessible_output.py."""
+speech-dispatcher and BRLTTY are in test_screen_reader_linux.py, Prism's readers
+(faked: they need Windows) in test_prism_output.py."""
 
 from __future__ import annotations
 
@@ -412,14 +412,14 @@ def test_the_game_without_speech_dispatchers_client_says_so_and_plays_on(tmp_pat
 
 
 def test_reader_modules_are_not_loaded_until_asked(tmp_path: Path) -> None:
-    """The default output costs nothing: no speechd, brlapi or accessible_output2 import."""
+    """The default output costs nothing: no speechd, brlapi or prism (prismatoid) import."""
     code = ("import sys\n"
             "from sudden_death.audio.silent import SilentSpeaker\n"
             "from sudden_death.audio.screen_reader import find_screen_reader\n"
             "from sudden_death.audio.speech_output import SpeechOutput\n"
             "out = SpeechOutput(SilentSpeaker(), find_screen_reader)\n"
             "out.set_output('builtin'); out.say('Hello.')\n"
-            "print(sorted(m for m in ('speechd', 'brlapi', 'accessible_output2') "
+            "print(sorted(m for m in ('speechd', 'brlapi', 'prism') "
             "if m in sys.modules))\n")
     result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                             cwd=ROOT, timeout=60,

@@ -25,7 +25,7 @@ LATE_IMPORTS = {
     ("sudden_death.audio.espeak_setup", "espeakng_loader"):
         "optional: its absence is a spoken notice, not an import error",
     ("sudden_death.audio.espeak_setup", "importlib.metadata"): "over 20 ms at start-up",
-    ("sudden_death.audio.accessible_output", "accessible_output2.outputs.auto"):
+    ("sudden_death.audio.prism_output", "prism"):
         "Windows and macOS only, and only when the player asks for their screen reader",
     ("sudden_death.audio.espeak_manifest", "hashlib"):
         "about 4 ms, paid on the speech worker's thread instead of at start-up",

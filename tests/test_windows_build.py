@@ -1,16 +1,19 @@
 """The Windows game, built on Linux under Wine, plays a whole game speaking with its own eSpeak NG.
 
 Runs tools/windows_build.py --smoke on a clean copy: the pinned Windows Python and wheels (cached
-in build/windows-cache/ after the first run), PyInstaller under Wine, the zip with its read-me,
-then the built sudden-death.exe plays a scripted game with sound on, and joins a table a Linux
-game hosts (network play) and plays it to the end. The tool itself checks that eSpeak NG inside
-the built folder synthesized the speech, that every spoken line equals the Linux game's and that
-both seats of the table game heard the same final score; this test checks that it said so, and
-what the zip holds.
+in build/windows-cache/ after the first run), PyInstaller under Wine, the zip with its read-me
+and the NSIS installer. The installer is installed silently under Wine, the installed
+sudden-death.exe plays a scripted game with sound on, and it is uninstalled silently; then the
+built game joins a table a Linux game hosts (network play) and plays it to the end. The tool
+itself checks that eSpeak NG inside the installed folder synthesized the speech, that every
+spoken line equals the Linux game's, what the uninstaller removed and kept, and that both seats
+of the table game heard the same final score; this test checks that it said so, and what the
+zip holds.
 
-Wine is needed. CI sets SUDDEN_DEATH_REQUIRE_WINE=1, so there the tool installs Wine when it is
-missing and a machine without it fails instead of skipping. Elsewhere, without Wine, the test is
-skipped (a test run never installs system packages on a developer's machine by itself).
+Wine and NSIS are needed. CI sets SUDDEN_DEATH_REQUIRE_WINE=1, so there the tool installs them
+when missing and a machine without them fails instead of skipping. Elsewhere, without either,
+the test is skipped (a test run never installs system packages on a developer's machine by
+itself).
 """
 
 from __future__ import annotations
@@ -33,6 +36,8 @@ pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="built on Linux under Wine"),
     pytest.mark.skipif(shutil.which("wine") is None and not REQUIRED,
                        reason="Wine is not installed (SUDDEN_DEATH_REQUIRE_WINE=1 installs it)"),
+    pytest.mark.skipif(shutil.which("makensis") is None and not REQUIRED,
+                       reason="NSIS is not installed (SUDDEN_DEATH_REQUIRE_WINE=1 installs it)"),
 ]
 
 
@@ -46,9 +51,17 @@ def test_windows_exe_built_under_wine_speaks_a_whole_game(tmp_path: Path) -> Non
     output = result.stdout + result.stderr
     assert result.returncode == 0, output[-6000:]
     assert "smoke: OK" in result.stdout and "equal to Linux's" in result.stdout
-    # Asked for a screen reader under Wine, the game named the reader it uses (Wine answers
-    # NVDA's controller as if NVDA ran) or said none runs: either way accessible_output2 and
-    # its DLLs were bundled and loaded, not missing (that says they "could not be asked").
+    # The installer: installed silently (both programs, the uninstaller, the Start-menu and
+    # desktop shortcuts, the entry in Apps with this version), the whole game above was
+    # played from the installed .exe in the player's own folders, then uninstalled silently:
+    # the folder, the shortcuts and the entry went, the record the game kept stayed; asked
+    # with /REMOVEDATA, the player's files went too.
+    assert "smoke: OK: the installer round trip in " in result.stdout, result.stdout[-3000:]
+    assert "kept: record.sqlite3, sudden-death.log;" in result.stdout
+    # Asked for a screen reader under Wine, the game named the reader it uses or said none
+    # runs: either way Prism (prismatoid) and prism.dll were bundled and loaded (a missing
+    # module says the library "is not available", a failing DLL that the readers "could not be
+    # asked").
     assert ("smoke: OK: 'Speech output: screen reader, NVDA'" in result.stdout
             or "smoke: OK: 'No screen reader answered: no screen reader is running." in
             result.stdout), result.stdout[-3000:]
@@ -77,13 +90,16 @@ def test_windows_exe_built_under_wine_speaks_a_whole_game(tmp_path: Path) -> Non
     assert report["launch_to_first_speech_s"] is not None
     assert not facts["notices"], facts["notices"]
 
+    installer = dist / "sudden-death-windows-installer.exe"
+    assert installer.stat().st_size > 10_000_000  # the whole game, compressed
     with zipfile.ZipFile(dist / "sudden-death-windows.zip") as archive:
         names = set(archive.namelist())
         readme = archive.read("Read me first.txt").decode("utf-8")
     assert {"sudden-death/sudden-death.exe", "sudden-death/sudden-death-console.exe"} <= names
     assert "sudden-death/_internal/espeakng_loader/espeak-ng.dll" in names
     assert "sudden-death/_internal/sudden_death/locale/es/LC_MESSAGES/sudden_death.mo" in names
-    assert "sudden-death/_internal/accessible_output2/lib/nvdaControllerClient64.dll" in names
+    assert "sudden-death/_internal/prism/_native/prism.dll" in names
+    assert any(n.startswith("sudden-death/_internal/prism/_native/_prism_cffi") for n in names)
     assert any(n.startswith("sudden-death/_internal/sudden_death/sounds/") and n.endswith(".wav")
                for n in names)
     assert "\r\n" in readme and "sudden-death.exe" in readme and "F1" in readme

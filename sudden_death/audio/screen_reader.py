@@ -2,15 +2,15 @@
 needs of one, and how one is found on this system.
 
 Linux: speech-dispatcher (the speech server Orca uses), with braille through BrlAPI where BRLTTY
-runs. Windows: NVDA, JAWS and the others accessible_output2 knows, speech and braille. macOS:
-VoiceOver through accessible_output2, where it supports it.
+runs. Windows: NVDA, JAWS and the other screen readers Prism (prismatoid) knows, speech and braille.
+macOS: VoiceOver through Prism, on Apple silicon (where prismatoid has wheels).
 """
 
 from __future__ import annotations
 
 import sys
 
-from .accessible_output import AccessibleOutput
+from .prism_output import PrismReader
 from .reader_base import NoScreenReader, ScreenReader
 from .speech_dispatcher import SpeechDispatcher
 
@@ -21,4 +21,4 @@ def find_screen_reader() -> ScreenReader:
     """The screen reader running here, connected; `NoScreenReader` naming why not."""
     if sys.platform.startswith("linux"):
         return SpeechDispatcher.connect()
-    return AccessibleOutput.find()
+    return PrismReader.find()
