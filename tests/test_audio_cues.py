@@ -30,8 +30,14 @@ MAX_SECONDS = {
     "game_tied": 2.5,
     "big_play": 1.2,
     "turnover": 1.2,
+    "touchdown_theirs": 2.0,
+    "big_play_theirs": 1.2,
+    "turnover_won": 1.2,
 }
-DRAMA_CUES = ("big_play", "turnover", "game_won", "game_lost", "game_tied")
+# Each side's news has its own sound: the other team's score, big play and the player's
+# takeaway must not be mistaken for the player's own (or for anything else).
+WHOSE_CUES = ("touchdown_theirs", "field_goal_theirs", "big_play_theirs", "turnover_won")
+DRAMA_CUES = ("big_play", "turnover", "game_won", "game_lost", "game_tied", *WHOSE_CUES)
 # The older cues a drama cue could most easily be mistaken for.
 LOOKALIKES = (
     "touchdown",

@@ -60,6 +60,19 @@ def test_a_touchdown_run_gains_only_the_yards_to_the_goal(verbosity: str) -> Non
     assert "Touchdown, Hawks!" in said
 
 
+def test_whose_touchdown_it_is_is_heard_in_its_cue() -> None:
+    """The same touchdown is a cheer for the scoring side's player and a groan for the other
+    side's (the guest at a table hears the events from the away side)."""
+    dice = pct(percent_for_yards(OffCall.INSIDE_RUN, 0, 30)) + three_d6(10)
+    game = final_call_game(98, OffCall.INSIDE_RUN, RUN_EVEN, dice)
+    events = final_calls(game, OffCall.INSIDE_RUN, RUN_EVEN)
+    scorer = [line.cue for line in Narrator(NAMES, Team.HOME).lines(events)]
+    other = [line.cue for line in
+             Narrator(Names("Hawks", "Bears", you=Team.AWAY), Team.HOME).lines(events)]
+    assert "touchdown" in scorer and "touchdown_theirs" not in scorer
+    assert "touchdown_theirs" in other and "touchdown" not in other
+
+
 @pytest.mark.parametrize("verbosity", VERBOSITIES)
 def test_a_safety_sack_loses_only_the_yards_to_the_goal(verbosity: str) -> None:
     screen = even_defense(OffCall.SCREEN)

@@ -13,6 +13,7 @@ from sudden_death.engine import events as ev
 from sudden_death.engine.card_model import PlayResult
 from sudden_death.engine.dice import Roll
 from sudden_death.ui.words.line import Line
+from sudden_death.ui.words.narration import Narrator
 from sudden_death.ui.words.phrases import Names
 from sudden_death.ui.words.plays import (
     extra_point_line,
@@ -82,7 +83,17 @@ def test_the_extra_point(good: bool, telling: Telling, words: str) -> None:
     dice = (6, 2) if good else (1, 1)
     event = ev.ExtraPoint(team=Team.HOME, roll=Roll(dice, 6), needed=3, good=good)
     cue = "field_goal_good" if good else "field_goal_no_good"
-    assert said(extra_point_line(event, telling)) == (words, cue, dice)
+    assert said(extra_point_line(event, NAMES, telling)) == (words, cue, dice)
+
+
+@pytest.mark.parametrize(("good", "cue"), [(True, "field_goal_theirs"),
+                                           (False, "field_goal_no_good")])
+def test_their_kicks_sound_like_theirs(good: bool, cue: str) -> None:
+    """The other team's kick through the posts falls where the player's rises; a miss is a
+    miss for either side."""
+    event = ev.ExtraPoint(team=Team.AWAY, roll=Roll((6, 2), 6), needed=3, good=good)
+    assert extra_point_line(event, NAMES, NORMAL).cue == cue
+    assert field_goal_line(field_goal(good, Team.AWAY), NAMES, NORMAL).cue == cue
 
 
 # -- punts ------------------------------------------------------------------------------------
@@ -142,13 +153,17 @@ SACK_5 = Roll((2, 3), 6)  # sack dice 2 and 3
     (play(PlayResult.SACK, -7), SHORT, "Sacked! Loss of 7.", "sack"),
     (play(PlayResult.INCOMPLETE, 0), NORMAL, "Incomplete.", None),
     (play(PlayResult.INTERCEPTION, 0), NORMAL, "Intercepted by the Bears!", "interception"),
+    # The player's side picking a pass off is good news, with the takeaway's own sound.
     (play(PlayResult.INTERCEPTION, 0, offense=Team.AWAY), SHORT,
-     "Intercepted by the Hawks!", "interception"),
+     "Intercepted by the Hawks!", "turnover_won"),
     # Long gains: 15 yards or more have their own cue, and their own call unless short.
     (play(PlayResult.RUN, 15), NORMAL, "Breaks loose for 15 yards!", "big_play"),
     (play(PlayResult.RUN, 14), NORMAL, "A gain of 14 yards.", None),
     (play(PlayResult.COMPLETE, 22), NORMAL, "Big play! Complete for 22 yards!", "big_play"),
     (play(PlayResult.COMPLETE, 22), SHORT, "22 yards!", "big_play"),
+    (play(PlayResult.COMPLETE, 22, offense=Team.AWAY), NORMAL,
+     "Big play! Complete for 22 yards!", "big_play_theirs"),
+    (play(PlayResult.RUN, 15, offense=Team.AWAY), SHORT, "15 yards!", "big_play_theirs"),
     # At the goal lines: only the yards to the line, then where the ball is.
     (play(PlayResult.RUN, 2, line=98), NORMAL, "2 yards, into the end zone!", None),
     (play(PlayResult.RUN, 1, line=99), SHORT, "1 yard, into the end zone!", None),
@@ -211,6 +226,13 @@ def test_the_fumble(lost: bool, telling: Telling, words: str) -> None:
     assert said(second) == (words, "turnover" if lost else None, event.recovery_roll.dice)
 
 
+def test_their_fumble_recovered_by_the_player_is_a_takeaway() -> None:
+    event = ev.Fumble(offense=Team.AWAY, spot=40, check_roll=Roll((1,), 6),
+                      recovery_roll=Roll((5,), 6), lost=True)
+    assert [line.cue for line in fumble_lines(event, NAMES, NORMAL)] == ["fumble",
+                                                                         "turnover_won"]
+
+
 def test_a_loss_to_the_one_is_not_in_the_end_zone() -> None:
     line = play_line(play(PlayResult.RUN, -2, line=3), NAMES, NORMAL)  # to the 1-yard line
     assert line.text == "A loss of 2 yards."
@@ -236,3 +258,9 @@ def test_a_long_gain_at_short_verbosity_is_translated() -> None:
     with language.using(language.load("es")):
         line = play_line(play(PlayResult.COMPLETE, 22), NAMES, SHORT)
     assert line.text == "¡22 yardas!"
+
+
+@pytest.mark.parametrize(("failed", "cue"), [(Team.HOME, "turnover"), (Team.AWAY, "turnover_won")])
+def test_a_turnover_on_downs_sounds_like_whose_loss_it_is(failed: Team, cue: str) -> None:
+    lines = Narrator(NAMES, failed).lines([ev.TurnoverOnDowns(team=failed, spot=40)])
+    assert [line.cue for line in lines] == [cue]

@@ -362,6 +362,62 @@ def turnover(rng: random.Random) -> Samples:
     return fade_out(out, 0.12)
 
 
+def touchdown_theirs(rng: random.Random) -> Samples:
+    """The other team scores: the home crowd's groan, a dark murmur that starts at once and
+    dies away under low voices sliding down, and a thin, far-off cheer from the visitors'
+    corner. Dark and falling where the player's own touchdown is a bright swelling roar."""
+    length = 1.9
+    murmur = envelope(bandpass(noise(rng, length), 150, 650), lambda t: math.exp(-t / 0.8))
+    parts: list[tuple[float, Samples, float]] = [(0, murmur, 1.0)]
+    for _ in range(18):
+        start = rng.uniform(0.0, 0.15)
+        base = rng.uniform(170, 300)
+        voice = tone(lambda t, b=base: b * (1 - 0.3 * t), 1.5, shape="saw", attack=0.05,
+                     decay=0.7)
+        parts.append((start, lowpass(voice, 650), 0.12))
+    far = envelope(bandpass(noise(rng, 1.0), 1500, 3000),
+                   lambda t: 0.5 * math.sin(math.pi * t / 1.0))
+    parts.append((0.5, far, 0.2))
+    crowd = mix(parts, length)
+    return envelope(crowd, lambda t: min(1.0, t / 0.05) * min(1.0, (length - t) / 0.5))
+
+
+def field_goal_theirs(rng: random.Random) -> Samples:
+    """The other team's kick is good: the player's rising arpeggio turned upside down and
+    darkened, four muted notes falling through C minor."""
+    notes = [1046.5, 783.99, 622.25, 523.25]
+    parts = [(i * 0.13, lowpass(tone(f, 0.45, decay=0.2), 1400), 1.0)
+             for i, f in enumerate(notes)]
+    return mix(parts)
+
+
+def big_play_theirs(rng: random.Random) -> Samples:
+    """The other team's gain of 15+ yards: low brass falling onto a D minor stab an octave
+    under the player's, over a crowd that gasps rather than swells."""
+    pickup = brass(440.0, 0.09, attack=0.01)
+    drop = brass(293.7, 0.09, attack=0.01)
+    stab = chord([146.8, 174.6, 220.0, 293.7], 0.6, lambda f, s: brass(f, s, 0.015, 0.3))
+    gasp = bandpass(noise(rng, 0.5, decay=0.15), 300, 1200)
+    out = mix([(0, pickup, 0.8), (0.08, drop, 0.8), (0.16, stab, 1.6), (0.16, gasp, 0.35)], 1.1)
+    return fade_out(out, 0.12)
+
+
+def turnover_won(rng: random.Random) -> Samples:
+    """The player's side takes the ball away: a sharp crack, a brass whoop rising an octave
+    and a bright, high B major stab with the crowd's shout. High, rising and major where
+    `turnover` (the player losing it) is a low boom sagging into minor; a rising glide sets
+    it apart from big_play's stepped pickup."""
+    crack = bandpass(noise(rng, 0.08, decay=0.02), 1500, 6000)
+    whoop = lowpass(tone(lambda t: 523.3 * 2 ** (t / 0.22), 0.22, shape="saw", attack=0.01),
+                    3000)
+    stab = chord([987.8, 1244.5, 1480.0, 1975.5], 0.5, lambda f, s: brass(f, s, 0.01, 0.25))
+    shout = envelope(bandpass(noise(rng, 0.45), 900, 3000),
+                     lambda t: math.sin(math.pi * t / 0.45))
+    out = mix([(0, crack, 0.7), (0.03, whoop, 0.8), (0.25, stab, 1.5), (0.25, shout, 0.3)],
+              1.0)
+    return fade_out(out, 0.12)
+
+
 def game_won(rng: random.Random) -> Samples:
     """The player won: a IV-V-I cadence in brass over a timpani roll, the tonic held with a low
     boom so it lands as final and triumphant."""
@@ -455,6 +511,10 @@ CUES: dict[str, Callable[[random.Random], Samples]] = {
     "safety": safety,
     "big_play": big_play,
     "turnover": turnover,
+    "touchdown_theirs": touchdown_theirs,
+    "field_goal_theirs": field_goal_theirs,
+    "big_play_theirs": big_play_theirs,
+    "turnover_won": turnover_won,
     "game_won": game_won,
     "game_lost": game_lost,
     "game_tied": game_tied,

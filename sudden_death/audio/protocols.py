@@ -10,7 +10,9 @@ from dataclasses import dataclass
 from enum import Enum, IntEnum
 from typing import Protocol
 
-# Every event sound SPEC names; each is a WAV file `sudden_death/sounds/<name>.wav`.
+# Every event sound SPEC names, and the other side's versions of the news that is good for one
+# side and bad for the other (touchdown_theirs...: whose news it is is heard before a word);
+# each is a WAV file `sudden_death/sounds/<name>.wav`.
 CUE_NAMES: tuple[str, ...] = (
     "coin",
     "reveal",
@@ -26,6 +28,10 @@ CUE_NAMES: tuple[str, ...] = (
     "safety",
     "big_play",
     "turnover",
+    "touchdown_theirs",
+    "field_goal_theirs",
+    "big_play_theirs",
+    "turnover_won",
     "game_won",
     "game_lost",
     "game_tied",

@@ -37,7 +37,15 @@ from .phrases import (
     score_words,
     spot_words,
 )
-from .plays import extra_point_line, field_goal_line, fumble_lines, play_line, punt_line
+from .plays import (
+    extra_point_line,
+    field_goal_line,
+    fumble_lines,
+    play_line,
+    punt_line,
+    side_cue,
+    takeaway_cue,
+)
 from .situation import outcome_words
 from .verbosity import Telling
 
@@ -177,11 +185,11 @@ class Narrator:
     @tell.register
     def _touchdown(self, event: ev.Touchdown) -> list[Line]:
         return [Line(_("Touchdown, {team}!").format(team=self.names.of(event.team)),
-                     cue="touchdown")]
+                     cue=side_cue("touchdown", event.team, self.names))]
 
     @tell.register
     def _extra_point(self, event: ev.ExtraPoint) -> list[Line]:
-        return [extra_point_line(event, self.telling)]
+        return [extra_point_line(event, self.names, self.telling)]
 
     @tell.register
     def _safety(self, event: ev.Safety) -> list[Line]:
@@ -203,7 +211,7 @@ class Narrator:
         text = (_("Turnover on downs.") if self.brief else
                 _("Stopped on fourth down! The {team} take over.").format(
                     team=self.names.of(event.team.other)))
-        return [Line(text, cue="turnover")]
+        return [Line(text, cue=takeaway_cue(event.team, self.names))]
 
     @tell.register
     def _score_changed(self, event: ev.ScoreChanged) -> list[Line]:

@@ -13,6 +13,21 @@ from .phrases import Names, dice_words, gain_words
 from .verbosity import Telling
 
 BIG_PLAY_YARDS = 15  # a gain this long gets its own cue and call
+# News that is good for one side and bad for the other has a sound for each side, so whose it
+# is is heard before the words say it: the player's own cue, and the other team's.
+THEIRS = {"touchdown": "touchdown_theirs", "field_goal_good": "field_goal_theirs",
+          "big_play": "big_play_theirs"}
+
+
+def side_cue(cue: str, team: object, names: Names) -> str:
+    """`cue` for news that `team` made: the player's own sound, or the other team's."""
+    return cue if team is names.you else THEIRS.get(cue, cue)
+
+
+def takeaway_cue(lost_by: object, names: Names) -> str:
+    """The ball changing hands: `turnover` (a groan) when the player loses it, `turnover_won`
+    when the player's side takes it away."""
+    return "turnover" if lost_by is names.you else "turnover_won"
 
 
 def play_line(event: ev.PlayResolved, names: Names, telling: Telling) -> Line:
@@ -23,6 +38,10 @@ def play_line(event: ev.PlayResolved, names: Names, telling: Telling) -> Line:
         if roll is not None:
             dice += roll.dice
     cue, text = _play_words(event, names, telling.brief)
+    if cue == "big_play":
+        cue = side_cue(cue, event.offense, names)
+    elif cue == "interception" and event.offense is not names.you:
+        cue = "turnover_won"  # the player's defense picked it off: good news, its own sound
     rolls = _rolls(event) if telling.dice else ""
     sweep = None
     if event.yards:  # the ball moved: heard from the player's side of the field
@@ -121,10 +140,10 @@ def fumble_lines(event: ev.Fumble, names: Names, telling: Telling) -> list[Line]
             dice=dice_words(event.recovery_roll.dice), half=half, lost=half + 1,
             sides=RECOVERY_SIDES)
     return [Line(_("Fumble!"), cue="fumble"),
-            Line(text, cue="turnover" if event.lost else None,
+            Line(text, cue=takeaway_cue(event.offense, names) if event.lost else None,
                  dice=event.recovery_roll.dice)]
 
-def extra_point_line(event: ev.ExtraPoint, telling: Telling) -> Line:
+def extra_point_line(event: ev.ExtraPoint, names: Names, telling: Telling) -> Line:
     dice = dice_words(event.roll.dice)
     if telling.brief:
         text = _("Extra point good.") if event.good else _("Extra point no good.")
@@ -137,10 +156,11 @@ def extra_point_line(event: ev.ExtraPoint, telling: Telling) -> Line:
         text = (_("The extra point is good.") if event.good else
                 _("The extra point is no good."))
     return Line(text, dice=event.roll.dice,
-                cue="field_goal_good" if event.good else "field_goal_no_good")
+                cue=side_cue("field_goal_good", event.team, names) if event.good
+                else "field_goal_no_good")
 
 def field_goal_line(event: ev.FieldGoal, names: Names, telling: Telling) -> Line:
-    cue = "field_goal_good" if event.good else "field_goal_no_good"
+    cue = side_cue("field_goal_good", event.team, names) if event.good else "field_goal_no_good"
     if telling.brief:
         text = _("Field goal good.") if event.good else _("Field goal no good.")
         return Line(text, dice=event.roll.dice, cue=cue)
