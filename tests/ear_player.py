@@ -37,9 +37,14 @@ FINAL_PROMPTS = ("Final call?", "Final call: which")
 CONFIRM_ENDINGS = ("Punt anyway?", "Kick anyway?")
 GAME_OVER = "Play again or quit?"
 POSITION = re.compile(r"(\d+) of (\d+)$")
-GAIN = re.compile(r"(?:gain of|for|^) ?(\d+) yards?\b")
-NOTHING_GAINED = ("Incomplete", "Sacked", "loss of", "No gain", "no gain", "Intercepted")
-FIRST_DOWN = ("First down", "First and goal")
+# A play's gain as a listener hears it, in any of the broadcast's phrasings ("A gain of 4
+# yards.", "Picks up 4 yards.", "Off to the races, 20 yards!"); punts and kicks say yards too.
+GAIN = re.compile(r"(?:gain of|for|^|up|Gains|, |! ) ?(\d+) yards?\b")
+NOT_A_GAIN = ("punt", "Punt", "kick", "to the end zone", "to go")
+NOTHING_GAINED = ("Incomplete", "incomplete", "Sacked", "loss of", "No gain", "no gain",
+                  "Intercepted", "Picked off", "pick it off", "Loses", "Thrown back",
+                  "Brought down behind the line", "The quarterback goes down")
+FIRST_DOWN = re.compile(r"(?i)\bfirst (down|and goal) at\b")
 BIG_GAIN = 10
 MAX_PRESSES = 40  # keys without a new question: the player has lost its way
 OUR_BALL = re.compile(r"Drive \d( of 2)?: (\w+) ball")
@@ -153,12 +158,12 @@ class EarPlayer:
             if ball:
                 self.on_offense = ball.group(2) == self.team
                 self.picked_this_drive = False
+            gain = GAIN.search(line)
             if any(words in line for words in NOTHING_GAINED):
                 self.last_gain = 0
-            gain = GAIN.search(line)
-            if gain and not line.startswith(("Punt", "Field goal")):
+            elif gain and not any(words in line for words in NOT_A_GAIN):
                 self.last_gain = int(gain.group(1))
-            self.moved_chains = self.moved_chains or line.startswith(FIRST_DOWN) or (
+            self.moved_chains = self.moved_chains or bool(FIRST_DOWN.search(line)) or (
                 line.startswith("1st and"))  # short verbosity: a new set of downs
 
     def _went_badly(self) -> bool:

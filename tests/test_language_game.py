@@ -74,7 +74,8 @@ def test_a_whole_game_speaks_only_the_language(tmp_path: Path, code: str, seed: 
     over = next(event for event in events if isinstance(event, GameOver))
     with language.using(language.load(code)):
         final = outcome_words(over.outcome, names)
-    assert final in spoken
+    score = final.split(". ")[0] + ". "  # the call on the winner after it varies
+    assert any(line.startswith(score) for line in spoken), score
 
 
 def test_the_seeds_cover_the_scoring_plays() -> None:

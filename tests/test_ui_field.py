@@ -6,6 +6,7 @@ from __future__ import annotations
 import io
 import itertools
 import math
+import re
 import wave
 from array import array
 from pathlib import Path
@@ -127,8 +128,10 @@ def test_the_play_is_heard_from_the_old_spot_to_the_new(tmp_path: Path) -> None:
     there are the field tone's for those spots."""
     spoken, cues = play(tmp_path, ONE_DOWN)
     sweep = samples_of(dict(cues.tones)["sweep"])
-    moved = next(text for text in spoken if "yard" in text and "gain" in text.lower())
-    gained = int(next(word for word in moved.replace(".", " ").split() if word.isdigit()))
+    # The result, in whichever phrasing ("A gain of 4 yards.", "Picks up 4 yards.").
+    moved = next(found for text in spoken
+                 if (found := re.search(r"\b(\d+) yards?\.$", text)) and "ball" not in text)
+    gained = int(moved.group(1))
     first, last = ends(sweep, 0.1)
     for part, spot in ((first, 25), (last, 25 + gained)):
         expected = field_tone.frequency_for(spot)

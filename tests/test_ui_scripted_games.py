@@ -21,7 +21,9 @@ from sudden_death.ui.run.loop import APOLOGY
 ROOT = Path(__file__).resolve().parent.parent
 TOUCHDOWN_SEED = 0
 FINAL_CALLS = re.compile(r"(Final calls: )?[A-Z][A-Za-z ]+ against [A-Z][A-Za-z ]+\.")
-FIRST_DOWN_RE = re.compile(r"First (down|and goal) at (your own|their own|your|their) \d+!")
+# Any phrasing of a new set of downs ("First down at their 32!", "That moves the chains: first
+# down at their 32!"), each ending with the spot.
+FIRST_DOWN_RE = re.compile(r"(?i)first (down|and goal) at (your own|their own|your|their) \d+!$")
 DOWN_RE = re.compile(r"\b(1st|2nd|3rd|4th) and (\d+|goal) at (your own \d+|their own \d+|"
                      r"your \d+|their \d+|midfield)")
 
@@ -115,7 +117,7 @@ def test_each_result_says_down_distance_and_spot(touchdown_game) -> None:
     assert starts
     for index in starts:
         following = lines[index + 1 : index + 12]
-        said = next((x for x in following if DOWN_RE.search(x) or FIRST_DOWN_RE.fullmatch(x)
+        said = next((x for x in following if DOWN_RE.search(x) or FIRST_DOWN_RE.search(x)
                      or x.startswith(("Drive 2 of 2", "Final score"))), None)
         assert said is not None, following
 
@@ -137,7 +139,7 @@ def test_scores_are_announced_when_they_change(touchdown_game) -> None:
     assert ended_with, "seed 0 should score"
     for home, away in ended_with:
         assert any(f"Hawks {home}, Bears {away}." in line for line in lines), (home, away)
-    assert any(line.startswith("Touchdown, ") for line in lines)
+    assert any("touchdown" in line.lower() for line in lines)
     assert not any("Hawks 0, Bears 6." in line or "Hawks 6, Bears 0." in line
                    for line in lines)
 

@@ -177,7 +177,7 @@ def _result_words(play: ev.PlayResolved) -> tuple[str, ...]:
     if play.result == "incomplete":
         return ("Incomplete",)
     if play.result == "interception":
-        return ("Intercepted",)
+        return ("Intercepted", "Picked off", "pick it off")
     if play.yards == 0:
         return ("No gain", "no gain")
     yards = abs(play.yards)
@@ -218,6 +218,12 @@ def test_no_game_line_is_said_twice_within_a_down(
             assert not twice, (seed, index, twice)
 
 
+# How a sack's or an interception's words begin, in each of their phrasings (plays.py).
+RESULT_OPENINGS = tuple(f"say:{words}" for words in (
+    "Sacked", "Brought down behind the line", "The quarterback goes down", "Intercepted",
+    "Picked off", "The Bears pick it off", "The Hawks pick it off", "Pass roll"))
+
+
 @pytest.mark.parametrize("verbosity", VERBOSITIES)
 def test_a_result_cue_follows_its_dice_and_opens_its_words(
         monkeypatch: pytest.MonkeyPatch, tmp_path: Path, verbosity: str) -> None:
@@ -228,8 +234,7 @@ def test_a_result_cue_follows_its_dice_and_opens_its_words(
         for index, item in enumerate(stream):
             if item in ("cue:sack", "cue:interception"):
                 assert stream[index - 1] == "cue:dice", stream[index - 3: index + 2]
-                assert stream[index + 1].startswith(("say:Sacked", "say:Intercepted",
-                                                     "say:Pass roll")), stream[index + 1]
+                assert stream[index + 1].startswith(RESULT_OPENINGS), stream[index + 1]
                 seen += 1
             if item.startswith("say:") and " against " in item:  # the final calls line
                 assert "cue:dice" not in stream[index - 3: index], "dice before the calls"

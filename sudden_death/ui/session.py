@@ -26,6 +26,7 @@ from .screens.review import ComputerCalls
 from .words.line import Line
 from .words.narration import Narrator
 from .words.phrases import Names
+from .words.variety import Variety
 from .words.verbosity import Telling
 
 
@@ -105,7 +106,8 @@ class Session:
         house rule or not; returns what happened before the player's first decision."""
         seed = self.rng.randrange(2**31) if self.seed is None else self.seed + self.games
         self.games += 1
-        self._begin(Match.against_computer(seed, computer=computer, overtime=overtime), names)
+        self._begin(Match.against_computer(seed, computer=computer, overtime=overtime), names,
+                    seed)
         self.match_seed, self.match_computer = seed, computer
         events = self.match.advance() if self.match is not None else []
         self.steps.append(list(events))
@@ -127,7 +129,7 @@ class Session:
         is not the one saved (a save of another version's rules). Returns every event."""
         match = Match.against_computer(saved.seed, computer=saved.computer,
                                        overtime=saved.overtime)
-        self._begin(match, Names(saved.home, saved.away))
+        self._begin(match, Names(saved.home, saved.away), saved.seed)
         self.match_seed, self.match_computer = saved.seed, saved.computer
         quiet = Telling()
         events = match.advance()  # as a new match's: told, never noted (App.new_match)
@@ -147,14 +149,17 @@ class Session:
 
     def join_table(self, match: Play, names: Names) -> None:
         """A game at a table: the other team is a person, `match` plays through the server."""
-        self._begin(match, names)
+        self._begin(match, names,
+                    self.rng.randrange(2**31) if self.seed is None else self.seed + self.games)
 
-    def _begin(self, match: Play, names: Names) -> None:
+    def _begin(self, match: Play, names: Names, words_seed: int) -> None:
+        """Start telling `match`; `words_seed` seeds the choice among phrasings (the game's
+        own seed against the computer, so a seeded game's words are reproducible)."""
         self.match = match
         # The words speak from the side of the team the player has in this match.
         self.names = replace(names, you=match.human or names.you)
         # A game joined mid-way (back at a table after a crash) already has an offense.
-        self.narrator = Narrator(self.names, match.state.offense)
+        self.narrator = Narrator(self.names, match.state.offense, Variety(words_seed))
         self.computer = ComputerCalls()
         self.result = []
         self.told = set()

@@ -47,6 +47,7 @@ from .plays import (
     takeaway_cue,
 )
 from .situation import outcome_words
+from .variety import Variety, choose
 from .verbosity import Telling
 
 
@@ -76,11 +77,16 @@ def _next_start_why(after: DriveEnd, touchback: bool) -> str:
 class Narrator:
     """Turns engine events into `Line`s for one game, from the player's side."""
 
-    def __init__(self, names: Names, offense: Team | None = None) -> None:
+    def __init__(self, names: Names, offense: Team | None = None,
+                 variety: Variety | None = None) -> None:
         self.names = names
         self.offense = offense  # who has the ball, followed through DriveStarted events
         self.telling = Telling()
         self.previous: ev.Event | None = None  # the event before the one being told
+        # Picks among the phrasings of common news; None says each the plain way (a play
+        # told again, the record's play-by-play, tests that pin the words).
+        self.variety = variety
+        self.down_number: int | None = None  # the down being played, for a 4th-down conversion
 
     def lines(self, events: Sequence[ev.Event], telling: Telling | None = None) -> list[Line]:
         """The lines for one batch of events (one player action and what followed), with what
@@ -103,6 +109,10 @@ class Narrator:
             if not said_with_previous:
                 self.previous = previous
                 out.extend(self.tell(event))
+            if isinstance(event, ev.DownStarted):  # told or not: the down now being played
+                self.down_number = event.down.number
+            elif isinstance(event, ev.DriveStarted):
+                self.down_number = None
             previous = event
         return out
 
@@ -142,7 +152,9 @@ class Narrator:
 
     @tell.register
     def _down_started(self, event: ev.DownStarted) -> list[Line]:
-        return [self._down(event.down, event.offense, after=self.previous)]
+        converted = self.down_number == 4 and isinstance(self.previous, ev.FirstDown)
+        return [self._down(event.down, event.offense, after=self.previous,
+                           converted=converted)]
 
     @tell.register
     def _snap_chosen(self, event: ev.SnapChosen) -> list[Line]:
@@ -172,11 +184,11 @@ class Narrator:
 
     @tell.register
     def _play_resolved(self, event: ev.PlayResolved) -> list[Line]:
-        return [play_line(event, self.names, self.telling)]
+        return [play_line(event, self.names, self.telling, self.variety)]
 
     @tell.register
     def _fumble(self, event: ev.Fumble) -> list[Line]:
-        return fumble_lines(event, self.names, self.telling)
+        return fumble_lines(event, self.names, self.telling, self.variety)
 
     @tell.register
     def _first_down(self, event: ev.FirstDown) -> list[Line]:
@@ -184,12 +196,19 @@ class Narrator:
 
     @tell.register
     def _touchdown(self, event: ev.Touchdown) -> list[Line]:
-        return [Line(_("Touchdown, {team}!").format(team=self.names.of(event.team)),
+        words = choose(self.variety, self.brief, "touchdown", [
+            _("Touchdown, {team}!"),
+            # Translators: a touchdown, called other ways, like a radio broadcast.
+            _("Into the end zone! Touchdown, {team}!"),
+            _("{team} touchdown!"),
+            _("Six points! Touchdown, {team}!"),
+        ])
+        return [Line(words.format(team=self.names.of(event.team)),
                      cue=side_cue("touchdown", event.team, self.names))]
 
     @tell.register
     def _extra_point(self, event: ev.ExtraPoint) -> list[Line]:
-        return [extra_point_line(event, self.names, self.telling)]
+        return [extra_point_line(event, self.names, self.telling, self.variety)]
 
     @tell.register
     def _safety(self, event: ev.Safety) -> list[Line]:
@@ -200,11 +219,11 @@ class Narrator:
 
     @tell.register
     def _field_goal(self, event: ev.FieldGoal) -> list[Line]:
-        return [field_goal_line(event, self.names, self.telling)]
+        return [field_goal_line(event, self.names, self.telling, self.variety)]
 
     @tell.register
     def _punt(self, event: ev.Punt) -> list[Line]:
-        return [punt_line(event, self.names, self.telling)]
+        return [punt_line(event, self.names, self.telling, self.variety)]
 
     @tell.register
     def _turnover_on_downs(self, event: ev.TurnoverOnDowns) -> list[Line]:
@@ -242,8 +261,8 @@ class Narrator:
         winner = event.outcome.winner
         cue = "game_tied" if winner is None else ("game_won" if winner is self.names.you
                                                   else "game_lost")
-        return [Line(outcome_words(event.outcome, self.names), cue=cue,
-                     category=Category.GAME_OVER)]
+        return [Line(outcome_words(event.outcome, self.names, self.variety, self.brief),
+                     cue=cue, category=Category.GAME_OVER)]
 
     # -- the words ---------------------------------------------------------------------------
 
@@ -308,7 +327,8 @@ class Narrator:
             text += " " + _("The spot: every overtime drive starts at the other team's 25.")
         return Line(text, cue="whistle")
 
-    def _down(self, down: Down, offense: Team, after: ev.Event | None = None) -> Line:
+    def _down(self, down: Down, offense: Team, after: ev.Event | None = None,
+              converted: bool = False) -> Line:
         # Translators: the down as a sentence: "2nd and 7 at your own 31." ("2nd and 7, your own
         # 31." when short).
         text = _("{down}.").format(down=down_words(down, offense, self.names.you,
@@ -316,12 +336,35 @@ class Narrator:
         if isinstance(after, ev.FirstDown) and not self.brief:  # a new set of downs: cheer it
             where = spot_words(down.line, offense, self.names.you)
             if down.goal_to_go:
-                # Translators: a new set of downs with the goal line to gain; {spot} is a spot
-                # such as "their 6".
-                text = _("First and goal at {spot}!").format(spot=where)
+                text = choose(self.variety, self.brief, "first_and_goal", [
+                    # Translators: a new set of downs with the goal line to gain; {spot} is a
+                    # spot such as "their 6".
+                    _("First and goal at {spot}!"),
+                    # Translators: the same, said other ways, like a radio broadcast.
+                    _("Goal to go: first and goal at {spot}!"),
+                    _("Knocking on the door: first and goal at {spot}!"),
+                    _("Close to the end zone: first and goal at {spot}!"),
+                ]).format(spot=where)
+            elif converted and offense is self.names.you:
+                # Translators: the player's first down made on fourth down, called like a
+                # radio broadcast; {spot} is a spot such as "their 32".
+                text = _("You go for it on fourth down and make it! First down at "
+                         "{spot}!").format(spot=where)
+            elif converted:
+                # Translators: the other team's first down made on fourth down, called like
+                # a radio broadcast; {spot} is a spot such as "your own 32".
+                text = _("They go for it on fourth down and make it! First down at "
+                         "{spot}!").format(spot=where)
             else:
-                # Translators: a new set of downs; {spot} is a spot such as "their 32".
-                text = _("First down at {spot}!").format(spot=where)
+                text = choose(self.variety, self.brief, "first_down", [
+                    # Translators: a new set of downs; {spot} is a spot such as "their 32".
+                    _("First down at {spot}!"),
+                    # Translators: a new set of downs, said other ways; {spot} is a spot such
+                    # as "their 32".
+                    _("That moves the chains: first down at {spot}!"),
+                    _("Another first down at {spot}!"),
+                    _("A fresh set of downs: first down at {spot}!"),
+                ]).format(spot=where)
         if self.explains:
             text += " " + _to_goal(GOAL_LINE - down.line)
         return Line(_capital(text), field_tone=True)

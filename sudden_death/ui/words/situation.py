@@ -7,6 +7,7 @@ from ...engine.game import EXTRA_POINT_POINTS, FIELD_GOAL_POINTS, TOUCHDOWN_POIN
 from ...engine.state import GameEnd, GameState, Outcome, Team
 from ...language import N_, _
 from .phrases import Names, down_words, score_words
+from .variety import Variety, choose
 
 _SCORES = (
     # Translators: what a team needs, as in "You need a field goal to tie, a touchdown to win."
@@ -93,8 +94,10 @@ def situation_words(state: GameState, names: Names) -> str:
     return " ".join(words)
 
 
-def outcome_words(outcome: Outcome, names: Names) -> str:
-    """The game-over message; it always begins with "Final score"."""
+def outcome_words(outcome: Outcome, names: Names, variety: Variety | None = None,
+                  brief: bool = False) -> str:
+    """The game-over message; it always begins with "Final score". The call on the winner
+    varies like a broadcast's when `variety` is given (never at short verbosity)."""
     words = [_("Final score: {score}.").format(score=score_words(outcome.scores, names))]
     if outcome.end is GameEnd.CONCEDED:
         loser = outcome.winner.other if outcome.winner is not None else names.you
@@ -102,11 +105,29 @@ def outcome_words(outcome: Outcome, names: Names) -> str:
     elif outcome.end is GameEnd.SAFETY:
         words.append(_("It ended on a safety."))
     if outcome.winner is None:
-        words.append(_("It ends in a tie."))
+        words.append(choose(variety, brief, "final_tie", [
+            _("It ends in a tie."),
+            # Translators: the game ends level, called like a radio broadcast.
+            _("Nobody wins this one: it ends in a tie."),
+            _("All square at the end: a tie."),
+            _("Dead even: it ends in a tie."),
+        ]))
     elif outcome.winner is names.you:
-        words.append(_("The {team} win it!").format(team=names.mine))
+        words.append(choose(variety, brief, "final_won", [
+            _("The {team} win it!"),
+            # Translators: the player's team wins, called like a radio broadcast.
+            _("That's the ballgame! The {team} win it!"),
+            _("The {team} take it!"),
+            _("Victory for the {team}!"),
+        ]).format(team=names.mine))
     else:
-        words.append(_("The {team} hold on and win.").format(team=names.theirs))
+        words.append(choose(variety, brief, "final_lost", [
+            _("The {team} hold on and win."),
+            # Translators: the other team wins, called like a radio broadcast.
+            _("That's the ballgame: the {team} win it."),
+            _("The {team} take this one."),
+            _("It goes to the {team}."),
+        ]).format(team=names.theirs))
     return " ".join(words)
 
 
