@@ -58,6 +58,8 @@ class Settings:
     voice: str = ""
     speech_volume: float = 1.0
     cue_volume: float = 0.8
+    # The stadium bed under a game (0: off). Low by default: it is there to be felt, not heard.
+    crowd_volume: float = 0.3
     verbosity: str = "normal"
     menu_wrap: bool = False
     speech_engine: str = "espeak"  # "espeak" (the game's own voice) or "system" (Windows, Mac)
@@ -140,7 +142,8 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     voice = data.get("voice")
     if isinstance(voice, str) and len(voice) < 500:
         values["voice"] = voice
-    for name, floor in (("speech_volume", MIN_SPEECH_VOLUME), ("cue_volume", 0.0)):
+    for name, floor in (("speech_volume", MIN_SPEECH_VOLUME), ("cue_volume", 0.0),
+                        ("crowd_volume", 0.0)):
         volume = data.get(name)
         if isinstance(volume, (int, float)) and not isinstance(volume, bool) and volume == volume:
             values[name] = round(_clamp(float(volume), floor, 1.0), 2)

@@ -71,6 +71,8 @@ class RecordingCues:
         self.played: list[str] = []
         self.tones: list[tuple[str, bytes]] = []  # (name, WAV) of each generated sound
         self.volume: float | None = None  # the cue volume the front end set, if any
+        self.crowd = 0.0  # the stadium bed's level the front end set
+        self.tension = False
         self._listeners: list[Callable[[str], None]] = []
 
     def play(self, name: str) -> None:
@@ -89,6 +91,15 @@ class RecordingCues:
 
     def set_volume(self, volume: float) -> None:
         self.volume = max(0.0, min(1.0, float(volume)))
+
+    def set_crowd(self, level: float) -> None:
+        self.crowd = max(0.0, min(1.0, float(level)))
+
+    def set_tension(self, on: bool) -> None:
+        self.tension = on
+
+    def tick(self) -> None:
+        pass
 
     def add_listener(self, listener: Callable[[str], None]) -> None:
         self._listeners.append(listener)

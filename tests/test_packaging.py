@@ -56,7 +56,7 @@ def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path
     """pip install of the wheel alone (no source tree) keeps every sound: sudden_death/sounds/
     is shipped as package data, where resources.sounds_dir() finds it. The compiled catalogs
     come with it, and the installed game finds them."""
-    from sudden_death.audio.cues import DIE_CLICK
+    from sudden_death.audio.cues import CROWD, DIE_CLICK
     from sudden_death.audio.protocols import CUE_NAMES
 
     source = _clean_copy(tmp_path / "source")  # a build/ folder left here could add old modules
@@ -79,7 +79,7 @@ def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path
     in_source = {path.relative_to(ROOT).as_posix()
                  for path in (ROOT / "sudden_death").rglob("*.py")}
     assert modules == in_source  # a package missing from pyproject.toml would be left out
-    assert shipped == {*CUE_NAMES, DIE_CLICK}
+    assert shipped == {*CUE_NAMES, DIE_CLICK, CROWD}
     assert catalogs == {f"sudden_death/locale/{code}/LC_MESSAGES/sudden_death.mo"
                         for code in available() if code != "en"}
     languages = subprocess.run(

@@ -219,6 +219,8 @@ def test_settings_menu_from_title_and_in_game_each_change_heard_and_saved(
     assert speaker.volume == 0.9 and speaker.spoken[-1].text == "Speech volume: 90 percent"
     press(app, "down", "left")
     assert cues.volume == 0.7 and cues.played[-1] == "menu_select"
+    press(app, "down", "left")  # the crowd: saved, heard once a game is under way
+    assert speaker.spoken[-1].text == "Crowd: 20 percent" and cues.crowd == 0.0
     press(app, "down", "left")
     assert speaker.spoken[-1].text == "Verbosity: short: only what changed"
     press(app, "down", "space")  # a switch under the dial, set alone
@@ -230,7 +232,7 @@ def test_settings_menu_from_title_and_in_game_each_change_heard_and_saved(
     assert speaker.spoken[-1].text == "Menu wrap: on"
     saved, notice = load_settings(tmp_path)
     assert notice is None and saved == Settings(
-        speech_rate=450, voice="fake/tenor", speech_volume=0.9, cue_volume=0.7,
+        speech_rate=450, voice="fake/tenor", speech_volume=0.9, cue_volume=0.7, crowd_volume=0.2,
         verbosity="short", dice=True, menu_wrap=True)
     press(app, "escape")
     assert app.top.help_key == "welcome"

@@ -169,9 +169,9 @@ def active_rms(samples: Samples, window: float = 0.02) -> float:
     return math.sqrt(sum(active) / len(active))
 
 
-def loudness_match(samples: Samples) -> Samples:
-    """Scale to TARGET_DBFS active RMS, soft-limit peaks, and repeat once to undo the limiter."""
-    target = 10 ** (TARGET_DBFS / 20)
+def loudness_match(samples: Samples, dbfs: float = TARGET_DBFS) -> Samples:
+    """Scale to `dbfs` active RMS, soft-limit peaks, and repeat once to undo the limiter."""
+    target = 10 ** (dbfs / 20)
     out = samples
     for _ in range(3):
         gain = target / active_rms(out)
@@ -418,6 +418,38 @@ def turnover_won(rng: random.Random) -> Samples:
     return fade_out(out, 0.12)
 
 
+CROWD_LOOP_S = 8.0  # the stadium bed's length; it loops without a seam
+CROWD_SEAM_S = 1.0  # the crossfade that hides the join
+
+
+def crowd(rng: random.Random) -> Samples:
+    """The stadium bed under the game: a crowd's murmur (band-limited noise swelling and
+    settling slowly) with many far voices at random pitches, made to loop without a seam: it
+    is rendered a second longer than the loop, and that second is crossfaded (equal power, as
+    the two halves are unrelated noise) into the loop's start, so its last sample runs on into
+    its first as any two neighbours do."""
+    length = CROWD_LOOP_S + CROWD_SEAM_S
+    hum = bandpass(noise(rng, length), 180, 1400)
+    swell = [rng.uniform(0.0, 2 * math.pi) for _ in range(2)]
+    hum = envelope(hum, lambda t: 0.8 + 0.1 * math.sin(2 * math.pi * t / 4.5 + swell[0])
+                   + 0.1 * math.sin(2 * math.pi * t / 3 + swell[1]))
+    parts: list[tuple[float, Samples, float]] = [(0, hum, 1.0)]
+    for _ in range(36):
+        start = rng.uniform(0.0, length - 0.6)
+        base = rng.uniform(140, 420)
+        wobble = rng.uniform(3, 6)
+        voice = tone(lambda t, b=base, w=wobble: b + 8 * math.sin(2 * math.pi * w * t),
+                     rng.uniform(0.3, 0.6), shape="saw", attack=0.08)
+        parts.append((start, lowpass(lowpass(voice, 900), 1200), 0.05))
+    rendered = mix(parts, length)
+    loop, seam = int(CROWD_LOOP_S * RATE), int(CROWD_SEAM_S * RATE)
+    out = rendered[:loop]
+    for i in range(seam):
+        share = i / seam
+        out[i] = rendered[i] * math.sqrt(share) + rendered[loop + i] * math.sqrt(1 - share)
+    return out
+
+
 def game_won(rng: random.Random) -> Samples:
     """The player won: a IV-V-I cadence in brass over a timpani roll, the tonic held with a low
     boom so it lands as final and triumphant."""
@@ -524,13 +556,16 @@ CUES: dict[str, Callable[[random.Random], Samples]] = {
     "menu_error": menu_error,
     "chat": chat,
     "waiting": waiting,
+    "crowd": crowd,
 }
+# Beds play under everything else, so they are made quieter than the cues.
+BED_DBFS = {"crowd": -26.0}
 
 
 def render(name: str) -> bytes:
     """One cue as WAV bytes; the noise seed comes from the name, so the output never varies."""
     rng = random.Random(zlib.crc32(name.encode()))
-    return to_wav_bytes(loudness_match(CUES[name](rng)))
+    return to_wav_bytes(loudness_match(CUES[name](rng), BED_DBFS.get(name, TARGET_DBFS)))
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -14,12 +14,14 @@ from pathlib import Path
 import pygame
 
 from ..language import _
+from .crowd import Crowd
 from .levels import MIX_HEADROOM
 from .notices import NoticeBoard, said_reason
 from .protocols import CUE_NAMES
 from .synth import pcm_to_wav
 
 DIE_CLICK = "die_click"  # extra file: the single click play_dice repeats once per die
+CROWD = "crowd"  # extra file: the stadium bed, looped under the game (crowd.py)
 DIE_GAP_S = 0.11  # between clicks: slow enough to count by ear
 MAX_DICE_SOUNDS = 8  # recent composed rolls kept (about 60 KB each); others are composed afresh
 
@@ -27,7 +29,11 @@ MAX_DICE_SOUNDS = 8  # recent composed rolls kept (about 60 KB each); others are
 class CueBank:
     """CuePlayer over pygame Sounds loaded once from a folder of WAVs."""
 
-    def __init__(self, folder: Path, notices: NoticeBoard) -> None:
+    def __init__(self, folder: Path, notices: NoticeBoard,
+                 crowd_channels: tuple[pygame.mixer.Channel, pygame.mixer.Channel] | None = None,
+                 ) -> None:
+        """`crowd_channels`: the stadium bed's own channel and the speech channel it ducks
+        under (none: no crowd)."""
         self.notice: str | None = None
         self._notices = notices
         self._volume = 1.0
@@ -42,6 +48,14 @@ class CueBank:
                 self._sounds[name].set_volume(MIX_HEADROOM)
             except (pygame.error, OSError, FileNotFoundError):
                 missing.append(name)
+        self.crowd: Crowd | None = None
+        if crowd_channels is not None:
+            try:
+                bed = pygame.mixer.Sound(str(folder / f"{CROWD}.wav"))
+            except (pygame.error, OSError, FileNotFoundError):
+                missing.append(CROWD)
+            else:
+                self.crowd = Crowd(bed, *crowd_channels)
         if missing:
             # Translators: {cues} lists the sound files' names, such as "coin, dice".
             self._report(_("Some sound cues are missing: {cues}.").format(
@@ -99,12 +113,29 @@ class CueBank:
         for sound in (*self._sounds.values(), *self._dice_sounds.values()):
             sound.set_volume(self._volume * MIX_HEADROOM)
 
+    def set_crowd(self, level: float) -> None:
+        """The stadium bed's volume, 0 to 1; 0 silences it (no game, or the setting off)."""
+        if self.crowd is not None:
+            self.crowd.set_level(level)
+
+    def set_tension(self, on: bool) -> None:
+        """A tense moment (third or fourth down, near a goal line): the crowd leans in."""
+        if self.crowd is not None:
+            self.crowd.set_tension(on)
+
+    def tick(self) -> None:
+        """Once a loop turn: the crowd comes back up once speech has ended."""
+        if self.crowd is not None:
+            self.crowd.tick()
+
     def add_listener(self, listener: Callable[[str], None]) -> None:
         self._listeners.append(listener)
 
     def close(self) -> None:
         self._closed = True
         self._listeners.clear()
+        if self.crowd is not None:
+            self.crowd.close()
         for sound in (*self._sounds.values(), *self._dice_sounds.values()):
             sound.stop()  # a roll's channel drops its queued result cue with it
 

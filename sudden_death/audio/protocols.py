@@ -149,6 +149,14 @@ class CuePlayer(Protocol):
 
     def set_volume(self, volume: float) -> None: ...
 
+    def set_crowd(self, level: float) -> None:
+        """The stadium bed's volume, 0 to 1 (0: no crowd)."""
+
+    def set_tension(self, on: bool) -> None: ...
+
+    def tick(self) -> None:
+        """Once a loop turn (the crowd comes back up after speech)."""
+
     def add_listener(self, listener: Callable[[str], None]) -> None: ...
 
     def close(self) -> None: ...

@@ -84,6 +84,15 @@ class SilentCues:
     def set_volume(self, volume: float) -> None:
         pass
 
+    def set_crowd(self, level: float) -> None:
+        pass  # no sound: no crowd
+
+    def set_tension(self, on: bool) -> None:
+        pass
+
+    def tick(self) -> None:
+        pass
+
     def add_listener(self, listener: Callable[[str], None]) -> None:
         self._listeners.append(listener)
 

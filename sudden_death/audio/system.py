@@ -35,6 +35,7 @@ MIXER_FREQUENCY = 44100
 MIXER_BUFFER = 256
 MIXER_CHANNELS = 16
 SPEECH_CHANNEL = 0  # reserved: cues never take it, so stopping it only ever stops speech
+CROWD_CHANNEL = 1  # reserved too: the stadium bed loops there, under everything else
 ENGINE_START_WAIT_S = 5.0
 CLOSE_BUDGET_S = 0.8
 
@@ -112,7 +113,7 @@ def open_audio(
                 )
                 owns_mixer = True
             pygame.mixer.set_num_channels(MIXER_CHANNELS)
-            pygame.mixer.set_reserved(SPEECH_CHANNEL + 1)
+            pygame.mixer.set_reserved(CROWD_CHANNEL + 1)
             mixer_ready = True
         except Exception as exc:
             said_reason(exc, "no audio device")
@@ -145,11 +146,15 @@ def open_audio(
     bank: CueBank | None = None
     if sound and mixer_ready:
         try:
-            bank = CueBank(sounds or sounds_dir(), board)
+            bank = CueBank(sounds or sounds_dir(), board,
+                           crowd_channels=(pygame.mixer.Channel(CROWD_CHANNEL),
+                                           pygame.mixer.Channel(SPEECH_CHANNEL)))
         except Exception as exc:
             said_reason(exc, "the sound cues could not be loaded")
             board.add(_("Sound cues are off: they could not be loaded."))
     cues = bank if bank is not None else SilentCues(_first(board.items) if sound else None)
+    if bank is not None and bank.crowd is not None and service is not None:
+        service.add_playback_listener(bank.crowd.duck)  # the moment words start playing
     return AudioSystem(speaker, cues, board, speech=service, cue_bank=bank, owns_mixer=owns_mixer)
 
 

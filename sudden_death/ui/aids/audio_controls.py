@@ -10,6 +10,8 @@ from __future__ import annotations
 from ...audio.protocols import CuePlayer, Speaker, Voice
 from ...audio.speech_output import BUILTIN, OutputNews, ReaderNews, SpeechOutput
 from ...audio.synth import ESPEAK, engine_label
+from ...engine.field import GOAL_LINE
+from ...engine.state import GameState
 from ...language import N_, _, active
 from ...settings import Settings
 
@@ -31,6 +33,8 @@ class AudioControls:
         # plain speaker (a test's) has the built-in voice only.
         self.output = speaker if isinstance(speaker, SpeechOutput) else None
         self.voice = ""  # the voice id last asked for ("" for the engine's default)
+        self.crowd = 0.0  # the crowd setting; heard only while a game is being played
+        self._crowd_heard: tuple[float, bool] | None = None  # (level, tense) last set
 
     def apply(self, settings: Settings) -> None:
         """Apply `settings`. A screen reader asked for answers later: `news` says how."""
@@ -44,8 +48,22 @@ class AudioControls:
         self.voice = voice
         self.speaker.set_volume(settings.speech_volume)
         self.cues.set_volume(settings.cue_volume)
+        self.crowd = settings.crowd_volume
+        self._crowd_heard = None  # set again at the next follow(), at the new level
         if self.output is not None:
             self.output.set_output(settings.speech_output)  # asks only when it changes
+
+    def follow(self, state: GameState | None) -> None:
+        """Every loop turn: the crowd under a game being played, leaning in at its tense
+        moments (third and fourth down, near either goal line), and silent outside one (the
+        title screen, a game over). Told the cue player only when it changes."""
+        playing = state is not None and state.outcome is None
+        heard = (self.crowd if playing else 0.0, playing and state is not None and tense(state))
+        if heard != self._crowd_heard:
+            self._crowd_heard = heard
+            self.cues.set_crowd(heard[0])
+            self.cues.set_tension(heard[1])
+        self.cues.tick()
 
     def news(self, confirm: bool = False) -> list[str]:
         """What the player must hear about the screen reader since the last call, once each:
@@ -115,3 +133,16 @@ class AudioControls:
 
     def rate_range(self) -> tuple[int, int]:
         return self.speaker.rate_range
+
+
+TENSE_DOWN = 3  # third and fourth down
+NEAR_GOAL = 10  # yards from either goal line: a score or a safety is close
+
+
+def tense(state: GameState) -> bool:
+    """A moment the crowd leans in for: third or fourth down, or the ball near a goal line."""
+    down = state.down
+    if down is None:
+        return False
+    return (down.number >= TENSE_DOWN or down.line >= GOAL_LINE - NEAR_GOAL
+            or down.line <= NEAR_GOAL)

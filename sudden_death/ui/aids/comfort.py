@@ -94,6 +94,7 @@ class Comfort:
     def tick(self) -> None:
         """Every turn of the loop: say what became of a screen reader asked for (it answers
         off the loop), and show it in the settings line if the settings are open."""
+        self.controls.follow(self.app.game_state())  # the crowd under a game
         news = self.controls.news(confirm=self._asked_for_reader)
         if news:
             self._asked_for_reader = False

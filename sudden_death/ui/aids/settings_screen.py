@@ -36,7 +36,8 @@ STEPS = {Command.SETTING_LESS: (-1, False), Command.SETTING_MORE: (1, False),
 RATE_STEP, RATE_BIG_STEP = 10, 50
 VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 # Language first: whoever cannot follow the words they hear finds it with O alone.
-SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume", "verbosity",
+SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume",
+                "crowd_volume", "verbosity",
                 *SWITCHES, "menu_wrap", "play_sweep", "waiting_sound", "seat_wait", "table_server",
                 "table_password", "text_size", "computer", "overtime", "speech_engine",
                 "speech_output")
@@ -116,6 +117,14 @@ class SettingsScreen(Screen):
             volume = round(settings.cue_volume * 100)
             return n_("Sound effects volume: {volume} percent",
                       "Sound effects volume: {volume} percent", volume).format(volume=volume)
+        if key == "crowd_volume":
+            volume = round(settings.crowd_volume * 100)
+            if volume == 0:
+                # Translators: the stadium bed (a crowd murmuring under a game) is off.
+                return _("Crowd: off")
+            # Translators: the volume of the crowd murmuring under a game.
+            return n_("Crowd: {volume} percent", "Crowd: {volume} percent", volume).format(
+                volume=volume)
         if key == "verbosity":
             level = _(VERBOSITY_WORDS[Verbosity.of(settings.verbosity)])
             if settings.own_switches():
@@ -303,7 +312,7 @@ class SettingsScreen(Screen):
             step = RATE_BIG_STEP if big else RATE_STEP
             rate = max(low, min(high, old.speech_rate + direction * step))
             return old.changed(speech_rate=rate)
-        if key in ("speech_volume", "cue_volume"):
+        if key in ("speech_volume", "cue_volume", "crowd_volume"):
             volume_step = VOLUME_BIG_STEP if big else VOLUME_STEP
             floor = MIN_SPEECH_VOLUME if key == "speech_volume" else 0.0
             value = round(max(floor, min(1.0, getattr(old, key) + direction * volume_step)), 2)

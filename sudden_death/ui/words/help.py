@@ -129,7 +129,8 @@ def _screens() -> dict[str, str]:
         "settings": _(
             "Settings. {previous_item} and {next_item} choose a setting: language (each speaks "
             "in its own voice), speech rate, voice, speech volume, sound "
-            "effects volume, verbosity and the switches under it (dice and percentages, "
+            "effects volume, the crowd (a stadium murmuring under a game, quieter while words "
+            "play; 0 is off), verbosity and the switches under it (dice and percentages, "
             "explanations and hints, positions in lists, the other team's swaps), menu wrap, hear "
             "the play (a glide from the old spot to the new after each play), the waiting "
             "sound at a table, how long a table you host waits for a dropped friend, the "

@@ -1,0 +1,87 @@
+"""The stadium bed: a crowd murmuring under the game on its own mixer channel.
+
+Why: a game heard over silence sounds like a log read aloud; a crowd under it sounds like a
+broadcast. The bed must never cost a word, so it ducks the moment speech starts playing (the
+speech service tells it, from its own thread) and comes back once speech is over (the game's
+loop asks every turn). While words play, the crowd stays SPEECH_ABOVE_DB under the speech on
+the mixed output; it rises by TENSION_DB on third and fourth down and near a goal line. Its
+level is the player's "Crowd" setting (0 is off); there is no crowd outside a game.
+"""
+
+from __future__ import annotations
+
+import threading
+
+import pygame
+
+from .levels import MIX_HEADROOM
+
+# The bed's file is made this much quieter than speech and the cues (tools/make_sounds.py,
+# BED_DBFS -26 against -18 dBFS), so equal gains already leave it this far under them.
+BED_QUIETER_DB = 8.0
+SPEECH_ABOVE_DB = 19.0  # the crowd under speech while words play: 15 asked, 4 to spare
+TENSION_DB = 6.0  # third and fourth down, near a goal line: the crowd leans in
+
+
+class Crowd:
+    """The crowd loop on `channel`, ducked under whatever plays on `speech`."""
+
+    def __init__(self, sound: pygame.mixer.Sound, channel: pygame.mixer.Channel,
+                 speech: pygame.mixer.Channel) -> None:
+        self._sound = sound
+        self._channel = channel
+        self._speech = speech
+        self._lock = threading.Lock()  # duck() comes from the speech worker's thread
+        self._level = 0.0
+        self._tension = False
+        self._ducked = False
+        self._playing = False
+
+    def set_level(self, level: float) -> None:
+        """The crowd's volume, 0 to 1 (0: no crowd)."""
+        with self._lock:
+            self._level = max(0.0, min(1.0, float(level)))
+            self._apply()
+
+    def set_tension(self, on: bool) -> None:
+        with self._lock:
+            self._tension = on
+            self._apply()
+
+    def duck(self, *_: object) -> None:
+        """Speech has started playing (a playback listener: text and time are not needed)."""
+        with self._lock:
+            self._ducked = True
+            self._apply()
+
+    def tick(self) -> None:
+        """Once a loop turn: back up once speech has ended."""
+        with self._lock:
+            if self._ducked and not self._speech.get_busy():
+                self._ducked = False
+                self._apply()
+
+    @property
+    def gain(self) -> float:
+        """The channel's volume now (for tests and the mix's checks)."""
+        return self._channel.get_volume() if self._playing else 0.0
+
+    def close(self) -> None:
+        with self._lock:
+            self._level = 0.0
+            self._apply()
+
+    def _apply(self) -> None:
+        if self._level <= 0:
+            if self._playing:
+                self._channel.stop()
+                self._playing = False
+            return
+        if not self._playing:
+            self._channel.play(self._sound, loops=-1)
+            self._playing = True
+        gain = self._level * MIX_HEADROOM * (10 ** (TENSION_DB / 20) if self._tension else 1)
+        if self._ducked:
+            under = 10 ** (-(SPEECH_ABOVE_DB - BED_QUIETER_DB) / 20)
+            gain = min(gain, self._speech.get_volume() * under)
+        self._channel.set_volume(min(1.0, gain))
