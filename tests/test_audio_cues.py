@@ -175,8 +175,14 @@ def test_the_generator_reproduces_the_committed_files() -> None:
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     assert set(CUE_NAMES) <= set(module.CUES)
-    for name in ("menu_move", "coin", "dice"):
-        assert module.render(name) == (sounds_dir() / f"{name}.wav").read_bytes()
+    rendered = {}
+    for name in ("menu_move", "coin", "dice", "touchdown_theirs", "crowd"):
+        rendered[name] = module.render(name)
+        assert rendered[name] == (sounds_dir() / f"{name}.wav").read_bytes()
+    # Its list of sources, from the committed files (the same bytes, as checked above).
+    committed = {name: (sounds_dir() / f"{name}.wav").read_bytes() for name in module.CUES}
+    assert module.licenses_text(committed) == (sounds_dir() / "LICENSES.md").read_text(
+        encoding="utf-8")
 
 
 def test_dice_sounds_have_one_click_per_die_and_follow_the_pips() -> None:
@@ -230,3 +236,12 @@ def test_cue_volume_applies_to_every_cue(audio: AudioSystem) -> None:
     sounds = audio.cues._sounds  # type: ignore[attr-defined]
     assert all(abs(s.get_volume() - 0.25 * MIX_HEADROOM) < 0.01 for s in sounds.values())
     audio.cues.set_volume(1.0)
+
+
+def test_every_sound_file_has_its_source_and_licence_written_down() -> None:
+    """sounds/LICENSES.md names each file's source (all made by tools/make_sounds.py today);
+    a file added without its row fails here."""
+    listed = (sounds_dir() / "LICENSES.md").read_text(encoding="utf-8")
+    files = sorted(path.name for path in sounds_dir().glob("*.wav"))
+    assert files and [name for name in files if f"| `{name}` |" not in listed] == []
+    assert "MIT" in listed and "tools/make_sounds.py" in listed

@@ -1,4 +1,5 @@
-"""Synthesize every sound cue into sudden_death/sounds/<name>.wav (mono, 22050 Hz, 16-bit).
+"""Synthesize every sound cue into sudden_death/sounds/<name>.wav (22050 Hz, 16-bit; mono but
+for the crowd, which is stereo).
 
 Everything is made from sine waves and seeded noise with the standard library alone, so the files
 carry no licence question and anyone can re-run this and get byte-identical output:
@@ -179,13 +180,14 @@ def loudness_match(samples: Samples, dbfs: float = TARGET_DBFS) -> Samples:
     return out
 
 
-def to_wav_bytes(samples: Samples) -> bytes:
+def to_wav_bytes(samples: Samples, channels: int = 1) -> bytes:
+    """16-bit WAV bytes of `samples` (interleaved when `channels` is 2)."""
     pcm = array("h", (max(-32767, min(32767, round(v * 32767))) for v in samples))
     if sys.byteorder == "big":
         pcm.byteswap()
     out = io.BytesIO()
     with wave.open(out, "wb") as wav:
-        wav.setnchannels(1)
+        wav.setnchannels(channels)
         wav.setsampwidth(2)
         wav.setframerate(RATE)
         wav.writeframes(pcm.tobytes())
@@ -560,12 +562,55 @@ CUES: dict[str, Callable[[random.Random], Samples]] = {
 }
 # Beds play under everything else, so they are made quieter than the cues.
 BED_DBFS = {"crowd": -26.0}
+# Stereo where it adds something: the crowd is all around the field. The cues stay mono (the
+# field tone and the sweep are panned when they are made, in the game).
+STEREO = {"crowd"}
 
 
 def render(name: str) -> bytes:
-    """One cue as WAV bytes; the noise seed comes from the name, so the output never varies."""
-    rng = random.Random(zlib.crc32(name.encode()))
-    return to_wav_bytes(loudness_match(CUES[name](rng), BED_DBFS.get(name, TARGET_DBFS)))
+    """One cue as WAV bytes; the noise seed comes from the name, so the output never varies.
+    A stereo sound is made twice, each side from its own seed (a crowd all around: two takes
+    of it, unrelated, left and right), and both sides get the same gain."""
+    dbfs = BED_DBFS.get(name, TARGET_DBFS)
+    if name not in STEREO:
+        rng = random.Random(zlib.crc32(name.encode()))
+        return to_wav_bytes(loudness_match(CUES[name](rng), dbfs))
+    left, right = (CUES[name](random.Random(zlib.crc32(f"{name}/{side}".encode())))
+                   for side in ("left", "right"))
+    both = loudness_match([v for pair in zip(left, right, strict=True) for v in pair], dbfs)
+    return to_wav_bytes(both, channels=2)
+
+
+LICENSES_HEAD = """# The game's sounds: where each comes from, and its licence
+
+Every file in this folder is synthesized by `tools/make_sounds.py` from sine waves and seeded
+noise, with Python's standard library alone: no recording, sample pack or third-party sound is
+in it. `python tools/make_sounds.py` makes them (and this file) again byte for byte, and
+`--check` fails if a committed file differs from a fresh one. They are the project's own work,
+under its MIT licence (`LICENSE` at the top of the repository).
+
+Recordings (a real crowd, a whistle, a kick) would serve some of these better. None is used
+yet: no freely licensed set of them installs from the package registries the project's machines
+reach (PyPI, npm and Debian's archive were searched). One added later gets a row here with its
+source, its author and its licence.
+
+| file | length, format | source |
+|---|---|---|
+"""
+
+
+def licenses_text(rendered: dict[str, bytes]) -> str:
+    """sounds/LICENSES.md: each file with its length, format and source (its maker here)."""
+    rows = []
+    for name, data in rendered.items():
+        with wave.open(io.BytesIO(data)) as wav:
+            seconds = wav.getnframes() / wav.getframerate()
+            layout = "mono" if wav.getnchannels() == 1 else "stereo"
+            rate = wav.getframerate()
+        summary = (CUES[name].__doc__ or "").strip().split("\n")[0]
+        rows.append(f"| `{name}.wav` | {seconds:.2f} s, {rate} Hz, {layout} | "
+                    f"`{CUES[name].__name__}()`: {summary} |")
+    return LICENSES_HEAD + "\n".join(rows) + "\n"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -576,16 +621,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     stale = []
-    for name in CUES:
-        data = render(name)
-        path = args.out / f"{name}.wav"
+    rendered = {name: render(name) for name in CUES}
+    files = {f"{name}.wav": data for name, data in rendered.items()}
+    files["LICENSES.md"] = licenses_text(rendered).encode("utf-8")
+    for filename, data in files.items():
+        path = args.out / filename
         if args.check:
             if not path.exists() or path.read_bytes() != data:
-                stale.append(name)
+                stale.append(filename)
         else:
             path.write_bytes(data)
             print(f"{path.relative_to(ROOT) if path.is_relative_to(ROOT) else path}: "
-                  f"{len(data) // 2 / RATE:.2f} s")
+                  f"{len(data)} bytes")
     if stale:
         print("out of date: " + ", ".join(stale), file=sys.stderr)
         return 1
