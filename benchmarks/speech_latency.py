@@ -15,6 +15,9 @@ Each part runs in fresh processes (one speech engine per process):
   event is posted: once as the keyboard gives them (no --keys: the loop polls and sleeps) and
   once through a live `--keys -` source. Before each measured key, Control silences speech and
   the test waits for quiet, so the sound that follows is the key's own.
+  The crowd is off in those (the mix falls silent between sounds); then the keyboard games
+  again with the crowd at its default volume against off, both heard above -18 dBFS (over the
+  crowd's loudest samples), to show the crowd costs the key nothing.
 - launch: the game started as `python -m sudden_death --headless` is, from spawning the process
   to the welcome's first audible sample.
 - underruns: gaps between mixed buffers longer than two buffer periods, in every process.
@@ -27,6 +30,7 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import math
 import os
 import random
 import statistics
@@ -40,6 +44,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 QUIET_S = 0.05
+# With the crowd on, keys are heard above this (its loudest samples at the default volume,
+# leaning in, are near -23 dBFS; speech and cues pass it within milliseconds of their start).
+CROWD_THRESHOLD_DBFS = -18.0
 JITTER = random.Random(11)
 
 
@@ -154,8 +161,11 @@ def _buffers_after(probe: Any, started: float, seconds: float) -> list[Any]:
     return [b for b in probe.snapshot() if b.t_callback >= started]
 
 
-def part_keys(games: int, live: bool) -> dict[str, Any]:
-    """Whole games of planned keys; each key's delay to its first audible sample."""
+def part_keys(games: int, live: bool, crowd: float = 0.0,
+              threshold_dbfs: float = -60.0) -> dict[str, Any]:
+    """Whole games of planned keys; each key's delay to its first audible sample. With the
+    crowd on (its volume, 0 to 1) the mix is never silent, so "audible" and "quiet" are taken
+    above `threshold_dbfs`, over the crowd's loudest samples."""
     _setup_child()
     import pygame
     from audible import AudibleProbe
@@ -174,7 +184,7 @@ def part_keys(games: int, live: bool) -> dict[str, Any]:
 
     def open_audio_with_probe(**kwargs: Any) -> Any:
         audio = original_open(**kwargs)
-        probe["mixer"] = AudibleProbe.install()
+        probe["mixer"] = AudibleProbe.install(threshold_dbfs)
         opened.set()
         return audio
 
@@ -217,10 +227,14 @@ def part_keys(games: int, live: bool) -> dict[str, Any]:
     threading.Thread(target=player, daemon=True).start()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as config:
+        from sudden_death.settings import Settings, save_settings
+        save_settings(Settings(crowd_volume=crowd), Path(config))
         loop_module.run_app(Options(headless=True, config=Path(config),
                                    keys="-" if live else None, seed=100))
+    peak = max((b.peak for b in probe["mixer"].snapshot()), default=0)
     return {"keys": found, "underruns": underruns(probe["mixer"]),
-            "seconds": time.perf_counter() - started}
+            "seconds": time.perf_counter() - started,
+            "peak_dbfs": 20 * math.log10(max(peak, 1) / 32768)}
 
 
 LAUNCH_WRAPPER = """
@@ -228,7 +242,7 @@ import sys, time, threading
 sys.path[:0] = {paths!r}
 from audible import AudibleProbe
 from sudden_death.audio import system
-from sudden_death.ui import loop as app
+from sudden_death.ui.run import loop as app
 original = system.open_audio
 def opened(**kwargs):
     audio = original(**kwargs)
@@ -293,13 +307,22 @@ def main(argv: list[str] | None = None) -> int:
         if name == "service":
             print(json.dumps(part_service(int(args.part[1]))))
         elif name == "keys":
-            print(json.dumps(part_keys(int(args.part[1]), args.part[2] == "live")))
+            crowd, threshold = (float(x) for x in args.part[3:5]) if len(args.part) > 3 \
+                else (0.0, -60.0)
+            print(json.dumps(part_keys(int(args.part[1]), args.part[2] == "live", crowd,
+                                       threshold)))
         else:
             print(json.dumps(part_launch()))
         return 0
     service = run_part("service", str(args.sentences))
     keyboard = run_part("keys", str(args.games), "keyboard")
     live = run_part("keys", str(args.games), "live")
+    from sudden_death.settings import Settings
+
+    # The crowd on (its default) against off, both heard above CROWD_THRESHOLD_DBFS.
+    crowd_off = run_part("keys", str(args.games), "keyboard", "0", str(CROWD_THRESHOLD_DBFS))
+    crowd_on = run_part("keys", str(args.games), "keyboard", str(Settings().crowd_volume),
+                        str(CROWD_THRESHOLD_DBFS))
     launches = [run_part("launch") * 1000 for _ in range(args.launches)]
     rows = {
         "say() of a new sentence": service["new"],
@@ -308,6 +331,8 @@ def main(argv: list[str] | None = None) -> int:
         "interrupt (silence until the mix is quiet)": service["interrupt"],
         "key, keyboard path": keyboard["keys"],
         "key, --keys - path": live["keys"],
+        f"key, crowd off, above {CROWD_THRESHOLD_DBFS:.0f} dBFS": crowd_off["keys"],
+        f"key, crowd on, above {CROWD_THRESHOLD_DBFS:.0f} dBFS": crowd_on["keys"],
         "launch to first audible": launches,
     }
     for name, values in rows.items():
@@ -315,7 +340,10 @@ def main(argv: list[str] | None = None) -> int:
     print(f"mix buffer period {service['period_ms']:.1f} ms; underruns (gaps over two "
           f"periods): service {service['underruns']}, keyboard games "
           f"{keyboard['underruns']} in {keyboard['seconds']:.0f} s, --keys games "
-          f"{live['underruns']} in {live['seconds']:.0f} s; clipped buffers under the "
+          f"{live['underruns']} in {live['seconds']:.0f} s, keyboard games with the crowd "
+          f"on {crowd_on['underruns']} in {crowd_on['seconds']:.0f} s (the mix's peak over "
+          f"those games {crowd_on['peak_dbfs']:.1f} dBFS, {crowd_off['peak_dbfs']:.1f} with the "
+          f"crowd off); clipped buffers under the "
           f"touchdown cheer: {service['clipped_buffers']}")
     summary = {name: statistics.median(v for v in values if v is not None)
                for name, values in rows.items()}
