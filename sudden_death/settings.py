@@ -69,6 +69,7 @@ class Settings:
     # A house rule, off as the rules say: a tied game is played off (from the next game).
     overtime: bool = False
     play_sweep: bool = True  # a glide from the old spot to the new one after each play
+    mono: bool = False  # every sound the same in both ears: one ear, or a single speaker
     language: str = ""  # a catalog's code ("es"); empty: the system's language if there is one
     table_server: str = ""  # ws:// or wss:// URL of a table server; empty: host tables here
     waiting_sound: bool = True  # a soft pulse every few seconds while a friend chooses
@@ -151,7 +152,7 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     if isinstance(verbosity, str) and verbosity in VERBOSITIES:
         values["verbosity"] = verbosity
     # A switch not given: the preset's.
-    for flag in ("menu_wrap", "play_sweep", "waiting_sound", "overtime", *SWITCHES):
+    for flag in ("menu_wrap", "play_sweep", "mono", "waiting_sound", "overtime", *SWITCHES):
         value = data.get(flag)
         if isinstance(value, bool):
             values[flag] = value

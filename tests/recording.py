@@ -73,6 +73,7 @@ class RecordingCues:
         self.volume: float | None = None  # the cue volume the front end set, if any
         self.crowd = 0.0  # the stadium bed's level the front end set
         self.tension = False
+        self.mono = False
         self._listeners: list[Callable[[str], None]] = []
 
     def play(self, name: str) -> None:
@@ -97,6 +98,9 @@ class RecordingCues:
 
     def set_tension(self, on: bool) -> None:
         self.tension = on
+
+    def set_mono(self, on: bool) -> None:
+        self.mono = on
 
     def tick(self) -> None:
         pass

@@ -168,3 +168,36 @@ def test_the_crowd_is_heard_only_in_a_game_and_leans_in_on_third_down_and_near_a
     controls.apply(Settings(crowd_volume=0.0))  # the setting at 0: no crowd in a game either
     controls.follow(midfield(1))
     assert cues.crowd == 0.0
+
+
+MONO_CHILD = """
+import json, os, time
+import pygame
+from sudden_death.audio.system import open_audio
+from sudden_death.ui.aids import field_tone
+audio = open_audio()
+audio.cues.set_mono(True)
+audio.cues.set_crowd(1.0)
+time.sleep(0.3)
+audio.cues.play_tone(field_tone.sweep_wav(10, 90, mono=True), "sweep")
+audio.cues.play("touchdown")
+audio.speaker.say("Touchdown, Hawks!")
+time.sleep(1.5)
+audio.close()
+print(json.dumps({"format": None, "notices": audio.notices}))
+"""
+
+
+def test_mono_sound_gives_both_ears_the_same_on_the_mixed_output(tmp_path: Path) -> None:
+    """With Mono sound on, the stereo crowd, a sweep across the field, a cue and speech
+    together: every frame the device played has the same left and right (the disk driver)."""
+    out = tmp_path / "mono.raw"
+    env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(out),
+           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    result = subprocess.run([sys.executable, "-c", MONO_CHILD], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=60)
+    assert result.returncode == 0, result.stderr
+    assert json.loads(result.stdout.strip().splitlines()[-1])["notices"] == []
+    samples = array("h", out.read_bytes())
+    assert max(samples) > 3000  # all of it was really played
+    assert samples[0::2] == samples[1::2]

@@ -192,3 +192,16 @@ def test_a_sweep_past_the_goal_line_is_held_to_the_field() -> None:
         list(field_tone.sweep_samples(90, 100, 0.02))
     assert list(field_tone.sweep_samples(-4, 10, 0.02)) == \
         list(field_tone.sweep_samples(0, 10, 0.02))
+
+
+def test_mono_gives_both_ears_the_same_tone_and_sweep() -> None:
+    """The Mono sound setting: each frame's two sides averaged into both, so a player with
+    one ear or one speaker loses nothing; the pitch still moves with the spot."""
+    for wav in (field_tone.tone_wav(80, mono=True), field_tone.sweep_wav(20, 80, mono=True)):
+        samples = samples_of(wav)
+        assert samples[0::2] == samples[1::2] and max(samples) > 1000
+    stereo = field_tone.sweep_samples(20, 80)
+    folded = field_tone.fold_to_mono(stereo)
+    assert all(folded[i] == (stereo[i] + stereo[i + 1]) // 2 for i in range(0, 2000, 2))
+    start, end = ends(samples_of(field_tone.sweep_wav(20, 80, mono=True)))
+    assert measured_frequency(end, 22050) > 1.8 * measured_frequency(start, 22050)

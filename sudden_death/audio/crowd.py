@@ -11,6 +11,9 @@ level is the player's "Crowd" setting (0 is off); there is no crowd outside a ga
 from __future__ import annotations
 
 import threading
+from array import array
+from itertools import repeat
+from operator import add, floordiv
 
 import pygame
 
@@ -29,6 +32,8 @@ class Crowd:
     def __init__(self, sound: pygame.mixer.Sound, channel: pygame.mixer.Channel,
                  speech: pygame.mixer.Channel) -> None:
         self._sound = sound
+        self._stereo = sound
+        self._mono: pygame.mixer.Sound | None = None
         self._channel = channel
         self._speech = speech
         self._lock = threading.Lock()  # duck() comes from the speech worker's thread
@@ -47,6 +52,19 @@ class Crowd:
         with self._lock:
             self._tension = on
             self._apply()
+
+    def set_mono(self, on: bool) -> None:
+        """Both sides of the crowd in both ears (made once, the first time it is asked)."""
+        with self._lock:
+            if on and self._mono is None:
+                self._mono = folded(self._stereo)
+            sound = self._mono if on and self._mono is not None else self._stereo
+            if sound is not self._sound:
+                self._sound = sound
+                if self._playing:  # the loop starts again on the new sound
+                    self._channel.stop()
+                    self._playing = False
+                self._apply()
 
     def duck(self, *_: object) -> None:
         """Speech has started playing (a playback listener: text and time are not needed)."""
@@ -85,3 +103,16 @@ class Crowd:
             under = 10 ** (-(SPEECH_ABOVE_DB - BED_QUIETER_DB) / 20)
             gain = min(gain, self._speech.get_volume() * under)
         self._channel.set_volume(min(1.0, gain))
+
+
+def folded(sound: pygame.mixer.Sound) -> pygame.mixer.Sound:
+    """`sound` (in the mixer's format, 16-bit) with each frame's sides averaged into both;
+    the same sound when the mixer is mono."""
+    init = pygame.mixer.get_init()
+    if init is None or init[2] != 2 or abs(init[1]) != 16:
+        return sound
+    samples = array("h", sound.get_raw())
+    both = array("h", map(floordiv, map(add, samples[0::2], samples[1::2]), repeat(2)))
+    samples[0::2] = both
+    samples[1::2] = both
+    return pygame.mixer.Sound(buffer=samples.tobytes())

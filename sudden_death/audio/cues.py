@@ -123,6 +123,11 @@ class CueBank:
         if self.crowd is not None:
             self.crowd.set_tension(on)
 
+    def set_mono(self, on: bool) -> None:
+        """Every sound the same in both ears: the cues are mono already; the crowd folds."""
+        if self.crowd is not None:
+            self.crowd.set_mono(on)
+
     def tick(self) -> None:
         """Once a loop turn: the crowd comes back up once speech has ended."""
         if self.crowd is not None:

@@ -154,6 +154,9 @@ class CuePlayer(Protocol):
 
     def set_tension(self, on: bool) -> None: ...
 
+    def set_mono(self, on: bool) -> None:
+        """Every sound the same in both ears (the crowd, which is stereo, folded)."""
+
     def tick(self) -> None:
         """Once a loop turn (the crowd comes back up after speech)."""
 

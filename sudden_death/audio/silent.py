@@ -90,6 +90,9 @@ class SilentCues:
     def set_tension(self, on: bool) -> None:
         pass
 
+    def set_mono(self, on: bool) -> None:
+        pass
+
     def tick(self) -> None:
         pass
 

@@ -48,6 +48,7 @@ class AudioControls:
         self.voice = voice
         self.speaker.set_volume(settings.speech_volume)
         self.cues.set_volume(settings.cue_volume)
+        self.cues.set_mono(settings.mono)
         self.crowd = settings.crowd_volume
         self._crowd_heard = None  # set again at the next follow(), at the new level
         if self.output is not None:

@@ -155,7 +155,7 @@ class Comfort:
 
     def play_sweep(self, start: int, end: int) -> None:
         """The play heard: a glide from the old spot to the new one (Settings, Hear the play)."""
-        self.cues.play_tone(field_tone.sweep_wav(start, end), "sweep")
+        self.cues.play_tone(field_tone.sweep_wav(start, end, mono=self.settings.mono), "sweep")
 
     def play_field_tone(self, speak: bool) -> None:
         """F: the tone, then the spot and the marker in words; after a play: the tone alone."""
@@ -166,6 +166,7 @@ class Comfort:
             return
         ball, marker, mine = position
         seconds = field_tone.TONE_SECONDS if speak else field_tone.AFTER_PLAY_SECONDS
-        self.cues.play_tone(field_tone.tone_wav(ball, seconds), "field_tone")
+        self.cues.play_tone(field_tone.tone_wav(ball, seconds, mono=self.settings.mono),
+                            "field_tone")
         if speak:
             self.app.say(field_tone.field_words(ball, marker, mine), category=Category.INFO)

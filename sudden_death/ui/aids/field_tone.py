@@ -11,7 +11,7 @@ import math
 import sys
 from array import array
 from itertools import accumulate, chain, repeat
-from operator import mul
+from operator import add, floordiv, mul
 
 from ...audio.synth import pcm_to_wav
 from ...engine.field import GOAL_LINE
@@ -56,9 +56,11 @@ def tone_samples(spot: int, seconds: float = TONE_SECONDS,
     return out
 
 
-def tone_wav(spot: int, seconds: float = TONE_SECONDS) -> bytes:
-    """The tone as a complete stereo WAV file, ready for `pygame.mixer.Sound`."""
-    return _wav(tone_samples(spot, seconds))
+def tone_wav(spot: int, seconds: float = TONE_SECONDS, mono: bool = False) -> bytes:
+    """The tone as a complete stereo WAV file, ready for `pygame.mixer.Sound`; `mono` (the
+    Mono sound setting) gives both ears the same, the pitch still telling the spot."""
+    samples = tone_samples(spot, seconds)
+    return _wav(fold_to_mono(samples) if mono else samples)
 
 
 def sweep_samples(start: int, end: int, seconds: float = SWEEP_SECONDS,
@@ -94,9 +96,20 @@ def sweep_samples(start: int, end: int, seconds: float = SWEEP_SECONDS,
     return out
 
 
-def sweep_wav(start: int, end: int, seconds: float = SWEEP_SECONDS) -> bytes:
-    """The play's sweep as a complete stereo WAV file."""
-    return _wav(sweep_samples(start, end, seconds))
+def sweep_wav(start: int, end: int, seconds: float = SWEEP_SECONDS, mono: bool = False) -> bytes:
+    """The play's sweep as a complete stereo WAV file (`mono`: the same in both ears)."""
+    samples = sweep_samples(start, end, seconds)
+    return _wav(fold_to_mono(samples) if mono else samples)
+
+
+def fold_to_mono(samples: array) -> array:
+    """Interleaved stereo 16-bit samples with each frame's two sides averaged into both: for a
+    player with one ear or one speaker, nothing is lost to the side they do not hear."""
+    both = array("h", map(floordiv, map(add, samples[0::2], samples[1::2]), repeat(2)))
+    out = array("h", bytes(2 * len(samples)))
+    out[0::2] = both
+    out[1::2] = both
+    return out
 
 
 def _wav(samples: array) -> bytes:

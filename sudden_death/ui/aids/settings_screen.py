@@ -38,17 +38,19 @@ VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 # Language first: whoever cannot follow the words they hear finds it with O alone.
 SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume",
                 "crowd_volume", "verbosity",
-                *SWITCHES, "menu_wrap", "play_sweep", "waiting_sound", "seat_wait", "table_server",
+                *SWITCHES, "menu_wrap", "play_sweep", "mono", "waiting_sound", "seat_wait",
+                "table_server",
                 "table_password", "text_size", "computer", "overtime", "speech_engine",
                 "speech_output")
 # Space and Enter step these
 CYCLED = ("language", "speech_engine", "verbosity", "menu_wrap", "voice", "text_size",
-          "speech_output", "computer", "overtime", "play_sweep", "waiting_sound", "seat_wait",
+          "speech_output", "computer", "overtime", "play_sweep", "mono", "waiting_sound",
+          "seat_wait",
           *SWITCHES)
 # Typed settings: Enter opens a line to type them on.
 TYPED = ("table_server", "table_password")
 # On / off settings: either arrow flips them.
-FLAGS = ("menu_wrap", "play_sweep", "waiting_sound", "overtime", *SWITCHES)
+FLAGS = ("menu_wrap", "play_sweep", "mono", "waiting_sound", "overtime", *SWITCHES)
 # The choices as spoken after "Opponent: " and "Speech output: " (N_: translated where spoken).
 COMPUTER_WORDS = {
     "random": N_("the rules' computer, picking at random"),
@@ -154,6 +156,11 @@ class SettingsScreen(Screen):
             # Translators: the setting for a sound that glides from the old spot to the new one
             # after each play.
             return _("Hear the play: on") if settings.play_sweep else _("Hear the play: off")
+        if key == "mono":
+            # Translators: the setting that plays every sound the same in both ears (for one
+            # ear or a single speaker): the field tone and the play's sweep stop moving
+            # between the ears, the crowd stops surrounding the player.
+            return _("Mono sound: on") if settings.mono else _("Mono sound: off")
         if key == "waiting_sound":
             # Translators: the setting for a soft sound every few seconds while a friend at a
             # table is still choosing.
