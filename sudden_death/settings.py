@@ -41,7 +41,7 @@ PRESETS: Mapping[str, Mapping[str, bool]] = {
 }
 TEXT_SIZES = (100, 150, 200)  # percent of the window's normal text size (ui.layout)
 SPEECH_ENGINES = ("espeak", "system")  # audio.synth.ESPEAK / SYSTEM; this module imports no audio
-SPEECH_OUTPUTS = ("builtin", "screen_reader", "both")  # audio.speech_output's, likewise
+SPEECH_OUTPUTS = ("builtin", "screen_reader", "both", "braille")  # audio.speech_output's
 COMPUTERS = ("random", "coach")  # engine.computers' names, likewise
 MAX_PASSWORD = 64  # net.protocol's; this module imports no network code
 SEAT_WAITS = (2, 5, 10, 20, 30, 60)  # minutes a table hosted here waits for a dropped friend
@@ -64,7 +64,8 @@ class Settings:
     menu_wrap: bool = False
     speech_engine: str = "espeak"  # "espeak" (the game's own voice) or "system" (Windows, Mac)
     text_size: int = 100  # percent: 100, 150 or 200, for whoever reads the window
-    speech_output: str = "builtin"  # the built-in voice, the player's screen reader, or both
+    # The built-in voice, the player's screen reader, both, or the braille display alone.
+    speech_output: str = "builtin"
     computer: str = "random"  # the rules' random computer, or the coach (from the next game)
     # A house rule, off as the rules say: a tied game is played off (from the next game).
     overtime: bool = False

@@ -38,7 +38,13 @@ from sudden_death import language
 from sudden_death.audio.protocols import Priority
 from sudden_death.audio.screen_reader import find_screen_reader
 from sudden_death.audio.speech_dispatcher import MISSING_BRLAPI, Braille, SpeechDispatcher
-from sudden_death.audio.speech_output import SCREEN_READER, OutputNews, ReaderNews, SpeechOutput
+from sudden_death.audio.speech_output import (
+    BRAILLE,
+    SCREEN_READER,
+    OutputNews,
+    ReaderNews,
+    SpeechOutput,
+)
 
 ROOT = Path(__file__).resolve().parent.parent
 LONG = ("Sentence {} goes on for quite a while, so that it takes the synthesizer some time to "
@@ -205,6 +211,27 @@ def test_braille_shows_each_message_on_the_display(server: SpeechDispatcherServe
     finally:
         output.close_reader()
     assert display.wait_for("no screen")  # the display is BRLTTY's own again
+
+
+def test_braille_only_shows_each_line_and_sends_speech_dispatcher_nothing(
+        server: SpeechDispatcherServer, display: BrailleServer) -> None:
+    """The braille-only output with the real BRLTTY and speech-dispatcher: the line is on the
+    display, and speech-dispatcher (which the connection goes through) is sent no words."""
+    voice = RecordingSpeaker()
+    output = SpeechOutput(voice, find_screen_reader)
+    output.set_output(BRAILLE)
+    assert output.wait_settled()
+    assert output.poll() == [OutputNews(ReaderNews.CONNECTED, reader="speech-dispatcher")]
+    before = list(server.queued())
+    try:
+        output.say("Interception! The Bears have it!", priority=Priority.ALERT)
+        assert display.wait_for("Interception! The Bears have it!")
+        output.say("Keep, 1 of 3")
+        assert display.wait_for("Keep, 1 of 3")
+        assert output.wait_settled()
+    finally:
+        output.close_reader()
+    assert server.queued() == before and voice.spoken == []
 
 
 def test_braille_alone_reconnects_nothing_when_brltty_is_gone(display: BrailleServer) -> None:

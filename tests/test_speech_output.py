@@ -24,6 +24,7 @@ from sudden_death.audio.protocols import Message, Priority
 from sudden_death.audio.reader_base import NoScreenReader
 from sudden_death.audio.speech_output import (
     BOTH,
+    BRAILLE,
     BUILTIN,
     SCREEN_READER,
     OutputNews,
@@ -125,6 +126,38 @@ def test_the_built_in_voice_is_the_default_and_asks_no_screen_reader() -> None:
     output.say("Coin toss.")
     assert news(output) == []
     assert [m.text for m in voice.spoken] == ["Coin toss."] and asked == []
+
+
+def test_braille_only_shows_every_line_and_speaks_none_and_listeners_hear_each() -> None:
+    reader = FakeReader()
+    output, voice, heard = make_output(reader)
+    output.set_output(BRAILLE)
+    assert [n.news for n in news(output)] == [ReaderNews.CONNECTED]
+    assert output.output == BRAILLE
+    output.say("Touchdown, Hawks!", priority=Priority.ALERT)
+    output.say("Play again, 1 of 2")
+    output.silence()  # Control: nothing is being said, and the display keeps its line
+    assert output.wait_settled(5.0)
+    assert reader.brailled == ["Touchdown, Hawks!", "Play again, 1 of 2"]
+    assert reader.spoken == [] and reader.cancels == 0 and voice.spoken == []
+    assert [m.text for m in heard] == ["Touchdown, Hawks!", "Play again, 1 of 2"]
+
+
+def test_braille_only_without_a_display_says_why_and_the_voice_goes_on() -> None:
+    reader = FakeReader(braille_notice="no braille display answers through BRLTTY")
+    output, voice, _heard = make_output(reader)
+    output.set_output(BRAILLE)
+    told = news(output)
+    assert [n.news for n in told] == [ReaderNews.CONNECTED]
+    assert output.poll() == [OutputNews(ReaderNews.NO_BRAILLE,
+                                        reason="no braille display answers through BRLTTY")]
+    assert output.output == BUILTIN  # the words still go somewhere
+    output.say("Coin toss.")
+    assert [m.text for m in voice.spoken] == ["Coin toss."] and reader.brailled == []
+    output.set_output(SCREEN_READER)  # the same reader, for speech: it is used at once
+    assert output.output == SCREEN_READER
+    output.set_output(BRAILLE)
+    assert output.output == BUILTIN and output.poll()[0].news is ReaderNews.NO_BRAILLE
 
 
 def test_screen_reader_output_sends_speech_and_braille_and_silences_the_voice() -> None:
@@ -358,6 +391,12 @@ def test_changing_the_output_is_heard_at_once_and_confirmed_by_the_new_output(
     assert output.output == BOTH
     both = "Speech output: both, the built-in voice and the screen reader, Fake Reader"
     assert sent(output, reader)[-1][0] == both and voice.spoken[-1].text == both
+    press(app, "right")  # braille only: the line shown, none spoken
+    only = ("Speech output: braille only, every line on your braille display and none "
+            "spoken, Fake Reader")
+    assert output.wait_settled(5.0)
+    assert output.output == BRAILLE and reader.brailled[-1] == only
+    assert voice.spoken[-1].text == both and sent(output, reader)[-1][0] == both
     press(app, "space")  # cycles round to the built-in voice
     assert output.output == BUILTIN and output.reader_name is None
     assert load_settings(tmp_path)[0].speech_output == BUILTIN

@@ -44,7 +44,10 @@ class PrismReader:
         self._name = _backend_name(backend)
         self._braille = _feature(backend, "supports_braille")
         self._stop = _feature(backend, "supports_stop")
-        self.braille_notice: str | None = None
+        # Translators: said alone, when the screen reader speaks the game's words but shows
+        # none of them in braille.
+        self.braille_notice: str | None = None if self._braille else _(
+            "this screen reader takes no braille from the game")
         self._alert_until = 0.0
 
     @property

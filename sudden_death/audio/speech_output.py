@@ -1,4 +1,5 @@
-"""Where the game's words go: the built-in voice, the player's screen reader, or both.
+"""Where the game's words go: the built-in voice, the player's screen reader, both, or the
+braille display alone.
 
 `SpeechOutput` is the `Speaker` the game talks to. Listeners (window text, history, the
 transcript) hear every message once, whatever the output; the built-in voice keeps its own
@@ -16,8 +17,8 @@ from enum import Enum
 from .protocols import Category, Message, Priority, Speaker, Voice
 from .reader_link import CALL_SECONDS, CONNECT_SECONDS, LinkState, ReaderFinder, ReaderLink
 
-BUILTIN, SCREEN_READER, BOTH = "builtin", "screen_reader", "both"
-SPEECH_OUTPUTS = (BUILTIN, SCREEN_READER, BOTH)
+BUILTIN, SCREEN_READER, BOTH, BRAILLE = "builtin", "screen_reader", "both", "braille"
+SPEECH_OUTPUTS = (BUILTIN, SCREEN_READER, BOTH, BRAILLE)
 
 
 class ReaderNews(Enum):
@@ -27,6 +28,7 @@ class ReaderNews(Enum):
     REFUSED = "refused"  # none is there, or its client said no: `OutputNews.reason` says why
     SILENT = "silent"  # it accepted and never answered
     LOST = "lost"  # it was in use and stopped answering
+    NO_BRAILLE = "no_braille"  # braille alone was asked for and no display answers: `reason`
 
 
 @dataclass(frozen=True)
@@ -56,6 +58,8 @@ class SpeechOutput:
         self.choice = BUILTIN  # what the player asked for
         self.reader_name: str | None = None
         self._last_sent = ""  # the last words sent to the reader, said again if it is lost
+        self._braille_notice: str | None = None  # the connected reader's: why no braille
+        self._news: list[OutputNews] = []  # told by the next poll
         self._muted = False
         # While the voice speaks, listeners hear each message when the voice reports it, in
         # the voice's own order with its cues; without it, this object tells them itself.
@@ -89,18 +93,29 @@ class SpeechOutput:
         if self._link is None:
             self._link = ReaderLink(self._find_reader, *self._times)
         elif self._link.state is LinkState.READY:
-            self.output = choice  # the same reader, with or without the voice
+            self.output = self._usable(choice)  # the same reader, with or without the voice
+
+    def _usable(self, choice: str) -> str:
+        """`choice`, or the built-in voice when it is braille alone and the reader has no
+        braille display (the words must go somewhere): the next poll says why."""
+        if choice == BRAILLE and self._braille_notice is not None:
+            self._news.append(OutputNews(ReaderNews.NO_BRAILLE, reason=self._braille_notice))
+            return BUILTIN
+        return choice
 
     def poll(self) -> list[OutputNews]:
         """What became of the screen reader since the last call (at most one piece of news)."""
+        if self._news:
+            return [self._news.pop(0)]
         link = self._link
         news = None if link is None else link.poll()
         if link is None or news is None:
             return []
         if news.state is LinkState.READY and news.reader is not None:
             self.reader_name = news.reader.name
+            self._braille_notice = news.reader.braille_notice
             if self.choice != BUILTIN:
-                self.output = self.choice
+                self.output = self._usable(self.choice)
             return [OutputNews(ReaderNews.CONNECTED, reader=self.reader_name,
                                braille=news.reader.braille_notice)]
         was_in_use = self.output != BUILTIN
@@ -146,14 +161,17 @@ class SpeechOutput:
         on_start: Callable[[], None] | None = None,
     ) -> None:
         link = self._link if self.output != BUILTIN else None
-        if self.output != SCREEN_READER:
+        if self.output not in (SCREEN_READER, BRAILLE):
             self.voice.say(text, interrupt=interrupt, priority=priority, category=category,
                            on_start=on_start)
         else:
             if on_start is not None:
                 on_start()  # a screen reader does not say when it starts: the cue goes now
             self._tell(Message(text, priority, category))
-        if link is not None:
+        if link is not None and self.output == BRAILLE:
+            link.braille(text)  # every line on the display, and none spoken
+            self._last_sent = text
+        elif link is not None:
             alert = priority >= Priority.ALERT
             cut = interrupt and (alert or not link.alert_speaking())
             link.speak(text, interrupt=cut, alert=alert)
@@ -168,7 +186,7 @@ class SpeechOutput:
 
     def silence(self) -> None:
         self.voice.silence()
-        if self._link is not None and self.output != BUILTIN:
+        if self._link is not None and self.output not in (BUILTIN, BRAILLE):
             self._link.cancel()
 
     def add_listener(self, listener: Callable[[Message], None]) -> None:

@@ -20,6 +20,7 @@ OUTPUT_WORDS = {
     "builtin": N_("built-in voice"),
     "screen_reader": N_("screen reader"),
     "both": N_("both, the built-in voice and the screen reader"),
+    "braille": N_("braille only, every line on your braille display and none spoken"),
 }
 
 
@@ -80,6 +81,11 @@ class AudioControls:
             return [*answered, *([news.braille] if news.braille else [])]
         if news.news is ReaderNews.SILENT:
             return [_("The screen reader does not answer, so the built-in voice goes on.")]
+        if news.news is ReaderNews.NO_BRAILLE:
+            # Translators: {reason} is a clause such as "no braille display answers through
+            # BRLTTY"; the player chose braille only.
+            return [_("Braille only needs a braille display: {reason}. The built-in voice "
+                      "goes on.").format(reason=news.reason)]
         if news.news is ReaderNews.LOST:
             return [_("The screen reader stopped answering. The built-in voice goes on.")]
         if news.reason:
