@@ -15,6 +15,7 @@ import hypothesis.strategies as st
 from hypothesis import given, settings
 from recording import RecordingCues, RecordingSpeaker
 
+from sudden_death.audio.stereo import fold_to_mono
 from sudden_death.ui.aids import field_tone
 from sudden_death.ui.run.cli import Options
 from sudden_death.ui.run.loop import run_app
@@ -201,7 +202,7 @@ def test_mono_gives_both_ears_the_same_tone_and_sweep() -> None:
         samples = samples_of(wav)
         assert samples[0::2] == samples[1::2] and max(samples) > 1000
     stereo = field_tone.sweep_samples(20, 80)
-    folded = field_tone.fold_to_mono(stereo)
+    folded = fold_to_mono(stereo)
     assert all(folded[i] == (stereo[i] + stereo[i + 1]) // 2 for i in range(0, 2000, 2))
     start, end = ends(samples_of(field_tone.sweep_wav(20, 80, mono=True)))
     assert measured_frequency(end, 22050) > 1.8 * measured_frequency(start, 22050)

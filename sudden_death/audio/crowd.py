@@ -12,12 +12,11 @@ from __future__ import annotations
 
 import threading
 from array import array
-from itertools import repeat
-from operator import add, floordiv
 
 import pygame
 
 from .levels import MIX_HEADROOM
+from .stereo import fold_to_mono
 
 # The bed's file is made this much quieter than speech and the cues (tools/make_sounds.py,
 # BED_DBFS -26 against -18 dBFS), so equal gains already leave it this far under them.
@@ -111,8 +110,4 @@ def folded(sound: pygame.mixer.Sound) -> pygame.mixer.Sound:
     init = pygame.mixer.get_init()
     if init is None or init[2] != 2 or abs(init[1]) != 16:
         return sound
-    samples = array("h", sound.get_raw())
-    both = array("h", map(floordiv, map(add, samples[0::2], samples[1::2]), repeat(2)))
-    samples[0::2] = both
-    samples[1::2] = both
-    return pygame.mixer.Sound(buffer=samples.tobytes())
+    return pygame.mixer.Sound(buffer=fold_to_mono(array("h", sound.get_raw())).tobytes())

@@ -11,8 +11,9 @@ import math
 import sys
 from array import array
 from itertools import accumulate, chain, repeat
-from operator import add, floordiv, mul
+from operator import mul
 
+from ...audio.stereo import fold_to_mono
 from ...audio.synth import pcm_to_wav
 from ...engine.field import GOAL_LINE
 from ...language import _, n_
@@ -100,16 +101,6 @@ def sweep_wav(start: int, end: int, seconds: float = SWEEP_SECONDS, mono: bool =
     """The play's sweep as a complete stereo WAV file (`mono`: the same in both ears)."""
     samples = sweep_samples(start, end, seconds)
     return _wav(fold_to_mono(samples) if mono else samples)
-
-
-def fold_to_mono(samples: array) -> array:
-    """Interleaved stereo 16-bit samples with each frame's two sides averaged into both: for a
-    player with one ear or one speaker, nothing is lost to the side they do not hear."""
-    both = array("h", map(floordiv, map(add, samples[0::2], samples[1::2]), repeat(2)))
-    out = array("h", bytes(2 * len(samples)))
-    out[0::2] = both
-    out[1::2] = both
-    return out
 
 
 def _wav(samples: array) -> bytes:
