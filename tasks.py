@@ -150,41 +150,60 @@ def find_python(version: str) -> str | None:
     return None
 
 
-def test_pythons(pytest_args: list[str]) -> int:
+def test_pythons(pytest_args: list[str], jobs: int | None = None) -> int:
     """The test suite under every supported Python except this one (which `test` covers),
-    each in .venvs/<version>; a missing interpreter is a failure, named, never a skip."""
+    each in .venvs/<version>; a missing interpreter is a failure, named, never a skip.
+
+    The environments are set up one after another (pip installs the project from this one
+    folder); then the suites run side by side, `jobs` at a time (one per processor: a suite
+    keeps about one busy), each one's output printed whole when it ends, so that CI's time
+    stays well under its limit."""
     current = "{}.{}".format(*sys.version_info[:2])
-    results: list[tuple[str, str]] = []
+    results: dict[str, str] = {}
+    ready: list[tuple[str, Path]] = []
     for version in PYTHONS:
         if version == current:
-            results.append((version, "the default interpreter: `python3 tasks.py test`"))
+            results[version] = "the default interpreter: `python3 tasks.py test`"
             continue
         base = find_python(version)
         if base is None:
-            results.append((version, f"MISSING: no python{version} on PATH or under pyenv"))
+            results[version] = f"MISSING: no python{version} on PATH or under pyenv"
             continue
-        started = time.perf_counter()
-        print(f"== Python {version} ({base})", flush=True)
+        print(f"== Python {version} ({base}): setting up .venvs/{version}", flush=True)
         try:
-            python = ensure_environment(EXTRAS, VENVS / version, base)
+            ready.append((version, ensure_environment(EXTRAS, VENVS / version, base)))
         except subprocess.CalledProcessError as failure:
-            results.append((version, f"FAILED to set up (exit {failure.returncode})"))
-            continue
-        with tempfile.TemporaryDirectory() as scratch:
-            report = Path(scratch) / "junit.xml"
-            code = subprocess.run(
-                [str(python), "-m", "pytest", "-q", "-m", OTHER_PYTHON_MARKERS,
-                 f"--junit-xml={report}", *pytest_args],
-                cwd=ROOT,
-            ).returncode
-            skips = skip_reasons(report)
-        seconds = time.perf_counter() - started
-        outcome = "passed" if code == 0 else f"FAILED (pytest exit {code})"
-        results.append((version, f"{outcome} in {seconds:.0f} s{skip_words(skips)}"))
+            results[version] = f"FAILED to set up (exit {failure.returncode})"
+    slots = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
+    with tempfile.TemporaryDirectory() as scratch:
+        waiting = list(ready)
+        running: list[tuple[str, subprocess.Popen[bytes], Path, float]] = []
+        while waiting or running:
+            while waiting and len(running) < slots:
+                version, python = waiting.pop(0)
+                log = Path(scratch) / f"{version}.log"
+                print(f"== Python {version}: the suite starts", flush=True)
+                with open(log, "wb") as out:
+                    proc = subprocess.Popen(
+                        [str(python), "-m", "pytest", "-q", "-m", OTHER_PYTHON_MARKERS,
+                         f"--junit-xml={Path(scratch) / (version + '.xml')}", *pytest_args],
+                        cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
+                running.append((version, proc, log, time.perf_counter()))
+            time.sleep(0.5)
+            for entry in [e for e in running if e[1].poll() is not None]:
+                running.remove(entry)
+                version, proc, log, started = entry
+                print(f"== Python {version}", flush=True)
+                sys.stdout.write(log.read_text(encoding="utf-8", errors="replace"))
+                skips = skip_reasons(Path(scratch) / f"{version}.xml")
+                seconds = time.perf_counter() - started
+                outcome = "passed" if proc.returncode == 0 else \
+                    f"FAILED (pytest exit {proc.returncode})"
+                results[version] = f"{outcome} in {seconds:.0f} s{skip_words(skips)}"
     print("Python versions:")
-    for version, outcome in results:
-        print(f"  {version}: {outcome}")
-    return 1 if any(o.startswith(("FAILED", "MISSING")) for _, o in results) else 0
+    for version in PYTHONS:
+        print(f"  {version}: {results[version]}")
+    return 1 if any(o.startswith(("FAILED", "MISSING")) for o in results.values()) else 0
 
 
 def skip_reasons(junit_xml: Path) -> Counter[str]:

@@ -5,10 +5,13 @@ by a local replay of the server's seed with the same choices."""
 from __future__ import annotations
 
 import contextlib
+import fcntl
 import json
 import random
 import sqlite3
+import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -280,7 +283,21 @@ def test_play_again_at_the_table_starts_a_rematch_with_new_dice_once_both_ask(
             assert sum(line.startswith("Final score:") for line in seat.speech()) == 2
 
 
-def test_with_no_server_set_the_hosts_own_game_serves_the_table(tmp_path: Path) -> None:
+@pytest.fixture
+def home_network() -> Iterator[None]:
+    """The tests whose host announces its table on the home network (zeroconf) take turns
+    across test runs side by side on this machine (tasks.py test-pythons runs the Pythons'
+    suites at once): a guest's list must hold only its own host's table."""
+    with open(Path(tempfile.gettempdir()) / "sudden-death-home-network.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def test_with_no_server_set_the_hosts_own_game_serves_the_table(tmp_path: Path,
+                                                                 home_network: None) -> None:
     """The home-network path: the host's game serves the table itself and says the address;
     the guest types the code, then that address."""
     with Seat(tmp_path / "host") as host, Seat(tmp_path / "guest") as guest:
@@ -326,7 +343,8 @@ def test_a_game_killed_mid_down_goes_back_to_its_table_at_the_next_start(
             assert not (tmp_path / "host" / "table.json").exists()  # the table is over
 
 
-def test_on_the_home_network_join_lists_the_table_the_host_announces(tmp_path: Path) -> None:
+def test_on_the_home_network_join_lists_the_table_the_host_announces(
+        tmp_path: Path, home_network: None) -> None:
     """No server and no address typed: the host's game announces its table (zeroconf), the
     guest's Join a table finds it and says it, and Enter on it joins."""
     with Seat(tmp_path / "host") as host, Seat(tmp_path / "guest") as guest:

@@ -119,3 +119,23 @@ def test_the_summary_names_each_skip_reason_from_a_real_run(
     assert tasks.skip_words(skips) == (
         "; 3 skipped: no display (1); python3-brlapi is built for Debian Python (2)")
     assert tasks.skip_words(tasks.skip_reasons(tmp_path / "missing.xml")) == ""
+
+
+def test_the_other_pythons_suites_run_side_by_side_each_printed_whole(
+        tasks: ModuleType, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    """Two stand-in Pythons (this one, twice) run a one-test selection at the same time; each
+    one's output comes whole, and the summary lists every version in order."""
+    current = "{}.{}".format(*sys.version_info[:2])
+    monkeypatch.setattr(tasks, "PYTHONS", ("3.97", current, "3.98"))
+    monkeypatch.setattr(tasks, "find_python", lambda version: sys.executable)
+    monkeypatch.setattr(tasks, "ensure_environment", lambda *args: Path(sys.executable))
+    selection = ["-p", "no:cacheprovider",
+                 "tests/test_tasks.py::test_the_running_interpreter_is_found_by_its_version"]
+    assert tasks.test_pythons(selection, jobs=2) == 0
+    out = capsys.readouterr().out
+    assert out.index("== Python 3.98: the suite starts") < out.index("== Python 3.97\n")
+    assert out.count("1 passed") == 2
+    summary = out[out.index("Python versions:"):].splitlines()[1:]
+    assert [line.split(":")[0].strip() for line in summary] == ["3.97", current, "3.98"]
+    assert summary[0].startswith("  3.97: passed in ") and summary[2].startswith("  3.98: passed")
