@@ -45,6 +45,10 @@ LONG_PHRASE_SHARE = 6
 # verbatim, as menu items and prompts do every down, instead of a new copy each time.
 RECENT_MESSAGES = 512
 POLL_S = 0.005  # how often a queued utterance checks whether the one before it has finished
+# Between a sentence and the one queued behind it the mixer clears the queue a moment before it
+# starts the queued sound, so the channel can look idle with a sentence about to play: a next
+# sentence that finds it so looks again after this long before taking the channel over.
+BETWEEN_SOUNDS_S = 0.005
 
 
 @dataclass(eq=False)
@@ -389,10 +393,18 @@ class SpeechService:
                         self._cond.wait(POLL_S)
                 if request.cancelled or self._closed or sound is None:
                     return
-                if index == 0 or not self._busy():
-                    self._start(request, sound, first=index == 0)
-                else:
+                if index == 0:
+                    self._start(request, sound)
+                    continue
+                if not self._channel.get_busy():
+                    self._cond.wait(BETWEEN_SOUNDS_S)  # the queued sentence may be starting
+                    if request.cancelled or self._closed:
+                        return
+                if self._channel.get_busy():  # behind the sentence playing, never over it
                     self._channel.queue(sound)
+                    self._playing = request
+                else:
+                    self._start(request, sound, first=False)
 
     def _prepare(self, synth: Synthesizer, request: _Request,
                  part: str) -> pygame.mixer.Sound | None:
