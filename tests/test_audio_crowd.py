@@ -9,15 +9,12 @@ from __future__ import annotations
 
 import io
 import itertools
-import json
 import math
-import os
-import subprocess
-import sys
 import wave
 from array import array
 from pathlib import Path
 
+from audio_helpers import play_on_disk
 from engine_helpers import fourth_down
 from recording import RecordingCues, RecordingSpeaker
 
@@ -67,13 +64,8 @@ print(json.dumps({"format": mixer_format,
 
 
 def played(tmp_path: Path, crowd: float) -> tuple[dict, array]:
-    out = tmp_path / f"crowd-{crowd}.raw"
-    env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(out),
-           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-    result = subprocess.run([sys.executable, "-c", CHILD, str(crowd), LINE], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=90)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1]), array("h", out.read_bytes())
+    return play_on_disk(tmp_path, CHILD, str(crowd), LINE, name=f"crowd-{crowd}.raw",
+                        timeout=90)
 
 
 def frame_rms(samples: array, start: int, end: int, size: int) -> list[float]:
@@ -191,13 +183,7 @@ print(json.dumps({"format": None, "notices": audio.notices}))
 def test_mono_sound_gives_both_ears_the_same_on_the_mixed_output(tmp_path: Path) -> None:
     """With Mono sound on, the stereo crowd, a sweep across the field, a cue and speech
     together: every frame the device played has the same left and right (the disk driver)."""
-    out = tmp_path / "mono.raw"
-    env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(out),
-           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-    result = subprocess.run([sys.executable, "-c", MONO_CHILD], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    assert json.loads(result.stdout.strip().splitlines()[-1])["notices"] == []
-    samples = array("h", out.read_bytes())
+    report, samples = play_on_disk(tmp_path, MONO_CHILD, name="mono.raw")
+    assert report["notices"] == []
     assert max(samples) > 3000  # all of it was really played
     assert samples[0::2] == samples[1::2]

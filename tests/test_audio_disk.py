@@ -3,12 +3,9 @@ played to a file. Runs in a subprocess because one process gets one mixer and on
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
-import sys
-from array import array
 from pathlib import Path
+
+from audio_helpers import play_on_disk
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -29,18 +26,6 @@ audio.close()
 print(json.dumps({"format": mixer_format, "lengths": lengths, "finished": finished,
                   "notices": audio.notices}))
 """
-
-
-def play_on_disk(tmp_path: Path, child: str) -> tuple[dict, array]:
-    """Run `child` with SDL's disk driver; its JSON report (last stdout line) and every sample
-    the device played."""
-    out = tmp_path / "played.raw"
-    env = {**os.environ, "SDL_AUDIODRIVER": "disk", "SDL_DISKAUDIOFILE": str(out),
-           "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
-    result = subprocess.run([sys.executable, "-c", child], cwd=ROOT, env=env,
-                            capture_output=True, text=True, timeout=60)
-    assert result.returncode == 0, result.stderr
-    return json.loads(result.stdout.strip().splitlines()[-1]), array("h", out.read_bytes())
 
 
 def test_speech_samples_reach_the_audio_device(tmp_path: Path) -> None:
