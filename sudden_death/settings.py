@@ -47,6 +47,9 @@ MAX_PASSWORD = 64  # net.protocol's; this module imports no network code
 SEAT_WAITS = (2, 5, 10, 20, 30, 60)  # minutes a table hosted here waits for a dropped friend
 MIN_SPEECH_VOLUME = 0.1  # a file can never make the game silent for someone who cannot see it
 MAX_FILE_BYTES = 64 * 1024  # a settings file is under 1 KB; anything far bigger is not ours
+MAX_KEY_CHANGES = 100  # commands with keys of the player's own (the game has about 50)
+MAX_KEY_CHORDS = 8  # keys and buttons one command may have
+MAX_KEY_TEXT = 40  # characters in a command's or a key's name
 STALE_TEMP_SECONDS = 60.0  # a save takes milliseconds: an older temp file was left by a crash
 
 
@@ -82,6 +85,10 @@ class Settings:
     explanations: bool | None = None
     positions: bool | None = None
     computer_swaps: bool | None = None
+    rumble: bool = True  # a controller that can shakes on a sack, a turnover and a score
+    # The player's own keys: (command, its keys and buttons as text), for the commands changed
+    # only; ui/own_keys.py reads them (checking each) and writes them.
+    keys: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def switch(self, name: str) -> bool:
         """A switch as it stands: the player's own, else the verbosity's preset."""
@@ -153,7 +160,8 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     if isinstance(verbosity, str) and verbosity in VERBOSITIES:
         values["verbosity"] = verbosity
     # A switch not given: the preset's.
-    for flag in ("menu_wrap", "play_sweep", "mono", "waiting_sound", "overtime", *SWITCHES):
+    for flag in ("menu_wrap", "play_sweep", "mono", "waiting_sound", "overtime", "rumble",
+                 *SWITCHES):
         value = data.get(flag)
         if isinstance(value, bool):
             values[flag] = value
@@ -181,7 +189,32 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     size = data.get("text_size")
     if isinstance(size, int) and not isinstance(size, bool) and size in TEXT_SIZES:
         values["text_size"] = size
+    values["keys"] = key_changes(data.get("keys"))
     return replace(default, **values)
+
+
+def key_changes(value: object) -> tuple[tuple[str, tuple[str, ...]], ...]:
+    """The player's keys from untrusted data, as text: {command: [key, ...]} in a file, or the
+    pairs a Settings holds. Only the shape is checked here (the names are the front end's): an
+    entry of another shape is left out, and anything too big is no change at all."""
+    pairs = list(value.items()) if isinstance(value, Mapping) else value
+    if not isinstance(pairs, (list, tuple)) or len(pairs) > MAX_KEY_CHANGES:
+        return ()
+    kept: dict[str, tuple[str, ...]] = {}
+    for pair in pairs:
+        if not (isinstance(pair, (list, tuple)) and len(pair) == 2):
+            continue
+        name, chords = pair
+        if (isinstance(name, str) and 0 < len(name) <= MAX_KEY_TEXT
+                and isinstance(chords, (list, tuple)) and 0 < len(chords) <= MAX_KEY_CHORDS
+                and all(isinstance(c, str) and 0 < len(c) <= MAX_KEY_TEXT for c in chords)):
+            kept[name] = tuple(chords)
+    return tuple(sorted(kept.items()))
+
+
+def _as_file(settings: Settings) -> dict[str, object]:
+    """The settings as settings.json holds them (the keys as an object of lists)."""
+    return {**asdict(settings), "keys": {name: list(chords) for name, chords in settings.keys}}
 
 
 def default_config_dir() -> Path:
@@ -227,7 +260,7 @@ def load_settings(folder: Path | None = None) -> tuple[Settings, str | None]:
     settings = from_mapping(data)
     # A setting missing from the file (one saved before that setting existed, or written by
     # hand) just takes its default; only a value that was there and had to change is news.
-    kept = asdict(settings)
+    kept = _as_file(settings)
     if any(data[key] != kept[key] for key in kept if key in data):
         return settings, _("Some saved settings were not valid and were reset or corrected.")
     return settings, None
@@ -277,7 +310,7 @@ def save_settings(settings: Settings, folder: Path | None = None) -> str | None:
                 # Translators: {file} is the settings file's name, "settings.json".
                 return _("Settings could not be saved: {file} is not a regular file; they last "
                          "until you quit.").format(file=FILE_NAME)
-        data = {"version": VERSION, **asdict(settings)}
+        data = {"version": VERSION, **_as_file(settings)}
         write_atomic(path, json.dumps(data, indent=2, sort_keys=True) + "\n", ".settings-")
     except (OSError, RuntimeError) as error:
         LOG.warning("settings could not be saved: %s", error)

@@ -158,7 +158,7 @@ def test_settings_open_again_where_they_were_left(tmp_path: Path, verbosity: str
     app, speaker = game_app(tmp_path, verbosity)
     press(app, "o", "down", "down", "down", "escape", "o")
     assert isinstance(app.top, SettingsScreen)
-    entries = len(SETTING_KEYS) + 2
+    entries = len(SETTING_KEYS) + 3  # and Keys, Reset, Done
     where = "" if verbosity == "short" else f", 4 of {entries}"  # short names no places
     assert texts(speaker)[-1].endswith(f"Speech volume: 100 percent{where}")
 
@@ -221,7 +221,7 @@ def test_the_sound_glossary_plays_every_cue_with_its_name(tmp_path: Path,
 
 def test_the_lesson_teaches_a_whole_drive_each_thing_once_and_pauses_on_one_key(
         tmp_path: Path) -> None:
-    from sudden_death.ui.aids.lesson import LESSON_END, TIPS
+    from sudden_death.ui.aids.lesson import lesson_end, tip
 
     speaker = RecordingSpeaker()
     app = started_app(tmp_path, speaker, seed=1)
@@ -239,12 +239,13 @@ def test_the_lesson_teaches_a_whole_drive_each_thing_once_and_pauses_on_one_key(
             press(app, "g")
             assert texts(speaker)[-1] == "Lesson resumed."
     said = texts(speaker)
-    for key in ("coin", "side", "selection", "substitution", "final", "result", "explorer",
-                "snap", "kick"):
-        assert said.count(TIPS[key]) == 1, key
-    assert said.count(LESSON_END) == 1
-    end = said.index(LESSON_END)
-    assert said.index(TIPS["snap"]) < said.index(TIPS["kick"]) < end  # the drive's 4th down
+    tips = {key: tip(key, app.keys) for key in ("coin", "side", "selection", "substitution",
+                                                 "final", "result", "explorer", "snap", "kick")}
+    for key, words in tips.items():
+        assert said.count(words) == 1, key
+    assert said.count(lesson_end(app.keys)) == 1
+    end = said.index(lesson_end(app.keys))
+    assert said.index(tips["snap"]) < said.index(tips["kick"]) < end  # the drive's 4th down
     assert not app.comfort.guide.started and not app.comfort.guide.active
     press(app, "g")
     assert texts(speaker)[-1].startswith("There is no lesson in this game.")

@@ -27,6 +27,7 @@ from sudden_death.ui.keymap import (
     KeyMap,
     default_bindings,
 )
+from sudden_death.ui.own_keys import kept_names
 from sudden_death.ui.words.help import SCREENS, screen_help
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,7 +37,7 @@ PLACEHOLDER = re.compile(r"\{([a-z_0-9]+)\}")
 KEY_WORDS = re.compile(r"\b(Shift\+\w+|Tab|Enter|Space|Escape|Home|End|Up|Down|Left|Right|"
                        r"F\d+|Backspace|Control|Page Up|Page Down|[Cc]omma|[Pp]eriod|[Ss]lash|"
                        r"[B-HJ-Z])\b")
-COUNTS = {"players", "calls", "low", "high", "they_chose"}  # filled by help.py itself
+COUNTS = {"players", "calls", "low", "high", "they_chose", *kept_names()}  # filled by help.py
 
 
 def game_commands(keys: KeyMap) -> set[Command]:

@@ -133,10 +133,10 @@ def test_help_rules_and_lesson_have_no_english(code: str) -> None:
                  "lesson": "G"}
         keys = KeyMap.default()
         texts = [*(help_text.screen_help(key, keys) for key in help_text.SCREENS),
-                 keys.key_list(), *tutorial.TIPS.values(),
+                 keys.key_list(), *(tutorial.tip(key, keys) for key in tutorial.TIPS),
                  language._(tutorial.LESSON_START).format(**names),
-                 language._(tutorial.LESSON_END),
-                 *(part for section in rules_sections() for part in section)]
+                 tutorial.lesson_end(keys),
+                 *(part for section in rules_sections(keys) for part in section)]
     assert len(texts) > 30
     english = english_only(code)
     left = {word: text[:80] for text in texts for word in words(text) & english}

@@ -95,6 +95,7 @@ def test_no_module_imports_itself_back_through_others() -> None:
 APP_LAYER = ("app", "session", "panel", "table", "friends", "keeping")
 UI_LAYERS: tuple[tuple[str, ...], ...] = (
     ("keymap",),
+    ("own_keys",),
     ("words",),
     ("screens",),
     ("aids", "window"),

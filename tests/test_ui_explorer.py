@@ -65,6 +65,7 @@ class FakeHost:
         self.spoken: list[str] = []
         self.pushed: list[object] = []
         self.popped = 0
+        self.keys = KeyMap.default()
 
     def say(self, text: str, **_: object) -> None:
         self.spoken.append(text)

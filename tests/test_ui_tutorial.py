@@ -9,7 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sudden_death.ui.aids.lesson import LESSON_END, TIPS
+from sudden_death.ui.aids.lesson import lesson_end, tip
+from sudden_death.ui.keymap import KeyMap
 from sudden_death.ui.words.rules import rules_sections
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,16 +57,17 @@ def test_rules_then_guided_first_drive_from_the_title_screen(tmp_path: Path) -> 
     assert any(s.startswith("Back. Main menu: How to play") for s in spoken)
     lesson = spoken.index(next(s for s in spoken if s.startswith("Guided first drive. We will")))
     after = spoken[lesson:]
+    keys = KeyMap.default()
     for key in ("coin", "side", "selection", "substitution", "final"):
-        assert after.count(TIPS[key]) == 1, key
+        assert after.count(tip(key, keys)) == 1, key
     # Each tip follows its screen's own question and focus.
-    assert after[after.index(TIPS["coin"]) - 2].startswith("Coin toss")
-    assert after[after.index(TIPS["final"]) - 2].startswith("Final call")
+    assert after[after.index(tip("coin", keys)) - 2].startswith("Coin toss")
+    assert after[after.index(tip("final", keys)) - 2].startswith("Final call")
     assert any(s.startswith("Final calls:") for s in after)  # told in detail
     assert any("Bands run from minus 3 to plus 3" in s for s in after)
     assert any(s.startswith("Yardage roll ") and "of 100" in s for s in after)
-    assert after.count(TIPS["result"]) == 1  # after the first down: S, L, the history
-    assert LESSON_END not in after  # the lesson lasts the whole drive now
+    assert after.count(tip("result", keys)) == 1  # after the first down: S, L, the history
+    assert lesson_end(keys) not in after  # the lesson lasts the whole drive now
 
 
 def test_rules_are_our_own_short_sections() -> None:

@@ -26,9 +26,19 @@ from ..language import _
 from ..net.remote_match import RemoteMatch
 from ..seat_file import load_seat
 from .aids.comfort import Comfort
+from .aids.keys_screen import KeyCapture
 from .friends import Friends
 from .keeping import Keeper
-from .keymap import MODIFIER_KEYS, PICKS, Command, Context, KeyMap, pick_number, types_text
+from .keymap import (
+    MODIFIER_KEYS,
+    PICKS,
+    Command,
+    Context,
+    KeyMap,
+    is_pad,
+    pick_number,
+    types_text,
+)
 from .panel import Panel
 from .screens import review as sections
 from .screens.base import ConfirmScreen, Extra, Screen
@@ -96,6 +106,8 @@ class App:
         self.keeps_games = False
         # Set by the loop: a transcript record, for key scripts that play at a table.
         self.record: Callable[..., None] = lambda kind, **fields: None
+        # Set by the loop: told each cue as it plays (a controller rumbles on some).
+        self.on_cue: Callable[[str], None] = lambda name: None
 
     # -- the session's parts, read by screens, comfort and tests -------------------------------
 
@@ -143,6 +155,7 @@ class App:
 
     def cue(self, name: str) -> None:
         self.cues.play(name)
+        self.on_cue(name)
 
     def feedback(self, result: Feedback) -> None:
         if result.cue:
@@ -169,6 +182,8 @@ class App:
                 self.cues.play_dice(line.dice, then=line.cue)
             elif line.cue:
                 self.cues.play(line.cue)
+            if line.cue:
+                self.on_cue(line.cue)
             if line.field_tone:
                 self.comfort.play_field_tone(speak=False)
 
@@ -525,21 +540,28 @@ class App:
         if key in MODIFIER_KEYS:
             return
         shift = bool(mod & pygame.KMOD_SHIFT)
+        self.keys.speaks_pad = is_pad(key)  # help names the keys of what the player holds
+        if self.section == 0 and isinstance(self.top, KeyCapture):
+            self.top.capture(key, shift)  # any key may be the one chosen
+            return
         command = self.keys.command(key, shift)
-        if command in BEFORE_SCREENS:
+        screen = self.top
+        # On a screen that takes text a key that types a letter types it, whatever it does
+        # elsewhere (a player's own keys may be letters: J to confirm still types a J).
+        typing = self.section == 0 and screen.takes_text and types_text(key)
+        if command in BEFORE_SCREENS and not typing:
             self._commands[command]()
             return
         self.help_step = 0
         if self.section == 0:
-            screen = self.top
             own = (self.keys.command(key, shift, screen.key_context)
                    if screen.key_context is not Context.GAME else None)
             if own is not None and screen.on_command(own):
                 return
+            if typing:
+                return  # it arrives as text input
             if command is not None and screen.on_command(command):
                 return
-            if screen.takes_text and types_text(key):
-                return  # it arrives as text input
         if command is None or command not in self._commands:
             self.cue("menu_error")
             self.say(_("That key does nothing here. Press F1 for help."))
@@ -740,4 +762,5 @@ class App:
             marker=marker,
             text_size=self.comfort.settings.text_size,
             panel_first=self.panel.first,
+            key_names=self.keys.placeholders(),
         )

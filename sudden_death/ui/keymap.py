@@ -21,6 +21,55 @@ from ..language import N_, _, p_
 # SDL gives keys that type a character a code below this; the others (arrows, F keys, the
 # keypad) carry this bit. A screen that takes typed text lets those keys type, not act.
 SCANCODE_KEYS = 1 << 30
+# A game controller's buttons are keys too, from here up (SDL's GameController button number
+# added): above every character, below SCANCODE_KEYS, so one table holds keys and buttons.
+PAD_BASE = 1 << 29
+
+
+class Pad(Enum):
+    """A controller's buttons, as SDL's GameController layer numbers them (an Xbox layout;
+    other pads are mapped onto it by SDL). The left stick is read as the D-pad."""
+
+    A = 0
+    B = 1
+    X = 2
+    Y = 3
+    BACK = 4
+    GUIDE = 5
+    START = 6
+    LEFT_STICK = 7
+    RIGHT_STICK = 8
+    LEFT_SHOULDER = 9
+    RIGHT_SHOULDER = 10
+    DPAD_UP = 11
+    DPAD_DOWN = 12
+    DPAD_LEFT = 13
+    DPAD_RIGHT = 14
+
+    @property
+    def key(self) -> int:
+        """The button as a key of the key map."""
+        return PAD_BASE + self.value
+
+
+def is_pad(key: int) -> bool:
+    """Whether a key of the key map is a controller's button."""
+    return PAD_BASE <= key < PAD_BASE + 64
+
+
+PAD_NAMES = {
+    # Translators: a game controller's buttons, as help names them ("Press A on Start a game").
+    Pad.A: N_("A"), Pad.B: N_("B"), Pad.X: N_("X"), Pad.Y: N_("Y"),
+    # Translators: the controller's Back or View button (left of the middle).
+    Pad.BACK: N_("Back button"),
+    Pad.GUIDE: N_("Guide button"),
+    # Translators: the controller's Start or Menu button (right of the middle).
+    Pad.START: N_("Start button"),
+    Pad.LEFT_STICK: N_("left stick press"), Pad.RIGHT_STICK: N_("right stick press"),
+    Pad.LEFT_SHOULDER: N_("left shoulder"), Pad.RIGHT_SHOULDER: N_("right shoulder"),
+    Pad.DPAD_UP: N_("D-pad up"), Pad.DPAD_DOWN: N_("D-pad down"),
+    Pad.DPAD_LEFT: N_("D-pad left"), Pad.DPAD_RIGHT: N_("D-pad right"),
+}
 
 
 class Context(Enum):
@@ -29,6 +78,7 @@ class Context(Enum):
     GAME = "game"
     SETTINGS = "settings"
     TYPING = "typing"
+    KEYS = "keys"  # the Keys screen, where keys are chosen
 
 
 class Command(Enum):
@@ -82,6 +132,8 @@ class Command(Enum):
     SETTING_MORE_BIG = "setting_more_big"
     # Typing a name.
     ERASE = "erase"
+    # The Keys screen: the focused command's own keys again.
+    RESET_KEY = "reset_key"
 
 
 PICKS = (Command.PICK_1, Command.PICK_2, Command.PICK_3, Command.PICK_4, Command.PICK_5,
@@ -102,8 +154,13 @@ class Chord:
     shift: bool = False
     named: bool = True
 
+    @property
+    def pad(self) -> bool:
+        """A controller's button, not a key."""
+        return is_pad(self.key)
+
     def name(self) -> str:
-        """The key as the player hears it: "Enter", "Shift+Tab", "H"."""
+        """The key as the player hears it: "Enter", "Shift+Tab", "H", "A"."""
         base = key_name(self.key)
         # Translators: a key pressed with Shift: "Shift+Tab", "Shift+H".
         return _("Shift+{key}").format(key=base) if self.shift else base
@@ -137,6 +194,10 @@ def _also(*keys: int) -> tuple[Chord, ...]:
     return tuple(Chord(key, named=False) for key in keys)
 
 
+def _pad(*buttons: Pad, named: bool = True) -> tuple[Chord, ...]:
+    return tuple(Chord(button.key, named=named) for button in buttons)
+
+
 DIGITS = (pygame.K_1, pygame.K_2, pygame.K_3, pygame.K_4, pygame.K_5, pygame.K_6, pygame.K_7,
           pygame.K_8, pygame.K_9)
 KEYPAD_DIGITS = (pygame.K_KP1, pygame.K_KP2, pygame.K_KP3, pygame.K_KP4, pygame.K_KP5,
@@ -146,21 +207,24 @@ KEYPAD_DIGITS = (pygame.K_KP1, pygame.K_KP2, pygame.K_KP3, pygame.K_KP4, pygame.
 def default_bindings() -> tuple[Binding, ...]:
     """The game's keys (SPEC's table and the rest), before any player changes them."""
     game = [
-        Binding(Command.NEXT_CONTROL, _keys(pygame.K_TAB)),
-        Binding(Command.PREVIOUS_CONTROL, _keys(pygame.K_TAB, shift=True)),
-        Binding(Command.PREVIOUS_ITEM, _keys(pygame.K_UP) + _also(pygame.K_LEFT)),
-        Binding(Command.NEXT_ITEM, _keys(pygame.K_DOWN) + _also(pygame.K_RIGHT)),
+        Binding(Command.NEXT_CONTROL, _keys(pygame.K_TAB) + _pad(Pad.RIGHT_SHOULDER)),
+        Binding(Command.PREVIOUS_CONTROL,
+                _keys(pygame.K_TAB, shift=True) + _pad(Pad.LEFT_SHOULDER)),
+        Binding(Command.PREVIOUS_ITEM, _keys(pygame.K_UP) + _also(pygame.K_LEFT)
+                + _pad(Pad.DPAD_UP) + _pad(Pad.DPAD_LEFT, named=False)),
+        Binding(Command.NEXT_ITEM, _keys(pygame.K_DOWN) + _also(pygame.K_RIGHT)
+                + _pad(Pad.DPAD_DOWN) + _pad(Pad.DPAD_RIGHT, named=False)),
         Binding(Command.FIRST_ITEM, _keys(pygame.K_HOME)),
         Binding(Command.LAST_ITEM, _keys(pygame.K_END)),
         *(Binding(pick, _keys(digit) + _also(keypad))
           for pick, digit, keypad in zip(PICKS, DIGITS, KEYPAD_DIGITS, strict=True)),
-        Binding(Command.TOGGLE, _keys(pygame.K_SPACE)),
-        Binding(Command.ACTIVATE, _keys(pygame.K_RETURN) + _also(pygame.K_KP_ENTER)),
-        Binding(Command.BACK, _keys(pygame.K_ESCAPE)),
-        Binding(Command.NEXT_SECTION, _keys(pygame.K_h)),
+        Binding(Command.TOGGLE, _keys(pygame.K_SPACE) + _pad(Pad.X)),
+        Binding(Command.ACTIVATE, _keys(pygame.K_RETURN) + _also(pygame.K_KP_ENTER) + _pad(Pad.A)),
+        Binding(Command.BACK, _keys(pygame.K_ESCAPE) + _pad(Pad.B)),
+        Binding(Command.NEXT_SECTION, _keys(pygame.K_h) + _pad(Pad.RIGHT_STICK)),
         Binding(Command.PREVIOUS_SECTION, _keys(pygame.K_h, shift=True)),
-        Binding(Command.SITUATION, _keys(pygame.K_s)),
-        Binding(Command.REPEAT, _keys(pygame.K_r)),
+        Binding(Command.SITUATION, _keys(pygame.K_s) + _pad(Pad.LEFT_STICK)),
+        Binding(Command.REPEAT, _keys(pygame.K_r) + _pad(Pad.Y)),
         Binding(Command.WHERE, _keys(pygame.K_w)),
         Binding(Command.LAST_PLAY, _keys(pygame.K_l)),
         Binding(Command.LESSON, _keys(pygame.K_g)),
@@ -169,7 +233,7 @@ def default_bindings() -> tuple[Binding, ...]:
         Binding(Command.MATCHUPS, _keys(pygame.K_m)),
         Binding(Command.SILENCE, _keys(pygame.K_LCTRL) + _also(pygame.K_RCTRL)),
         Binding(Command.CHAT, _keys(pygame.K_t)),
-        Binding(Command.HELP, _keys(pygame.K_F1)),
+        Binding(Command.HELP, _keys(pygame.K_F1) + _pad(Pad.BACK)),
         Binding(Command.HISTORY_BACK, _keys(pygame.K_COMMA)),
         Binding(Command.HISTORY_FORWARD, _keys(pygame.K_PERIOD)),
         Binding(Command.HISTORY_FIRST, _keys(pygame.K_COMMA, shift=True)),
@@ -177,18 +241,21 @@ def default_bindings() -> tuple[Binding, ...]:
         Binding(Command.HISTORY_FILTER, _keys(pygame.K_SLASH)),
         Binding(Command.HISTORY_FILTER_BACK, _keys(pygame.K_SLASH, shift=True)),
         Binding(Command.FIELD_TONE, _keys(pygame.K_f)),
-        Binding(Command.SETTINGS, _keys(pygame.K_o, pygame.K_F2)),
+        Binding(Command.SETTINGS, _keys(pygame.K_o, pygame.K_F2) + _pad(Pad.START)),
         Binding(Command.SCROLL_UP, _keys(pygame.K_PAGEUP)),
         Binding(Command.SCROLL_DOWN, _keys(pygame.K_PAGEDOWN)),
     ]
     settings = [
-        Binding(Command.SETTING_LESS, _keys(pygame.K_LEFT), Context.SETTINGS),
-        Binding(Command.SETTING_MORE, _keys(pygame.K_RIGHT), Context.SETTINGS),
+        Binding(Command.SETTING_LESS, _keys(pygame.K_LEFT) + _pad(Pad.DPAD_LEFT),
+                Context.SETTINGS),
+        Binding(Command.SETTING_MORE, _keys(pygame.K_RIGHT) + _pad(Pad.DPAD_RIGHT),
+                Context.SETTINGS),
         Binding(Command.SETTING_LESS_BIG, _keys(pygame.K_LEFT, shift=True), Context.SETTINGS),
         Binding(Command.SETTING_MORE_BIG, _keys(pygame.K_RIGHT, shift=True), Context.SETTINGS),
     ]
     typing = [Binding(Command.ERASE, _keys(pygame.K_BACKSPACE), Context.TYPING)]
-    return (*game, *settings, *typing)
+    keys = [Binding(Command.RESET_KEY, _keys(pygame.K_DELETE, pygame.K_BACKSPACE), Context.KEYS)]
+    return (*game, *settings, *typing, *keys)
 
 
 # F1's key list, in the order it is read (every command of the GAME context appears once).
@@ -300,14 +367,18 @@ SCREEN_KEY_HELP: tuple[tuple[Context, KeyHelp], ...] = (
                                "in settings: change it in bigger steps")),
     (Context.TYPING, KeyHelp((Command.ERASE,), "",
                              "typing a team name: remove the last letter")),
+    (Context.KEYS, KeyHelp((Command.RESET_KEY,), "",
+                           "in Keys: put back the focused command's own keys")),
 )
 
 
 class KeyMap:
-    """The bindings in force, looked up by key press; one per app (a player's own map later)."""
+    """The bindings in force, looked up by key press; one per app. `speaks_pad`: help names
+    the controller's buttons (the player's last press was on one), else the keyboard's keys."""
 
     def __init__(self, bindings: Iterable[Binding]) -> None:
         self.bindings = tuple(bindings)
+        self.speaks_pad = False
         self._commands: dict[tuple[Context, int, bool], Command] = {}
         self._chords: dict[tuple[Context, Command], tuple[Chord, ...]] = {}
         for binding in self.bindings:
@@ -332,9 +403,12 @@ class KeyMap:
 
     def names(self, command: Command) -> str:
         """The keys of `command` as help says them: "O or F2"; "" when it has none. Each
-        command belongs to one context, so its name is the same wherever it is said."""
+        command belongs to one context, so its name is the same wherever it is said. On the
+        device the player is using; a command with no button is named by its key."""
         for context in Context:
-            named = [chord.name() for chord in self.chords(command, context) if chord.named]
+            chords = [chord for chord in self.chords(command, context) if chord.named]
+            own = [chord.name() for chord in chords if chord.pad is self.speaks_pad]
+            named = own or [chord.name() for chord in chords]
             if named:
                 # Translators: two keys that do the same thing: "O or F2".
                 return named[0] if len(named) == 1 else _("{first} or {second}").format(
@@ -350,6 +424,11 @@ class KeyMap:
         """`text` with each {command} placeholder replaced by that command's keys."""
         return text.format_map(self.placeholders())
 
+    def fill(self, text: str, **values: object) -> str:
+        """`text` with its key placeholders and `values` filled in: what a sentence that names
+        keys and other things ("{activate} calls it. {menu}") is said through."""
+        return text.format_map({**self.placeholders(), **values})
+
     def key_list(self) -> str:
         """F1 twice: every key, one sentence per entry of KEY_HELP."""
         sentences = [self.describe(_(entry.spoken)) for entry in KEY_HELP]
@@ -358,19 +437,31 @@ class KeyMap:
 
     def markdown_table(self) -> str:
         """The docs' key table (README and docs/playing.md), written from the same entries."""
-        rows = ["| key | does |", "|---|---|"]
+        rows = ["| key | controller | does |", "|---|---|---|"]
         for entry in (*KEY_HELP, *(entry for _context, entry in SCREEN_KEY_HELP)):
             if entry.commands == PICKS:
                 keys = f"{self.names(PICKS[0])}-{self.names(PICKS[-1])}"
             else:
                 keys = " / ".join(self.names(command) for command in entry.commands)
-            rows.append(f"| {keys} | {entry.summary} |")
+            buttons = " / ".join(filter(None, (self.button_names(command)
+                                               for command in entry.commands)))
+            rows.append(f"| {keys} | {buttons} | {entry.summary} |")
         return "\n".join(rows)
+
+    def button_names(self, command: Command) -> str:
+        """Only the controller's buttons of `command` ("" when it has none): the docs' column."""
+        for context in Context:
+            named = [chord.name() for chord in self.chords(command, context)
+                     if chord.named and chord.pad]
+            if named:
+                return " or ".join(named)
+        return ""
 
 
 def types_text(key: int) -> bool:
-    """Whether the key types a character on a screen that takes text (Escape and Tab don't)."""
-    return key < SCANCODE_KEYS and key not in (pygame.K_ESCAPE, pygame.K_TAB)
+    """Whether the key types a character on a screen that takes text (Enter, Escape, Tab,
+    Backspace, Delete and a controller's buttons don't)."""
+    return pygame.K_SPACE <= key < PAD_BASE and key != pygame.K_DELETE
 
 
 MODIFIER_KEYS = frozenset({pygame.K_LSHIFT, pygame.K_RSHIFT, pygame.K_LALT, pygame.K_RALT,
@@ -387,6 +478,7 @@ def key_name(key: int) -> str:
         pygame.K_ESCAPE: p_("key", "Escape"),
         pygame.K_SPACE: p_("key", "Space"),
         pygame.K_BACKSPACE: p_("key", "Backspace"),
+        pygame.K_DELETE: p_("key", "Delete"),
         pygame.K_UP: p_("key", "Up"),
         pygame.K_DOWN: p_("key", "Down"),
         pygame.K_LEFT: p_("key", "Left"),
@@ -403,6 +495,13 @@ def key_name(key: int) -> str:
     }
     if key in names:
         return names[key]
+    if is_pad(key):
+        try:
+            return _(PAD_NAMES[Pad(key - PAD_BASE)])
+        except (KeyError, ValueError):
+            # Translators: a controller's button with no name of its own; {number} counts
+            # from 0 as SDL does.
+            return _("controller button {number}").format(number=key - PAD_BASE)
     if pygame.K_F1 <= key <= pygame.K_F12:
         return f"F{key - pygame.K_F1 + 1}"
     if key < SCANCODE_KEYS and chr(key).isprintable():

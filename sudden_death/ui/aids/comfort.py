@@ -17,8 +17,10 @@ from ...engine import events as ev
 from ...engine.state import GameState
 from ...language import _, choose, switch
 from ...settings import Settings, load_settings, save_settings
+from .. import own_keys
 from ..keymap import KeyMap
 from ..screens.base import Extra, Host, Screen
+from ..words.commands import command_names
 from ..words.phrases import Names
 from ..words.situation import human_spots
 from ..words.verbosity import Telling, Verbosity
@@ -71,8 +73,17 @@ class Comfort:
         self.config = config
         self.settings, notice = loaded if loaded is not None else load_settings(config)
         self.controls.apply(self.settings)
-        if notice:
-            self.app.tell_notice(notice, cue=False)
+        keys_notice = self._use_keys(self.settings)
+        for words in (notice, keys_notice):
+            if words:
+                self.app.tell_notice(words, cue=False)
+
+    def _use_keys(self, settings: Settings) -> str | None:
+        """The player's own keys into the app's map; a sentence if some could not be used."""
+        own = own_keys.build(settings.keys)
+        own.keys.speaks_pad = self.app.keys.speaks_pad
+        self.app.keys = own.keys
+        return own_keys.restored_notice(own, command_names())
 
     def change(self, settings: Settings) -> None:
         """Apply at once (the next words are already in the new setting) and save."""
@@ -83,8 +94,11 @@ class Comfort:
         # A screen reader chosen here is confirmed when it answers; at launch it only speaks.
         if settings.speech_output != self.settings.speech_output:
             self._asked_for_reader = True
+        keys_changed = settings.keys != self.settings.keys
         self.settings = settings
         self.controls.apply(settings)
+        if keys_changed:
+            self._use_keys(settings)  # the Keys screen only gives maps that keep every rule
         notice = save_settings(settings, self.config)
         if language_notice:
             self.app.tell_notice(language_notice, cue=False)
@@ -134,7 +148,9 @@ class Comfort:
         """Open settings, How to play, or start the guided first drive."""
         if extra is Extra.SETTINGS:
             if isinstance(self.app.top, SettingsScreen):
-                self.app.say(_("You are in settings already. Escape closes them."))
+                # Translators: {back} is a key.
+                self.app.say(self.app.keys.fill(_(
+                    "You are in settings already. {back} closes them.")))
                 return
             self.app.push(SettingsScreen(self.app, self))
         elif extra is Extra.RULES:

@@ -15,7 +15,8 @@ class RulesScreen(Screen):
     help_key = "rules"
 
     def __init__(self, host: Host) -> None:
-        items = [Item(title, ItemKind.TEXT, note=text) for title, text in rules_sections()]
+        items = [Item(title, ItemKind.TEXT, note=text)
+                 for title, text in rules_sections(host.keys)]
         super().__init__(host, Menu(_("How to play"), [Group(_("Sections"), items)]))
 
     def section_words(self) -> str:
@@ -28,12 +29,15 @@ class RulesScreen(Screen):
 
     def intro(self) -> str:
         count = len(self.menu.group.items)
-        # Translators: {section} is the first section, read after this introduction.
-        return n_("How to play, {count} short section. Down reads the next, Up the one "
-                  "before, Enter reads it again, Escape returns. {section}",
-                  "How to play, {count} short sections. Down reads the next, Up the one "
-                  "before, Enter reads it again, Escape returns. {section}",
-                  count).format(count=count, section=self.section_words())
+        return self.host.keys.fill(
+            # Translators: {section} is the first section, read after this introduction; names
+            # in braces like {activate} are keys: {next_item}, {previous_item}, {activate} and
+            # {back} as "Down", "Up", "Enter" and "Escape".
+            n_("How to play, {count} short section. {next_item} reads the next, {previous_item} "
+               "the one before, {activate} reads it again, {back} returns. {section}",
+               "How to play, {count} short sections. {next_item} reads the next, "
+               "{previous_item} the one before, {activate} reads it again, {back} returns. "
+               "{section}", count), count=count, section=self.section_words())
 
     def on_command(self, command: Command) -> bool:
         """Every move reads the section it lands on; Enter and Space read it again."""

@@ -54,11 +54,14 @@ class RecordScreen(Screen):
         if not self.count:
             # Translators: the record with no game in it yet; {line} says so.
             return _("Your record. {line}").format(line=self.menu.groups[0].items[0].label)
-        # Translators: {first} is the first line of the record, read after this.
-        return n_("Your record, {count} game. Up and Down go through it; Enter on a game "
-                  "tells it again. {first}",
-                  "Your record, {count} games. Up and Down go through it; Enter on a game "
-                  "tells it again. {first}", self.count).format(
+        return self.host.keys.fill(
+            # Translators: {first} is the first line of the record, read after this; names in
+            # braces like {activate} are keys: {previous_item}, {next_item} and {activate} as
+            # "Up", "Down" and "Enter".
+            n_("Your record, {count} game. {previous_item} and {next_item} go through it; "
+               "{activate} on a game tells it again. {first}",
+               "Your record, {count} games. {previous_item} and {next_item} go through it; "
+               "{activate} on a game tells it again. {first}", self.count),
             count=self.count, first=self.menu.describe(entering=True))
 
     def export(self) -> None:
@@ -111,10 +114,12 @@ class PastGameScreen(Screen):
 
     def intro(self) -> str:
         # Translators: {game} is "December 1, 21:40: Hawks 14, Bears 7, a win against the
-        # coach."; {first} is the story, read after this.
-        return _("{game} Up and Down, or the history keys, go through its story and its "
-                 "plays; Escape returns. {first}").format(
-            game=self.title, first=self.menu.describe(entering=True))
+        # coach."; {first} is the story, read after this; names in braces like {back} are
+        # keys: {previous_item}, {next_item} and {back} as "Up", "Down" and "Escape".
+        return self.host.keys.fill(_("{game} {previous_item} and {next_item}, or the history "
+                                     "keys, go through its story and its plays; {back} "
+                                     "returns. {first}"),
+                                   game=self.title, first=self.menu.describe(entering=True))
 
     def on_command(self, command: Command) -> bool:
         if command in HISTORY_MOVES:

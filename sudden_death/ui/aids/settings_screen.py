@@ -26,6 +26,7 @@ from ..screens.base import Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
 from ..words.verbosity import VERBOSITY_WORDS, Verbosity
 from .audio_controls import AudioControls
+from .keys_screen import KeysScreen
 from .typed_settings import PasswordSettingScreen, ServerAddressScreen, TypedSetting
 
 T = TypeVar("T")
@@ -38,19 +39,21 @@ VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 # Language first: whoever cannot follow the words they hear finds it with O alone.
 SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume",
                 "crowd_volume", "verbosity",
-                *SWITCHES, "menu_wrap", "play_sweep", "mono", "waiting_sound", "seat_wait",
+                *SWITCHES, "menu_wrap", "play_sweep", "mono", "rumble", "waiting_sound",
+                "seat_wait",
                 "table_server",
                 "table_password", "text_size", "computer", "overtime", "speech_engine",
                 "speech_output")
 # Space and Enter step these
 CYCLED = ("language", "speech_engine", "verbosity", "menu_wrap", "voice", "text_size",
-          "speech_output", "computer", "overtime", "play_sweep", "mono", "waiting_sound",
+          "speech_output", "computer", "overtime", "play_sweep", "mono", "rumble",
+          "waiting_sound",
           "seat_wait",
           *SWITCHES)
 # Typed settings: Enter opens a line to type them on.
 TYPED = ("table_server", "table_password")
 # On / off settings: either arrow flips them.
-FLAGS = ("menu_wrap", "play_sweep", "mono", "waiting_sound", "overtime", *SWITCHES)
+FLAGS = ("menu_wrap", "play_sweep", "mono", "rumble", "waiting_sound", "overtime", *SWITCHES)
 # The choices as spoken after "Opponent: " and "Speech output: " (N_: translated where spoken).
 COMPUTER_WORDS = {
     "random": N_("the rules' computer, picking at random"),
@@ -161,6 +164,11 @@ class SettingsScreen(Screen):
             # ear or a single speaker): the field tone and the play's sweep stop moving
             # between the ears, the crowd stops surrounding the player.
             return _("Mono sound: on") if settings.mono else _("Mono sound: off")
+        if key == "rumble":
+            # Translators: the setting that shakes a game controller (one that can) on a sack,
+            # a turnover and a score.
+            return (_("Controller rumble: on") if settings.rumble
+                    else _("Controller rumble: off"))
         if key == "waiting_sound":
             # Translators: the setting for a soft sound every few seconds while a friend at a
             # table is still choosing.
@@ -199,6 +207,10 @@ class SettingsScreen(Screen):
     def _items(self) -> list[Item]:
         settings = self.comfort.settings
         items = [Item(self.label(key, settings), ItemKind.TEXT) for key in SETTING_KEYS]
+        # Translators: the button that opens the Keys screen, where each command's key and
+        # controller button can be changed.
+        items.append(Item(_("Keys and controller buttons"), ItemKind.BUTTON,
+                          press=lambda: self.host.push(KeysScreen(self.host, self.comfort))))
         items.append(Item(_("Reset to defaults"), ItemKind.BUTTON, press=self.reset))
         # Translators: the button that closes the settings menu.
         items.append(Item(p_("button", "Done"), ItemKind.BUTTON, press=self.close))
@@ -218,10 +230,12 @@ class SettingsScreen(Screen):
         group.focus = focus
 
     def intro(self) -> str:
-        # Translators: {menu} is the menu's description and its focused item, said after.
-        return _("Settings. Up and Down choose a setting, Left and Right change it, Shift for "
-                 "bigger steps. Changes are saved at once; Escape closes. {menu}").format(
-                     menu=self.menu.describe(entering=True))
+        # Translators: {menu} is the menu's description and its focused item, said after; the
+        # other names in braces are keys.
+        return self.host.keys.fill(_(
+            "Settings. {previous_item} and {next_item} choose a setting, {setting_less} and "
+            "{setting_more} change it, Shift for bigger steps. Changes are saved at once; "
+            "{back} closes. {menu}"), menu=self.menu.describe(entering=True))
 
     # -- keys --------------------------------------------------------------------------------
 
@@ -235,8 +249,8 @@ class SettingsScreen(Screen):
         if key in TYPED and command in STEPS:
             self.host.cue("menu_edge")
             # Translators: Left or Right on a setting that is typed instead (an address, a
-            # password).
-            self.host.say(_("Press Enter to type it."))
+            # password); {activate} is a key.
+            self.host.say(self.host.keys.fill(_("Press {activate} to type it.")))
             return True
         if command in STEPS:
             direction, big = STEPS[command]
@@ -247,7 +261,9 @@ class SettingsScreen(Screen):
                 self.adjust(key, 1, False, cycle=True)
             else:
                 self.host.cue("menu_edge")
-                self.host.say(_("Use Left and Right to change this one."))
+                # Translators: {setting_less} and {setting_more} are keys.
+                self.host.say(self.host.keys.fill(_(
+                    "Use {setting_less} and {setting_more} to change this one.")))
             return True
         return False
 
@@ -263,7 +279,9 @@ class SettingsScreen(Screen):
         return screen(self.host, getattr(self.comfort.settings, key), typed)
 
     def reset(self) -> None:
-        self.comfort.change(Settings())
+        # The player's keys stay: Keys has its own reset, and a player who changed them may
+        # not reach the game's own.
+        self.comfort.change(Settings(keys=self.comfort.settings.keys))
         self.refresh()
         self.host.cue("menu_select")
         # Translators: {menu} is the menu's focused item, said after.

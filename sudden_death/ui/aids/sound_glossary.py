@@ -54,10 +54,13 @@ class SoundGlossaryScreen(Screen):
 
     def intro(self) -> str:
         count = len(self.cues)
-        # Translators: {count} is how many sounds the glossary holds; {first} is the first.
-        return _("Sounds of the game, {count} of them. Up and Down play each one and name it; "
-                 "Enter plays it again; Escape returns. {first}").format(
-            count=count, first=self.menu.describe(entering=True))
+        # Translators: {count} is how many sounds the glossary holds; {first} is the first;
+        # names in braces like {activate} are keys: {previous_item}, {next_item}, {activate}
+        # and {back} as "Up", "Down", "Enter" and "Escape".
+        return self.host.keys.fill(_("Sounds of the game, {count} of them. {previous_item} and "
+                                     "{next_item} play each one and name it; {activate} plays "
+                                     "it again; {back} returns. {first}"),
+                                   count=count, first=self.menu.describe(entering=True))
 
     def on_command(self, command: Command) -> bool:
         """Every move plays the sound it lands on, not the menu's own move sound."""

@@ -43,9 +43,11 @@ class TypedSetting(TypingScreen):
 
     def kept_words(self) -> str:
         if self.current:
-            # Translators: {value} is the setting as it is now (an address or a password).
-            return _("Escape keeps {value}.").format(value=self.current)
-        return _("Escape keeps none.")
+            # Translators: {value} is the setting as it is now (an address or a password);
+            # {back} is a key, as "Escape".
+            return self.host.keys.fill(_("{back} keeps {value}."), value=self.current)
+        # Translators: {back} is a key, as "Escape".
+        return self.host.keys.fill(_("{back} keeps none."))
 
     def empty_words(self) -> str:
         return _("Nothing to remove; nothing is typed.")
@@ -81,17 +83,19 @@ class ServerAddressScreen(TypedSetting):
         return server_address(typed)
 
     def prompt(self) -> str:
-        # Translators: {kept} says what Escape keeps ("Escape keeps wss://example.org.").
-        return _("A table server's address, such as wss://tables.example.org or "
-                 "192.168.1.20:8765: type it and press Enter. Enter with nothing typed sets "
-                 "none, and Host a table serves on this computer. {kept}").format(
-                     kept=self.kept_words())
+        # Translators: {activate} is a key, as "Enter"; {kept} says what the key that goes
+        # back keeps ("Escape keeps wss://example.org.").
+        return self.host.keys.fill(_("A table server's address, such as wss://tables.example.org "
+                                     "or 192.168.1.20:8765: type it and press {activate}. "
+                                     "{activate} with nothing typed sets none, and Host a table "
+                                     "serves on this computer. {kept}"), kept=self.kept_words())
 
     def refusal(self, typed: str) -> str:
-        # Translators: {typed} is what the player typed for a table server's address.
-        return _("{typed} is not a table server's address; it looks like "
-                 "wss://tables.example.org or 192.168.1.20:8765. Type it again, or press "
-                 "Escape.").format(typed=typed)
+        # Translators: {typed} is what the player typed for a table server's address; {back}
+        # is a key, as "Escape".
+        return self.host.keys.fill(_("{typed} is not a table server's address; it looks like "
+                                     "wss://tables.example.org or 192.168.1.20:8765. Type it "
+                                     "again, or press {back}."), typed=typed)
 
     def unchanged(self) -> str:
         return _("The table server is unchanged.")
@@ -111,14 +115,17 @@ class PasswordSettingScreen(TypedSetting):
         return table_password(typed)
 
     def prompt(self) -> str:
-        # Translators: {kept} says what Escape keeps ("Escape keeps blue 42.").
-        return _("A password your friend types to join a table you host: type it and press "
-                 "Enter. Enter with nothing typed sets none, so the code alone joins. "
-                 "{kept}").format(kept=self.kept_words())
+        # Translators: {activate} is a key, as "Enter"; {kept} says what the key that goes
+        # back keeps ("Escape keeps blue 42.").
+        return self.host.keys.fill(_("A password your friend types to join a table you host: "
+                                     "type it and press {activate}. {activate} with nothing "
+                                     "typed sets none, so the code alone joins. {kept}"),
+                                   kept=self.kept_words())
 
     def refusal(self, typed: str) -> str:
-        return _("A table password is made of characters you can type. Type it again, or "
-                 "press Escape.")
+        # Translators: {back} is a key, as "Escape".
+        return self.host.keys.fill(_("A table password is made of characters you can type. "
+                                     "Type it again, or press {back}."))
 
     def unchanged(self) -> str:
         return _("The table password is unchanged.")

@@ -1,9 +1,11 @@
 """Key scripts for `--keys`: parse each line and post it into pygame's queue as real events.
 
 A step is a pygame key name with optional `shift+` / `ctrl+` / `alt+` / `meta+` prefixes (`tab`,
-`shift+tab`, `return`, `f1`, `alt+f4`), or `type TEXT` for typed text. Posting real KEYDOWN/KEYUP
-and TEXTINPUT events means scripted runs go through exactly the same loop and handlers as a
-player's keyboard; `alt+f4` is a close request, as the window manager would send it.
+`shift+tab`, `return`, `f1`, `alt+f4`), `type TEXT` for typed text, or `pad STEP` for a
+virtual game controller (`virtual_pad.py`: `pad connect NAME`, `pad a`, `pad stick down`).
+Posting real KEYDOWN/KEYUP and TEXTINPUT events means scripted runs go through exactly the same
+loop and handlers as a player's keyboard; `alt+f4` is a close request, as the window manager
+would send it.
 
 Whatever a script holds, reading it is bounded: a file must be a regular file of at most
 MAX_SCRIPT_BYTES, read line by line; a line may hold at most MAX_LINE characters (a `type` step
@@ -27,6 +29,8 @@ from dataclasses import dataclass
 from typing import BinaryIO
 
 import pygame
+
+from .virtual_pad import PadStepError, check_step
 
 MAX_LINE = 1000
 """Characters in one line. A whole game is about 60 short lines; the longest useful line is a
@@ -89,6 +93,7 @@ class Step:
     text: str | None = None
     alt: bool = False
     gui: bool = False
+    pad: str | None = None  # a virtual controller's step (virtual_pad.py), not a key
 
     @property
     def closes_window(self) -> bool:
@@ -111,6 +116,8 @@ def parse_step(line: str) -> Step | None:
         return None
     if stripped.lstrip().lower().startswith("type "):
         return Step(text=stripped.lstrip()[5:])
+    if stripped.lstrip().lower().startswith("pad "):
+        return Step(pad=stripped.strip()[4:].strip())
     name = stripped.strip().lower()
     held: set[str] = set()
     while "+" in name[:-1]:
@@ -128,7 +135,12 @@ def checked_step(line: str) -> Step | None:
     """`parse_step`, with the key name checked too: KeyScriptError for a line that can't be
     used."""
     step = parse_step(line)
-    if step is not None and step.text is None:
+    if step is not None and step.pad is not None:
+        try:
+            check_step(step.pad)
+        except PadStepError as error:
+            raise KeyScriptError(str(error)) from None
+    elif step is not None and step.text is None:
         key_code(step)
     return step
 

@@ -37,7 +37,9 @@ from ..window.render import HEIGHT, WIDTH, Fonts, draw
 from .cli import Options, parse_options
 from .key_script import KeyScriptError, KeySource, Step, StepError, post_step
 from .log_file import open_log
+from .pads import Pads
 from .transcript import Transcript
+from .virtual_pad import PadDriver, PadStepError
 
 # Translators: said when a key press failed inside the game; F1 is the help key.
 APOLOGY = N_("Sorry, something went wrong there. The game goes on; press F1 for help.")
@@ -192,16 +194,23 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
             for words in app.comfort.controls.news_words(news):
                 app.tell_notice(words, cue=False)
         app.comfort.start(options.config, loaded)
+        pads = Pads(press=lambda key: app.handle_key(key, 0),
+                    tell=lambda words: app.tell_notice(words, cue=False, again=True),
+                    rumbles=lambda: app.comfort.settings.rumble)
+        app.on_cue = pads.cue_heard
         fonts = Fonts(app.comfort.settings.text_size)
         sys.setswitchinterval(GIL_SWITCH_SECONDS)
         # Everything made so far lives as long as the game: keep it out of the collector's
         # full passes, which otherwise pause every thread (the mixer's too) for over 15 ms.
         gc.freeze()
+        driver = PadDriver(lambda low, high: transcript.record("rumble", low=low, high=high))
         try:
             _loop(app, source, fonts, transcript, poll, frames,
-                  stop=lambda: guard.code is not None)
+                  stop=lambda: guard.code is not None, pads=pads, driver=driver)
         finally:
             app.close_table()  # the friend hears that this seat left
+            driver.close()
+            pads.close()
     finally:
         frames.close()
         sys.setswitchinterval(switch)
@@ -311,7 +320,8 @@ def _key_source(keys: str | None) -> KeySource | None:
 
 def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcript,
           poll: NoticePoll = _no_notices, frames: FrameLog | None = None,
-          stop: Callable[[], bool] = lambda: False) -> None:
+          stop: Callable[[], bool] = lambda: False, pads: Pads | None = None,
+          driver: PadDriver | None = None) -> None:
     last_draw = 0.0
     waiting_said = False
     spins = pygame.display.get_driver() in SPINNING_DRIVERS
@@ -333,7 +343,15 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
                 step = source.next(0)
             if step is None:
                 break
-            if isinstance(step, Step):
+            if isinstance(step, Step) and step.pad is not None:
+                waiting_said = False
+                try:
+                    if driver is None:
+                        raise PadStepError("this game has no virtual pads")
+                    driver.step(step.pad)
+                except PadStepError as error:
+                    transcript.error(f"pad {step.pad}: {error}")
+            elif isinstance(step, Step):
                 waiting_said = False
                 post_step(step)
             elif isinstance(step, StepError):  # said, then waiting again for the next line
@@ -343,7 +361,7 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
         if source is None and not events and not app.dirty:
             events = _wait_for_events(spins or at_table)
         for event in events:
-            _dispatch(app, event)
+            _dispatch(app, event, pads)
             if not app.running:
                 break
         now = time.perf_counter()
@@ -373,9 +391,11 @@ def _wait_for_events(spins: bool) -> list[Any]:
     return ([first] if first.type != pygame.NOEVENT else []) + list(pygame.event.get())
 
 
-def _dispatch(app: App, event: Any) -> None:
+def _dispatch(app: App, event: Any, pads: Pads | None = None) -> None:
     """Handle one event; an unexpected error is logged and apologised for, never fatal."""
     try:
+        if pads is not None and pads.handle(event):
+            return
         if event.type == pygame.QUIT:
             app.running = False
         elif event.type == pygame.KEYDOWN:

@@ -10,7 +10,7 @@ from ...audio.protocols import Category
 from ...engine.actions import Action
 from ...engine.card_model import DefCall, OffCall, Player
 from ...language import _
-from ..keymap import Command, Context
+from ..keymap import Command, Context, KeyMap
 from .menu import Group, Item, ItemKind, Menu
 
 Card = OffCall | DefCall | Player
@@ -27,6 +27,8 @@ class Extra(Enum):
 
 class Host(Protocol):
     """What a screen may ask of the app."""
+
+    keys: KeyMap  # the keys in force: what a sentence that names a key says (`keys.fill`)
 
     def say(self, text: str, *, interrupt: bool = True,
             category: Category = Category.MENU) -> None: ...
@@ -120,7 +122,9 @@ class Screen:
 
     def confirm(self) -> None:
         """Enter on something that is not a button: confirm the decision if the screen has one."""
-        self.host.say(_("Press Enter on a button to choose."), category=Category.MENU)
+        # Translators: {activate} is a key, as "Enter".
+        self.host.say(self.host.keys.fill(_("Press {activate} on a button to choose.")),
+                      category=Category.MENU)
         self.host.cue("menu_error")
 
     def on_escape(self) -> bool:

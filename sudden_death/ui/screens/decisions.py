@@ -109,9 +109,12 @@ class SnapScreen(DecisionScreen):
     def prompt(self) -> str:
         if self.full:
             # Translators: {field_goal} is one clause: "a 35 yard field goal is likely" or
-            # "too far for a field goal".
-            words = _("Fourth down: go for it with your cards, punt, or try a field goal. Down "
-                      "arrow to a kick to hear where it lands or its chance; {field_goal}.")
+            # "too far for a field goal"; {next_item} is a key, as "Down".
+            words = self.host.keys.fill(_(
+                "Fourth down: go for it with your cards, punt, or try a field goal. "
+                "{next_item} reaches a kick, to hear where it lands or its chance; {field_goal}."),
+                field_goal=self.fourth)
+            return words
         else:
             # Translators: {field_goal} is one clause: "a 35 yard field goal is likely" or
             # "too far for a field goal".

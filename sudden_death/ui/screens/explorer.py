@@ -38,7 +38,8 @@ def open_explorer(host: ExplorerHost) -> None:
     """E: push the explorer over whatever has focus (a decision, a dialog, the title screen)."""
     if any(isinstance(screen, ExplorerScreen) for screen in host.stack):
         host.cue("menu_edge")
-        host.say(_("The explorer is already open. Escape goes back a level."))
+        # Translators: {back} is a key, as "Escape".
+        host.say(host.keys.fill(_("The explorer is already open. {back} goes back a level.")))
         return
     host.reset_view()  # leave a review section first: the explorer returns to the decision
     host.push(ExplorerHome(host, host.stack[-1], host))
@@ -107,9 +108,11 @@ class ExplorerHome(ExplorerScreen):
         super().__init__(host, Menu(_("Explorer"), [Group(_("Explorer"), items)]))
 
     def intro(self) -> str:
-        # Translators: {menu} is the menu's focus as the menu reads it.
-        return _("Explorer of play cards and bands. Looking here never changes the game; "
-                 "Escape closes it. {menu}").format(menu=self.menu.describe(entering=True))
+        # Translators: {menu} is the menu's focus as the menu reads it; {back} is a key, as
+        # "Escape".
+        return self.host.keys.fill(_("Explorer of play cards and bands. Looking here never "
+                                     "changes the game; {back} closes it. {menu}"),
+                                   menu=self.menu.describe(entering=True))
 
     def close(self) -> None:
         if self.app is not None:  # details read inside the explorer do not stay on screen
@@ -172,9 +175,10 @@ class CardListScreen(ExplorerScreen):
         return lambda: self.open(card)
 
     def intro(self) -> str:
-        # Translators: {title} is the list's name ("Offensive calls"); {menu} its focus.
-        return _("{title}. Enter opens a card. {menu}").format(
-            title=self.menu.title, menu=self.menu.describe(entering=True))
+        # Translators: {title} is the list's name ("Offensive calls"); {menu} its focus;
+        # {activate} is a key, as "Enter".
+        return self.host.keys.fill(_("{title}. {activate} opens a card. {menu}"),
+                                   title=self.menu.title, menu=self.menu.describe(entering=True))
 
     def open(self, card: Card) -> None:
         """A card's own level."""
@@ -216,10 +220,13 @@ class OffCallScreen(ExplorerScreen):
 
     def intro(self) -> str:
         card = OFFENSIVE_CALLS[self.call]
-        # Translators: {call} is an offensive call's name, {kind} "run play" or "pass play",
-        # {blurb} the card's own sentence, {matchups} "Strong against: ...", {focus} the focus.
-        return _("{call}, {kind}. {blurb} {matchups} Left and Right step through the bands; "
-                 "Enter reads the yardage table. {focus}").format(
+        return self.host.keys.fill(
+            # Translators: {call} is an offensive call's name, {kind} "run play" or "pass
+            # play", {blurb} the card's own sentence, {matchups} "Strong against: ...", {focus}
+            # the focus; {previous_item}, {next_item} and {activate} are keys, as "Up", "Down"
+            # and "Enter".
+            _("{call}, {kind}. {blurb} {matchups} {previous_item} and {next_item} step through "
+              "the bands; {activate} reads the yardage table. {focus}"),
             call=_(card_name(self.call)), kind=cards.kind_words(card.kind), blurb=_(card.blurb),
             matchups=cards.strengths_words(self.call), focus=self.menu.describe_group())
 
@@ -241,10 +248,12 @@ class DefCallScreen(ExplorerScreen):
 
     def intro(self) -> str:
         card = DEFENSIVE_CALLS[self.call]
-        # Translators: {call} is a defensive call's name, {blurb} the card's own sentence,
-        # {matchups} "Strong against: ...", {focus} the focus as the menu reads it.
-        return _("{call}, defensive call. {blurb} {matchups} Bands count for the offense, so "
-                 "minus is good for the defense. Enter hears the full figures. {focus}").format(
+        return self.host.keys.fill(
+            # Translators: {call} is a defensive call's name, {blurb} the card's own sentence,
+            # {matchups} "Strong against: ...", {focus} the focus as the menu reads it;
+            # {activate} is a key, as "Enter".
+            _("{call}, defensive call. {blurb} {matchups} Bands count for the offense, so "
+              "minus is good for the defense. {activate} hears the full figures. {focus}"),
             call=_(card_name(self.call)), blurb=_(card.blurb),
             matchups=cards.strengths_words(self.call), focus=self.menu.describe_group())
 
@@ -326,14 +335,17 @@ class TryMatchupScreen(ExplorerScreen):
         super().__init__(host, menu)
 
     def intro(self) -> str:
-        # Translators: Tab, Space and the arrows are keys; {focus} is the focus as the menu
-        # reads it.
-        return n_("Try a matchup: choose an offensive call, a defensive call and up to {count} "
-                  "player a side with Tab, the arrows and Space; Enter hears the band and its "
-                  "figures. {focus}",
-                  "Try a matchup: choose an offensive call, a defensive call and up to {count} "
-                  "players a side with Tab, the arrows and Space; Enter hears the band and its "
-                  "figures. {focus}", PLAYERS_PER_HAND).format(
+        return self.host.keys.fill(
+            # Translators: {focus} is the focus as the menu reads it; names in braces like
+            # {toggle} are keys: {next_control}, {previous_item}, {next_item}, {toggle} and
+            # {activate} as "Tab", "Up", "Down", "Space" and "Enter".
+            n_("Try a matchup: choose an offensive call, a defensive call and up to {count} "
+               "player a side with {next_control}, {previous_item} and {next_item}, and "
+               "{toggle}; {activate} hears the band and its figures. {focus}",
+               "Try a matchup: choose an offensive call, a defensive call and up to {count} "
+               "players a side with {next_control}, {previous_item} and {next_item}, and "
+               "{toggle}; {activate} hears the band and its figures. {focus}",
+               PLAYERS_PER_HAND),
             count=PLAYERS_PER_HAND, focus=self.menu.describe_group())
 
     def picked(self) -> tuple[OffCall, DefCall, tuple[Player, ...], tuple[Player, ...]]:

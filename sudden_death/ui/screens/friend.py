@@ -86,12 +86,15 @@ class CodeScreen(TypingScreen):
 
     def prompt(self) -> str:
         if self.asks_address:
-            return _("The host's address, as their game says it, such as 192.168.1.20:8765: "
-                     "type it and press Enter.")
-        # Translators: {digits} is how many digits a table code has (6).
-        return n_("The table code, {digits} digit: type it and press Enter.",
-                  "The table code, {digits} digits: type it and press Enter.",
-                  CODE_DIGITS).format(digits=CODE_DIGITS)
+            # Translators: {activate} is a key, as "Enter".
+            return self.host.keys.fill(_("The host's address, as their game says it, such as "
+                                         "192.168.1.20:8765: type it and press {activate}."))
+        # Translators: {digits} is how many digits a table code has (6); {activate} is a key,
+        # as "Enter".
+        return self.host.keys.fill(n_("The table code, {digits} digit: type it and press "
+                                      "{activate}.",
+                                      "The table code, {digits} digits: type it and press "
+                                      "{activate}.", CODE_DIGITS), digits=CODE_DIGITS)
 
     def empty_words(self) -> str:
         return _("Nothing to remove; nothing is typed.")
@@ -135,7 +138,9 @@ class PasswordScreen(TypingScreen):
                                               [Item(self.text, ItemKind.TEXT)])])
 
     def prompt(self) -> str:
-        return _("The table's password: type it and press Enter. Escape goes back.")
+        # Translators: {activate} and {back} are keys, as "Enter" and "Escape".
+        return self.host.keys.fill(_("The table's password: type it and press {activate}. "
+                                     "{back} goes back."))
 
     def empty_words(self) -> str:
         return _("Nothing to remove; nothing is typed.")
@@ -143,7 +148,9 @@ class PasswordScreen(TypingScreen):
     def confirm(self) -> None:
         if not self.text.strip():
             self.host.cue("menu_error")
-            self.host.say(_("Type the password first, or press Escape."), category=Category.MENU)
+            # Translators: {back} is a key, as "Escape".
+            self.host.say(self.host.keys.fill(_("Type the password first, or press {back}.")),
+                          category=Category.MENU)
             return
         self.on_typed(self.text.strip())
 
@@ -196,8 +203,11 @@ class ChatScreen(TypingScreen):
         return Menu(_("Chat"), [Group(_("Your message"), [Item(self.text, ItemKind.TEXT)])])
 
     def prompt(self) -> str:
-        return _("Message to your friend: type it, or Up and Down for a quick one, and press "
-                 "Enter. Escape goes back.")
+        # Translators: names in braces are keys: {previous_item}, {next_item}, {activate} and
+        # {back} as "Up", "Down", "Enter" and "Escape".
+        return self.host.keys.fill(_("Message to your friend: type it, or {previous_item} and "
+                                     "{next_item} for a quick one, and press {activate}. "
+                                     "{back} goes back."))
 
     def empty_words(self) -> str:
         return _("Nothing to remove; nothing is typed.")
@@ -216,7 +226,9 @@ class ChatScreen(TypingScreen):
         text = " ".join(self.text.split())
         if not text:
             self.host.cue("menu_error")
-            self.host.say(_("Type a message first, or press Escape."), category=Category.MENU)
+            # Translators: {back} is a key, as "Escape".
+            self.host.say(self.host.keys.fill(_("Type a message first, or press {back}.")),
+                          category=Category.MENU)
             return
         self.host.pop(announce=False)
         self.host.send_chat(text)

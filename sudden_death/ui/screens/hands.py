@@ -77,8 +77,9 @@ class SelectionScreen(DecisionScreen):
         if not open_lists:  # short verbosity trusts the player to know Enter
             if self.menu.telling.brief:
                 return f"{count}."
-            # Translators: {count} says the last list is full: "calls full".
-            return _("{count}. Enter confirms.").format(count=count)
+            # Translators: {count} says the last list is full: "calls full"; {activate} is a
+            # key, as "Enter".
+            return self.host.keys.fill(_("{count}. {activate} confirms."), count=count)
         self.menu.focus_group(self.menu.groups.index(open_lists[0]))
         return f"{count}. {self.menu.describe_group()}"
 
@@ -86,8 +87,10 @@ class SelectionScreen(DecisionScreen):
         hand = ""
         if self.again is not None and not self.menu.telling.brief:
             hand = hand_words(self.again)
-        teach = (_("Last down's cards are checked again: Enter plays them, or change a card "
-                   "first.") if hand and self.teach_again else "")
+        # Translators: {activate} is a key, as "Enter".
+        teach = (self.host.keys.fill(_("Last down's cards are checked again: {activate} plays "
+                                       "them, or change a card first."))
+                 if hand and self.teach_again else "")
         if not self.full:
             if self.again is None:  # a side's first down: a fresh pick, and its cards named
                 return self._fresh_words()
@@ -97,7 +100,9 @@ class SelectionScreen(DecisionScreen):
             return " ".join(filter(None, [_("Your cards: {hand}.").format(hand=hand), teach]))
         sentences = [self._picking_words()]
         if self.kicks:
-            sentences.append(_("To punt or kick a field goal instead, Tab past Confirm."))
+            # Translators: {next_control} is a key, as "Tab".
+            sentences.append(self.host.keys.fill(_("To punt or kick a field goal instead, "
+                                                   "{next_control} past Confirm.")))
         if hand:
             # Translators: {hand} lists the cards checked from last down.
             sentences.append(_("Checked from last down: {hand}.").format(hand=hand))
@@ -127,28 +132,36 @@ class SelectionScreen(DecisionScreen):
         fresh = self.again is None
         if self.role is Role.OFFENSE:
             # Translators: {players_count} is "2 players", {calls_count} "3 calls"; {players}
-            # and {calls} list the card names.
+            # and {calls} list the card names; {toggle} and {activate} are keys, as "Space" and
+            # "Enter".
             words = (_("A fresh pick for offense: {players_count} and {calls_count}. Players: "
-                       "{players}. Calls: {calls}. Space checks a card; a full list moves you "
-                       "on to the next; Enter confirms.") if fresh else
+                       "{players}. Calls: {calls}. {toggle} checks a card; a full list moves "
+                       "you on to the next; {activate} confirms.") if fresh else
+                     # Translators: {players_count} is "2 players", {calls_count} "3 calls";
+                     # {players} and {calls} list the card names; {toggle} and {activate}
+                     # are keys, as "Space" and "Enter".
                      _("Pick your offense cards for this down: {players_count} and "
-                       "{calls_count}. Players: {players}. Calls: {calls}. Space checks a "
-                       "card; a full list moves you on to the next; Enter confirms."))
+                       "{calls_count}. Players: {players}. Calls: {calls}. {toggle} checks a "
+                       "card; a full list moves you on to the next; {activate} confirms."))
         else:
             # Translators: {players_count} is "2 players", {calls_count} "3 calls"; {players}
-            # and {calls} list the card names.
+            # and {calls} list the card names; {toggle} and {activate} are keys, as "Space" and
+            # "Enter".
             words = (_("A fresh pick for defense: {players_count} and {calls_count}. Players: "
-                       "{players}. Calls: {calls}. Space checks a card; a full list moves you "
-                       "on to the next; Enter confirms.") if fresh else
+                       "{players}. Calls: {calls}. {toggle} checks a card; a full list moves "
+                       "you on to the next; {activate} confirms.") if fresh else
+                     # Translators: {players_count} is "2 players", {calls_count} "3 calls";
+                     # {players} and {calls} list the card names; {toggle} and {activate}
+                     # are keys, as "Space" and "Enter".
                      _("Pick your defense cards for this down: {players_count} and "
-                       "{calls_count}. Players: {players}. Calls: {calls}. Space checks a "
-                       "card; a full list moves you on to the next; Enter confirms."))
+                       "{calls_count}. Players: {players}. Calls: {calls}. {toggle} checks a "
+                       "card; a full list moves you on to the next; {activate} confirms."))
         players_count = n_("{count} player", "{count} players",
                            PLAYERS_PER_HAND).format(count=PLAYERS_PER_HAND)
         calls_count = n_("{count} call", "{count} calls",
                          CALLS_PER_HAND).format(count=CALLS_PER_HAND)
-        return words.format(players_count=players_count, calls_count=calls_count,
-                            players=players, calls=calls)
+        return self.host.keys.fill(words, players_count=players_count, calls_count=calls_count,
+                                   players=players, calls=calls)
 
     def confirm(self) -> None:
         players, calls = self._picked()
@@ -205,8 +218,10 @@ class SubstitutionScreen(DecisionScreen):
 
     def prompt(self) -> str:
         if self.full:
-            return _("Now you may answer their cards: keep all yours, or replace one player or "
-                     "one call. Down arrow to the card to replace.")
+            # Translators: {next_item} is a key, as "Down".
+            return self.host.keys.fill(_("Now you may answer their cards: keep all yours, or "
+                                         "replace one player or one call. Press {next_item} to "
+                                         "reach the card to replace."))
         return _("Keep or replace?")
 
     def focus_words(self) -> str:

@@ -51,11 +51,12 @@ class WelcomeScreen(Screen):
         super().__init__(host, menu)
 
     def prompt(self) -> str:
-        return _(
+        # Translators: {help} is a key, as "F1".
+        return self.host.keys.fill(_(
             "Welcome to Sudden Death, an American football card game you play by ear. "
             "You and the computer get one drive each; every down you pick players and calls. "
-            "Press F1 for help at any time."
-        )
+            "Press {help} for help at any time."
+        ))
 
 
 class TypingScreen(Screen):
@@ -68,6 +69,7 @@ class TypingScreen(Screen):
 
     def __init__(self, host: Host) -> None:
         self.text = ""
+        self.host = host  # before `_build`: its words may name a key
         super().__init__(host, self._build())
 
     def _build(self) -> Menu:
@@ -133,18 +135,24 @@ class NamingScreen(TypingScreen):
         return _(DEFAULT_HOME) if not self.names else _(DEFAULT_AWAY)
 
     def _build(self) -> Menu:
-        # Translators: shown in the empty name field; {name} is the default team name.
-        shown = self.text or _("(empty: Enter takes {name})").format(name=self._default())
+        # Translators: shown in the empty name field; {name} is the default team name;
+        # {activate} is a key, as "Enter".
+        shown = self.text or self.host.keys.fill(_("(empty: {activate} takes {name})"),
+                                                 name=self._default())
         return Menu(_("Name the teams"), [Group(self._prompt(), [Item(shown, ItemKind.TEXT)])])
 
     def prompt(self) -> str:
         if not self.names:
-            # Translators: {name} is the default team name, taken when nothing is typed.
-            words = _("Your team's name: type it and press Enter. Leave it empty for {name}.")
-        else:
-            words = _("The computer team's name: type it and press Enter. Leave it empty for "
+            # Translators: {name} is the default team name, taken when nothing is typed;
+            # {activate} is a key, as "Enter".
+            words = _("Your team's name: type it and press {activate}. Leave it empty for "
                       "{name}.")
-        return words.format(name=self._default())
+        else:
+            # Translators: {name} is the default team name, taken when nothing is typed;
+            # {activate} is a key, as "Enter".
+            words = _("The computer team's name: type it and press {activate}. Leave it empty "
+                      "for {name}.")
+        return self.host.keys.fill(words, name=self._default())
 
     def confirm(self) -> None:
         name = self.text.strip()

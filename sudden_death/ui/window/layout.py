@@ -5,16 +5,18 @@ window, nothing overlaps, the focused item is on screen) at any window and text 
 same code that paints. Top to bottom: the score bar (only during a game), the field, the current
 decision (its title pinned, its lists scrolled so the focused item is whole), and the text panel
 (notices, card details, the last result and the last words spoken), which pages with Page Up
-and Page Down when it holds more than fits. Every text wraps to the width it is given.
+and Page Down (or the keys the player gave that) when it holds more than fits. Every text wraps
+to the width it is given.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ...language import _, n_
+from ..keymap import KeyMap
 from ..screens.menu import Group, Item, ItemKind, Menu
 from . import palette as p
 
@@ -241,10 +243,12 @@ class _Decision:
 class Layout:
     """Builds a Frame for a window size from the view's parts."""
 
-    def __init__(self, measure: Measure, width: int, height: int) -> None:
+    def __init__(self, measure: Measure, width: int, height: int,
+                 key_names: Mapping[str, str] | None = None) -> None:
         self.m = measure
         self.width = width
         self.height = height
+        self.key_names = key_names  # {command value: its keys}, None: the game's own keys
         self.frame = Frame(width, height)
         self.inner = max(40, width - 2 * MARGIN)
 
@@ -311,13 +315,15 @@ class Layout:
             shown = lines[first : first + room]
             # The longest of these that fits says where the page is.
             numbers = {"first": first + 1, "last": first + len(shown), "total": len(lines)}
+            keys = KeyMap.default().placeholders() if self.key_names is None else self.key_names
             choices = (
                 # Translators: the text panel's last line when its text does not all fit;
-                # Page Up and Page Down are keys. Keep it short.
-                _("Lines {first} to {last} of {total}. Page Up, Page Down: more.").format(
-                    **numbers),
-                # Translators: a shorter form of "Lines {first} to {last} of {total}. Page Up,
-                # Page Down: more.", for a narrow window.
+                # {scroll_up} and {scroll_down} are keys, as "Page Up" and "Page Down". Keep it
+                # short.
+                _("Lines {first} to {last} of {total}. {scroll_up}, {scroll_down}: more.")
+                .format_map({**keys, **numbers}),
+                # Translators: a shorter form of "Lines {first} to {last} of {total}.
+                # {scroll_up}, {scroll_down}: more.", for a narrow window.
                 _("Lines {first} to {last} of {total}.").format(**numbers),
                 # Translators: the shortest form of "Lines {first} to {last} of {total}.", for
                 # a very narrow window.
@@ -365,10 +371,12 @@ class Layout:
 
 def build(measure: Measure, size: tuple[int, int], *, title: str, score: str, situation: str,
           menu: Menu | None, section: str, panel: Sequence[PanelEntry],
-          panel_first: int = 0, ball: int | None = None, marker: int | None = None) -> Frame:
-    """The whole window for `size`."""
+          panel_first: int = 0, ball: int | None = None, marker: int | None = None,
+          key_names: Mapping[str, str] | None = None) -> Frame:
+    """The whole window for `size`. `key_names`: the keys the text panel names, by command
+    (`KeyMap.placeholders()` of the keys in force); None: the game's own keys."""
     width, height = size
-    layout = Layout(measure, width, height)
+    layout = Layout(measure, width, height, key_names)
     y = layout.header(title, score, situation)
     if ball is not None:
         y = layout.field(y, ball, marker)

@@ -8,7 +8,7 @@ Only called when something changed.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +38,7 @@ class View:
     marker: int | None = None
     text_size: int = 100  # percent
     panel_first: int = 0  # the text panel's first line shown (Page Up / Page Down)
+    key_names: Mapping[str, str] | None = None  # the player's keys, for the panel's "more" line
     extra: dict[str, Any] = field(default_factory=dict)
 
     def panel(self) -> list[PanelEntry]:
@@ -88,7 +89,7 @@ def draw(surface: Any, fonts: Fonts, view: View) -> Frame:
     frame = build(fonts, surface.get_size(), title=_("Sudden Death"), score=view.score,
                   situation=view.situation, menu=view.menu, section=view.section,
                   panel=view.panel(), panel_first=view.panel_first, ball=view.ball,
-                  marker=view.marker)
+                  marker=view.marker, key_names=view.key_names)
     surface.fill(palette.BACKGROUND)
     for shape in frame.shapes:
         if shape.kind == "rect":

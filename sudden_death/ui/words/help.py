@@ -9,6 +9,7 @@ from ...engine.actions import CALLS_PER_HAND, PLAYERS_PER_HAND
 from ...engine.resolve import MAX_BAND, MIN_BAND
 from ...language import _, n_
 from ..keymap import Command, KeyMap
+from ..own_keys import kept_names
 
 
 class LazyTexts(Mapping[str, str]):
@@ -133,7 +134,8 @@ def _screens() -> dict[str, str]:
             "play; 0 is off), verbosity and the switches under it (dice and percentages, "
             "explanations and hints, positions in lists, the other team's swaps), menu wrap, hear "
             "the play (a glide from the old spot to the new after each play), mono sound (the "
-            "same in both ears, for one ear or one speaker), the waiting "
+            "same in both ears, for one ear or one speaker), controller rumble (a pad that can "
+            "shakes on a sack, a turnover and a score), the waiting "
             "sound at a table, how long a table you host waits for a dropped friend, the "
             "table server ({activate} types its address), the table password a friend needs to "
             "join your tables ({activate} types it), text size in the window, opponent "
@@ -145,7 +147,22 @@ def _screens() -> dict[str, str]:
             "{setting_more_big} in bigger steps; {toggle} or {activate} cycles the settings "
             "that are choices. You hear each change in the new setting, and it is saved at "
             "once. Short verbosity says only what changed; detailed adds the rolls and the "
-            "reasons. {back} or Done closes settings."
+            "reasons. After them, Keys and controller buttons gives any command a key of your "
+            "own. {back} or Done closes settings."
+        ),
+        "keys": _(
+            "Keys: every command with its keys and controller buttons. {previous_item} and "
+            "{next_item} go through them. {activate} on one waits for its new key or button: "
+            "press it. A key another command uses there is refused, and {activate} then swaps "
+            "the two. {reset_key} puts back the focused command's own keys; Reset all keys puts "
+            "back every one. {kept_activate}, {kept_back} and {kept_help} ({kept_activate_pad}, "
+            "{kept_back_pad} and {kept_help_pad} on a controller) always keep their commands, "
+            "and you can add a key beside them. Your keys are saved at once, and help always "
+            "names them. {back} or Done returns to settings."
+        ),
+        "key_capture": _(
+            "Waiting for a key: press the key or controller button this command is to have, "
+            "with Shift if you like. {kept_back} or {kept_back_pad} cancels and keeps its keys."
         ),
         "sounds": _(
             "Sounds of the game: every sound, played with its name. {previous_item} and "
@@ -232,6 +249,7 @@ def _counts() -> dict[str, object]:
         "calls": n_("{count} call", "{count} calls", CALLS_PER_HAND).format(count=CALLS_PER_HAND),
         "low": -MIN_BAND,
         "high": MAX_BAND,
+        **kept_names(),
     }
 
 

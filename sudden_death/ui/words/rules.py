@@ -24,6 +24,7 @@ from ...engine.field import (
 from ...engine.game import FIELD_GOAL_POINTS, SAFETY_POINTS, TOUCHDOWN_POINTS
 from ...engine.resolve import MAX_BAND, MIN_BAND, SACK_DICE
 from ...language import _, down_ordinal, n_, p_
+from ..keymap import KeyMap
 
 
 def number_word(n: int) -> str:
@@ -61,8 +62,10 @@ def _dice(count: int) -> str:
     return n_("{count} die", "{count} dice", count).format(count=count)
 
 
-def rules_sections() -> list[tuple[str, str]]:
-    """The sections, in reading order: (title, text)."""
+def rules_sections(keys: KeyMap | None = None) -> list[tuple[str, str]]:
+    """The sections, in reading order: (title, text); the keys they name as `keys` binds them
+    (None: the game's own keys)."""
+    keys = KeyMap.default() if keys is None else keys
     downs, last_down = number_word(LAST_DOWN), down_ordinal(LAST_DOWN, spelled=True)
     low, high = -MIN_BAND, MAX_BAND
     nets = [net for _total, net in PUNT_NETS]
@@ -158,8 +161,12 @@ def rules_sections() -> list[tuple[str, str]]:
            "its own {touchback} if that is better.").format(
              opening=OPENING_SPOT, touchback=TOUCHBACK_SPOT, down=last_down)),
         (p_("rules section", "Listening tips"),
-         _("S tells the score and the down. F plays a tone for the ball: higher and further "
-           "right means closer to their goal. Comma and period step through everything said so "
-           "far. O opens settings for speech speed, voice and how much is said. F1 helps "
-           "anywhere.")),
+         # Translators: names in braces are keys: {situation}, {field_tone}, {history_back},
+         # {history_forward}, {settings} and {help} as "S", "F", "Comma", "Period", "O or F2"
+         # and "F1".
+         keys.fill(_("{situation} tells the score and the down. {field_tone} plays a tone for "
+                     "the ball: higher and further right means closer to their goal. "
+                     "{history_back} and {history_forward} step through everything said so "
+                     "far. {settings} opens settings for speech speed, voice and how much is "
+                     "said. {help} helps anywhere."))),
     ]
