@@ -9,7 +9,10 @@ each after the game has gone quiet for 0.3 s, and `audible.AudibleProbe` (a post
 pygame's own SDL_mixer) finds the first sample above -60 dBFS that the mixer produces after the
 key was posted. Measured keys: Down on the title menu (its cue, then its words) and Enter on an
 empty second team name (the report said this one was silent for 0.4-0.7 s before "No name typed,
-so the default" was heard).
+so the default" was heard). `pad_down` is the D-pad's Down on a game controller: SDL's own
+virtual pad (ui/run/virtual_pad.py) is plugged in, and the time runs from setting its button
+down (SDL_JoystickSetVirtualButton) to the first audible sample, so it includes SDL noticing the
+pad's state while the loop waits for events.
 
 The probe times a buffer from the moment SDL_mixer mixes it; a real sound card adds its own fixed
 output delay, which this does not include. Prints median, p95 and max per key, in milliseconds.
@@ -44,8 +47,10 @@ def child() -> dict[str, float | None]:
     from audible import AudibleProbe
 
     from sudden_death.audio import system
+    from sudden_death.ui.keymap import Pad
     from sudden_death.ui.run import loop as loop_module
     from sudden_death.ui.run.cli import Options
+    from sudden_death.ui.run.virtual_pad import VirtualPad, sdl_library
 
     found: dict[str, float | None] = {}
     probe: dict[str, AudibleProbe] = {}
@@ -71,12 +76,29 @@ def child() -> dict[str, float | None]:
             delay = listening.first_audible_after(started, timeout=3.0)
             found[measure] = None if delay is None else round(delay * 1000, 2)
 
+    def button(pad: VirtualPad, which: Pad, measure: str) -> None:
+        """A pad's button pressed as a player's thumb does, then let go a moment later (set
+        straight on SDL's virtual pad: the loop's own event pumping reads it)."""
+        listening = probe["mixer"]
+        if not listening.wait_quiet(QUIET_S, timeout=20):
+            raise RuntimeError("the game never went quiet")
+        time.sleep(random.uniform(0.0, listening.period_s or 0.025))
+        started = listening.mark()
+        pad.sdl.SDL_JoystickSetVirtualButton(pad.handle, which.value, 1)
+        delay = listening.first_audible_after(started, timeout=3.0)
+        found[measure] = None if delay is None else round(delay * 1000, 2)
+        time.sleep(0.05)
+        pad.sdl.SDL_JoystickSetVirtualButton(pad.handle, which.value, 0)
+
     def player() -> None:
         try:
             opened.wait(20)
             time.sleep(0.5)
             key(pygame.K_LCTRL)  # silence the long welcome
             key(pygame.K_DOWN, "down")
+            key(pygame.K_UP)
+            pad = VirtualPad(sdl_library(), "Benchmark Pad", lambda low, high: None)
+            button(pad, Pad.DPAD_DOWN, "pad_down")  # after "Controller connected" is said
             key(pygame.K_UP)
             key(pygame.K_RETURN)  # Start a game
             probe["mixer"].wait_quiet(QUIET_S, timeout=20)
