@@ -30,6 +30,7 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -63,30 +64,32 @@ def child() -> dict[str, float | None]:
         opened.set()
         return audio
 
-    def key(code: int, measure: str = "") -> None:
+    def timed(press: Callable[[], None], measure: str) -> None:
+        """`press` once the game is quiet, at a moment out of step with the mixer, as a
+        player's does; with `measure`, the time from it to the first audible sample."""
         listening = probe["mixer"]
         if not listening.wait_quiet(QUIET_S, timeout=20):
             raise RuntimeError("the game never went quiet")
         # wait_quiet returns in step with the mixer's callbacks; a player's key does not.
         time.sleep(random.uniform(0.0, listening.period_s or 0.025))
         started = listening.mark()
-        for kind in (pygame.KEYDOWN, pygame.KEYUP):
-            pygame.event.post(pygame.event.Event(kind, key=code, mod=0, unicode="", scancode=0))
+        press()
         if measure:
             delay = listening.first_audible_after(started, timeout=3.0)
             found[measure] = None if delay is None else round(delay * 1000, 2)
 
+    def key(code: int, measure: str = "") -> None:
+        def post() -> None:
+            for kind in (pygame.KEYDOWN, pygame.KEYUP):
+                pygame.event.post(pygame.event.Event(kind, key=code, mod=0, unicode="",
+                                                     scancode=0))
+
+        timed(post, measure)
+
     def button(pad: VirtualPad, which: Pad, measure: str) -> None:
         """A pad's button pressed as a player's thumb does, then let go a moment later (set
         straight on SDL's virtual pad: the loop's own event pumping reads it)."""
-        listening = probe["mixer"]
-        if not listening.wait_quiet(QUIET_S, timeout=20):
-            raise RuntimeError("the game never went quiet")
-        time.sleep(random.uniform(0.0, listening.period_s or 0.025))
-        started = listening.mark()
-        pad.sdl.SDL_JoystickSetVirtualButton(pad.handle, which.value, 1)
-        delay = listening.first_audible_after(started, timeout=3.0)
-        found[measure] = None if delay is None else round(delay * 1000, 2)
+        timed(lambda: pad.sdl.SDL_JoystickSetVirtualButton(pad.handle, which.value, 1), measure)
         time.sleep(0.05)
         pad.sdl.SDL_JoystickSetVirtualButton(pad.handle, which.value, 0)
 

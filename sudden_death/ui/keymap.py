@@ -401,6 +401,11 @@ class KeyMap:
     def chords(self, command: Command, context: Context = Context.GAME) -> tuple[Chord, ...]:
         return self._chords.get((context, command), ())
 
+    def own_chords(self, command: Command) -> tuple[Chord, ...]:
+        """`command`'s keys and buttons, in the one context it belongs to."""
+        return next((chords for (_context, bound), chords in self._chords.items()
+                     if bound is command), ())
+
     def names(self, command: Command) -> str:
         """The keys of `command` as help says them: "O or F2"; "" when it has none. Each
         command belongs to one context, so its name is the same wherever it is said. On the

@@ -108,13 +108,13 @@ def users(keys: KeyMap, chord: Chord, command: Command) -> list[Command]:
     context = context_of(keys, command)
     return [binding.command for binding in keys.bindings
             if binding.command is not command and overlaps(binding.context, context)
-            and any(same_key(chord, own) for own in binding.chords)]
+            and has_key(binding.chords, chord)]
 
 
 def protected_owner(chord: Chord) -> Command | None:
     """The command a protected key always belongs to, if `chord` is one."""
     for command, chords in PROTECTED.items():
-        if any(same_key(chord, own) for own in chords):
+        if has_key(chords, chord):
             return command
     return None
 
@@ -131,7 +131,7 @@ def with_chords(keys: KeyMap, command: Command, chords: Sequence[Chord]) -> KeyM
 def assigned(keys: KeyMap, command: Command, chord: Chord) -> tuple[Chord, ...]:
     """`command`'s chords once `chord` is its key (or button): it replaces the named keys of
     its device, except a protected one, which stays beside it; unnamed extras stay."""
-    kept = [own for own in keys.chords(command, context_of(keys, command))
+    kept = [own for own in keys.own_chords(command)
             if own.pad is not chord.pad or not own.named
             or own in PROTECTED.get(command, ())]
     kept = [own for own in kept if not same_key(own, chord)]
@@ -143,7 +143,7 @@ def assigned(keys: KeyMap, command: Command, chord: Chord) -> tuple[Chord, ...]:
 
 def primary(keys: KeyMap, command: Command, pad: bool) -> Chord | None:
     """The first named key (or button) of `command`, not counting a protected one."""
-    for own in keys.chords(command, context_of(keys, command)):
+    for own in keys.own_chords(command):
         if own.named and own.pad is pad and own not in PROTECTED.get(command, ()):
             return own
     return None
@@ -179,7 +179,7 @@ def swap(keys: KeyMap, command: Command, chord: Chord) -> KeyMap | None:
         return None
     other = taken[0]
     given_back = primary(keys, command, chord.pad)
-    other_chords = [own for own in keys.chords(other, context_of(keys, other))
+    other_chords = [own for own in keys.own_chords(other)
                     if not same_key(own, chord)]
     if given_back is not None:
         other_chords.insert(0, given_back)
@@ -222,14 +222,15 @@ def broken(keys: KeyMap, changed: Iterable[Command]) -> set[Command]:
             for user in users(keys, chord, command):
                 # The game's own map shares a few keys (Left is the settings' own key and
                 # moves in a list elsewhere); a key shared any other way clashes.
-                if not (_has(defaults[command], chord) and _has(defaults[user], chord)):
+                if not (has_key(defaults[command], chord) and has_key(defaults[user], chord)):
                     found.add(command)
                     if user in changed:
                         found.add(user)
     return found
 
 
-def _has(chords: Iterable[Chord], chord: Chord) -> bool:
+def has_key(chords: Iterable[Chord], chord: Chord) -> bool:
+    """Whether `chord`'s key, with the same Shift, is among `chords`."""
     return any(same_key(chord, own) for own in chords)
 
 

@@ -37,8 +37,7 @@ class KeysOwner(Protocol):
 
 def key_words(keys: KeyMap, command: Command) -> str:
     """A command's keys, then its buttons: "R; controller: Y"; "none" when it has neither."""
-    chords = [chord for chord in keys.chords(command, own_keys.context_of(keys, command))
-              if chord.named]
+    chords = [chord for chord in keys.own_chords(command) if chord.named]
     typed = [chord.name() for chord in chords if not chord.pad]
     pressed = [chord.name() for chord in chords if chord.pad]
     words = join_words(typed) if typed else ""
@@ -192,8 +191,7 @@ class KeyCapture(Screen):
                 self.keys_screen.chosen(self.command, swapped)
                 return
         self.offered = None
-        if any(own_keys.same_key(chord, own)
-               for own in keys.chords(self.command, own_keys.context_of(keys, self.command))):
+        if own_keys.has_key(keys.own_chords(self.command), chord):
             self.keys_screen.chosen(self.command, keys)
             return
         change = own_keys.give(keys, self.command, chord)
