@@ -1,6 +1,7 @@
 """How soon the player hears: from a key, a say() or a launch to the first sample the mixer makes.
 
     python benchmarks/speech_latency.py [--sentences 50] [--launches 5] [--games 2]
+    python benchmarks/speech_latency.py --gaps 30
 
 Every time here ends at the first sample above -60 dBFS that pygame's own SDL_mixer mixes
 (benchmarks/audible.py: a post-mix hook, verified against tones of known lead silence). Real
@@ -21,6 +22,8 @@ Each part runs in fresh processes (one speech engine per process):
 - launch: the game started as `python -m sudden_death --headless` is, from spawning the process
   to the welcome's first audible sample.
 - underruns: gaps between mixed buffers longer than two buffer periods, in every process.
+  `--gaps GAMES` plays only keyboard games with the crowd on and lists each underrun with what
+  overlapped it: the garbage collector's passes, and a Python thread's late wake-ups.
 
 A real sound card adds its own fixed output latency, which none of this includes.
 """
@@ -88,11 +91,61 @@ def game_sentences(count: int, seed: int = 7) -> list[str]:
     return lines[:count]
 
 
-def underruns(probe: Any) -> int:
+def gaps(probe: Any) -> list[tuple[float, float]]:
+    """Each underrun as (last buffer before it, first after it), on the probe's clock."""
     buffers = probe.snapshot()
     period = (probe.period_s or 0.0) or 1.0
-    return sum(1 for a, b in itertools.pairwise(buffers)
-               if b.t_callback - a.t_callback > 2 * period)
+    return [(a.t_callback, b.t_callback) for a, b in itertools.pairwise(buffers)
+            if b.t_callback - a.t_callback > 2 * period]
+
+
+def underruns(probe: Any) -> int:
+    return len(gaps(probe))
+
+
+class Witnesses:
+    """What else was late when the mixer was: the garbage collector's passes (gc.callbacks)
+    and a Python thread that asks to wake every millisecond. A gap with a late waker but no
+    collection points at the whole process or the machine's scheduler, not at the collector;
+    the waker adds a little load of its own, so count underruns without it (part keys)."""
+
+    WAKE_S = 0.001
+    LATE_S = 0.006  # a waker this late missed more than a mix period
+
+    def __init__(self) -> None:
+        import gc
+
+        self.collections: list[tuple[float, float, int]] = []
+        self.stalls: list[tuple[float, float]] = []
+        self._started = 0.0
+        gc.callbacks.append(self._collected)
+        threading.Thread(target=self._wake, daemon=True).start()
+
+    def _collected(self, phase: str, info: dict[str, int]) -> None:
+        if phase == "start":
+            self._started = time.perf_counter()
+        else:
+            self.collections.append((self._started, time.perf_counter(), info["generation"]))
+
+    def _wake(self) -> None:
+        last = time.perf_counter()
+        while True:
+            time.sleep(self.WAKE_S)
+            now = time.perf_counter()
+            if now - last > self.LATE_S:
+                self.stalls.append((last, now))
+            last = now
+
+    def explain(self, gap: tuple[float, float]) -> dict[str, Any]:
+        """The gap's length and what overlapped it (times in ms from the gap's start)."""
+        start, end = gap
+
+        def near(spans: Any) -> list[list[float]]:
+            return [[round((a - start) * 1000, 1), round((b - a) * 1000, 1)]
+                    for a, b, *_ in spans if b > start - 0.02 and a < end]
+
+        return {"gap_ms": round((end - start) * 1000, 1), "collections": near(self.collections),
+                "stalls": near(self.stalls)}
 
 
 # -- parts, each in its own process --------------------------------------------------------------
@@ -162,11 +215,13 @@ def _buffers_after(probe: Any, started: float, seconds: float) -> list[Any]:
 
 
 def part_keys(games: int, live: bool, crowd: float = 0.0,
-              threshold_dbfs: float = -60.0) -> dict[str, Any]:
+              threshold_dbfs: float = -60.0, witness: bool = False) -> dict[str, Any]:
     """Whole games of planned keys; each key's delay to its first audible sample. With the
     crowd on (its volume, 0 to 1) the mix is never silent, so "audible" and "quiet" are taken
-    above `threshold_dbfs`, over the crowd's loudest samples."""
+    above `threshold_dbfs`, over the crowd's loudest samples. `witness`: each underrun with
+    what overlapped it (Witnesses)."""
     _setup_child()
+    witnesses = Witnesses() if witness else None
     import pygame
     from audible import AudibleProbe
     from game_script import plan_game
@@ -232,7 +287,11 @@ def part_keys(games: int, live: bool, crowd: float = 0.0,
         loop_module.run_app(Options(headless=True, config=Path(config),
                                    keys="-" if live else None, seed=100))
     peak = max((b.peak for b in probe["mixer"].snapshot()), default=0)
-    return {"keys": found, "underruns": underruns(probe["mixer"]),
+    found_gaps = gaps(probe["mixer"])
+    return {"keys": found, "underruns": len(found_gaps),
+            "gaps": [witnesses.explain(gap) for gap in found_gaps] if witnesses else [],
+            "collections_over_5_ms": sum(1 for a, b, _ in witnesses.collections if b - a > 0.005)
+            if witnesses else 0,
             "seconds": time.perf_counter() - started,
             "peak_dbfs": 20 * math.log10(max(peak, 1) / 32768)}
 
@@ -301,7 +360,21 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--launches", type=int, default=5)
     parser.add_argument("--games", type=int, default=2, help="games per key run")
     parser.add_argument("--part", nargs="+", help=argparse.SUPPRESS)
+    parser.add_argument("--gaps", type=int, metavar="GAMES",
+                        help="only play GAMES keyboard games with the crowd on and explain "
+                             "each underrun (what else was late then)")
     args = parser.parse_args(argv)
+    if args.gaps:
+        from sudden_death.settings import Settings
+
+        found = run_part("keys", str(args.gaps), "keyboard", str(Settings().crowd_volume),
+                         str(CROWD_THRESHOLD_DBFS), "witness")
+        print(f"{found['underruns']} underruns in {found['seconds']:.0f} s; collections over "
+              f"5 ms: {found['collections_over_5_ms']}")
+        for gap in found["gaps"]:
+            print(f"gap {gap['gap_ms']} ms; collections [start, length] {gap['collections']}; "
+                  f"a 1 ms waker late {gap['stalls']}")
+        return 0
     if args.part:
         name = args.part[0]
         if name == "service":
@@ -310,7 +383,7 @@ def main(argv: list[str] | None = None) -> int:
             crowd, threshold = (float(x) for x in args.part[3:5]) if len(args.part) > 3 \
                 else (0.0, -60.0)
             print(json.dumps(part_keys(int(args.part[1]), args.part[2] == "live", crowd,
-                                       threshold)))
+                                       threshold, witness="witness" in args.part[5:])))
         else:
             print(json.dumps(part_launch()))
         return 0
