@@ -185,8 +185,12 @@ def test_pythons(pytest_args: list[str], jobs: int | None = None) -> int:
                 print(f"== Python {version}: the suite starts", flush=True)
                 with open(log, "wb") as out:
                     proc = subprocess.Popen(
+                        # Each suite its own temporary root: side by side in the shared
+                        # one, pytest's clean-up of old numbered folders raced the other's
+                        # (an unclosed scandir, an error under -W error).
                         [str(python), "-m", "pytest", "-q", "-m", OTHER_PYTHON_MARKERS,
-                         f"--junit-xml={Path(scratch) / (version + '.xml')}", *pytest_args],
+                         f"--junit-xml={Path(scratch) / (version + '.xml')}",
+                         f"--basetemp={Path(scratch) / (version + '-tmp')}", *pytest_args],
                         cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
                 running.append((version, proc, log, time.perf_counter()))
             time.sleep(0.5)
