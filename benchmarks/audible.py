@@ -40,7 +40,10 @@ Two hooks, same records
 -----------------------
 - backend "c" (the default when a C compiler is found): a 40-line C hook, compiled once into the
   temp folder, stamps and scans each buffer without touching Python, into a ring the probe reads.
-  No GIL is involved, so the timestamp is exact and the game is not perturbed.
+  No GIL is involved, so the timestamp is exact and the game is not perturbed. The same
+  library can stamp when each buffer's mixing begins (`time_mixing`, through the music hook)
+  and run GIL-free wakers pinned to each CPU (`start_wakers`): what `speech_latency.py --gaps`
+  explains underruns with.
 - backend "python": a ctypes Python callback. Before it runs, SDL's audio thread must take the
   GIL, so its timestamp is late by that wait, and while it waits the audio thread waits too (on a
   real device: an underrun; with the dummy driver every later buffer shifts). Measured against the
@@ -91,15 +94,24 @@ POLL_S = 0.002  # how often a waiting call looks for new buffers
 _POSTMIX = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int)
 
 _C_SOURCE = r"""
+#define _GNU_SOURCE
 #include <stdint.h>
 #include <time.h>
-typedef struct { double t; int32_t frames, first, peak, pad; } rec_t;
+typedef struct { double t, start; int32_t frames, first, peak, pad; } rec_t;
 #define CAP 65536
 static rec_t recs[CAP];
 static uint64_t count = 0;
 static int channels = 2, limit = 32;
 typedef void (*chain_t)(void *, uint8_t *, int);
 static chain_t chain = 0;
+static double mix_start = 0.0;
+/* Set as SDL_mixer's music hook, which it calls first in every buffer: when mixing began. */
+void probe_premix(void *udata, uint8_t *stream, int len) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    mix_start = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    (void)udata; (void)stream; (void)len;
+}
 void probe_config(int ch, int lim, chain_t next) { channels = ch; limit = lim; chain = next; }
 uint64_t probe_count(void) { return __atomic_load_n(&count, __ATOMIC_ACQUIRE); }
 rec_t *probe_records(void) { return recs; }
@@ -117,16 +129,83 @@ void probe_postmix(void *udata, uint8_t *stream, int len) {
     uint64_t k = count;
     rec_t *r = &recs[k % CAP];
     r->t = (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+    r->start = mix_start;
     r->frames = n / channels; r->first = first; r->peak = peak;
     __atomic_store_n(&count, k + 1, __ATOMIC_RELEASE);
     if (chain) chain(udata, stream, len);
 }
+/* Wakers that never take the GIL: a thread per CPU, pinned to it and (where allowed) at the
+   audio thread's priority, that asks to wake every wake_us microseconds and keeps each wake
+   more than late_us late as (asked, woke, cpu) on the same clock: a CPU a top-priority thread
+   could not get (the hypervisor took it, or an interrupt). */
+#include <pthread.h>
+#include <sched.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+typedef struct { double asked, woke; int32_t cpu, pad; } stall_t;
+#define STALLS 4096
+static stall_t stalls[STALLS];
+static uint64_t stall_count = 0;
+static long wake_ns = 1000000, late_ns = 6000000;
+static int niced = 1;
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+static void *wake(void *arg) {
+    int cpu = (int)(long)arg;
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    CPU_SET(cpu, &set);
+    pthread_setaffinity_np(pthread_self(), sizeof set, &set);
+    if (setpriority(PRIO_PROCESS, (id_t)syscall(SYS_gettid), -20) != 0) niced = 0;
+    struct timespec pause = {0, wake_ns};
+    double last = now_s();
+    for (;;) {
+        nanosleep(&pause, 0);
+        double t = now_s();
+        if (t - last > late_ns * 1e-9) {
+            uint64_t k = __atomic_fetch_add(&stall_count, 1, __ATOMIC_ACQ_REL);
+            stalls[k % STALLS].asked = last; stalls[k % STALLS].woke = t;
+            stalls[k % STALLS].cpu = cpu;
+        }
+        last = t;
+    }
+    return 0;
+}
+/* One waker on each CPU this process may use; returns how many started. */
+int probe_waker_start(int wake_us, int late_us) {
+    cpu_set_t mine;
+    int started = 0;
+    wake_ns = wake_us * 1000L; late_ns = late_us * 1000L;
+    if (sched_getaffinity(0, sizeof mine, &mine) != 0) return 0;
+    for (int cpu = 0; cpu < CPU_SETSIZE; cpu++) {
+        pthread_t thread;
+        if (CPU_ISSET(cpu, &mine) && pthread_create(&thread, 0, wake, (void *)(long)cpu) == 0) {
+            pthread_detach(thread);
+            started++;
+        }
+    }
+    return started;
+}
+int probe_waker_niced(void) { return niced; }
+uint64_t probe_stall_count(void) { return __atomic_load_n(&stall_count, __ATOMIC_ACQUIRE); }
+stall_t *probe_stalls(void) { return stalls; }
+int probe_stall_capacity(void) { return STALLS; }
 """
 
 
 class _Rec(ctypes.Structure):
-    _fields_ = [("t", ctypes.c_double), ("frames", ctypes.c_int32), ("first", ctypes.c_int32),
+    _fields_ = [("t", ctypes.c_double), ("start", ctypes.c_double), ("frames", ctypes.c_int32),
+                ("first", ctypes.c_int32),
                 ("peak", ctypes.c_int32), ("pad", ctypes.c_int32)]
+
+
+class _Stall(ctypes.Structure):
+    _fields_ = [("asked", ctypes.c_double), ("woke", ctypes.c_double), ("cpu", ctypes.c_int32),
+                ("pad", ctypes.c_int32)]
 
 
 class Buffer(NamedTuple):
@@ -141,6 +220,7 @@ class Buffer(NamedTuple):
     frames: int
     first_frame: int | None  # index of the first frame with a sample above the threshold
     peak: int  # largest |sample| in the buffer (0..32768)
+    t_start: float = 0.0  # when mixing it began, if `time_mixing()` is on (C backend)
 
     @property
     def audible(self) -> bool:
@@ -194,8 +274,9 @@ def build_c_hook() -> ctypes.CDLL | None:
         with open(source, "w", encoding="utf-8") as handle:
             handle.write(_C_SOURCE)
         partial = f"{target}.{os.getpid()}"
-        result = subprocess.run([compiler, "-O2", "-shared", "-fPIC", "-o", partial, source],
-                                capture_output=True, text=True, check=False)
+        result = subprocess.run(
+            [compiler, "-O2", "-shared", "-fPIC", "-pthread", "-o", partial, source],
+            capture_output=True, text=True, check=False)
         if result.returncode != 0:
             return None
         os.replace(partial, target)
@@ -205,6 +286,12 @@ def build_c_hook() -> ctypes.CDLL | None:
     lib.probe_count.restype = ctypes.c_uint64
     lib.probe_records.restype = ctypes.c_void_p
     lib.probe_capacity.restype = ctypes.c_int
+    lib.probe_waker_start.argtypes = [ctypes.c_int, ctypes.c_int]
+    lib.probe_waker_start.restype = ctypes.c_int
+    lib.probe_stall_count.restype = ctypes.c_uint64
+    lib.probe_stalls.restype = ctypes.c_void_p
+    lib.probe_stall_capacity.restype = ctypes.c_int
+    lib.probe_waker_niced.restype = ctypes.c_int
     return lib
 
 
@@ -234,6 +321,7 @@ class AudibleProbe:
         self._ring_cap = 0
         self._callback = _POSTMIX(self._on_mix)  # kept referenced while installed
         self._installed = False
+        self._timing = False  # the music hook stamps each buffer's start (time_mixing)
         if hook is not None:
             hook.probe_config(channels, self.limit, None)
             self._ring_cap = hook.probe_capacity()
@@ -295,6 +383,9 @@ class AudibleProbe:
         if self._installed:
             self._set_hook(False)
             if self._hook is not None:
+                if self._timing:
+                    self._mixer.Mix_HookMusic(None, None)
+                    self._timing = False
                 self._hook.probe_config(self.channels, self.limit, None)
 
     # -- the Python hook (SDL's audio thread, with the GIL) --------------------------------
@@ -318,6 +409,46 @@ class AudibleProbe:
         except Exception:  # never let an exception escape into SDL's thread
             pass
 
+    def time_mixing(self) -> bool:
+        """Also stamp when the mixer begins each buffer (`Buffer.t_start`), through SDL_mixer's
+        music hook, which it calls before it mixes the channels: a buffer that began late was
+        held before mixing (the device lock), one that took long was held while mixing (a
+        channel-finished callback waiting for the GIL). Takes the music hook, which the game
+        does not use (it plays no pygame.mixer.music). False with the Python backend."""
+        if self._hook is None:
+            return False
+        self._mixer.Mix_HookMusic.argtypes = [ctypes.c_void_p, ctypes.c_void_p]
+        self._mixer.Mix_HookMusic.restype = None
+        self._mixer.Mix_HookMusic(ctypes.cast(self._hook.probe_premix, ctypes.c_void_p), None)
+        self._timing = True
+        return True
+
+    # -- a GIL-free waker -------------------------------------------------------------------
+
+    def start_wakers(self, wake_s: float, late_s: float) -> int:
+        """Start the C library's wakers (no GIL), one pinned to each CPU at the audio thread's
+        priority where the system allows it (`wakers_niced`): each asks to wake every
+        `wake_s` and keeps each wake more than `late_s` late. Returns how many started (0 with
+        the Python backend)."""
+        if self._hook is None:
+            return 0
+        return int(self._hook.probe_waker_start(round(wake_s * 1e6), round(late_s * 1e6)))
+
+    @property
+    def wakers_niced(self) -> bool:
+        """Whether every waker got the top priority (-20), as SDL gives its audio thread."""
+        return self._hook is not None and bool(self._hook.probe_waker_niced())
+
+    def waker_stalls(self) -> list[tuple[float, float, int]]:
+        """The C wakers' late wakes so far, as (asked, woke, cpu) on the probe's clock."""
+        if self._hook is None:
+            return []
+        count = int(self._hook.probe_stall_count())
+        capacity = int(self._hook.probe_stall_capacity())
+        ring = (_Stall * capacity).from_address(self._hook.probe_stalls())
+        return [(float(ring[k % capacity].asked), float(ring[k % capacity].woke),
+                 int(ring[k % capacity].cpu)) for k in range(max(0, count - capacity), count)]
+
     # -- reading ---------------------------------------------------------------------------
 
     def _sync(self) -> int:
@@ -330,7 +461,8 @@ class AudibleProbe:
             for index in range(start, count):
                 rec = self._ring[index % self._ring_cap]
                 first = None if rec.first < 0 else int(rec.first)
-                self.buffers.append(Buffer(float(rec.t), int(rec.frames), first, int(rec.peak)))
+                self.buffers.append(Buffer(float(rec.t), int(rec.frames), first, int(rec.peak),
+                                           float(rec.start)))
             self._read = count
             return count
 
@@ -473,7 +605,9 @@ def self_test(runs: int = 20, leads: tuple[float, ...] = (0.0, 0.037, 0.100),
 
     pygame.mixer.init(frequency=22050, size=-16, channels=2, buffer=512)
     probe = AudibleProbe.install(backend=backend)
-    frequency, _, channels = pygame.mixer.get_init()
+    init = pygame.mixer.get_init()
+    assert init is not None
+    frequency, _, channels = init
     channel = pygame.mixer.Channel(0)
     period = probe.period_s or 0.0
     print(f"library: {probe.library_path} (backend {probe.backend})")

@@ -22,8 +22,10 @@ Each part runs in fresh processes (one speech engine per process):
 - launch: the game started as `python -m sudden_death --headless` is, from spawning the process
   to the welcome's first audible sample.
 - underruns: gaps between mixed buffers longer than two buffer periods, in every process.
-  `--gaps GAMES` plays only keyboard games with the crowd on and lists each underrun with what
-  overlapped it: the garbage collector's passes, and a Python thread's late wake-ups.
+  `--gaps GAMES` plays only keyboard games with the crowd on and lists each underrun with its
+  likely cause (see Witnesses): held while mixing (the GIL), the machine took the CPU, or held
+  before mixing; and counts the buffers that took over 1 and 3 ms to mix, which are common
+  enough to compare two runs where a handful of underruns cannot.
 
 A real sound card adds its own fixed output latency, which none of this includes.
 """
@@ -91,23 +93,52 @@ def game_sentences(count: int, seed: int = 7) -> list[str]:
     return lines[:count]
 
 
-def gaps(probe: Any) -> list[tuple[float, float]]:
-    """Each underrun as (last buffer before it, first after it), on the probe's clock."""
+def stolen_seconds() -> float | None:
+    """CPU time the hypervisor has taken from this machine's CPUs since boot (/proc/stat's
+    steal column, all CPUs); None where there is no such file."""
+    try:
+        with open("/proc/stat", encoding="ascii") as stat:
+            fields = stat.readline().split()
+        return int(fields[8]) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def gap_buffers(probe: Any) -> list[tuple[Any, Any]]:
+    """Each underrun as (last buffer before it, first after it)."""
     buffers = probe.snapshot()
     period = (probe.period_s or 0.0) or 1.0
-    return [(a.t_callback, b.t_callback) for a, b in itertools.pairwise(buffers)
+    return [(a, b) for a, b in itertools.pairwise(buffers)
             if b.t_callback - a.t_callback > 2 * period]
+
+
+def gaps(probe: Any) -> list[tuple[float, float]]:
+    """Each underrun as (last buffer before it, first after it), on the probe's clock."""
+    return [(a.t_callback, b.t_callback) for a, b in gap_buffers(probe)]
 
 
 def underruns(probe: Any) -> int:
     return len(gaps(probe))
 
 
+# Calls of the game's own that touch the mixer or hold the GIL a while, shown beside each gap:
+# the window's drawing, a line starting to play, Control's silence, and a cue.
+WATCHED = ("draw", "_start", "silence", "play")
+
+
 class Witnesses:
-    """What else was late when the mixer was: the garbage collector's passes (gc.callbacks)
-    and a Python thread that asks to wake every millisecond. A gap with a late waker but no
-    collection points at the whole process or the machine's scheduler, not at the collector;
-    the waker adds a little load of its own, so count underruns without it (part keys)."""
+    """What else was late when the mixer was, and where the late buffer lost its time.
+
+    - The mixing itself is timed (`AudibleProbe.time_mixing`): a buffer that took long to mix
+      was held inside it, by pygame's channel-finished callback waiting for the GIL.
+    - The probe's C wakers, one pinned to each CPU at the audio thread's priority and never
+      needing the GIL: one of them late means that CPU was not there for any thread of the
+      game (the hypervisor took it, or the kernel did).
+    - A Python thread that asks to wake every millisecond: late alone, a thread held the GIL.
+    - The collector's passes (gc.callbacks) and the game's calls in WATCHED.
+
+    The witnesses add a little load of their own, so count underruns without them (part keys).
+    """
 
     WAKE_S = 0.001
     LATE_S = 0.006  # a waker this late missed more than a mix period
@@ -117,9 +148,33 @@ class Witnesses:
 
         self.collections: list[tuple[float, float, int]] = []
         self.stalls: list[tuple[float, float]] = []
+        self.c_stalls: list[tuple[float, float, int]] = []
+        self.calls: dict[str, list[tuple[float, float]]] = {}
+        self.timed = False
+        self._probe: Any = None
         self._started = 0.0
         gc.callbacks.append(self._collected)
         threading.Thread(target=self._wake, daemon=True).start()
+
+    def attach(self, probe: Any) -> None:
+        """Start the probe's GIL-free wakers and its timing of the mixing."""
+        if probe.start_wakers(self.WAKE_S, self.LATE_S):
+            self._probe = probe
+        self.timed = probe.time_mixing()
+
+    def watch(self, owner: Any, name: str) -> None:
+        """Record each call of `owner.name` as a span, to see whether it overlapped a gap."""
+        original = getattr(owner, name)
+        spans = self.calls.setdefault(name, [])
+
+        def timed(*args: Any, **kwargs: Any) -> Any:
+            began = time.perf_counter()
+            try:
+                return original(*args, **kwargs)
+            finally:
+                spans.append((began, time.perf_counter()))
+
+        setattr(owner, name, timed)
 
     def _collected(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
@@ -136,16 +191,47 @@ class Witnesses:
                 self.stalls.append((last, now))
             last = now
 
-    def explain(self, gap: tuple[float, float]) -> dict[str, Any]:
-        """The gap's length and what overlapped it (times in ms from the gap's start)."""
-        start, end = gap
+    def explain(self, gap: tuple[Any, Any]) -> dict[str, Any]:
+        """The gap's length and what overlapped it (times in ms from the gap's start); with
+        the mixing timed, how long the late buffer took to mix once it began."""
+        start, end = gap[0].t_callback, gap[1].t_callback
+        mixing = round((end - gap[1].t_start) * 1000, 1) if self.timed else None
 
         def near(spans: Any) -> list[list[float]]:
             return [[round((a - start) * 1000, 1), round((b - a) * 1000, 1)]
                     for a, b, *_ in spans if b > start - 0.02 and a < end]
 
-        return {"gap_ms": round((end - start) * 1000, 1), "collections": near(self.collections),
-                "stalls": near(self.stalls)}
+        c_late = [c for c in self.c_stalls if c[1] > start and c[0] < end]
+        if mixing is not None and mixing > (end - start) / 4:
+            cause = "held while mixing (a channel-finished callback waiting for the GIL)"
+        elif c_late:
+            cause = "the machine took the CPU (a pinned top-priority waker was late too)"
+        else:
+            cause = "held before mixing"
+        return {"gap_ms": round((end - start) * 1000, 1), "mixing_ms": mixing, "cause": cause,
+                "collections": near(self.collections),
+                "stalls": near(self.stalls),
+                "c_stalls": [[*span, cpu] for span, (*_, cpu) in zip(
+                    near(self.c_stalls), [c for c in self.c_stalls
+                                          if c[1] > start - 0.02 and c[0] < end], strict=True)],
+                **{name: near(spans) for name, spans in self.calls.items()}}
+
+    def report(self, found: list[tuple[Any, Any]]) -> dict[str, Any]:
+        """Every gap explained, and the counts that say how often each witness was late; with
+        the mixing timed, how many buffers took over 1 and over 3 ms to mix (the audio thread
+        waiting for the GIL), which is far commoner than an underrun, so it tells two runs
+        apart where the few underruns cannot."""
+        self.c_stalls = self._probe.waker_stalls() if self._probe is not None else []
+        mixing = [b.t_callback - b.t_start for b in self._probe.snapshot()
+                  if b.t_start] if self._probe is not None and self.timed else []
+        return {"gaps": [self.explain(gap) for gap in found],
+                "collections_over_5_ms": sum(1 for a, b, _ in self.collections if b - a > 0.005),
+                "python_waker_late": len(self.stalls), "c_waker_late": len(self.c_stalls),
+                "buffers": len(mixing),
+                "mixing_over_1_ms": sum(1 for m in mixing if m > 0.001),
+                "mixing_over_3_ms": sum(1 for m in mixing if m > 0.003),
+                "c_waker": self._probe is not None,
+                "c_waker_niced": self._probe is not None and self._probe.wakers_niced}
 
 
 # -- parts, each in its own process --------------------------------------------------------------
@@ -240,6 +326,8 @@ def part_keys(games: int, live: bool, crowd: float = 0.0,
     def open_audio_with_probe(**kwargs: Any) -> Any:
         audio = original_open(**kwargs)
         probe["mixer"] = AudibleProbe.install(threshold_dbfs)
+        if witnesses is not None:
+            witnesses.attach(probe["mixer"])
         opened.set()
         return audio
 
@@ -277,6 +365,14 @@ def part_keys(games: int, live: bool, crowd: float = 0.0,
                 pygame.event.post(pygame.event.Event(pygame.QUIT))
 
     system.open_audio = open_audio_with_probe
+    if witnesses is not None:
+        from sudden_death.audio.cues import CueBank
+        from sudden_death.audio.speech import SpeechService
+
+        owners = {"draw": loop_module, "_start": SpeechService, "silence": SpeechService,
+                  "play": CueBank}
+        for name in WATCHED:
+            witnesses.watch(owners[name], name)
     if live_source is not None:
         loop_module._key_source = lambda _keys: live_source  # type: ignore[assignment]
     threading.Thread(target=player, daemon=True).start()
@@ -287,11 +383,9 @@ def part_keys(games: int, live: bool, crowd: float = 0.0,
         loop_module.run_app(Options(headless=True, config=Path(config),
                                    keys="-" if live else None, seed=100))
     peak = max((b.peak for b in probe["mixer"].snapshot()), default=0)
-    found_gaps = gaps(probe["mixer"])
+    found_gaps = gap_buffers(probe["mixer"])
     return {"keys": found, "underruns": len(found_gaps),
-            "gaps": [witnesses.explain(gap) for gap in found_gaps] if witnesses else [],
-            "collections_over_5_ms": sum(1 for a, b, _ in witnesses.collections if b - a > 0.005)
-            if witnesses else 0,
+            **(witnesses.report(found_gaps) if witnesses else {}),
             "seconds": time.perf_counter() - started,
             "peak_dbfs": 20 * math.log10(max(peak, 1) / 32768)}
 
@@ -367,13 +461,30 @@ def main(argv: list[str] | None = None) -> int:
     if args.gaps:
         from sudden_death.settings import Settings
 
+        stolen = stolen_seconds()
         found = run_part("keys", str(args.gaps), "keyboard", str(Settings().crowd_volume),
                          str(CROWD_THRESHOLD_DBFS), "witness")
+        after = stolen_seconds()
+        if stolen is not None and after is not None:
+            print(f"meanwhile the hypervisor took {after - stolen:.1f} s of CPU time from this "
+                  f"machine's {os.cpu_count()} CPUs (/proc/stat steal)")
         print(f"{found['underruns']} underruns in {found['seconds']:.0f} s; collections over "
-              f"5 ms: {found['collections_over_5_ms']}")
+              f"5 ms: {found['collections_over_5_ms']}; wakers late (over "
+              f"{Witnesses.LATE_S * 1000:.0f} ms): Python {found['python_waker_late']}, C "
+              f"{found['c_waker_late'] if found['c_waker'] else 'not built (no C compiler)'}")
+        print(f"buffers {found['buffers']}; mixing took over 1 ms: {found['mixing_over_1_ms']}, "
+              f"over 3 ms: {found['mixing_over_3_ms']}")
+        causes: dict[str, int] = {}
         for gap in found["gaps"]:
-            print(f"gap {gap['gap_ms']} ms; collections [start, length] {gap['collections']}; "
-                  f"a 1 ms waker late {gap['stalls']}")
+            causes[gap["cause"]] = causes.get(gap["cause"], 0) + 1
+        for cause, count in sorted(causes.items(), key=lambda kv: -kv[1]):
+            print(f"  {count}: {cause}")
+        for gap in found["gaps"]:
+            calls = {name: gap[name] for name in WATCHED}
+            print(f"gap {gap['gap_ms']} ms, mixing {gap['mixing_ms']} ms: {gap['cause']}; "
+                  f"[start, length] collections {gap['collections']}; Python waker late "
+                  f"{gap['stalls']}; C wakers late [start, length, cpu] {gap['c_stalls']}; "
+                  f"calls {calls}")
         return 0
     if args.part:
         name = args.part[0]

@@ -53,8 +53,10 @@ SPIN_POLL_SECONDS = 0.002
 SPINNING_DRIVERS = ("dummy", "offscreen")
 # SDL_mixer's channel-finished callback (pygame's) takes the GIL on the audio thread: a Python
 # thread holding it for the default 5 ms makes the next mix late. Measured under a busy Python
-# thread with sounds ending every 13 ms: 1,707 late buffers in 30 s at 5 ms, none at 1 ms.
-GIL_SWITCH_SECONDS = 0.001
+# thread with sounds ending every 13 ms: 1,707 late buffers in 30 s at 5 ms, none at 1 ms. In
+# whole games with the crowd on (speech_latency.py --gaps 5, twice each), buffers that took the
+# mixer over 1 ms: 28-30 at 1 ms, 7-11 at 0.2 ms; over 3 ms: 4-5 at 1 ms, 1 at 0.2 ms.
+GIL_SWITCH_SECONDS = 0.0002
 # A screen reader answers in tens of milliseconds (speech-dispatcher starting itself: about a
 # second); longer than this and the welcome is spoken by the built-in voice meanwhile.
 READER_LAUNCH_WAIT_S = 1.5
