@@ -1,5 +1,5 @@
-"""Synthesize every sound cue into sudden_death/sounds/<name>.wav (22050 Hz, 16-bit; mono but
-for the crowd, which is stereo).
+"""Synthesize every sound cue into sudden_death/sounds/<name>.wav (44.1 kHz, 16-bit; mono but
+for the crowds, which are stereo: the bed and the two touchdown crowds).
 
 Everything is made from sine waves and seeded noise with the standard library alone, so the files
 carry no licence question and anyone can re-run this and get byte-identical output:
@@ -25,7 +25,7 @@ from array import array
 from collections.abc import Callable
 from pathlib import Path
 
-RATE = 22050
+RATE = 44100  # the mixer's own rate: nothing is resampled when the cues load
 TARGET_DBFS = -18.0
 PEAK = 0.97
 ROOT = Path(__file__).resolve().parent.parent
@@ -102,6 +102,31 @@ def highpass(samples: Samples, cutoff: float) -> Samples:
 
 def bandpass(samples: Samples, low: float, high: float) -> Samples:
     return lowpass(highpass(samples, low), high)
+
+
+def band_limit(samples: Samples, cutoff: float = 10000.0) -> Samples:
+    """Two cascaded RBJ biquad low-passes (Q 0.707; 24 dB an octave past `cutoff`). The cues
+    were designed at 22.05 kHz, whose resampling to the mixer's 44.1 kHz cut them off near
+    11 kHz; made at 44.1 kHz, the noise in them would carry hiss up to 22 kHz that the
+    one-pole filters barely touch, so each cue is limited as it was heard before, unless it
+    limits itself (LIMITS_ITSELF)."""
+    w0 = 2 * math.pi * cutoff / RATE
+    alpha = math.sin(w0) / (2 * 0.7071)
+    cos = math.cos(w0)
+    a0 = 1 + alpha
+    b0 = b2 = (1 - cos) / 2 / a0
+    b1 = (1 - cos) / a0
+    a1, a2 = -2 * cos / a0, (1 - alpha) / a0
+    out = samples
+    for _ in range(2):
+        x1 = x2 = y1 = y2 = 0.0
+        filtered: Samples = []
+        for x in out:
+            y = b0 * x + b1 * x1 + b2 * x2 - a1 * y1 - a2 * y2
+            x2, x1, y2, y1 = x1, x, y1, y
+            filtered.append(y)
+        out = filtered
+    return out
 
 
 def envelope(samples: Samples, shape: Callable[[float], float]) -> Samples:
@@ -248,10 +273,18 @@ def whistle(rng: random.Random) -> Samples:
 
 
 def touchdown(rng: random.Random) -> Samples:
-    """A crowd cheer: a swelling roar of noise with many voices shouting at random pitches."""
+    """A crowd cheer: a swelling roar of noise with many voices shouting at random pitches,
+    and hands clapping all through it."""
     length = 2.6
     roar = bandpass(noise(rng, length), 300, 2500)
     parts: list[tuple[float, Samples, float]] = [(0, roar, 1.0)]
+    # Claps: short bright bursts reaching past 11 kHz (which only a 44.1 kHz file carries),
+    # scattered more thickly as the cheer swells.
+    claps: list[tuple[float, Samples, float]] = []
+    for _ in range(160):
+        start = length * 0.9 * math.sqrt(rng.random())
+        clap = bandpass(noise(rng, 0.015, decay=0.003), 2000, 14000)
+        claps.append((start, clap, rng.uniform(0.25, 0.5)))
     for _ in range(40):
         start = rng.uniform(0.0, 1.6)
         base = rng.uniform(220, 520)
@@ -264,7 +297,7 @@ def touchdown(rng: random.Random) -> Samples:
             attack=0.06,
         )
         parts.append((start, lowpass(voice, 1800), 0.12))
-    crowd = mix(parts, length)
+    crowd = mix([(0, band_limit(mix(parts, length)), 1.0), *claps], length)
     return envelope(crowd, lambda t: min(1.0, t / 0.35) * min(1.0, (length - t) / 0.9))
 
 
@@ -443,7 +476,7 @@ def crowd(rng: random.Random) -> Samples:
         voice = tone(lambda t, b=base, w=wobble: b + 8 * math.sin(2 * math.pi * w * t),
                      rng.uniform(0.3, 0.6), shape="saw", attack=0.08)
         parts.append((start, lowpass(lowpass(voice, 900), 1200), 0.05))
-    rendered = mix(parts, length)
+    rendered = band_limit(mix(parts, length))
     loop, seam = int(CROWD_LOOP_S * RATE), int(CROWD_SEAM_S * RATE)
     out = rendered[:loop]
     for i in range(seam):
@@ -562,9 +595,15 @@ CUES: dict[str, Callable[[random.Random], Samples]] = {
 }
 # Beds play under everything else, so they are made quieter than the cues.
 BED_DBFS = {"crowd": -26.0}
-# Stereo where it adds something: the crowd is all around the field. The cues stay mono (the
-# field tone and the sweep are panned when they are made, in the game).
-STEREO = {"crowd"}
+# Stereo where it adds something: a crowd is all around the field, the bed and the two
+# touchdown crowds (the home cheer, the home groan). The other cues stay mono (the field tone
+# and the sweep are panned when they are made, in the game); the mono setting folds these.
+STEREO = {"crowd", "touchdown", "touchdown_theirs"}
+# Cues that band-limit themselves: the cheer, whose claps are meant to reach past 11 kHz, and
+# the bed, which must be limited before its ends are joined (a filter run over the joined loop
+# would start afresh at its first sample and open a seam). Every other cue is band-limited as
+# a whole once it is made (band_limit).
+LIMITS_ITSELF = {"touchdown", "crowd"}
 
 
 def render(name: str) -> bytes:
@@ -572,11 +611,14 @@ def render(name: str) -> bytes:
     A stereo sound is made twice, each side from its own seed (a crowd all around: two takes
     of it, unrelated, left and right), and both sides get the same gain."""
     dbfs = BED_DBFS.get(name, TARGET_DBFS)
+
+    def take(seed: str) -> Samples:
+        made = CUES[name](random.Random(zlib.crc32(seed.encode())))
+        return made if name in LIMITS_ITSELF else band_limit(made)
+
     if name not in STEREO:
-        rng = random.Random(zlib.crc32(name.encode()))
-        return to_wav_bytes(loudness_match(CUES[name](rng), dbfs))
-    left, right = (CUES[name](random.Random(zlib.crc32(f"{name}/{side}".encode())))
-                   for side in ("left", "right"))
+        return to_wav_bytes(loudness_match(take(name), dbfs))
+    left, right = (take(f"{name}/{side}") for side in ("left", "right"))
     both = loudness_match([v for pair in zip(left, right, strict=True) for v in pair], dbfs)
     return to_wav_bytes(both, channels=2)
 

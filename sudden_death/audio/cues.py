@@ -14,7 +14,7 @@ from pathlib import Path
 import pygame
 
 from ..language import _
-from .crowd import Crowd
+from .crowd import Crowd, folded
 from .levels import MIX_HEADROOM
 from .notices import NoticeBoard, said_reason
 from .protocols import CUE_NAMES
@@ -41,6 +41,10 @@ class CueBank:
         self._listeners: list[Callable[[str], None]] = []
         self._sounds: dict[str, pygame.mixer.Sound] = {}
         self._dice_sounds: OrderedDict[tuple[int, ...], pygame.mixer.Sound] = OrderedDict()
+        # The cues made in stereo (a crowd all around), as made and folded for the mono
+        # setting; the folded copy is made the first time it is asked for.
+        self._wide: dict[str, pygame.mixer.Sound] = {}
+        self._narrow: dict[str, pygame.mixer.Sound] = {}
         missing = []
         for name in CUE_NAMES:
             try:
@@ -48,6 +52,9 @@ class CueBank:
                 self._sounds[name].set_volume(MIX_HEADROOM)
             except (pygame.error, OSError, FileNotFoundError):
                 missing.append(name)
+            else:
+                if _channels(folder / f"{name}.wav") == 2:
+                    self._wide[name] = self._sounds[name]
         self.crowd: Crowd | None = None
         if crowd_channels is not None:
             try:
@@ -124,7 +131,14 @@ class CueBank:
             self.crowd.set_tension(on)
 
     def set_mono(self, on: bool) -> None:
-        """Every sound the same in both ears: the cues are mono already; the crowd folds."""
+        """Every sound the same in both ears: the stereo cues and the crowd fold (each side
+        averaged into both), so nothing is heard in one ear only."""
+        for name, wide in self._wide.items():
+            if on and name not in self._narrow:
+                self._narrow[name] = folded(wide)
+            sound = self._narrow[name] if on else wide
+            sound.set_volume(self._volume * MIX_HEADROOM)  # the one set while it was away
+            self._sounds[name] = sound
         if self.crowd is not None:
             self.crowd.set_mono(on)
 
@@ -183,6 +197,15 @@ def _resample(samples: array, factor: float) -> array:
     """Play `samples` `factor` times faster (nearest sample): a cheap, clean pitch shift."""
     length = int(len(samples) / factor)
     return array("h", (samples[min(len(samples) - 1, int(i * factor))] for i in range(length)))
+
+
+def _channels(path: Path) -> int:
+    """How many channels a WAV file has (its header only); 0 if it cannot be read."""
+    try:
+        with wave.open(str(path), "rb") as wav:
+            return int(wav.getnchannels())
+    except (OSError, wave.Error, EOFError):
+        return 0
 
 
 def _read_mono16(path: Path) -> tuple[array | None, int]:

@@ -29,8 +29,8 @@ from .synth import (
 )
 
 # 256 frames is the smallest mix SDL allows; at 44.1 kHz it is 5.8 ms, so a sound starts within
-# 6 ms of play() (at 22050 Hz, what eSpeak and the cues are made at, it would be 11.6 ms). Cues
-# are resampled once when loaded; speech as it is made, a sentence at a time (speech.py).
+# 6 ms of play() (at 22050 Hz, what eSpeak speaks at, it would be 11.6 ms). The cues are made
+# at 44.1 kHz; speech is resampled as it is made, a sentence at a time (speech.py).
 MIXER_FREQUENCY = 44100
 MIXER_BUFFER = 256
 MIXER_CHANNELS = 16
