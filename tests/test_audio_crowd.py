@@ -14,6 +14,7 @@ import wave
 from array import array
 from pathlib import Path
 
+import pytest
 from audio_helpers import play_on_disk
 from engine_helpers import fourth_down
 from recording import RecordingCues, RecordingSpeaker
@@ -187,3 +188,54 @@ def test_mono_sound_gives_both_ears_the_same_on_the_mixed_output(tmp_path: Path)
     assert report["notices"] == []
     assert max(samples) > 3000  # all of it was really played
     assert samples[0::2] == samples[1::2]
+
+
+def test_the_crowd_roars_for_the_players_news_and_hushes_for_the_others() -> None:
+    """The bed answers a side's news (the cue that tells it) on the real mixer's channels: up
+    for the player's, down for the other side's, nothing for the rest. Under the words that
+    tell it, it stays ducked; the answer lasts REACTION_S once they are over, then it
+    settles back to the player's level."""
+    import pygame
+
+    from sudden_death.audio.crowd import REACTION_S, REACTIONS_DB, Crowd
+    from sudden_death.audio.levels import MIX_HEADROOM
+    from sudden_death.audio.system import CROWD_CHANNEL, SPEECH_CHANNEL, open_audio
+
+    audio = open_audio(speech=False)  # the game's own mixer set-up and reserved channels
+    try:
+        bed = pygame.mixer.Sound(buffer=bytes(4 * 4410))
+        words = pygame.mixer.Sound(buffer=b"\x10\x00" * 2 * 44100 * 5)  # 5 s "of speech"
+        speech = pygame.mixer.Channel(SPEECH_CHANNEL)
+        crowd = Crowd(bed, pygame.mixer.Channel(CROWD_CHANNEL), speech)
+        crowd.set_level(0.5)
+        settled = crowd.gain
+        assert settled == pytest.approx(0.5 * MIX_HEADROOM, abs=0.01)
+
+        def db_from_settled() -> float:  # the mixer keeps volumes in 128 steps: within 0.8
+            return 20 * math.log10(crowd.gain / settled)
+
+        crowd.react("menu_move", now=10.0)  # not news
+        assert crowd.gain == settled
+        crowd.react("touchdown", now=10.0)  # the player's score: a roar
+        assert db_from_settled() == pytest.approx(REACTIONS_DB["touchdown"], abs=0.8)
+        crowd.tick(now=10.0 + REACTION_S - 0.1)
+        assert db_from_settled() > 5
+        crowd.tick(now=10.0 + REACTION_S + 0.1)
+        assert crowd.gain == pytest.approx(settled, abs=0.005)  # and it settles
+
+        crowd.react("touchdown_theirs", now=20.0)  # theirs: the home crowd goes quiet
+        assert db_from_settled() == pytest.approx(REACTIONS_DB["touchdown_theirs"], abs=0.8)
+        speech.play(words)  # the words that tell it: ducked under them, answer held
+        crowd.duck()
+        ducked = crowd.gain
+        assert ducked < settled
+        crowd.tick(now=40.0)  # long past, but the words still play
+        assert crowd.reaction_db == REACTIONS_DB["touchdown_theirs"]
+        speech.stop()
+        crowd.tick(now=41.0)  # the words are over: the hush is heard now
+        assert db_from_settled() == pytest.approx(REACTIONS_DB["touchdown_theirs"], abs=0.8)
+        crowd.tick(now=41.0 + REACTION_S + 0.1)
+        assert crowd.gain == pytest.approx(settled, abs=0.005)
+        crowd.close()
+    finally:
+        audio.close()

@@ -4,13 +4,17 @@ Why: a game heard over silence sounds like a log read aloud; a crowd under it so
 broadcast. The bed must never cost a word, so it ducks the moment speech starts playing (the
 speech service tells it, from its own thread) and comes back once speech is over (the game's
 loop asks every turn). While words play, the crowd stays SPEECH_ABOVE_DB under the speech on
-the mixed output; it rises by TENSION_DB on third and fourth down and near a goal line. Its
-level is the player's "Crowd" setting (0 is off); there is no crowd outside a game.
+the mixed output; it rises by TENSION_DB on third and fourth down and near a goal line. It
+answers the news: it roars after the player's score, big play or takeaway and hushes after the
+other side's (REACTIONS_DB), for REACTION_S once the words that told it are over, since under
+them it is ducked anyway. Its level is the player's "Crowd" setting (0 is off); there is no
+crowd outside a game.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 from array import array
 
 import pygame
@@ -23,6 +27,14 @@ from .stereo import fold_to_mono
 BED_QUIETER_DB = 8.0
 SPEECH_ABOVE_DB = 19.0  # the crowd under speech while words play: 15 asked, 4 to spare
 TENSION_DB = 6.0  # third and fourth down, near a goal line: the crowd leans in
+# How the home crowd answers each side's news (the cue that tells it): up for the player's,
+# down for the other side's (the crowd is the player's own, as the cues say whose news it is).
+REACTIONS_DB = {
+    "touchdown": 6.0, "turnover_won": 6.0, "big_play": 4.0, "field_goal_good": 4.0,
+    "touchdown_theirs": -9.0, "turnover": -9.0, "big_play_theirs": -6.0,
+    "field_goal_theirs": -6.0,
+}
+REACTION_S = 3.0  # how long it answers once the words that told the news are over
 
 
 class Crowd:
@@ -40,6 +52,8 @@ class Crowd:
         self._tension = False
         self._ducked = False
         self._playing = False
+        self._reaction_db = 0.0
+        self._reaction_until = 0.0
 
     def set_level(self, level: float) -> None:
         """The crowd's volume, 0 to 1 (0: no crowd)."""
@@ -65,18 +79,44 @@ class Crowd:
                     self._playing = False
                 self._apply()
 
+    def react(self, cue: str, now: float | None = None) -> None:
+        """A cue has played: the crowd answers it if it is news for one side (REACTIONS_DB)."""
+        change = REACTIONS_DB.get(cue)
+        if change is None:
+            return
+        with self._lock:
+            self._reaction_db = change
+            self._reaction_until = (time.monotonic() if now is None else now) + REACTION_S
+            self._apply()
+
     def duck(self, *_: object) -> None:
         """Speech has started playing (a playback listener: text and time are not needed)."""
         with self._lock:
             self._ducked = True
             self._apply()
 
-    def tick(self) -> None:
-        """Once a loop turn: back up once speech has ended."""
+    def tick(self, now: float | None = None) -> None:
+        """Once a loop turn: back up once speech has ended; an answer to the news lasts
+        REACTION_S past the words that told it, then the crowd settles."""
+        now = time.monotonic() if now is None else now
         with self._lock:
+            changed = False
             if self._ducked and not self._speech.get_busy():
                 self._ducked = False
+                changed = True
+            if self._reaction_db:
+                if self._ducked:
+                    self._reaction_until = max(self._reaction_until, now + REACTION_S)
+                elif now >= self._reaction_until:
+                    self._reaction_db = 0.0
+                    changed = True
+            if changed:
                 self._apply()
+
+    @property
+    def reaction_db(self) -> float:
+        """How far the crowd is answering the news now, in dB (0: it is not)."""
+        return self._reaction_db
 
     @property
     def gain(self) -> float:
@@ -97,7 +137,8 @@ class Crowd:
         if not self._playing:
             self._channel.play(self._sound, loops=-1)
             self._playing = True
-        gain = self._level * MIX_HEADROOM * (10 ** (TENSION_DB / 20) if self._tension else 1)
+        lean = TENSION_DB if self._tension else 0.0
+        gain = self._level * MIX_HEADROOM * 10 ** ((lean + self._reaction_db) / 20)
         if self._ducked:
             under = 10 ** (-(SPEECH_ABOVE_DB - BED_QUIETER_DB) / 20)
             gain = min(gain, self._speech.get_volume() * under)

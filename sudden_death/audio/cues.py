@@ -79,6 +79,8 @@ class CueBank:
         sound = self._sounds.get(name)
         if sound is not None:
             sound.play()
+        if self.crowd is not None:
+            self.crowd.react(name)
         self._emit(name)
 
     def play_dice(self, dice: Sequence[int], then: str | None = None) -> None:
