@@ -204,8 +204,10 @@ class Witnesses:
         c_late = [c for c in self.c_stalls if c[1] > start and c[0] < end]
         if mixing is not None and mixing > (end - start) / 4:
             cause = "held while mixing (a channel-finished callback waiting for the GIL)"
-        elif c_late:
+        elif c_late and self._probe.wakers_niced:
             cause = "the machine took the CPU (a pinned top-priority waker was late too)"
+        elif c_late:  # the wakers could not have the audio thread's priority here
+            cause = "a CPU was busy elsewhere (a pinned waker, at normal priority, was late too)"
         else:
             cause = "held before mixing"
         return {"gap_ms": round((end - start) * 1000, 1), "mixing_ms": mixing, "cause": cause,
