@@ -55,18 +55,21 @@ LOOKALIKES = (
 def read(name: str) -> tuple[wave._wave_params, array]:
     """A cue's header and its samples, a stereo cue's two sides averaged (what both ears hear
     together), so every check of what a cue holds sees one line of samples."""
-    with wave.open(str(sounds_dir() / f"{name}.wav"), "rb") as wav:
-        params = wav.getparams()
-        samples = array("h", wav.readframes(wav.getnframes()))
+    params, samples = frames(name)
     if params.nchannels == 2:
         samples = array("h", ((a + b) // 2 for a, b in zip(samples[0::2], samples[1::2],
                                                                strict=True)))
     return params, samples
 
 
-def sides(name: str) -> tuple[array, array]:
+def frames(name: str) -> tuple[wave._wave_params, array]:
+    """A cue's header and its samples as stored (a stereo cue's interleaved)."""
     with wave.open(str(sounds_dir() / f"{name}.wav"), "rb") as wav:
-        samples = array("h", wav.readframes(wav.getnframes()))
+        return wav.getparams(), array("h", wav.readframes(wav.getnframes()))
+
+
+def sides(name: str) -> tuple[array, array]:
+    samples = frames(name)[1]
     return samples[0::2], samples[1::2]
 
 
@@ -103,6 +106,7 @@ def test_cues_are_loudness_matched() -> None:
 
 
 FFT_SIZE = 1024
+HANN = [0.5 - 0.5 * math.cos(2 * math.pi * i / FFT_SIZE) for i in range(FFT_SIZE)]
 ANALYSIS_RATE = 22050  # the bands end at 8 kHz: a 44.1 kHz cue is halved before its FFTs
 SLICE_EDGES_S = (0.0, 0.3, 0.7, 1.3, 2.6)  # time slices of the spectrogram
 BAND_EDGES_HZ = tuple(100 * 80 ** (i / 12) for i in range(13))  # 12 log bands, 100 Hz-8 kHz
@@ -133,7 +137,6 @@ def spectrogram(samples: Sequence[float], rate: int = CUE_RATE) -> list[float]:
     if rate == 2 * ANALYSIS_RATE:
         samples = [(a + b) / 2 for a, b in zip(samples[0::2], samples[1::2], strict=False)]
         rate = ANALYSIS_RATE
-    window = [0.5 - 0.5 * math.cos(2 * math.pi * i / FFT_SIZE) for i in range(FFT_SIZE)]
     bins = [
         [k for k in range(FFT_SIZE // 2) if lo <= k * rate / FFT_SIZE < hi]
         for lo, hi in itertools.pairwise(BAND_EDGES_HZ)
@@ -145,7 +148,7 @@ def spectrogram(samples: Sequence[float], rate: int = CUE_RATE) -> list[float]:
         for start in range(int(start_s * rate), end, FFT_SIZE):
             frame = list(samples[start : start + FFT_SIZE])
             frame += [0.0] * (FFT_SIZE - len(frame))
-            spectrum = fft([v * w for v, w in zip(frame, window, strict=True)])
+            spectrum = fft([v * w for v, w in zip(frame, HANN, strict=True)])
             for k in range(FFT_SIZE // 2):
                 power[k] += abs(spectrum[k]) ** 2
         cells.extend(sum(power[k] for k in band) for band in bins)
@@ -191,10 +194,9 @@ def test_drama_cues_are_spectrally_distinct(name: str) -> None:
 
 def share_above_db(samples: Sequence[float], hertz: float, rate: int = CUE_RATE) -> float:
     """The energy above `hertz`, in dB of the whole (Hann-windowed FFT frames)."""
-    window = [0.5 - 0.5 * math.cos(2 * math.pi * i / FFT_SIZE) for i in range(FFT_SIZE)]
     above = total = 0.0
     for start in range(0, len(samples) - FFT_SIZE, FFT_SIZE):
-        spectrum = fft([v * w for v, w in zip(samples[start : start + FFT_SIZE], window,
+        spectrum = fft([v * w for v, w in zip(samples[start : start + FFT_SIZE], HANN,
                                               strict=True)])
         for k in range(FFT_SIZE // 2):
             power = abs(spectrum[k]) ** 2
