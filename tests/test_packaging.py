@@ -76,6 +76,13 @@ def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path
         shipped = {Path(n).stem for n in archive.namelist() if n.endswith(".wav")}
         catalogs = {n for n in archive.namelist() if n.endswith(".mo")}
         modules = {n for n in archive.namelist() if n.endswith(".py")}
+        # The licences travel with the sounds: the list of sources, and the GPL's text for the
+        # cues made from recordings, beside them and in the wheel's metadata.
+        names = set(archive.namelist())
+        metadata = next(archive.read(n).decode() for n in names if n.endswith("/METADATA"))
+    assert {"sudden_death/sounds/LICENSES.md", "sudden_death/sounds/GPL-2.txt"} <= names
+    assert any(n.endswith(".dist-info/licenses/sudden_death/sounds/GPL-2.txt") for n in names)
+    assert "License-Expression: MIT AND GPL-2.0-or-later" in metadata
     in_source = {path.relative_to(ROOT).as_posix()
                  for path in (ROOT / "sudden_death").rglob("*.py")}
     assert modules == in_source  # a package missing from pyproject.toml would be left out

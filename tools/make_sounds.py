@@ -1,8 +1,11 @@
-"""Synthesize every sound cue into sudden_death/sounds/<name>.wav (44.1 kHz, 16-bit; mono but
-for the crowds, which are stereo: the bed and the two touchdown crowds).
+"""Make every sound cue into sudden_death/sounds/<name>.wav (44.1 kHz, 16-bit; mono but for the
+crowds, which are stereo: the bed and the two touchdown crowds).
 
-Everything is made from sine waves and seeded noise with the standard library alone, so the files
-carry no licence question and anyone can re-run this and get byte-identical output:
+Almost everything is synthesized from sine waves and seeded noise with the standard library
+alone. Where a real recording serves better (the referee's whistle, the boot on the ball), the
+cue is made from a freely licensed one committed in tools/recordings/ (fetched and checked by
+tools/fetch_recordings.py; RECORDED below names each, and sounds/LICENSES.md its licence).
+Anyone can re-run this and get byte-identical output, with no network:
 
     python tools/make_sounds.py            # writes sudden_death/sounds/*.wav
     python tools/make_sounds.py --check    # exits 1 if a committed file differs from a fresh one
@@ -15,7 +18,9 @@ to 3 s) and distinct from the others.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import io
+import json
 import math
 import random
 import sys
@@ -30,6 +35,7 @@ TARGET_DBFS = -18.0
 PEAK = 0.97
 ROOT = Path(__file__).resolve().parent.parent
 SOUNDS = ROOT / "sudden_death" / "sounds"
+RECORDINGS = ROOT / "tools" / "recordings"
 
 Samples = list[float]
 
@@ -219,6 +225,30 @@ def to_wav_bytes(samples: Samples, channels: int = 1) -> bytes:
     return out.getvalue()
 
 
+# --- recordings -------------------------------------------------------------------------------
+
+
+def recording(package: str, filename: str) -> Samples:
+    """A committed recording (tools/recordings/<package>/<filename>) as samples, its DC offset
+    taken out. It must be the file sources.json records, byte for byte, so that a cue made from
+    it is what LICENSES.md says; and 16-bit at the mixer's rate, so nothing here resamples."""
+    data = (RECORDINGS / package / filename).read_bytes()
+    entry = json.loads((RECORDINGS / "sources.json").read_text(encoding="utf-8"))[package]
+    if hashlib.sha256(data).hexdigest() != entry["files"][filename]["sha256"]:
+        raise ValueError(f"tools/recordings/{package}/{filename} is not the recorded file; "
+                         "run tools/fetch_recordings.py")
+    with wave.open(io.BytesIO(data)) as wav:
+        if (wav.getframerate(), wav.getsampwidth()) != (RATE, 2):
+            raise ValueError(f"{filename}: {wav.getframerate()} Hz, "
+                             f"{8 * wav.getsampwidth()}-bit; the cues need {RATE} Hz, 16-bit")
+        channels = wav.getnchannels()
+        pcm = array("h", wav.readframes(wav.getnframes()))
+    if sys.byteorder == "big":
+        pcm.byteswap()
+    mono = [sum(pcm[i : i + channels]) / channels / 32768 for i in range(0, len(pcm), channels)]
+    return highpass(mono, 30.0)
+
+
 # --- the cues ---------------------------------------------------------------------------------
 
 
@@ -265,11 +295,9 @@ def die_click(rng: random.Random) -> Samples:
 
 
 def whistle(rng: random.Random) -> Samples:
-    """A referee's pea whistle: a shrill tone with a fast warble and breath noise."""
-    body = tone(lambda t: 2900 + 180 * math.sin(2 * math.pi * 32 * t), 0.7, attack=0.02)
-    breath = bandpass(noise(rng, 0.7), 2500, 4000)
-    out = mix([(0, body, 1.0), (0, breath, 0.25)])
-    return fade_out(out, 0.08)
+    """A referee's whistle: one real short blast, its pea's warble near 2.1 kHz, and its echo."""
+    blast = recording("tuxfootball", "refwhistleshort.wav")[: int(0.7 * RATE)]
+    return fade_out(blast, 0.12)
 
 
 def touchdown(rng: random.Random) -> Samples:
@@ -318,8 +346,8 @@ def field_goal_no_good(rng: random.Random) -> Samples:
 
 
 def punt(rng: random.Random) -> Samples:
-    """A punt: a boot's thump, then the ball whooshing away and falling in pitch."""
-    thump = tone(lambda t: 140 - 200 * t, 0.18, attack=0.001, decay=0.05)
+    """A punt: a real boot on the ball, then the ball whooshing away and falling in pitch."""
+    thump = fade_out(recording("tuxfootball", "kick.wav")[: int(0.3 * RATE)], 0.1)
     smack = bandpass(noise(rng, 0.05, decay=0.01), 500, 4000)
     whoosh = bandpass(noise(rng, 0.6), 600, 1800)
     whoosh = envelope(whoosh, lambda t: math.sin(math.pi * t / 0.6) * 0.5)
@@ -623,18 +651,33 @@ def render(name: str) -> bytes:
     return to_wav_bytes(both, channels=2)
 
 
+# The cues made from a recording, and which: sounds/LICENSES.md gives each its source and
+# licence, and the GPL's text goes beside them (GPL_TEXT).
+RECORDED = {
+    "whistle": ("tuxfootball", "refwhistleshort.wav"),
+    "punt": ("tuxfootball", "kick.wav"),
+}
+GPL_TEXT = "GPL-2.txt"
+
 LICENSES_HEAD = """# The game's sounds: where each comes from, and its licence
 
-Every file in this folder is synthesized by `tools/make_sounds.py` from sine waves and seeded
-noise, with Python's standard library alone: no recording, sample pack or third-party sound is
-in it. `python tools/make_sounds.py` makes them (and this file) again byte for byte, and
-`--check` fails if a committed file differs from a fresh one. They are the project's own work,
-under its MIT licence (`LICENSE` at the top of the repository).
+`python tools/make_sounds.py` makes every file in this folder (and this file) again byte for
+byte, with no network, and `--check` fails if a committed file differs from a fresh one.
 
-Recordings (a real crowd, a whistle, a kick) would serve some of these better. None is used
-yet: no freely licensed set of them installs from the package registries the project's machines
-reach (PyPI, npm and Debian's archive were searched). One added later gets a row here with its
-source, its author and its licence.
+Most are synthesized there from sine waves and seeded noise with Python's standard library
+alone. They are the project's own work, under its MIT licence (`LICENSE` at the top of the
+repository).
+
+Where a real recording serves better than synthesis, the cue is made from one, and the row says
+which. Those recordings come from the free game Tux Football, as Debian packages it, under the
+GNU GPL version 2 or later. The cues made from them are under that licence too, and its text is
+beside them: `GPL-2.txt`. The recordings are committed in `tools/recordings/`, with the
+package's address and each file's checksum (`tools/recordings/sources.json`).
+`python tools/fetch_recordings.py` downloads them again and checks every byte.
+
+Crowds are still synthesized. The recorded crowds found in Debian's games (Tux Football's cheer
+and boo, Eat the Whistle's crowd loops, Circus Linux's and Scorched 3D's cheering) are all 8-bit
+or 11 kHz mono, duller and noisier than the 44.1 kHz stereo crowds made here.
 
 | file | length, format | source |
 |---|---|---|
@@ -642,7 +685,9 @@ source, its author and its licence.
 
 
 def licenses_text(rendered: dict[str, bytes]) -> str:
-    """sounds/LICENSES.md: each file with its length, format and source (its maker here)."""
+    """sounds/LICENSES.md: each file with its length, format and source (its maker here, and
+    the recording it is made from, with that recording's copyright and licence)."""
+    sources = json.loads((RECORDINGS / "sources.json").read_text(encoding="utf-8"))
     rows = []
     for name, data in rendered.items():
         with wave.open(io.BytesIO(data)) as wav:
@@ -650,8 +695,15 @@ def licenses_text(rendered: dict[str, bytes]) -> str:
             layout = "mono" if wav.getnchannels() == 1 else "stereo"
             rate = wav.getframerate()
         summary = (CUES[name].__doc__ or "").strip().split("\n")[0]
+        origin = ""
+        if name in RECORDED:
+            package, filename = RECORDED[name]
+            source = sources[package]
+            origin = (f" Made from the recording `{filename}` of {source['title']} "
+                      f"({source['package']}), (c) {source['copyright']}, "
+                      f"{source['licence']} (`{GPL_TEXT}`).")
         rows.append(f"| `{name}.wav` | {seconds:.2f} s, {rate} Hz, {layout} | "
-                    f"`{CUES[name].__name__}()`: {summary} |")
+                    f"`{CUES[name].__name__}()`: {summary}{origin} |")
     return LICENSES_HEAD + "\n".join(rows) + "\n"
 
 
@@ -666,6 +718,7 @@ def main(argv: list[str] | None = None) -> int:
     rendered = {name: render(name) for name in CUES}
     files = {f"{name}.wav": data for name, data in rendered.items()}
     files["LICENSES.md"] = licenses_text(rendered).encode("utf-8")
+    files[GPL_TEXT] = (RECORDINGS / GPL_TEXT).read_bytes()
     for filename, data in files.items():
         path = args.out / filename
         if args.check:
