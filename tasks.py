@@ -4,6 +4,7 @@
 Both create `.venv/` beside this file on first use and install the project into it, so a fresh
 machine needs no other step: `play` installs only what the game needs, `test` adds the test
 tools. The install is redone only when `pyproject.toml` changes.
+`test` spreads the suite over the processors (pytest-xdist, a test file to a worker).
 `python3 tasks.py test-pythons` runs the test suite again under every other supported Python
 found on the machine, each in its own `.venvs/<version>/` (CI runs it after `test`).
 `python3 tasks.py build` also installs the build extra (PyInstaller) and builds the packaged game
@@ -41,6 +42,7 @@ PYTHONS = ("3.10", "3.11", "3.12", "3.13")
 # Under the other Pythons, the builds (PyInstaller, Wine) are left to the default one: they
 # check the packaging, not the interpreter, and take minutes.
 OTHER_PYTHON_MARKERS = "not build"
+MAX_WORKERS = 4  # spread_args: the most pytest-xdist workers a suite gets
 
 
 def venv_python(venv_dir: Path = VENV) -> Path:
@@ -150,14 +152,23 @@ def find_python(version: str) -> str | None:
     return None
 
 
-def test_pythons(pytest_args: list[str], jobs: int | None = None) -> int:
+def spread_args(processors: int | None = None) -> list[str]:
+    """pytest-xdist's arguments that spread a suite over the processors, a test file to a
+    worker (a file's tests share its set-up, and some run in order); none on one processor.
+    At most MAX_WORKERS: the suite starts servers, speech and X displays of its own, and more
+    workers than that gained nothing here."""
+    count = min(MAX_WORKERS, processors if processors is not None else (os.cpu_count() or 1))
+    return ["-n", str(count), "--dist", "loadfile"] if count > 1 else []
+
+
+def test_pythons(pytest_args: list[str], processors: int | None = None) -> int:
     """The test suite under every supported Python except this one (which `test` covers),
     each in .venvs/<version>; a missing interpreter is a failure, named, never a skip.
 
-    The environments are set up one after another (pip installs the project from this one
-    folder); then the suites run side by side, `jobs` at a time (one per processor: a suite
-    keeps about one busy), each one's output printed whole when it ends, so that CI's time
-    stays well under its limit."""
+    The environments are set up first (pip installs the project from this one folder, so one
+    at a time); then the suites run one after another, each spread over the processors like
+    `test`'s (spread_args): side by side, two whole suites left the third alone on one
+    processor at the end, and CI's time went past its limit on a slow machine."""
     current = "{}.{}".format(*sys.version_info[:2])
     results: dict[str, str] = {}
     ready: list[tuple[str, Path]] = []
@@ -174,36 +185,19 @@ def test_pythons(pytest_args: list[str], jobs: int | None = None) -> int:
             ready.append((version, ensure_environment(EXTRAS, VENVS / version, base)))
         except subprocess.CalledProcessError as failure:
             results[version] = f"FAILED to set up (exit {failure.returncode})"
-    slots = max(1, jobs if jobs is not None else (os.cpu_count() or 1))
     with tempfile.TemporaryDirectory() as scratch:
-        waiting = list(ready)
-        running: list[tuple[str, subprocess.Popen[bytes], Path, float]] = []
-        while waiting or running:
-            while waiting and len(running) < slots:
-                version, python = waiting.pop(0)
-                log = Path(scratch) / f"{version}.log"
-                print(f"== Python {version}: the suite starts", flush=True)
-                with open(log, "wb") as out:
-                    proc = subprocess.Popen(
-                        # Each suite its own temporary root: side by side in the shared
-                        # one, pytest's clean-up of old numbered folders raced the other's
-                        # (an unclosed scandir, an error under -W error).
-                        [str(python), "-m", "pytest", "-q", "-m", OTHER_PYTHON_MARKERS,
-                         f"--junit-xml={Path(scratch) / (version + '.xml')}",
-                         f"--basetemp={Path(scratch) / (version + '-tmp')}", *pytest_args],
-                        cwd=ROOT, stdout=out, stderr=subprocess.STDOUT)
-                running.append((version, proc, log, time.perf_counter()))
-            time.sleep(0.5)
-            for entry in [e for e in running if e[1].poll() is not None]:
-                running.remove(entry)
-                version, proc, log, started = entry
-                print(f"== Python {version}", flush=True)
-                sys.stdout.write(log.read_text(encoding="utf-8", errors="replace"))
-                skips = skip_reasons(Path(scratch) / f"{version}.xml")
-                seconds = time.perf_counter() - started
-                outcome = "passed" if proc.returncode == 0 else \
-                    f"FAILED (pytest exit {proc.returncode})"
-                results[version] = f"{outcome} in {seconds:.0f} s{skip_words(skips)}"
+        for version, python in ready:
+            print(f"== Python {version}: the suite starts", flush=True)
+            report = Path(scratch) / f"{version}.xml"
+            started = time.perf_counter()
+            code = subprocess.run(
+                [str(python), "-m", "pytest", "-q", "-m", OTHER_PYTHON_MARKERS,
+                 *spread_args(processors), f"--junit-xml={report}", *pytest_args],
+                cwd=ROOT).returncode
+            seconds = time.perf_counter() - started
+            outcome = "passed" if code == 0 else f"FAILED (pytest exit {code})"
+            results[version] = (f"{outcome} in {seconds:.0f} s"
+                                f"{skip_words(skip_reasons(report))}")
     print("Python versions:")
     for version in PYTHONS:
         print(f"  {version}: {results[version]}")
@@ -274,6 +268,8 @@ def main(argv: list[str]) -> int:
     command = commands[argv[0]]
     if command is None:
         return 0
+    if argv[0] == "test":
+        command = [*command, *spread_args()]  # the player's own arguments after, so theirs win
     code = subprocess.run([str(python), *command, *argv[1:]], cwd=ROOT).returncode
     if argv[0] == "build" and code == 0:
         _say_where_built()

@@ -121,21 +121,39 @@ def test_the_summary_names_each_skip_reason_from_a_real_run(
     assert tasks.skip_words(tasks.skip_reasons(tmp_path / "missing.xml")) == ""
 
 
-def test_the_other_pythons_suites_run_side_by_side_each_printed_whole(
-        tasks: ModuleType, monkeypatch: pytest.MonkeyPatch,
-        capsys: pytest.CaptureFixture[str]) -> None:
-    """Two stand-in Pythons (this one, twice) run a one-test selection at the same time; each
-    one's output comes whole, and the summary lists every version in order."""
+def test_the_other_pythons_suites_run_one_after_another_each_spread_over_the_processors(
+        tasks: ModuleType, monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
+        capfd: pytest.CaptureFixture[str]) -> None:
+    """Two stand-in Pythons (this one, twice) each run two test files, one on each of two
+    pytest-xdist workers; the summary lists every version in order, with its time."""
     current = "{}.{}".format(*sys.version_info[:2])
     monkeypatch.setattr(tasks, "PYTHONS", ("3.97", current, "3.98"))
     monkeypatch.setattr(tasks, "find_python", lambda version: sys.executable)
     monkeypatch.setattr(tasks, "ensure_environment", lambda *args: Path(sys.executable))
-    selection = ["-p", "no:cacheprovider",
-                 "tests/test_tasks.py::test_the_running_interpreter_is_found_by_its_version"]
-    assert tasks.test_pythons(selection, jobs=2) == 0
-    out = capsys.readouterr().out
-    assert out.index("== Python 3.98: the suite starts") < out.index("== Python 3.97\n")
-    assert out.count("1 passed") == 2
+    log = tmp_path / "workers.log"
+    for name in ("first", "second"):
+        (tmp_path / f"test_{name}.py").write_text(
+            "import os, pathlib\n"
+            f"def test_{name}():\n"
+            f"    with pathlib.Path({str(log)!r}).open('a') as out:\n"
+            f"        out.write('{name} ' + os.environ['PYTEST_XDIST_WORKER'] + '\\n')\n")
+    selection = ["-p", "no:cacheprovider", f"--rootdir={tmp_path}",
+                 str(tmp_path / "test_first.py"), str(tmp_path / "test_second.py")]
+    assert tasks.test_pythons(selection, processors=2) == 0
+    out = capfd.readouterr().out
+    assert out.index("== Python 3.97: the suite starts") < out.index(
+        "== Python 3.98: the suite starts")
+    assert out.count("2 passed") == 2
+    runs = [line.split() for line in log.read_text().splitlines()]
+    for suite in (runs[:2], runs[2:]):  # each suite: both files, each on its own worker
+        assert sorted(name for name, _ in suite) == ["first", "second"]
+        assert sorted(worker for _, worker in suite) == ["gw0", "gw1"]
     summary = out[out.index("Python versions:"):].splitlines()[1:]
     assert [line.split(":")[0].strip() for line in summary] == ["3.97", current, "3.98"]
     assert summary[0].startswith("  3.97: passed in ") and summary[2].startswith("  3.98: passed")
+
+
+def test_the_suite_is_spread_over_the_processors_a_file_to_a_worker(tasks: ModuleType) -> None:
+    assert tasks.spread_args(2) == ["-n", "2", "--dist", "loadfile"]
+    assert tasks.spread_args(64) == ["-n", str(tasks.MAX_WORKERS), "--dist", "loadfile"]
+    assert tasks.spread_args(1) == []  # one processor: no workers to start
