@@ -5,6 +5,7 @@ Both create `.venv/` beside this file on first use and install the project into 
 machine needs no other step: `play` installs only what the game needs, `test` adds the test
 tools. The install is redone only when `pyproject.toml` changes.
 `test` spreads the suite over the processors (pytest-xdist, a test file to a worker).
+`python3 tasks.py setup-pythons` only sets up those environments (CI, while `test` runs).
 `python3 tasks.py test-pythons` runs the test suite again under every other supported Python
 found on the machine, each in its own `.venvs/<version>/` (CI runs it after `test`).
 `python3 tasks.py build` also installs the build extra (PyInstaller) and builds the packaged game
@@ -161,14 +162,11 @@ def spread_args(processors: int | None = None) -> list[str]:
     return ["-n", str(count), "--dist", "loadfile"] if count > 1 else []
 
 
-def test_pythons(pytest_args: list[str], processors: int | None = None) -> int:
-    """The test suite under every supported Python except this one (which `test` covers),
-    each in .venvs/<version>; a missing interpreter is a failure, named, never a skip.
-
-    The environments are set up first (pip installs the project from this one folder, so one
-    at a time); then the suites run one after another, each spread over the processors like
-    `test`'s (spread_args): side by side, two whole suites left the third alone on one
-    processor at the end, and CI's time went past its limit on a slow machine."""
+def setup_pythons() -> tuple[dict[str, str], list[tuple[str, Path]]]:
+    """Each other supported Python's environment, set up one at a time (pip installs the
+    project from this one folder): what became of each version not ready, and the ready ones
+    with their interpreters. CI runs this (`tasks.py setup-pythons`) while the default suite
+    runs, since it mostly waits on downloads; test-pythons then finds them ready."""
     current = "{}.{}".format(*sys.version_info[:2])
     results: dict[str, str] = {}
     ready: list[tuple[str, Path]] = []
@@ -185,6 +183,18 @@ def test_pythons(pytest_args: list[str], processors: int | None = None) -> int:
             ready.append((version, ensure_environment(EXTRAS, VENVS / version, base)))
         except subprocess.CalledProcessError as failure:
             results[version] = f"FAILED to set up (exit {failure.returncode})"
+    return results, ready
+
+
+def test_pythons(pytest_args: list[str], processors: int | None = None) -> int:
+    """The test suite under every supported Python except this one (which `test` covers),
+    each in .venvs/<version>; a missing interpreter is a failure, named, never a skip.
+
+    The environments are set up first (pip installs the project from this one folder, so one
+    at a time); then the suites run one after another, each spread over the processors like
+    `test`'s (spread_args): side by side, two whole suites left the third alone on one
+    processor at the end, and CI's time went past its limit on a slow machine."""
+    results, ready = setup_pythons()
     with tempfile.TemporaryDirectory() as scratch:
         for version, python in ready:
             print(f"== Python {version}: the suite starts", flush=True)
@@ -254,6 +264,7 @@ def main(argv: list[str]) -> int:
         "mutants": [str(ROOT / "tools" / "mutants.py")],
         "setup": None,
         "test-pythons": None,
+        "setup-pythons": None,
     }
     if not argv or argv[0] not in commands:
         print(f"usage: python3 tasks.py {{{'|'.join(commands)}}} [arguments...]", file=sys.stderr)
@@ -262,6 +273,9 @@ def main(argv: list[str]) -> int:
         return 2
     if argv[0] == "test-pythons":
         return test_pythons(argv[1:])
+    if argv[0] == "setup-pythons":
+        results, _ = setup_pythons()
+        return 1 if any(o.startswith(("FAILED", "MISSING")) for o in results.values()) else 0
     extras = {"build": BUILD_EXTRAS, "mutants": MUTANT_EXTRAS,
               "play": PLAY_EXTRAS}.get(argv[0], EXTRAS)
     python = ensure_environment(extras)

@@ -34,6 +34,11 @@ ROOT = Path(__file__).resolve().parent.parent
 # the mutation tool's copy (tools/mutants.py, which may be running meanwhile).
 MAY_WRITE = {".git", ".venv", ".venvs", "__pycache__", ".pytest_cache", "sudden_death.egg-info"}
 MAY_WRITE_UNDER = ("build/windows-cache", "build/mutants")
+# pytest-xdist hands out whole test files in the order they are collected (tasks.spread_args).
+# These take longest (the Windows build alone is about four minutes), so they start first and
+# no worker is left running one of them alone at the end while the others wait.
+LONGEST_FIRST = ("test_windows_build.py", "test_packaging.py", "test_reliability_fuzz.py",
+                 "test_reliability_long.py", "test_audio_crowd.py", "test_screen_reader_linux.py")
 _TREE = pytest.StashKey[dict[str, int]]()
 _HYPOTHESIS_HOME = pytest.StashKey[Path]()
 
@@ -66,6 +71,12 @@ def pytest_unconfigure(config: pytest.Config) -> None:
     folder = config.stash.get(_HYPOTHESIS_HOME, None)
     if folder is not None:
         shutil.rmtree(folder, ignore_errors=True)
+
+
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
+    """LONGEST_FIRST's files first; every file's tests stay together and in their order."""
+    rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
+    items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

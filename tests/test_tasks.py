@@ -157,3 +157,39 @@ def test_the_suite_is_spread_over_the_processors_a_file_to_a_worker(tasks: Modul
     assert tasks.spread_args(2) == ["-n", "2", "--dist", "loadfile"]
     assert tasks.spread_args(64) == ["-n", str(tasks.MAX_WORKERS), "--dist", "loadfile"]
     assert tasks.spread_args(1) == []  # one processor: no workers to start
+
+
+def test_the_longest_files_are_handed_out_first() -> None:
+    """conftest.LONGEST_FIRST names files that exist (a renamed one would quietly go back to
+    the end of the run), and they are collected first, in that order."""
+    import conftest
+
+    assert all((ROOT / "tests" / name).is_file() for name in conftest.LONGEST_FIRST)
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         "tests/test_tasks.py", *(f"tests/{name}" for name in conftest.LONGEST_FIRST[::-1])],
+        cwd=ROOT, capture_output=True, text=True, timeout=300, check=True).stdout
+    files = [line.split("::")[0].removeprefix("tests/") for line in listed.splitlines()
+             if "::" in line]
+    in_order = list(dict.fromkeys(files))
+    assert in_order == [*conftest.LONGEST_FIRST, "test_tasks.py"]
+
+
+def test_setup_pythons_sets_up_each_other_python_in_turn_and_names_a_missing_one(
+        tasks: ModuleType, monkeypatch: pytest.MonkeyPatch,
+        capsys: pytest.CaptureFixture[str]) -> None:
+    current = "{}.{}".format(*sys.version_info[:2])
+    monkeypatch.setattr(tasks, "PYTHONS", ("3.97", current, "3.98"))
+    monkeypatch.setattr(tasks, "find_python", lambda version: f"/usr/bin/python{version}")
+    made: list[tuple[str, Path, str | None]] = []
+    monkeypatch.setattr(tasks, "ensure_environment", lambda extras, folder, base: made.append(
+        (extras, folder, base)) or folder / "bin" / "python")
+    assert tasks.main(["setup-pythons"]) == 0
+    assert made == [(tasks.EXTRAS, tasks.VENVS / "3.97", "/usr/bin/python3.97"),
+                    (tasks.EXTRAS, tasks.VENVS / "3.98", "/usr/bin/python3.98")]
+    monkeypatch.setattr(tasks, "find_python",
+                        lambda version: None if version == "3.98" else f"/usr/bin/python{version}")
+    assert tasks.main(["setup-pythons"]) == 1
+    assert "setting up .venvs/3.97" in capsys.readouterr().out
+    results, ready = tasks.setup_pythons()
+    assert results["3.98"].startswith("MISSING") and [v for v, _ in ready] == ["3.97"]
