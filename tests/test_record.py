@@ -159,11 +159,12 @@ from sudden_death.record import Opponent, Record
 from sudden_death.engine.state import Team
 record = Record(Path(sys.argv[1]))
 games = [whole_game(seed)[1] for seed in range(8)]
-print("ready", flush=True)
 n = 0
 while True:
     record.add("2026-12-01T00:00:00+00:00", Opponent.COACH, "Hawks", "Bears", Team.HOME,
                games[n % 8], "s" * 2000)
+    if n == 0:  # the file and its tables exist: from here on, a kill lands mid-writing
+        print("ready", flush=True)
     n += 1
 """
 
