@@ -5,9 +5,9 @@ Both create `.venv/` beside this file on first use and install the project into 
 machine needs no other step: `play` installs only what the game needs, `test` adds the test
 tools. The install is redone only when `pyproject.toml` changes.
 `test` spreads the suite over the processors (pytest-xdist, a test file to a worker).
-`python3 tasks.py setup-pythons` only sets up those environments (CI, while `test` runs).
 `python3 tasks.py test-pythons` runs the test suite again under every other supported Python
-found on the machine, each in its own `.venvs/<version>/` (CI runs it after `test`).
+found on the machine, each in its own `.venvs/<version>/` (CI runs it after `test`);
+`python3 tasks.py setup-pythons` only sets up those environments (CI, while `test` runs).
 `python3 tasks.py build` also installs the build extra (PyInstaller) and builds the packaged game
 into dist/sudden-death/; on Linux, `python3 tasks.py build-windows` builds the Windows game under
 Wine into dist/windows/ (docs/packaging.md). `python3 tasks.py mutants` runs mutation testing

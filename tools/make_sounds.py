@@ -295,7 +295,7 @@ def die_click(rng: random.Random) -> Samples:
 
 
 def whistle(rng: random.Random) -> Samples:
-    """A referee's whistle: one real short blast, its pea's warble near 2.1 kHz, and its echo."""
+    """A referee's whistle: one real short blast, near 2.1 kHz, and its echo."""
     blast = recording("tuxfootball", "refwhistleshort.wav")[: int(0.7 * RATE)]
     return fade_out(blast, 0.12)
 
