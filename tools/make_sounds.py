@@ -29,6 +29,7 @@ import zlib
 from array import array
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 RATE = 44100  # the mixer's own rate: nothing is resampled when the cues load
 TARGET_DBFS = -18.0
@@ -228,12 +229,20 @@ def to_wav_bytes(samples: Samples, channels: int = 1) -> bytes:
 # --- recordings -------------------------------------------------------------------------------
 
 
+def recording_sources() -> dict[str, dict[str, Any]]:
+    """tools/recordings/sources.json: each package's origin and licence, and its files'
+    checksums (written with tools/fetch_recordings.py)."""
+    sources: dict[str, dict[str, Any]] = json.loads(
+        (RECORDINGS / "sources.json").read_text(encoding="utf-8"))
+    return sources
+
+
 def recording(package: str, filename: str) -> Samples:
     """A committed recording (tools/recordings/<package>/<filename>) as samples, its DC offset
     taken out. It must be the file sources.json records, byte for byte, so that a cue made from
     it is what LICENSES.md says; and 16-bit at the mixer's rate, so nothing here resamples."""
     data = (RECORDINGS / package / filename).read_bytes()
-    entry = json.loads((RECORDINGS / "sources.json").read_text(encoding="utf-8"))[package]
+    entry = recording_sources()[package]
     if hashlib.sha256(data).hexdigest() != entry["files"][filename]["sha256"]:
         raise ValueError(f"tools/recordings/{package}/{filename} is not the recorded file; "
                          "run tools/fetch_recordings.py")
@@ -687,7 +696,7 @@ or 11 kHz mono, duller and noisier than the 44.1 kHz stereo crowds made here.
 def licenses_text(rendered: dict[str, bytes]) -> str:
     """sounds/LICENSES.md: each file with its length, format and source (its maker here, and
     the recording it is made from, with that recording's copyright and licence)."""
-    sources = json.loads((RECORDINGS / "sources.json").read_text(encoding="utf-8"))
+    sources = recording_sources()
     rows = []
     for name, data in rendered.items():
         with wave.open(io.BytesIO(data)) as wav:
