@@ -49,8 +49,13 @@ deadline = time.monotonic() + 20
 while not speech.get_busy() and time.monotonic() < deadline:
     time.sleep(0.002)
 marks["speech"] = os.path.getsize(out)
-ducked = audio.cues.crowd.gain if audio.cues.crowd is not None else None
+# The crowd's lowest gain while the words play: the speech worker ducks it just after it starts
+# the words, so a single read at their start could come before the duck.
+ducked = None
 while speech.get_busy() and time.monotonic() < deadline:
+    if audio.cues.crowd is not None:
+        gain = audio.cues.crowd.gain
+        ducked = gain if ducked is None else min(ducked, gain)
     audio.cues.tick()
     time.sleep(0.002)
 marks["speech_end"] = os.path.getsize(out)
