@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 from sudden_death.engine.match import Match  # noqa: E402
 from sudden_death.engine.snapshot import action_to_dict  # noqa: E402
 from sudden_death.engine.state import Team  # noqa: E402
-from sudden_death.game_file import SavedGame, save_game  # noqa: E402
-from sudden_death.record import Opponent, Record, standings  # noqa: E402
+from sudden_death.storage.game_file import SavedGame, save_game  # noqa: E402
+from sudden_death.storage.record import Opponent, Record, standings  # noqa: E402
 
 
 def percentile(values: list[float], fraction: float) -> float:

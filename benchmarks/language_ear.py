@@ -37,7 +37,7 @@ from game_script import plan_game, spoken_lines  # noqa: E402
 
 from sudden_death import language  # noqa: E402
 from sudden_death.engine.events import DownStarted  # noqa: E402
-from sudden_death.settings import Settings  # noqa: E402
+from sudden_death.storage.settings import Settings  # noqa: E402
 from sudden_death.ui.screens.welcome import DEFAULT_HOME  # noqa: E402
 
 WORD = re.compile(r"[^\W_]+")

@@ -53,11 +53,11 @@ def child(out: Path, game_args: list[str]) -> int:
     from audible import AudibleProbe
 
     from sudden_death.audio import system
-    from sudden_death.net import protocol as p
     from sudden_death.net.remote_match import RemoteMatch
     from sudden_death.ui import table as table_module
     from sudden_death.ui.run import loop as loop_module
     from sudden_death.ui.run.cli import parse_options
+    from sudden_death.wire import protocol as p
 
     commits: dict[int, float] = {}  # the step a commit is for -> when it was handed over
     updates: list[tuple[int, float]] = []  # (step played, when the game took it)

@@ -47,7 +47,7 @@ from table_bots import Stats, play_tables  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import WebSocketException  # noqa: E402
 
-from sudden_death.net import protocol as p  # noqa: E402
+from sudden_death.wire import protocol as p  # noqa: E402
 
 FAILURES = (OSError, asyncio.TimeoutError, TimeoutError, WebSocketException)
 

@@ -33,7 +33,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 
 from ear_player import CAREFUL, EXPERT, TINKERER, Down, Downs, EarPlayer  # noqa: E402
 
-from sudden_death.settings import Settings, save_settings  # noqa: E402
+from sudden_death.storage.settings import Settings, save_settings  # noqa: E402
 
 VERBOSITIES = ("short", "normal", "detailed")
 TARGETS = {("normal", "words"): 120, ("short", "words"): 70,

@@ -380,7 +380,7 @@ def part_keys(games: int, live: bool, crowd: float = 0.0,
     threading.Thread(target=player, daemon=True).start()
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as config:
-        from sudden_death.settings import Settings, save_settings
+        from sudden_death.storage.settings import Settings, save_settings
         save_settings(Settings(crowd_volume=crowd), Path(config))
         loop_module.run_app(Options(headless=True, config=Path(config),
                                    keys="-" if live else None, seed=100))
@@ -461,7 +461,7 @@ def main(argv: list[str] | None = None) -> int:
                              "each underrun (what else was late then)")
     args = parser.parse_args(argv)
     if args.gaps:
-        from sudden_death.settings import Settings
+        from sudden_death.storage.settings import Settings
 
         stolen = stolen_seconds()
         found = run_part("keys", str(args.gaps), "keyboard", str(Settings().crowd_volume),
@@ -503,7 +503,7 @@ def main(argv: list[str] | None = None) -> int:
     service = run_part("service", str(args.sentences))
     keyboard = run_part("keys", str(args.games), "keyboard")
     live = run_part("keys", str(args.games), "live")
-    from sudden_death.settings import Settings
+    from sudden_death.storage.settings import Settings
 
     # The crowd on (its default) against off, both heard above CROWD_THRESHOLD_DBFS.
     crowd_off = run_part("keys", str(args.games), "keyboard", "0", str(CROWD_THRESHOLD_DBFS))

@@ -15,9 +15,9 @@ from websockets.asyncio.client import ClientConnection, connect
 from sudden_death.engine.actions import legal_actions
 from sudden_death.engine.snapshot import action_to_dict
 from sudden_death.engine.state import GameState, Team
-from sudden_death.net import protocol as p
 from sudden_death.server.limits import Limits
 from sudden_death.server.service import TableService, address, start, stop
+from sudden_death.wire import protocol as p
 
 QUIET_S = 0.3  # how long a seat listens for a message that must not come
 

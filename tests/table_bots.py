@@ -23,7 +23,7 @@ from websockets.exceptions import ConnectionClosed
 from sudden_death.engine.actions import actors, legal_actions
 from sudden_death.engine.snapshot import action_to_dict, state_from_dict
 from sudden_death.engine.state import GameState, Team
-from sudden_death.net import protocol as p
+from sudden_death.wire import protocol as p
 
 HOST, GUEST = Team.AWAY, Team.HOME  # the server seats the host away, the guest home
 ANSWER_TIMEOUT_S = 60.0

@@ -21,7 +21,7 @@ from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death.engine.state import Down, GameEnd, GameState, Outcome, Team
 from sudden_death.resources import sounds_dir
-from sudden_death.settings import Settings
+from sudden_death.storage.settings import Settings
 from sudden_death.ui.aids.audio_controls import AudioControls
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -20,7 +20,7 @@ from sudden_death.audio.notices import NoticeBoard, PlainFault
 from sudden_death.audio.protocols import Voice
 from sudden_death.audio.speech import SpeechService
 from sudden_death.audio.synth import ESPEAK, SYSTEM, engine_label, engine_names, pcm_to_wav
-from sudden_death.settings import Settings, from_mapping
+from sudden_death.storage.settings import Settings, from_mapping
 
 LABELS = {ESPEAK: "eSpeak NG", SYSTEM: "Windows voices"}
 

@@ -12,7 +12,7 @@ import sys
 
 from sudden_death.engine import SnapChoice
 from sudden_death.engine.smart import SmartPolicy
-from sudden_death.simulate import simulate
+from sudden_death.simulate.games import simulate
 
 
 def test_random_against_random_drives_look_like_football():

@@ -14,7 +14,7 @@ from recording import RecordingCues, RecordingSpeaker
 from sudden_death.audio.protocols import Category
 from sudden_death.engine.actions import held_hand
 from sudden_death.engine.computers import COACH
-from sudden_death.settings import Settings, save_settings
+from sudden_death.storage.settings import Settings, save_settings
 from sudden_death.ui.aids.how_to_play import RulesScreen
 from sudden_death.ui.aids.settings_screen import SETTING_KEYS, SettingsScreen
 from sudden_death.ui.app import App

@@ -14,7 +14,6 @@ import pytest
 from app_driver import press, started_app
 from recording import RecordingSpeaker
 
-from sudden_death import simulate
 from sudden_death.engine.actions import PickHand, hand_actions
 from sudden_death.engine.card_model import Role
 from sudden_death.engine.computers import COACH, COMPUTERS, RANDOM, make_computer
@@ -22,7 +21,8 @@ from sudden_death.engine.events import HandsRevealed
 from sudden_death.engine.match import Match
 from sudden_death.engine.smart import SmartPolicy
 from sudden_death.engine.state import Phase, Team
-from sudden_death.settings import from_mapping, load_settings
+from sudden_death.simulate import games as simulate
+from sudden_death.storage.settings import from_mapping, load_settings
 from sudden_death.ui.run.cli import parse_options
 
 ROOT = Path(__file__).resolve().parent.parent

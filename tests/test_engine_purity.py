@@ -26,7 +26,7 @@ def test_engine_source_imports_nothing_forbidden():
 def test_importing_the_engine_and_simulator_loads_no_audio_or_window_module():
     code = (
         "import sys, threading\n"
-        "import sudden_death.engine, sudden_death.simulate, sudden_death.engine.stats\n"
+        "import sudden_death.engine, sudden_death.simulate.games, sudden_death.engine.stats\n"
         f"bad = [m for m in sys.modules if m.startswith({FORBIDDEN!r})]\n"
         "assert not bad, bad\n"
         "assert threading.active_count() == 1\n"

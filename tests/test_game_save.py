@@ -20,7 +20,7 @@ from recording import RecordingSpeaker
 from table_driver import Seat
 
 from sudden_death.engine.match import Match
-from sudden_death.game_file import FILE_NAME, load_game, save_game
+from sudden_death.storage.game_file import FILE_NAME, load_game, save_game
 from sudden_death.ui.session import Session
 from sudden_death.ui.words.phrases import Names
 

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from sudden_death.settings import (
+from sudden_death.storage.settings import (
     FILE_NAME,
     MAX_FILE_BYTES,
     STALE_TEMP_SECONDS,

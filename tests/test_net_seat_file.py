@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from sudden_death.seat_file import FILE_NAME, SavedSeat, forget_seat, load_seat, save_seat
+from sudden_death.storage.seat_file import FILE_NAME, SavedSeat, forget_seat, load_seat, save_seat
 
 
 def test_a_kept_seat_comes_back_whole_and_is_gone_once_forgotten(tmp_path: Path) -> None:

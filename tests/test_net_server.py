@@ -20,9 +20,9 @@ from sudden_death.engine.actions import actors, legal_actions
 from sudden_death.engine.event_codec import events_from_list
 from sudden_death.engine.snapshot import action_to_dict, state_from_dict
 from sudden_death.engine.state import GameState, Team
-from sudden_death.net import protocol as p
 from sudden_death.server.service import TableService, address, start, stop
 from sudden_death.server.tables import Seat, replay
+from sudden_death.wire import protocol as p
 
 
 def test_a_host_gets_a_six_digit_code_and_the_away_seat_and_the_guest_the_home_seat() -> None:

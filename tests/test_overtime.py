@@ -65,8 +65,8 @@ from sudden_death.engine.event_codec import events_from_list, events_to_list
 from sudden_death.engine.field import LAST_DRIVE, OPENING_SPOT
 from sudden_death.engine.smart import SmartPolicy
 from sudden_death.engine.snapshot import state_to_dict
-from sudden_death.simulate import simulate
-from sudden_death.tally import Tally, spread
+from sudden_death.simulate.games import simulate
+from sudden_death.simulate.tally import Tally, spread
 
 FIRST, SECOND = Team.HOME, Team.AWAY  # HOME has the ball in drive 1 in these games
 # Defensive calls that leave these offensive calls at band 0, and featured players that back

@@ -14,7 +14,7 @@ from sudden_death.engine import events as ev
 from sudden_death.engine.field import OVERTIME_SPOT, Down
 from sudden_death.engine.match import Match
 from sudden_death.engine.state import GameState, Phase, Team
-from sudden_death.settings import Settings, load_settings, save_settings
+from sudden_death.storage.settings import Settings, load_settings, save_settings
 from sudden_death.ui.words.kicks import field_goal_option, punt_option
 from sudden_death.ui.words.narration import Narrator
 from sudden_death.ui.words.phrases import Names

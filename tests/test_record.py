@@ -29,7 +29,7 @@ from sudden_death.engine import events as ev
 from sudden_death.engine.match import Match
 from sudden_death.engine.state import Team
 from sudden_death.engine.summary import summarize
-from sudden_death.record import (
+from sudden_death.storage.record import (
     FILE_NAME,
     Opponent,
     PastGame,
@@ -155,7 +155,7 @@ import random, sys
 from pathlib import Path
 sys.path.insert(0, sys.argv[2])
 from test_record import whole_game
-from sudden_death.record import Opponent, Record
+from sudden_death.storage.record import Opponent, Record
 from sudden_death.engine.state import Team
 record = Record(Path(sys.argv[1]))
 games = [whole_game(seed)[1] for seed in range(8)]

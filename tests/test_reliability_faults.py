@@ -23,12 +23,12 @@ import pytest
 from recording import RecordingCues, RecordingSpeaker
 from reliability_helpers import ScriptSource, make_tracking_app
 
-from sudden_death import files as files_module
 from sudden_death.audio import system as system_module
 from sudden_death.audio.protocols import Message, Voice
 from sudden_death.audio.speech import SpeechService
 from sudden_death.audio.synth import Synthesizer, start_synth
 from sudden_death.resources import sounds_dir
+from sudden_death.storage import files as files_module
 from sudden_death.ui.run import loop as loop_module
 from sudden_death.ui.run.cli import Options
 from sudden_death.ui.run.loop import APOLOGY, run_app

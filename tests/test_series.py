@@ -12,10 +12,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from recording import RecordingSpeaker
 
+from sudden_death.engine.series import LENGTHS, Series
 from sudden_death.engine.state import Team
-from sudden_death.game_file import FILE_NAME as GAME_FILE
-from sudden_death.record import Record
-from sudden_death.series import FILE_NAME, LENGTHS, Series, load_series, save_series
+from sudden_death.storage.game_file import FILE_NAME as GAME_FILE
+from sudden_death.storage.record import Record
+from sudden_death.storage.series_file import FILE_NAME, load_series, save_series
 from sudden_death.ui.words.phrases import Names
 from sudden_death.ui.words.series import series_score_words
 

@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from sudden_death.simulate import simulate
+from sudden_death.simulate.games import simulate
 
 SPEC_KEYS = {
     "games": None,
@@ -77,7 +77,7 @@ def test_same_seed_same_result_whatever_the_number_of_processes():
 def test_workers_are_spawned_not_forked(monkeypatch):
     """Forking a process that runs threads can deadlock the child (3.12+ warns); the pool is
     given the spawn context explicitly, on every system."""
-    from sudden_death import simulate as module
+    from sudden_death.simulate import games as module
 
     used = []
 

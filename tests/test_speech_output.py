@@ -31,7 +31,7 @@ from sudden_death.audio.speech_output import (
     ReaderNews,
     SpeechOutput,
 )
-from sudden_death.settings import Settings, from_mapping, load_settings
+from sudden_death.storage.settings import Settings, from_mapping, load_settings
 from sudden_death.ui.app import App
 
 ROOT = Path(__file__).resolve().parent.parent

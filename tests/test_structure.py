@@ -15,6 +15,8 @@ LATE_IMPORTS = {
         "pygame greets on stdout unless told not to before its first import",
     ("sudden_death.ui.table", "net.link"):
         "websockets and asyncio take about 65 ms at start-up; only a table needs them",
+    ("sudden_death.ui.table", "server.home"):
+        "the same: the table served inside the game, handed to the link, only when hosting",
     ("sudden_death.ui.friends", "net.discovery"):
         "zeroconf takes about 80 ms at start-up; only joining on the home network needs it",
     ("sudden_death.__main__", "server.__main__"):
@@ -127,6 +129,70 @@ def test_the_front_end_imports_only_downwards() -> None:
                                       and here[0] != UI_LAYERS.index(APP_LAYER)):
                 upward.append(f"{name} -> {target}")
     assert not upward, upward
+
+
+# The package's top-level parts, lowest first (docs/architecture.md): each imports only from its
+# own part and the tiers before it, never from a neighbour in its own tier. The wire format sits
+# below both the game's link (`net`) and the table server (`server`), which are neighbours: the
+# server's code reaches the link only as an argument, handed in by the front end.
+PACKAGE_ORDER: tuple[tuple[str, ...], ...] = (
+    ("__init__", "language", "resources"),  # the version, the player's language, bundled files
+    ("engine",),  # the rules
+    ("wire",),  # the table protocol's messages
+    ("storage", "simulate"),  # what the game keeps on disk; the simulator and its report
+    ("server", "net"),  # the table server; the game's line to one
+    ("audio",),  # speech and cues
+    ("ui",),  # the front end
+    ("__main__",),  # the command line's first step
+)
+
+
+def part_of(module: str) -> str:
+    """The top-level part a module belongs to (`sudden_death.ui.app` is in `ui`)."""
+    parts = module.split(".")
+    return parts[1] if len(parts) > 1 else "__init__"
+
+
+def imports_against_the_order(graph: dict[str, set[str]]) -> list[str]:
+    """Every import from a later tier, from a neighbour in the same tier, or of a part placed
+    nowhere."""
+    rank = {part: index for index, tier in enumerate(PACKAGE_ORDER) for part in tier}
+    against = []
+    for name, targets in graph.items():
+        here_part = part_of(name)
+        here = rank.get(here_part)
+        for target in sorted(targets):
+            there_part = part_of(target)
+            there = rank.get(there_part)
+            if here is None or there is None:
+                against.append(f"{name} -> {target} (a part with no place in PACKAGE_ORDER)")
+            elif there > here or (there == here and there_part != here_part
+                                  and here_part != "__init__"):
+                against.append(f"{name} -> {target}")
+    return against
+
+
+def test_the_package_parts_import_only_downwards() -> None:
+    assert imports_against_the_order(import_graph()) == []
+
+
+def test_an_upward_import_between_parts_is_caught() -> None:
+    """The check is not blind: the link importing the server, the server the link, the rules
+    the front end, or a new top-level module nobody placed, each fails it."""
+    graph = import_graph()
+    for name, target in [("sudden_death.net.link", "sudden_death.server.service"),
+                         ("sudden_death.server.tables", "sudden_death.net.remote_match"),
+                         ("sudden_death.engine.game", "sudden_death.ui.app"),
+                         ("sudden_death.wire.protocol", "sudden_death.storage.settings")]:
+        planted = {**graph, name: graph[name] | {target}}
+        assert imports_against_the_order(planted) == [f"{name} -> {target}"]
+    stray = {**graph, "sudden_death.stray": {"sudden_death.engine.game"}}
+    assert imports_against_the_order(stray) == [
+        "sudden_death.stray -> sudden_death.engine.game (a part with no place in PACKAGE_ORDER)"]
+
+
+def test_every_top_level_part_has_a_place() -> None:
+    assert {part_of(name) for name in modules()} <= {p for tier in PACKAGE_ORDER for p in tier}
 
 
 def test_every_front_end_module_has_a_layer() -> None:

@@ -11,9 +11,9 @@ from table_driver import JOIN_KEYS, Seat, Server, start_playing
 from sudden_death.engine.actions import Concede
 from sudden_death.engine.game import Game
 from sudden_death.engine.state import Team
-from sudden_death.net import protocol as p
 from sudden_death.server.tables import Seat as TableSeat
 from sudden_death.server.tables import Table
+from sudden_death.wire import protocol as p
 
 # Title: Play a friend; Host a series (below Host and Join); Best of 3 (focused); the name.
 SERIES_KEYS = ["end", "up", "return", "down", "down", "return", "return", "type Hawks",

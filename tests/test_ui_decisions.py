@@ -17,7 +17,7 @@ from sudden_death.engine.card_model import Role
 from sudden_death.engine.cards import card_name
 from sudden_death.engine.field import Down
 from sudden_death.engine.state import GameState, Phase, Swap, Team
-from sudden_death.settings import Settings, save_settings
+from sudden_death.storage.settings import Settings, save_settings
 from sudden_death.ui.app import App
 from sudden_death.ui.screens.base import ConfirmScreen
 from sudden_death.ui.screens.decisions import SnapScreen

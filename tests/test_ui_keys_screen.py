@@ -11,7 +11,7 @@ import pygame
 from app_driver import press, started_app
 from recording import RecordingSpeaker
 
-from sudden_death.settings import Settings, load_settings, save_settings
+from sudden_death.storage.settings import Settings, load_settings, save_settings
 from sudden_death.ui import own_keys
 from sudden_death.ui.aids.keys_screen import KeyCapture, KeysScreen
 from sudden_death.ui.app import App

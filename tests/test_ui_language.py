@@ -15,7 +15,7 @@ from app_driver import press, started_app
 from recording import RecordingSpeaker
 
 from sudden_death import language
-from sudden_death.settings import Settings, load_settings, save_settings
+from sudden_death.storage.settings import Settings, load_settings, save_settings
 from sudden_death.ui.aids.settings_screen import SETTING_KEYS
 from sudden_death.ui.run.cli import parse_options
 

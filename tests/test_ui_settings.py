@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death.engine.match import Match
-from sudden_death.folders import Folders, user_folders
-from sudden_death.settings import (
+from sudden_death.storage.folders import Folders, user_folders
+from sudden_death.storage.settings import (
     FILE_NAME,
     Settings,
     default_config_dir,
@@ -129,7 +129,7 @@ def test_unreadable_or_unwritable_places_never_raise(tmp_path: Path) -> None:
 FULL_DISK_CHILD = """
 import json, os, resource, signal, sys
 from pathlib import Path
-from sudden_death.settings import Settings, load_settings, save_settings
+from sudden_death.storage.settings import Settings, load_settings, save_settings
 folder = Path(sys.argv[1])
 signal.signal(signal.SIGXFSZ, signal.SIG_IGN)  # a write past the limit fails, not kills
 resource.setrlimit(resource.RLIMIT_FSIZE, (0, resource.RLIM_INFINITY))
@@ -308,7 +308,7 @@ def test_verbosity_changes_what_is_said() -> None:
 REAL_RATE_CHILD = """
 import json, pygame
 from sudden_death.audio.system import SPEECH_CHANNEL, open_audio
-from sudden_death.settings import Settings
+from sudden_death.storage.settings import Settings
 from sudden_death.ui.aids.audio_controls import AudioControls
 audio = open_audio(sound=False)
 controls = AudioControls(audio.speaker, audio.cues)

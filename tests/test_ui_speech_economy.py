@@ -22,7 +22,7 @@ from sudden_death.audio.protocols import Message
 from sudden_death.engine import events as ev
 from sudden_death.engine.cards import card_name
 from sudden_death.engine.state import SwapKind, Team
-from sudden_death.settings import Settings, save_settings
+from sudden_death.storage.settings import Settings, save_settings
 from sudden_death.ui.run import loop as loop_module
 from sudden_death.ui.run.cli import Options
 from sudden_death.ui.run.key_script import KeySource, Step, parse_step

@@ -15,7 +15,7 @@ import threading
 from zeroconf import IPVersion, ServiceBrowser, ServiceStateChange, Zeroconf
 from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from . import protocol as p
+from ..wire import protocol as p
 from .news import NearbyTable
 
 SERVICE = "_sudden-death._tcp.local."

@@ -6,8 +6,9 @@ turns every 2 ms while a table is open). Sending only hands the message to that 
 slow, stalled or dead server therefore never freezes keys or speech. Nothing here touches
 pygame: posting pygame events from this thread crashed the game (pygame 2.6, dummy driver).
 
-With `serve` set, the thread also runs a table server (the same `TableService` as
-`python -m sudden_death.server`) for play on the home network, and connects to it.
+With no `url`, the thread also runs a table server for play on the home network, and connects
+to it: `serve`, the server's own code (`server/home.py`) handed in by the game, so this
+package never imports the server's.
 """
 
 from __future__ import annotations
@@ -16,15 +17,13 @@ import asyncio
 import contextlib
 import logging
 import queue
-import socket
 import threading
 import time
-from collections.abc import Coroutine
+from collections.abc import Awaitable, Callable, Coroutine
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Protocol
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.asyncio.server import Server
 from websockets.exceptions import (
     ConnectionClosed,
     InvalidStatus,
@@ -32,8 +31,7 @@ from websockets.exceptions import (
     WebSocketException,
 )
 
-from ..server.service import TableService, start
-from . import protocol as p
+from ..wire import protocol as p
 from .discovery import Advertiser
 from .news import Connected, Lost, News, Reconnecting, Restored
 
@@ -42,15 +40,30 @@ CONNECT_TIMEOUT_S = 5.0
 CLOSE_WAIT_S = 1.0
 RETRY_FIRST_S, RETRY_MAX_S = 0.25, 8.0
 RECONNECT_FOR_S = 120.0  # how long a dropped line is tried again before the game gives up
-HOME_PORT = 8765  # the port a table hosted inside the game listens on, when it is free
+
+
+class Served(Protocol):
+    """A server running on this link's thread (websockets' `Server`): closed with the link."""
+
+    def close(self) -> None: ...
+
+    async def wait_closed(self) -> None: ...
+
+
+# Starts a table server here: the server, the URL to connect to, and the address a friend joins.
+Serve = Callable[[], Awaitable[tuple[Served, str, str]]]
 
 
 
 
 class TableLink:
-    def __init__(self, url: str | None, greeting: p.Message) -> None:
-        """`url`: the table server; None serves a table here (see the module's docstring)."""
+    def __init__(self, url: str | None, greeting: p.Message, serve: Serve | None = None) -> None:
+        """`url`: the table server; None serves a table here with `serve` (see the module's
+        docstring)."""
+        if url is None and serve is None:
+            raise ValueError("a link with no server's address needs a server to start")
         self.url = url
+        self._serve = serve
         self.greeting = greeting
         self.inbox: queue.SimpleQueue[News] = queue.SimpleQueue()
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -107,11 +120,12 @@ class TableLink:
         self._loop = asyncio.get_running_loop()
         self._outbox = asyncio.Queue()
         self._ready.set()
-        server: Server | None = None
+        server: Served | None = None
         try:
             url, address = self.url, None
             if url is None:
-                server, url, address = await _serve_here()
+                assert self._serve is not None
+                server, url, address = await self._serve()
                 self._advertised = address
             await self._keep_line(url, address)
         except (OSError, asyncio.TimeoutError, TimeoutError) as error:  # could not serve here
@@ -243,24 +257,3 @@ class TableLink:
             self._refused = True
         elif isinstance(message, p.Left):
             self._refused = True  # the table is over: nothing to come back to
-
-
-async def _serve_here() -> tuple[Server, str, str]:
-    """A table server on this computer for the home network: HOME_PORT if it is free, else
-    any port. Returns the server, the URL to connect to and the address a friend joins."""
-    service = TableService()
-    try:
-        server = await start(service, "0.0.0.0", HOME_PORT)
-    except OSError:
-        server = await start(service, "0.0.0.0", 0)
-    port = next(iter(server.sockets)).getsockname()[1]
-    return server, f"ws://127.0.0.1:{port}", f"{_home_address()}:{port}"
-
-
-def _home_address() -> str:
-    """This computer's address on its network (no packet is sent: a UDP socket is only aimed
-    at a documentation address so the system picks the interface it would use)."""
-    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
-        probe.connect(("192.0.2.1", 9))
-        return str(probe.getsockname()[0])
-    return "127.0.0.1"

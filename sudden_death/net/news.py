@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Protocol
 
-from . import protocol as p
+from ..wire import protocol as p
 
 
 @dataclass(frozen=True)

@@ -17,10 +17,10 @@ from ..engine.card_model import Role
 from ..engine.errors import RulesError, SnapshotError
 from ..engine.event_codec import events_from_list
 from ..engine.match import Decision
+from ..engine.series import LENGTHS, Series
 from ..engine.snapshot import action_to_dict, state_from_dict
 from ..engine.state import GameState, Phase, Team
-from ..series import LENGTHS, Series
-from . import protocol as p
+from ..wire import protocol as p
 
 
 class ServerRefusal(RulesError):

@@ -26,9 +26,9 @@ from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
 from ..engine.game import Game
+from ..engine.series import LENGTHS
 from ..engine.state import Team
-from ..net import protocol as p
-from ..series import LENGTHS
+from ..wire import protocol as p
 from .limits import Addresses, Bucket, Limits
 from .store import TableStore
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks

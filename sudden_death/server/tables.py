@@ -27,10 +27,10 @@ from ..engine.actions import SIMULTANEOUS, Action, Concede, PickHand, actors, le
 from ..engine.errors import RulesError, SnapshotError
 from ..engine.event_codec import events_to_list
 from ..engine.game import Game
+from ..engine.series import LENGTHS, Series
 from ..engine.snapshot import action_from_dict, action_to_dict, state_to_dict
 from ..engine.state import GameState, Team
-from ..net import protocol as p
-from ..series import LENGTHS, Series
+from ..wire import protocol as p
 
 Outgoing = list[tuple[Team, p.Message]]
 HOST_SEAT = Team.AWAY  # the guest calls the toss, as the home team does in the rules

@@ -21,10 +21,10 @@ from ..engine.computers import COACH
 from ..engine.errors import SnapshotError
 from ..engine.field import LAST_DOWN
 from ..engine.state import GameState, Phase, SnapChoice
-from ..game_file import DamagedSave, load_game, set_aside
 from ..language import _
 from ..net.remote_match import RemoteMatch
-from ..seat_file import load_seat
+from ..storage.game_file import DamagedSave, load_game, set_aside
+from ..storage.seat_file import load_seat
 from .aids.comfort import Comfort
 from .aids.keys_screen import KeyCapture
 from .friends import Friends

@@ -16,10 +16,10 @@ from ..audio.protocols import Category, Priority
 from ..engine import events as ev
 from ..engine.errors import RulesError
 from ..language import _
-from ..net import protocol as p
 from ..net.news import TableFinder
 from ..net.remote_match import RemoteMatch
-from ..seat_file import SavedSeat, forget_seat, load_seat, save_seat
+from ..storage.seat_file import SavedSeat, forget_seat, load_seat, save_seat
+from ..wire import protocol as p
 from .aids.comfort import Comfort
 from .screens.base import Host, Screen
 from .screens.friend import (

@@ -17,14 +17,15 @@ from ..audio.protocols import Category
 from ..engine.computers import COACH
 from ..engine.errors import SnapshotError
 from ..engine.match import Match
+from ..engine.series import Series
 from ..engine.state import Team
 from ..engine.summary import summarize
-from ..folders import user_folders
-from ..game_file import DamagedSave, forget_game, load_game, save_game, set_aside
 from ..language import _
 from ..net.remote_match import RemoteMatch
-from ..record import Opponent, Record, RecordError
-from ..series import Series, forget_series, load_series, save_series
+from ..storage.folders import user_folders
+from ..storage.game_file import DamagedSave, forget_game, load_game, save_game, set_aside
+from ..storage.record import Opponent, Record, RecordError
+from ..storage.series_file import forget_series, load_series, save_series
 from .aids.record_screen import RecordScreen
 from .screens.base import ConfirmScreen, Host, Screen
 from .screens.series_setup import SeriesScreen

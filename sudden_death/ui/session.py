@@ -20,7 +20,7 @@ from ..engine.errors import RulesError, SnapshotError
 from ..engine.match import Decision, Match
 from ..engine.snapshot import action_from_dict, action_to_dict
 from ..engine.state import GameState, Hand, SnapChoice, Team
-from ..game_file import SavedGame
+from ..storage.game_file import SavedGame
 from .screens.base import Screen
 from .screens.review import ComputerCalls
 from .words.line import Line

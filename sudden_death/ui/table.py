@@ -14,9 +14,9 @@ from ..engine import events as ev
 from ..engine.errors import RulesError
 from ..engine.state import Team
 from ..language import _
-from ..net import protocol as p
 from ..net.news import Connected, Lost, Reconnecting, Restored
 from ..net.remote_match import RemoteMatch, ServerRefusal
+from ..wire import protocol as p
 from .words.phrases import Names
 from .words.table import (
     away_words,
@@ -65,8 +65,9 @@ class TablePlay:
         self.hosting = isinstance(greeting, p.Host)
         self.url = url  # None: this game serves the table itself
         from ..net.link import TableLink
+        from ..server.home import serve_here
 
-        self.link = TableLink(url, greeting)
+        self.link = TableLink(url, greeting, serve_here if url is None else None)
         self.address: str | None = None
         self.code = ""
         self.token = ""

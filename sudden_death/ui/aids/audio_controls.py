@@ -13,7 +13,7 @@ from ...audio.synth import ESPEAK, engine_label
 from ...engine.field import GOAL_LINE
 from ...engine.state import GameState
 from ...language import N_, _, active
-from ...settings import Settings
+from ...storage.settings import Settings
 
 # The choices as spoken after "Speech output: " (N_: translated where spoken).
 OUTPUT_WORDS = {

@@ -16,7 +16,7 @@ from ...audio.protocols import Category, CuePlayer, Speaker
 from ...engine import events as ev
 from ...engine.state import GameState
 from ...language import _, choose, switch
-from ...settings import Settings, load_settings, save_settings
+from ...storage.settings import Settings, load_settings, save_settings
 from .. import own_keys
 from ..keymap import KeyMap
 from ..screens.base import Extra, Host, Screen

@@ -15,7 +15,7 @@ from typing import Protocol
 import pygame
 
 from ...language import _, join_words, p_
-from ...settings import Settings
+from ...storage.settings import Settings
 from .. import own_keys
 from ..keymap import Chord, Command, Context, KeyMap, Pad
 from ..screens.base import Host, Screen

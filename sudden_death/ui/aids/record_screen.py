@@ -9,7 +9,7 @@ from pathlib import Path
 
 from ...audio.protocols import Category
 from ...language import _, n_
-from ...record import Record, RecordError, standings
+from ...storage.record import Record, RecordError, standings
 from ..keymap import Command
 from ..screens.base import Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
 from ...language import N_, _, active, available, n_, p_
-from ...settings import (
+from ...storage.settings import (
     COMPUTERS,
     MIN_SPEECH_VOLUME,
     SEAT_WAITS,

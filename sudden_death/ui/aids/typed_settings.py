@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 from ...audio.protocols import Category
 from ...language import _
-from ...settings import server_address, table_password
+from ...storage.settings import server_address, table_password
 from ..screens.base import Host
 from ..screens.menu import Group, Item, ItemKind, Menu
 from ..screens.welcome import TypingScreen

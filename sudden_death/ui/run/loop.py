@@ -28,9 +28,9 @@ from ...audio.protocols import Category, CuePlayer, Speaker
 from ...audio.screen_reader import find_screen_reader
 from ...audio.silent import SilentCues, SilentSpeaker
 from ...audio.speech_output import SpeechOutput
-from ...folders import user_folders
 from ...language import N_, LanguageChoice, _, choose, install, restore
-from ...settings import load_settings
+from ...storage.folders import user_folders
+from ...storage.settings import load_settings
 from ..app import App
 from ..window.frame_log import FrameLog
 from ..window.render import HEIGHT, WIDTH, Fonts, draw

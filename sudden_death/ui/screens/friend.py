@@ -8,7 +8,7 @@ from functools import partial
 from ...audio.protocols import Category
 from ...language import N_, _, n_
 from ...net.news import NearbyTable
-from ...net.protocol import CODE_DIGITS, MAX_CHAT, MAX_PASSWORD
+from ...wire.protocol import CODE_DIGITS, MAX_CHAT, MAX_PASSWORD
 from ..keymap import Command
 from ..words.table import table_words
 from .base import Host, Screen, buttons

@@ -5,8 +5,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import partial
 
+from ...engine.series import LENGTHS
 from ...language import _
-from ...series import LENGTHS
 from .base import Host, Screen
 from .menu import Group, Item, ItemKind, Menu
 

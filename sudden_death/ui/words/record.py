@@ -6,7 +6,7 @@ from datetime import datetime
 
 from ...engine.state import Team
 from ...language import N_, _, n_
-from ...record import Opponent, PastGame, Result, Standing
+from ...storage.record import Opponent, PastGame, Result, Standing
 from .phrases import Names, score_words
 
 MONTHS = (N_("January"), N_("February"), N_("March"), N_("April"), N_("May"), N_("June"),

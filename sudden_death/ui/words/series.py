@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
+from ...engine.series import Series
 from ...engine.state import Team
 from ...language import _, n_
-from ...series import Series
 from .phrases import Names
 
 

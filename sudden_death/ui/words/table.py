@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from ...language import N_, _
-from ...net import protocol as p
 from ...net.news import NearbyTable
+from ...wire import protocol as p
 
 
 def code_words(code: str) -> str:

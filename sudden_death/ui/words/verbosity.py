@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from enum import IntEnum
 
 from ...language import N_
-from ...settings import PRESETS, Settings
+from ...storage.settings import PRESETS, Settings
 
 
 class Verbosity(IntEnum):

@@ -6,8 +6,8 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
-from .engine import BANDS, DriveEnd, Outcome, PlayResult, Team, overtime_period
-from .engine import events as ev
+from ..engine import BANDS, DriveEnd, Outcome, PlayResult, Team, overtime_period
+from ..engine import events as ev
 
 SACK_TOTALS = range(2, 13)
 PUNT_NETS = (30, 40, 50)

@@ -25,11 +25,11 @@ from enum import Enum
 from pathlib import Path
 from typing import Any
 
-from .engine import events as ev
-from .engine.errors import SnapshotError
-from .engine.event_codec import events_from_list, events_to_list
-from .engine.state import Team
-from .engine.summary import GameSummary, summarize
+from ..engine import events as ev
+from ..engine.errors import SnapshotError
+from ..engine.event_codec import events_from_list, events_to_list
+from ..engine.state import Team
+from ..engine.summary import GameSummary, summarize
 from .folders import data_folder
 
 FILE_NAME = "record.sqlite3"

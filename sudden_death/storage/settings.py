@@ -19,9 +19,9 @@ from dataclasses import asdict, dataclass, replace
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from ..language import _
 from .files import write_atomic
 from .folders import user_folders
-from .language import _
 
 LOG = logging.getLogger(__name__)
 

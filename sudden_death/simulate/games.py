@@ -1,30 +1,19 @@
-"""Play whole games with the engine alone and print what happened.
+"""Whole games between computer policies, with the engine alone, counted in a `Tally`.
 
-    python -m sudden_death.simulate --games 20000 --seed 1 --json
-    python -m sudden_death.simulate --games 20000 --seed 1 --json --overtime
-
---overtime plays the house rule that plays off a tie (engine/field.py); the JSON then has one
-more key, "overtime", and without it the JSON is exactly SPEC's.
-
-Game i draws its own seeds from the master seed in order, so the result depends only on
---seed and --games, never on how many processes (--jobs) share the work.
+Game i draws its own seeds from the master seed in order, so the result depends only on the
+seed and the number of games, never on how many processes (`jobs`) share the work.
 """
 
 from __future__ import annotations
 
-import argparse
-import json
 import multiprocessing
-import os
 import random
-import sys
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor
 
-from .engine import Game, Match, Team
-from .engine.computers import COACH, COMPUTERS
-from .engine.policy import Policy
-from .report import format_report
+from ..engine import Game, Match, Team
+from ..engine.computers import COACH, COMPUTERS
+from ..engine.policy import Policy
 from .tally import Tally
 
 # The game's own computers ("coach" is the one players meet; "smart" is its older name here).
@@ -94,44 +83,3 @@ def worker_context() -> multiprocessing.context.BaseContext:
     game's speech worker, a test runner's) can deadlock a child, and Python 3.12+ warns about
     it. A spawned worker imports the game afresh; results depend only on the game seeds."""
     return multiprocessing.get_context("spawn")
-
-
-def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="python -m sudden_death.simulate",
-        description="Play whole games between computer policies and count what happened.",
-    )
-    parser.add_argument("--games", type=int, default=1000, help="how many games to play")
-    parser.add_argument("--seed", type=int, default=1, help="master seed for every die and choice")
-    parser.add_argument("--json", action="store_true", help="print the JSON object of SPEC")
-    parser.add_argument("--report", action="store_true", help="print a readable balance report")
-    parser.add_argument("--first-team", default="random", choices=sorted(POLICIES))
-    parser.add_argument("--second-team", default="random", choices=sorted(POLICIES))
-    parser.add_argument(
-        "--overtime", action="store_true",
-        help="play off a tie after drive 2 (a house rule; the rules let a tie stand)",
-    )
-    parser.add_argument(
-        "--jobs", type=int, default=os.cpu_count() or 1, help="processes to share the games"
-    )
-    return parser
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
-    args = parser.parse_args(argv)
-    if args.games < 1:
-        parser.error("--games must be at least 1")
-    tally = simulate(args.games, args.seed, args.first_team, args.second_team, max(1, args.jobs),
-                     args.overtime)
-    if args.report:
-        print(format_report(tally, args.first_team, args.second_team))
-        return 0
-    data = tally.as_json()
-    data["policies"] = {"first_team": args.first_team, "second_team": args.second_team}
-    print(json.dumps(data, indent=None if args.json else 2))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .engine.card_model import DefCall, OffCall
-from .engine.cards import card_name
-from .engine.field import MAX_OVERTIME_PAIRS
+from ..engine.card_model import DefCall, OffCall
+from ..engine.cards import card_name
+from ..engine.field import MAX_OVERTIME_PAIRS
 from .tally import Tally
 
 
