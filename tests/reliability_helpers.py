@@ -81,7 +81,7 @@ class InvariantWatcher:
             self._match, self._index, self._scores, self._drives, self._over = (
                 match, 0, [0, 0], 0, 0)
             self.matches_seen += 1
-        log = match.game.log
+        log = match.match.game.log  # a game against the computer: its engine's log
         for event in log[self._index:]:
             self._event(event)
         self._index = len(log)

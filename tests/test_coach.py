@@ -98,7 +98,7 @@ def test_the_coach_is_announced_at_each_game_and_chosen_in_settings(tmp_path: Pa
     explained = ("The Bears are coached today: their coach knows the card tables and picks "
                  "what they favour, where the rules' computer picks at random.")
     assert explained in texts  # what a coach is, the first time
-    assert app.match is not None and type(app.match.policies[Team.AWAY]) is SmartPolicy
+    assert app.match is not None and type(app.match.match.policies[Team.AWAY]) is SmartPolicy
     app.play_again()
     assert [m.text for m in speaker.spoken].count("The Bears are coached today.") == 1
     assert [m.text for m in speaker.spoken].count(explained) == 1

@@ -21,6 +21,7 @@ from table_driver import Seat
 
 from sudden_death.engine.match import Match
 from sudden_death.storage.game_file import FILE_NAME, load_game, save_game
+from sudden_death.ui.computer_game import ComputerGame
 from sudden_death.ui.session import Session
 from sudden_death.ui.words.phrases import Names
 
@@ -28,18 +29,21 @@ from sudden_death.ui.words.phrases import Names
 def choose(session: Session) -> object:
     """The player's next action: a fixed pick among the legal ones, by how many came before
     (so a resumed game chooses exactly as an uninterrupted one)."""
-    assert session.match is not None and isinstance(session.match, Match)
+    assert isinstance(session.match, ComputerGame)
     legal = session.match.legal_actions()
-    return legal[(len(session.actions) * 7 + 3) % len(legal)]
+    return legal[(len(session.match.actions) * 7 + 3) % len(legal)]
 
 
 def play_on(session: Session, limit: int | None = None) -> list[object]:
     """Actions until the game is over (or `limit` of them in all); returns the events."""
     events: list[object] = []
-    assert session.match is not None
-    while not session.match.is_over and (limit is None or len(session.actions) < limit):
-        played, refused = session.act([choose(session)])  # type: ignore[list-item]
-        assert refused is None
+    match = session.match
+    assert isinstance(match, ComputerGame)
+    while not match.is_over and (limit is None or len(match.actions) < limit):
+        session.submit([choose(session)])  # type: ignore[list-item]
+        steps = match.drain()
+        assert [step.refusal for step in steps] == [None] * len(steps)
+        played = [event for step in steps for event in step.events]
         session.note(played)  # as App.after does: noted, then told
         session.narrator.lines(played)
         events += played

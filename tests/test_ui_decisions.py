@@ -92,7 +92,7 @@ def test_d_reads_cards_in_the_swap_lists_and_the_computers_revealed_cards() -> N
 def _fourth_down_app(scores: tuple[int, int], drive: int) -> tuple[App, RecordingSpeaker]:
     app, speaker = app_at_first_cards()
     assert app.match is not None
-    game = app.match.game
+    game = app.match.match.game
     game.state = GameState(phase=Phase.SNAP_CHOICE, scores=scores, drive=drive,
                            offense=Team.HOME, down=Down(4, 70, 75))
     app.show_decision()
@@ -140,7 +140,7 @@ def test_before_fourth_down_the_kicks_are_the_last_list_of_the_card_screen() -> 
 def test_s_on_defense_says_what_the_computer_needs() -> None:
     app, speaker = app_at_first_cards()
     assert app.match is not None
-    app.match.game.state = GameState(phase=Phase.SNAP_CHOICE, scores=(3, 0), drive=2,
+    app.match.match.game.state = GameState(phase=Phase.SNAP_CHOICE, scores=(3, 0), drive=2,
                                      offense=Team.AWAY, down=Down(1, 25, 35))
     press(app, "s")
     assert said(speaker)[-1] == (
@@ -186,7 +186,8 @@ def test_the_switches_under_the_dial_change_only_what_they_name() -> None:
     app, _speaker = app_at_first_cards()
     press(app, "1", "2", "1", "2", "3", "return")
     assert app.match is not None
-    events = app.match.act(PickSwap(Swap.keep())) + app.match.act(app.match.legal_actions()[0])
+    events = app.match.match.act(PickSwap(Swap.keep())) + app.match.match.act(
+        app.match.legal_actions()[0])
     normal = Telling.preset(Verbosity.NORMAL)
     plain = " ".join(line.text for line in Narrator(Names("Jets", "Bears")).lines(events, normal))
     rolls = " ".join(line.text for line in Narrator(Names("Jets", "Bears")).lines(

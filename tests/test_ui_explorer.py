@@ -25,6 +25,7 @@ from sudden_death.engine.resolve import compute_band
 from sudden_death.engine.state import Phase, Team
 from sudden_death.engine.stats import band_stats
 from sudden_death.ui.app import App
+from sudden_death.ui.computer_game import ComputerGame
 from sudden_death.ui.keymap import KeyMap
 from sudden_death.ui.run.loop import APOLOGY
 from sudden_death.ui.screens.explorer import (
@@ -288,8 +289,8 @@ def app_at_selection() -> tuple[App, RecordingSpeaker]:
 
 
 def snapshot(app: App) -> tuple[object, ...]:
-    match = app.match
-    assert match is not None
+    assert isinstance(app.match, ComputerGame)
+    match = app.match.match
     menu = app.top.menu
     checks = [[item.checked for item in group.items] for group in menu.groups]
     computer = match.policies[Team.AWAY]

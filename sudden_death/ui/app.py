@@ -22,8 +22,8 @@ from ..engine.errors import SnapshotError
 from ..engine.field import LAST_DOWN
 from ..engine.state import GameState, Phase, SnapChoice
 from ..language import _
-from ..net.remote_match import RemoteMatch
 from ..storage.game_file import DamagedSave, load_game, set_aside
+from ..storage.record import Opponent
 from ..storage.seat_file import load_seat
 from .aids.comfort import Comfort
 from .aids.keys_screen import KeyCapture
@@ -40,6 +40,7 @@ from .keymap import (
     types_text,
 )
 from .panel import Panel
+from .play import Play
 from .screens import review as sections
 from .screens.base import ConfirmScreen, Extra, Screen
 from .screens.decisions import CoinScreen, FinalCallScreen, GameOverScreen, SideScreen, SnapScreen
@@ -51,7 +52,7 @@ from .screens.friend import (
 from .screens.hands import SelectionScreen, SubstitutionScreen
 from .screens.menu import Feedback, Menu
 from .screens.welcome import DEFAULT_AWAY, DEFAULT_HOME, NamingScreen, WelcomeScreen
-from .session import Play, Session
+from .session import Session
 from .window.render import View
 from .words.cards import card_details
 from .words.help import screen_help
@@ -123,7 +124,9 @@ class App:
     def opponent(self) -> str | None:
         """The friend's team at a table, whom words name where they would say "the computer";
         None against the computer."""
-        return self.names.theirs if isinstance(self.match, RemoteMatch) else None
+        match = self.match
+        return self.names.theirs if match is not None and match.opponent is Opponent.FRIEND \
+            else None
 
     def game_state(self) -> GameState | None:
         return None if self.session.match is None else self.session.match.state
@@ -341,8 +344,8 @@ class App:
         return self.session.narrator.lines(events, self.telling)
 
     def play_again(self) -> None:
-        if isinstance(self.match, RemoteMatch):
-            self.friends.play_again()
+        if self.match is not None and self.match.opponent is Opponent.FRIEND:
+            self.friends.play_again()  # a rematch is asked at the friend's table
             return
         if self.keeper.in_series:
             assert self.keeper.series is not None
@@ -386,14 +389,24 @@ class App:
         down); a refused one is said, and what went before it still counts."""
         if self.match is None:
             return
-        events, refused = self.session.act(actions)
-        if refused is not None:
-            self.cue("menu_error")
-            # Translators: {reason} is the rules' reason, which is in English.
-            self.say(_("Not allowed: {reason}.").format(reason=refused))
-            if not events:
-                return
-        self.after(events)
+        self.session.submit(actions)
+        self.take_steps()  # against the computer, at once; at a table, when the server plays
+
+    def take_steps(self) -> None:
+        """Tell every step the game has queued: what was refused, then what was played (the
+        one road for every game's steps, after a key and on every turn of the loop)."""
+        match = self.match
+        if match is None:
+            return
+        for step in match.drain():
+            refusal = step.refusal
+            if refusal is not None:
+                self.cue("menu_error")
+                self.say(refusal.words, category=refusal.category)
+            if step.events:
+                self.after(step.events)
+            elif refusal is not None and refusal.ask_again:
+                self.show_decision(interrupt=False)
 
     def after(self, events: list[ev.Event]) -> None:
         self.session.note(events)  # before the narrator moves on
@@ -411,7 +424,7 @@ class App:
         assert match is not None
         decision = match.pending()
         state = match.state
-        if isinstance(match, RemoteMatch) and self.friends.turn(match):
+        if self.friends.turn(match):
             return  # the friend's turn: waiting for them
         if decision is None:
             assert state.outcome is not None
@@ -470,9 +483,8 @@ class App:
         self.push(ConfirmScreen(self, question, self.concede, yes=_("Yes, concede")))
 
     def concede(self) -> None:
-        events = self.session.concede()
-        if events:
-            self.after(events)
+        self.session.concede()
+        self.take_steps()
 
     def open_extra(self, extra: Extra) -> None:
         """Settings, How to play or the guided first down (from the title screen)."""
@@ -483,6 +495,7 @@ class App:
         table server) that answer off the loop."""
         self.comfort.tick()
         self.friends.tick()
+        self.take_steps()
 
     def tell_notice(self, notice: str, cue: bool = True, again: bool = False) -> None:
         """Show a fault reason in the window (once) and speak it without cutting speech, after

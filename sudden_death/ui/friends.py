@@ -2,7 +2,9 @@
 news does to the screens, chat, and the words and pulse while the friend chooses.
 
 Kept out of `app.py`, which holds what every game shares; the app hands the screens' table
-requests here, and `TablePlay` (the line's news) reports here.
+requests here, and `TablePlay` (the line's news) reports the table's comings and goings here.
+The game's steps do not come this way: they reach the app through the game itself
+(`TableGame`), as a game against the computer's do.
 """
 
 from __future__ import annotations
@@ -13,14 +15,12 @@ from pathlib import Path
 from typing import Protocol
 
 from ..audio.protocols import Category, Priority
-from ..engine import events as ev
-from ..engine.errors import RulesError
 from ..language import _
 from ..net.news import TableFinder
-from ..net.remote_match import RemoteMatch
 from ..storage.seat_file import SavedSeat, forget_seat, load_seat, save_seat
 from ..wire import protocol as p
 from .aids.comfort import Comfort
+from .play import Play
 from .screens.base import Host, Screen
 from .screens.friend import (
     ChatScreen,
@@ -30,8 +30,9 @@ from .screens.friend import (
     PasswordScreen,
     TableWaitScreen,
 )
-from .session import Play, Session
+from .session import Session
 from .table import TablePlay
+from .table_game import TableGame
 from .words.phrases import Names
 from .words.series import table_series_words
 from .words.situation import situation_words
@@ -65,7 +66,7 @@ class FriendsHost(Host, Protocol):
 
     def show_decision(self, interrupt: bool = True) -> None: ...
 
-    def after(self, events: list[ev.Event]) -> None: ...
+    def take_steps(self) -> None: ...
 
 
 WAIT_WORDS_DELAY_S = 0.4  # a friend who has already chosen reveals within milliseconds
@@ -97,6 +98,9 @@ class Friends:
 
     def record(self, kind: str, **fields: object) -> None:
         self.app.record(kind, **fields)
+
+    def take_steps(self) -> None:
+        self.app.take_steps()
 
     # -- opening and leaving -------------------------------------------------------------------
 
@@ -203,7 +207,7 @@ class Friends:
     def table_waiting(self, words: str) -> None:
         self.app.show(TableWaitScreen(self.app, words), interrupt=False)
 
-    def table_started(self, match: RemoteMatch, names: Names) -> None:
+    def table_started(self, match: TableGame, names: Names) -> None:
         app, table = self.app, self.table
         if table is not None and table.url is not None:  # a crash can come back to it
             save_seat(app.config_folder, SavedSeat(table.url, table.code, table.token,
@@ -215,22 +219,13 @@ class Friends:
         app.say(_("You are the {mine}; your friend plays the {theirs}.").format(
             mine=app.names.mine, theirs=app.names.theirs), interrupt=False,
             category=Category.DECISION)
-        if match.series is not None:
-            app.say(table_series_words(match.series), interrupt=False,
+        if match.table_series is not None:
+            app.say(table_series_words(match.table_series), interrupt=False,
                     category=Category.DECISION)
         if match.step > 0:  # back at a game under way: where it stands first
             app.say(situation_words(match.state, app.names), interrupt=False,
                     category=Category.INFO)
         app.show_decision(interrupt=False)
-
-    def table_events(self, events: list[ev.Event], refusal: RulesError | None) -> None:
-        if refusal is not None:
-            self.app.cue("menu_error")
-            self.app.say(str(refusal), category=Category.ERROR)
-        if events:
-            self.app.after(events)
-        elif refusal is not None:
-            self.app.show_decision(interrupt=False)
 
     def table_closed(self, words: str, retry: bool, password: bool = False) -> None:
         """The table cannot be used (or no longer): said, then back to somewhere useful: the
@@ -242,8 +237,8 @@ class Friends:
             forget_seat(app.config_folder)
         app.cue("menu_error")
         app.say(words, category=Category.NOTICE)
-        match = app.match
-        if isinstance(match, RemoteMatch) and match.state.outcome is not None:
+        game = None if table is None else table.game
+        if game is not None and game.state.outcome is not None:
             return  # the game is over already: its screen stays
         if password and table is not None and isinstance(table.greeting, p.Join):
             name, code, address = self.joining
@@ -258,11 +253,14 @@ class Friends:
 
     # -- the friend's turn ---------------------------------------------------------------------
 
-    def turn(self, match: RemoteMatch) -> bool:
+    def turn(self, match: Play) -> bool:
         """A decision at a table: its `{"kind": "turn"}` record for key scripts, and, while
         the friend chooses, the waiting screen (its words said only if the friend is still
         choosing a moment later: when both have committed, the reveal comes first and
-        "Waiting" would be a word too many). Returns whether it is the friend's turn."""
+        "Waiting" would be a word too many). Returns whether it is the friend's turn; with
+        no table, nothing is recorded and it never is."""
+        if self.table is None or self.table.game is not match:
+            return False
         decision, down = match.pending(), match.state.down
         if decision is None:
             self.app.record("turn", mine=False, over=match.is_over)

@@ -14,17 +14,15 @@ from pathlib import Path
 from typing import Protocol
 
 from ..audio.protocols import Category
-from ..engine.computers import COACH
 from ..engine.errors import SnapshotError
 from ..engine.match import Match
 from ..engine.series import Series
 from ..engine.state import Team
 from ..engine.summary import summarize
 from ..language import _
-from ..net.remote_match import RemoteMatch
 from ..storage.folders import user_folders
 from ..storage.game_file import DamagedSave, forget_game, load_game, save_game, set_aside
-from ..storage.record import Opponent, Record, RecordError
+from ..storage.record import Record, RecordError
 from ..storage.series_file import forget_series, load_series, save_series
 from .aids.record_screen import RecordScreen
 from .screens.base import ConfirmScreen, Host, Screen
@@ -95,7 +93,8 @@ class Keeper:
         """After every step against the computer: the game as it stands, kept (or, over,
         forgotten). A save that fails is said once; the game goes on."""
         app = self.app
-        if not isinstance(app.session.match, Match) or not app.keeps_games:
+        match = app.session.match
+        if match is None or not match.keeps_here or not app.keeps_games:
             return
         saved = app.session.saved()
         if saved is None:
@@ -112,7 +111,7 @@ class Keeper:
         """Whether the next game is one of a series still being played (at a table: the
         table's series, once this game is counted)."""
         match = self.app.session.match
-        if isinstance(match, RemoteMatch):
+        if match is not None and not match.keeps_here:
             table = self._table_series()
             return table is not None and not table.over
         return self.series is not None and not self.series.over
@@ -120,12 +119,13 @@ class Keeper:
     def _table_series(self) -> Series | None:
         """A table's series with this game counted in, once it is over."""
         match = self.app.session.match
-        if not isinstance(match, RemoteMatch) or match.series is None or match.left:
+        series = None if match is None else match.table_series
+        if match is None or series is None:
             return None  # single games, or the friend has left: the series is over
         outcome = match.state.outcome
         if outcome is None:
-            return match.series
-        return match.series.after(outcome.winner)
+            return series
+        return series.after(outcome.winner)
 
     def waiting_series(self) -> Series | None:
         """A kept series with no game in progress, to go on with from the title screen."""
@@ -215,7 +215,8 @@ class Keeper:
             return [Line(series_score_words(table, self.app.session.names),
                          category=Category.RESULT)]
         series = self.series
-        if series is None or series.over or not isinstance(self.app.session.match, Match):
+        match = self.app.session.match
+        if series is None or series.over or match is None or not match.keeps_here:
             return []
         self.series = series.after(winner)
         self._keep_series()
@@ -242,10 +243,7 @@ class Keeper:
         session = app.session
         if not app.keeps_games or session.match is None:
             return
-        if isinstance(session.match, RemoteMatch):
-            opponent = Opponent.FRIEND
-        else:
-            opponent = Opponent.COACH if session.match_computer == COACH else Opponent.COMPUTER
+        opponent = session.match.opponent
         record = self.record
         try:
             record.add(datetime.now().astimezone().isoformat(timespec="seconds"), opponent,

@@ -10,17 +10,16 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from dataclasses import replace
-from typing import Protocol
 
 from ..engine import events as ev
 from ..engine.actions import Action, held_hand
 from ..engine.card_model import Role
 from ..engine.computers import RANDOM
 from ..engine.errors import RulesError, SnapshotError
-from ..engine.match import Decision, Match
-from ..engine.snapshot import action_from_dict, action_to_dict
-from ..engine.state import GameState, Hand, SnapChoice, Team
+from ..engine.state import Hand, SnapChoice, Team
 from ..storage.game_file import SavedGame
+from .computer_game import ComputerGame
+from .play import Play
 from .screens.base import Screen
 from .screens.review import ComputerCalls
 from .words.line import Line
@@ -28,30 +27,6 @@ from .words.narration import Narrator
 from .words.phrases import Names
 from .words.variety import Variety
 from .words.verbosity import Telling
-
-
-class Play(Protocol):
-    """What the session asks of a game: `engine.Match` against the computer, or
-    `net.RemoteMatch` at a table, whose events come later (`App.table_news`)."""
-
-    @property
-    def state(self) -> GameState: ...
-
-    @property
-    def human(self) -> Team | None: ...
-
-    @property
-    def is_over(self) -> bool: ...
-
-    def pending(self) -> Decision | None: ...
-
-    def role_of(self, team: Team) -> Role | None: ...
-
-    def advance(self) -> list[ev.Event]: ...
-
-    def play(self, actions: Sequence[Action]) -> tuple[list[ev.Event], RulesError | None]: ...
-
-    def concede(self, team: Team) -> list[ev.Event]: ...
 
 
 class Session:
@@ -72,11 +47,6 @@ class Session:
         self.taught_again = False  # "last down's cards are checked again" is said once
         # The last snap or kick and what followed it, with who had the ball (L tells it again).
         self.last_play: tuple[list[ev.Event], Team | None] | None = None
-        # What rebuilds a game against the computer (game_file.py): its seed and opponent,
-        # and every action of the player's that applied, in order.
-        self.match_seed = 0
-        self.match_computer = RANDOM
-        self.actions: list[dict[str, object]] = []
         # Every event of the game, step by step as it was told: the record keeps them.
         self.steps: list[list[ev.Event]] = []
 
@@ -106,44 +76,37 @@ class Session:
         house rule or not; returns what happened before the player's first decision."""
         seed = self.rng.randrange(2**31) if self.seed is None else self.seed + self.games
         self.games += 1
-        self._begin(Match.against_computer(seed, computer=computer, overtime=overtime), names,
-                    seed)
-        self.match_seed, self.match_computer = seed, computer
-        events = self.match.advance() if self.match is not None else []
+        game = ComputerGame.new(seed, computer, overtime)
+        self._begin(game, names, seed)
+        events = [event for step in game.drain() for event in step.events]
         self.steps.append(list(events))
         return events
 
     def saved(self) -> SavedGame | None:
         """The game against the computer as it stands, to keep; None when there is none to
         keep (at a table, before a game, after its end)."""
-        match = self.match
-        if not isinstance(match, Match) or match.is_over:
-            return None
-        return SavedGame(self.match_seed, self.match_computer, self.names.home,
-                         self.names.away, list(self.actions), match.to_json(),
-                         match.state.overtime)
+        return None if self.match is None else self.match.saved(self.names)
 
     def resume(self, saved: SavedGame) -> list[ev.Event]:
         """The saved game, rebuilt by playing its actions again from its seed: the session
         then remembers what the player had seen. Raises SnapshotError when the rebuilt game
         is not the one saved (a save of another version's rules). Returns every event."""
-        match = Match.against_computer(saved.seed, computer=saved.computer,
-                                       overtime=saved.overtime)
-        self._begin(match, Names(saved.home, saved.away), saved.seed)
-        self.match_seed, self.match_computer = saved.seed, saved.computer
+        game = ComputerGame.new(saved.seed, saved.computer, saved.overtime)
+        self._begin(game, Names(saved.home, saved.away), saved.seed)
         quiet = Telling()
-        events = match.advance()  # as a new match's: told, never noted (App.new_match)
+        # As a new match's: told, never noted (App.new_match).
+        events = [event for step in game.drain() for event in step.events]
         self.steps.append(list(events))
         self.narrator.lines(events, quiet)  # it follows who has the ball
         for data in saved.actions:
-            played, refused = match.play([action_from_dict(data)])
-            if refused is not None:
-                raise SnapshotError(f"a saved action is refused: {refused}")
-            self.actions.append(data)
+            try:
+                played = game.replay(data)
+            except RulesError as refused:
+                raise SnapshotError(f"a saved action is refused: {refused}") from refused
             self.note(played)
             self.narrator.lines(played, quiet)
             events += played
-        if match.to_json() != saved.snapshot:
+        if game.match.to_json() != saved.snapshot:
             raise SnapshotError("the game played again is not the one saved")
         return events
 
@@ -165,31 +128,16 @@ class Session:
         self.told = set()
         self.last_hands = {}
         self.last_play = None
-        self.actions = []
         self.steps = []
 
-    def act(self, actions: Sequence[Action]) -> tuple[list[ev.Event], RulesError | None]:
-        """The player's actions in order; a refused one stops the rest, and what went before
-        it still counts. Returns the events and the refusal, if any. Against the computer,
-        each that applied is kept for the save."""
-        match = self.match
-        if match is None:
-            return [], None
-        if not isinstance(match, Match):
-            return match.play(actions)
-        events: list[ev.Event] = []
-        for action in actions:
-            played, refused = match.play([action])
-            events += played
-            if refused is not None:
-                return events, refused
-            self.actions.append(action_to_dict(action))
-        return events, None
+    def submit(self, actions: Sequence[Action]) -> None:
+        """The player's actions in order, to the game; what they cause is drained."""
+        if self.match is not None:
+            self.match.submit(actions)
 
-    def concede(self) -> list[ev.Event]:
-        if self.match is None or self.match.is_over:
-            return []
-        return self.match.concede(self.names.you)
+    def concede(self) -> None:
+        if self.match is not None and not self.match.is_over:
+            self.match.concede(self.names.you)
 
     def note(self, events: Sequence[ev.Event]) -> None:
         """Remember what the events showed: the computer's cards, and the cards the player

@@ -1,8 +1,9 @@
 """Playing at a table: the line to the server, and what its news means for the player.
 
 The link runs off the loop (`net/link.py`); `tick` takes what has arrived, once per turn of
-the loop, and turns it into the same calls a game against the computer makes: the start of
-a match, events after a step, a refusal said. Nothing here waits.
+the loop: the start of a match (the app's `table_started`), and each step played or refused,
+queued in the game (`TableGame.tell`) that the app drains as it drains a game against the
+computer. Nothing here waits.
 """
 
 from __future__ import annotations
@@ -10,13 +11,13 @@ from __future__ import annotations
 from typing import Protocol
 
 from ..audio.protocols import Category
-from ..engine import events as ev
 from ..engine.errors import RulesError
 from ..engine.state import Team
 from ..language import _
 from ..net.news import Connected, Lost, Reconnecting, Restored
 from ..net.remote_match import RemoteMatch, ServerRefusal
 from ..wire import protocol as p
+from .table_game import TableGame
 from .words.phrases import Names
 from .words.table import (
     away_words,
@@ -46,9 +47,11 @@ class TableHost(Protocol):
 
     def table_waiting(self, words: str) -> None: ...
 
-    def table_started(self, match: RemoteMatch, names: Names) -> None: ...
+    def table_started(self, game: TableGame, names: Names) -> None: ...
 
-    def table_events(self, events: list[ev.Event], refusal: RulesError | None) -> None: ...
+    def take_steps(self) -> None:
+        """Tell what the game has queued (the session's one road for every game's steps)."""
+        ...
 
     def table_closed(self, words: str, retry: bool, password: bool = False) -> None: ...
 
@@ -73,6 +76,7 @@ class TablePlay:
         self.token = ""
         self.seat: int | None = None
         self.match: RemoteMatch | None = None
+        self.game: TableGame | None = None  # the game behind the session's seam
         self.closed = False
         self.announcement = ""  # the code, for R and S while waiting for the friend
 
@@ -88,6 +92,9 @@ class TablePlay:
         for news in self.link.poll():
             if not self.closed:
                 self._news(news)
+                # What this news played is told before the next news (a step, then the
+                # friend leaving), as it arrived.
+                self.host.take_steps()
 
     def _news(self, news: object) -> None:
         if isinstance(news, Connected):
@@ -113,8 +120,8 @@ class TablePlay:
             self.host.say(rematch_words(news.name), interrupt=False, category=Category.NOTICE)
         elif isinstance(news, p.Start) and self.match is not None:
             events, refusal = self.match.resync(news)
-            if events or refusal is not None:
-                self.host.table_events(events, refusal)
+            if self.game is not None:
+                self.game.tell(events, refusal)
         elif isinstance(news, p.Start):
             self._start(news)
         elif isinstance(news, p.Away):
@@ -141,15 +148,16 @@ class TablePlay:
         assert self.seat is not None
         seat = Team(self.seat)
         self.match = RemoteMatch(self.link.send, seat, news)
+        self.game = TableGame(self.match)
         home, away = news.names
         names = Names(home, away, seat)
         if self.hosting:
             self.host.cue("menu_select")
             self.host.say(joined_words(names.theirs), category=Category.DECISION)
-        self.host.table_started(self.match, names)
+        self.host.table_started(self.game, names)
 
     def _in_game(self, news: p.Update | p.Refused | p.Left) -> None:
-        assert self.match is not None
+        assert self.match is not None and self.game is not None
         events, refusal = self.match.receive(news)
         if isinstance(news, p.Left):
             self.closed = True
@@ -158,7 +166,7 @@ class TablePlay:
             return
         if isinstance(refusal, ServerRefusal):
             refusal = RulesError(refusal_words(refusal.code, str(refusal)))
-        self.host.table_events(events, refusal)
+        self.game.tell(events, refusal)  # the app drains it on this same turn of the loop
 
 
 def _waiting_for_friend() -> str:
