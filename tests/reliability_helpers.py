@@ -165,7 +165,7 @@ class FuzzSource(KeySource):
             return None if self._closing == 0 else self._count(key_step("s"))
         self.steps += 1
         done = (self.watcher.games_over >= self.games
-                and isinstance(app.top, GameOverScreen) and not app.section)
+                and isinstance(app.top, GameOverScreen) and not app.controls.section)
         if done or self.steps >= self.max_steps:
             self.finished_by = "games" if done else "steps"
             self._closing = 2  # one S, then the end of input
@@ -233,7 +233,7 @@ class FuzzSource(KeySource):
 
     def _progress(self, app: Any) -> str:
         """The key a patient player would press next to move the game on."""
-        if app.section:
+        if app.controls.section:
             return "escape"
         top = app.top
         menu = top.menu

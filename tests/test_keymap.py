@@ -120,7 +120,7 @@ def test_the_docs_key_tables_are_the_key_maps_own() -> None:
 
 def test_the_app_does_every_game_command_and_only_those() -> None:
     app = App(RecordingSpeaker(), RecordingCues(), seed=1)
-    assert set(app._commands) == game_commands(app.keys)
+    assert set(app.controls.commands) == game_commands(app.keys)
 
 
 def test_shift_with_a_key_bound_alone_means_the_key_and_a_free_key_is_refused() -> None:
@@ -142,7 +142,7 @@ def test_a_map_of_other_keys_moves_the_game_and_its_help_together() -> None:
     speaker = RecordingSpeaker()
     app = App(speaker, RecordingCues(), seed=1)
     app.keys = KeyMap(bindings)
-    app._commands = app._command_table()
+    app.controls.commands = app.controls.command_table()
     app.start()
     press(app, "f1")
     assert "Press J on Start a game." in speaker.spoken[-1].text

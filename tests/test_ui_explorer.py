@@ -324,7 +324,7 @@ def test_an_explorer_session_never_changes_the_game(keys: list[str]) -> None:
         if not in_explorer(app):
             break
         press(app, "escape")
-    assert not in_explorer(app) and app.top is origin and app.section == 0
+    assert not in_explorer(app) and app.top is origin and app.controls.section == 0
     assert snapshot(app) == before
     spoken = [m.text for m in speaker.spoken]
     assert any(s.startswith("Explorer closed. ") for s in spoken)
@@ -399,9 +399,9 @@ def test_details_key_speaks_the_explorer_summary_and_collapses() -> None:
     press(app, "tab", "end", "d")  # Deep Pass
     assert speaker.spoken[-1].text == card_details(OffCall.DEEP_PASS)
     assert cards.band_summary(OffCall.DEEP_PASS, 0) in speaker.spoken[-1].text
-    assert app.details
+    assert app.controls.details
     press(app, "d")
-    assert speaker.spoken[-1].text == "Details closed." and not app.details
+    assert speaker.spoken[-1].text == "Details closed." and not app.controls.details
 
 
 def test_buttons_open_every_level() -> None:

@@ -71,7 +71,7 @@ def moved_app(tmp_path: Path, seed: int = 1) -> tuple[App, RecordingSpeaker]:
     speaker = RecordingSpeaker()
     app = started_app(tmp_path, speaker, seed=seed)
     app.keys = moved_keys()
-    app._commands = app._command_table()
+    app.controls.commands = app.controls.command_table()
     speaker.spoken.clear()  # the first title screen named the game's own keys
     app.start()
     return app, speaker
@@ -128,7 +128,7 @@ def test_the_title_screen_the_names_and_a_whole_game_say_the_moved_keys(tmp_path
     assert any(text.startswith("Final score") for text in texts)
 
     app.start()
-    app.open_record()  # the finished game is in the record
+    app.keeper.open_record()  # the finished game is in the record
     heard(said(speaker), "Your record, 1 game. I and K go through it; Insert on a game tells it "
                          "again.")
     press(app, "k", "k", "insert")  # the standing, Export, the game

@@ -405,7 +405,7 @@ def test_the_table_server_is_typed_checked_kept_and_cleared(tmp_path: Path) -> N
     assert isinstance(app.top, SettingsScreen)
     assert speaker.spoken[-1].text == "Table server: ws://192.168.1.20:8765"
     assert load_settings(tmp_path)[0].table_server == "ws://192.168.1.20:8765"
-    assert not app.needs_address()  # joining now goes through that server
+    assert not app.friends.needs_address()  # joining now goes through that server
     press(app, "return")
     assert "Escape keeps ws://192.168.1.20:8765." in speaker.spoken[-1].text
     app.handle_text("wss://elsewhere.example")
@@ -414,7 +414,7 @@ def test_the_table_server_is_typed_checked_kept_and_cleared(tmp_path: Path) -> N
     assert app.comfort.settings.table_server == "ws://192.168.1.20:8765"
     press(app, "return", "return")  # nothing typed: none again
     assert speaker.spoken[-1].text == "Table server: none, tables are hosted on this computer"
-    assert load_settings(tmp_path)[0].table_server == "" and app.needs_address()
+    assert load_settings(tmp_path)[0].table_server == "" and app.friends.needs_address()
 
 
 def test_how_long_a_hosted_table_waits_steps_through_its_choices_and_is_kept(

@@ -8,72 +8,41 @@ was said (`Panel`), settings and learning aids (`Comfort`).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import partial
 from pathlib import Path
-
-import pygame
 
 from ..audio.protocols import Category, CuePlayer, Message, Priority, Speaker
 from ..engine import events as ev
-from ..engine.actions import Action, held_hand, role_of
-from ..engine.card_model import DefCall, OffCall, Player, Role
+from ..engine.actions import Action
+from ..engine.card_model import DefCall, OffCall, Player
 from ..engine.computers import COACH
-from ..engine.errors import SnapshotError
-from ..engine.field import LAST_DOWN
-from ..engine.state import GameState, Phase, SnapChoice
+from ..engine.state import GameState
 from ..language import _
-from ..storage.game_file import DamagedSave, load_game, set_aside
 from ..storage.record import Opponent
 from ..storage.seat_file import load_seat
 from .aids.comfort import Comfort
-from .aids.keys_screen import KeyCapture
+from .controls import Controls
+from .deciding import decision_screen
 from .friends import Friends
 from .keeping import Keeper
 from .keymap import (
-    MODIFIER_KEYS,
-    PICKS,
-    Command,
-    Context,
     KeyMap,
-    is_pad,
-    pick_number,
-    types_text,
 )
 from .panel import Panel
 from .play import Play
-from .screens import review as sections
 from .screens.base import ConfirmScreen, Extra, Screen
-from .screens.decisions import CoinScreen, FinalCallScreen, GameOverScreen, SideScreen, SnapScreen
-from .screens.explorer import open_explorer
 from .screens.friend import (
     ChatScreen,
     FriendScreen,
 )
-from .screens.hands import SelectionScreen, SubstitutionScreen
 from .screens.menu import Feedback, Menu
-from .screens.welcome import DEFAULT_AWAY, DEFAULT_HOME, NamingScreen, WelcomeScreen
+from .screens.welcome import DEFAULT_AWAY, DEFAULT_HOME, WelcomeScreen
 from .session import Session
 from .window.render import View
-from .words.cards import card_details
-from .words.help import screen_help
-from .words.kicks import KickOption, field_goal_option, kick_summary, punt_option
 from .words.line import Line
-from .words.matchups import conversion_words, matchups_words, needed_now, swap_words
-from .words.phrases import Names, score_words
-from .words.situation import (
-    damaged_save_words,
-    human_spots,
-    outcome_words,
-    situation_words,
-)
-from .words.verbosity import Telling, Verbosity
+from .words.phrases import Names
+from .words.verbosity import Telling
 
 Card = OffCall | DefCall | Player
-# Commands heard on every screen before the screen itself sees the key.
-BEFORE_SCREENS = frozenset({Command.SCROLL_UP, Command.SCROLL_DOWN, Command.SILENCE,
-                            Command.HELP})
-
-
 class App:
     """What screens talk to (their `Host`): speech and cues, keys that work on every screen,
     the review sections and details, and the window's view. The match and the screen stack
@@ -85,22 +54,17 @@ class App:
         self.cues = cues
         self.running = True
         self.dirty = True
-        self.section = 0
-        self.section_menu: Menu | None = None
         self.names = Names(_(DEFAULT_HOME), _(DEFAULT_AWAY))
         self.session = Session(seed, self.names)  # the match and the screens
         self.computer_choice = computer  # --computer; None: the saved setting
-        self.details_for: object = None
-        self.details = ""
         self.panel = Panel()  # what was said: the window's text, R, the log and notices
-        self.help_step = 0  # 1 after F1 read the screen's help: F1 again reads every key
         self.coach_explained = False  # what "coached" means is said once a session
         speaker.add_listener(self._heard)
         self.comfort = Comfort(self, speaker, cues)  # settings, history, field tone, how to play
         self.friends = Friends(self)  # the table played at, if any (friends.py)
         self.keeper = Keeper(self)  # the game in progress and the record (keeping.py)
         self.keys = KeyMap.default()  # what each key does (keymap.py)
-        self._commands = self._command_table()
+        self.controls = Controls(self)  # the game's own keys, sections, details (controls.py)
         self.config_folder: Path | None = None  # --config; None: the player's own folder
         # Whether the game in progress is kept (game_file.py): set by the loop, never by an
         # app made for a test without a folder of its own.
@@ -206,8 +170,7 @@ class App:
         self.session.replace(screen)
         if chat is not None:  # a line half typed to the friend outlives the decision below it
             self.session.push(chat)
-        self.section = 0
-        self.details_for, self.details = None, ""
+        self.controls.reset_view()
         self.dirty = True
         self.friends.shown()
         screen.menu.telling = self.telling
@@ -236,72 +199,10 @@ class App:
 
     def start(self) -> None:
         seat = load_seat(self.config_folder)
-        game = self._game_in_progress()
+        game = self.keeper.in_progress()
         self.show(WelcomeScreen(self, back_to=seat.theirs if seat is not None else "",
                                 in_progress=game,
                                 series="" if game else self.keeper.series_words()))
-
-    def _game_in_progress(self) -> str:
-        return self.keeper.in_progress()
-
-    def start_naming(self) -> None:
-        self.keeper.series_choice = None
-        if self.session.saved() is None:
-            question = ""
-            if self._game_in_progress():
-                question = _("Start a new game? The game in progress will be lost.")
-            elif self.keeper.waiting_series() is not None:
-                question = _("Start a new game? The series in progress will be lost.")
-            if question:
-                self.push(ConfirmScreen(self, question, self._start_over,
-                                        yes=_("Yes, start a new one")))
-                return
-        self.show(NamingScreen(self))
-
-    def _start_over(self) -> None:
-        self.keeper.forget_all()
-        self.show(NamingScreen(self))
-
-    def open_series(self) -> None:
-        self.keeper.open_series()
-
-    def start_series(self, best_of: int, replay_ties: bool) -> None:
-        self.keeper.start_series(best_of, replay_ties)
-
-    def resume_series(self) -> None:
-        self.keeper.go_on_with_series()
-
-    def resume_game(self) -> None:
-        """Back to the saved game, at the decision it was left at."""
-        try:
-            saved = load_game(self.config_folder)
-            if saved is None:
-                raise DamagedSave("")
-            self.session.resume(saved)
-        except DamagedSave:
-            self.cue("menu_error")
-            self.say(_("There is no game to go back to."))
-            self.start()
-            return
-        except SnapshotError as error:
-            self.tell_notice(damaged_save_words(str(set_aside(self.config_folder, str(error)))))
-            self.start()
-            return
-        self.names = self.session.names
-        self.keeper.load_series_of_game()
-        self.comfort.history.opponent = None
-        self.say(_("Back to your game."), category=Category.DECISION)
-        assert self.match is not None
-        self.say(situation_words(self.match.state, self.names), interrupt=False,
-                 category=Category.INFO)
-        self.show_decision(interrupt=False)
-
-    def keep_game(self) -> None:
-        self.keeper.keep()
-
-    def open_record(self) -> None:
-        """Your record, from the title screen (keeping.py)."""
-        self.keeper.open_record()
 
     def names_chosen(self, home: str, away: str) -> None:
         self.names = Names(home, away)
@@ -337,7 +238,7 @@ class App:
                      category=Category.DECISION)
         self.speak_lines(self._narrate(events))
         self.show_decision(interrupt=interrupt)
-        self.keep_game()
+        self.keeper.keep()
 
     def _narrate(self, events: list[ev.Event]) -> list[Line]:
         """The events in words, at the player's verbosity."""
@@ -361,28 +262,6 @@ class App:
 
     def play_friend(self) -> None:
         self.show(FriendScreen(self))
-
-    def needs_address(self) -> bool:
-        return self.friends.needs_address()
-
-    def host_table(self, name: str, best_of: int = 1, replay_ties: bool = False) -> None:
-        self.friends.host_table(name, best_of, replay_ties)
-
-    def join_table(self, name: str, code: str, address: str | None) -> None:
-        self.friends.join_table(name, code, address)
-
-    def resume_table(self) -> None:
-        self.friends.resume_table()
-
-    def look_nearby(self, name: str) -> None:
-        self.friends.look_nearby(name)
-
-    def leave_table(self) -> None:
-        self.friends.close_table()
-        self.start()
-
-    def send_chat(self, text: str) -> None:
-        self.friends.send_chat(text)
 
     def act(self, *actions: Action) -> None:
         """The player's actions, in order (the snap and the cards come together before fourth
@@ -416,67 +295,16 @@ class App:
         self.session.result = [line.text for line in lines if line.text]
         self.speak_lines(lines)
         self.comfort.after_events(events)
-        self.keep_game()
+        self.keeper.keep()
         self.show_decision(interrupt=not self.session.result)
 
     def show_decision(self, interrupt: bool = True) -> None:
         match = self.match
         assert match is not None
-        decision = match.pending()
-        state = match.state
         if self.friends.turn(match):
             return  # the friend's turn: waiting for them
-        if decision is None:
-            assert state.outcome is not None
-            self.show(GameOverScreen(self, outcome_words(state.outcome, self.names),
-                                     next_in_series=self.keeper.in_series),
-                      interrupt=interrupt)
-            return
-        role = decision.role
-        screen: Screen
-        if decision.phase is Phase.COIN_TOSS:
-            screen = CoinScreen(self)
-        elif decision.phase is Phase.SIDE_CHOICE:
-            screen = SideScreen(self)
-        elif decision.phase is Phase.SNAP_CHOICE and state.down is not None and \
-                state.down.number == LAST_DOWN:
-            screen = SnapScreen(self, self._kicks(), kick_summary(state),
-                                full=self.first_time("snap"))
-        elif decision.phase in (Phase.SNAP_CHOICE, Phase.SELECTION):
-            assert role is not None
-            session = self.session
-            again = session.last_hands.get(role)
-            teach = again is not None and not session.taught_again
-            session.taught_again = session.taught_again or teach
-            kicks = self._kicks() if decision.phase is Phase.SNAP_CHOICE else None
-            screen = SelectionScreen(self, role, full=self.first_time("selection"), again=again,
-                                     teach_again=teach, kicks=kicks)
-        elif decision.phase is Phase.SUBSTITUTION:
-            assert role is not None
-            screen = SubstitutionScreen(self, role, self.session.my_hand(decision.team),
-                                        full=self.first_time("substitution"))
-        else:
-            assert role is not None
-            screen = FinalCallScreen(self, role, self.session.my_hand(decision.team),
-                                     full=self.first_time("final"), odds=self._odds(role))
-        self.show(screen, interrupt=interrupt)
-
-    def _odds(self, role: Role) -> str:
-        """On 3rd and 4th down: each of your calls' chance of making the line to gain."""
-        assert self.match is not None
-        state, you = self.match.state, self.names.you
-        needed = needed_now(state)
-        mine, theirs = held_hand(state, you), held_hand(state, you.other)
-        if needed is None or mine is None or theirs is None:
-            return ""
-        return conversion_words(role, mine, theirs, needed)
-
-    def _kicks(self) -> dict[SnapChoice, KickOption]:
-        assert self.match is not None
-        # The punt's landing chances, as the field goal's, unless the words are brief.
-        state, chances = self.match.state, not self.telling.brief
-        return {SnapChoice.PUNT: punt_option(state, self.names, chances),
-                SnapChoice.FIELD_GOAL: field_goal_option(state, self.names)}
+        self.show(decision_screen(self, self.session, self.names, self.telling,
+                                  self.keeper.in_series), interrupt=interrupt)
 
     def ask_concede(self) -> None:
         question = _("Concede the game? The {away} would win.").format(away=self.names.theirs)
@@ -533,247 +361,19 @@ class App:
         self.say(_("Goodbye."), category=Category.NOTICE)
         self.running = False
 
-    # -- keys --------------------------------------------------------------------------------
-
-    def active_menu(self) -> Menu:
-        menu = self.section_menu if self.section and self.section_menu else self.top.menu
-        menu.telling = self.telling
-        return menu
-
-    def handle_text(self, text: str) -> None:
-        if self.section == 0:
-            self.top.handle_text(text)
-        self.dirty = True
+    # -- keys and the window (controls.py) ---------------------------------------------------
 
     def handle_key(self, key: int, mod: int) -> None:
-        """A key press: the key map says what it means; the screen on top may use that first
-        (its own context's meaning, then the game's), and otherwise the app does it."""
-        self.dirty = True
-        self.panel.fade_notices()
-        if key in MODIFIER_KEYS:
-            return
-        shift = bool(mod & pygame.KMOD_SHIFT)
-        self.keys.speaks_pad = is_pad(key)  # help names the keys of what the player holds
-        if self.section == 0 and isinstance(self.top, KeyCapture):
-            self.top.capture(key, shift)  # any key may be the one chosen
-            return
-        command = self.keys.command(key, shift)
-        screen = self.top
-        # On a screen that takes text a key that types a letter types it, whatever it does
-        # elsewhere (a player's own keys may be letters: J to confirm still types a J).
-        typing = self.section == 0 and screen.takes_text and types_text(key)
-        if command in BEFORE_SCREENS and not typing:
-            self._commands[command]()
-            return
-        self.help_step = 0
-        if self.section == 0:
-            own = (self.keys.command(key, shift, screen.key_context)
-                   if screen.key_context is not Context.GAME else None)
-            if own is not None and screen.on_command(own):
-                return
-            if typing:
-                return  # it arrives as text input
-            if command is not None and screen.on_command(command):
-                return
-        if command is None or command not in self._commands:
-            self.cue("menu_error")
-            self.say(_("That key does nothing here. Press F1 for help."))
-            return
-        self._commands[command]()
+        self.controls.handle_key(key, mod)
 
-    def _command_table(self) -> dict[Command, Callable[[], None]]:
-        """What each command of the game's context does when no screen took it."""
-        comfort = self.comfort
+    def handle_text(self, text: str) -> None:
+        self.controls.handle_text(text)
 
-        def menu(step: Callable[[Menu], Feedback]) -> Callable[[], None]:
-            return lambda: self._menu_feedback(step(self.active_menu()))
-
-        def wrap() -> bool:
-            return comfort.settings.menu_wrap
-
-        table: dict[Command, Callable[[], None]] = {
-            Command.SCROLL_UP: lambda: self.scroll_panel(-1),
-            Command.SCROLL_DOWN: lambda: self.scroll_panel(1),
-            Command.SILENCE: self.speaker.silence,
-            Command.HELP: self.help,
-            Command.BACK: self.back,
-            Command.NEXT_SECTION: lambda: self.step_section(1),
-            Command.PREVIOUS_SECTION: lambda: self.step_section(-1),
-            Command.SITUATION: self.say_situation,
-            Command.REPEAT: self.repeat,
-            Command.WHERE: self.where,
-            Command.LAST_PLAY: self.last_play,
-            Command.CHAT: self.friends.open_chat,
-            Command.LESSON: comfort.guide.toggle,
-            Command.DETAILS: self.toggle_details,
-            Command.EXPLORER: lambda: open_explorer(self),
-            Command.MATCHUPS: self.say_matchups,
-            Command.HISTORY_BACK: lambda: comfort.review(comfort.history.step(-1)),
-            Command.HISTORY_FORWARD: lambda: comfort.review(comfort.history.step(1)),
-            Command.HISTORY_FIRST: lambda: comfort.review(comfort.history.first()),
-            Command.HISTORY_LAST: lambda: comfort.review(comfort.history.last()),
-            Command.HISTORY_FILTER: lambda: comfort.review(comfort.history.cycle_filter(1)),
-            Command.HISTORY_FILTER_BACK:
-                lambda: comfort.review(comfort.history.cycle_filter(-1)),
-            Command.FIELD_TONE: lambda: comfort.play_field_tone(speak=True),
-            Command.SETTINGS: lambda: comfort.open(Extra.SETTINGS),
-            Command.NEXT_CONTROL: menu(lambda m: m.next_group(1)),
-            Command.PREVIOUS_CONTROL: menu(lambda m: m.next_group(-1)),
-            Command.PREVIOUS_ITEM: menu(lambda m: m.move(-1, wrap=wrap())),
-            Command.NEXT_ITEM: menu(lambda m: m.move(1, wrap=wrap())),
-            Command.FIRST_ITEM: menu(Menu.home),
-            Command.LAST_ITEM: menu(Menu.end),
-            Command.TOGGLE: menu(Menu.toggle),
-            Command.ACTIVATE: self.activate,
-        }
-        for pick in PICKS:
-            table[pick] = menu(partial(Menu.pick, number=pick_number(pick) or 1))
-        return table
-
-    def back(self) -> None:
-        """Escape: out of a review section, else the screen's own step back, else quit?"""
-        if self.section:
-            self.goto_section(0)
-        elif not self.top.on_escape():
-            self.ask_quit()
-
-    def step_section(self, delta: int) -> None:
-        self.goto_section((self.section + delta) % len(sections.SECTION_NAMES))
-
-    def repeat(self) -> None:
-        """R: the last announcement (a result, a reveal, a swap, a notice), not a focus move."""
-        words = self.panel.last_announcement or self.panel.last_question
-        self.say(words or _("Nothing to repeat yet."), category=Category.REPEAT)
-
-    def where(self) -> None:
-        """W: where the focus is, the list and the entry with its place."""
-        self.say(self.active_menu().describe_group(), category=Category.REPEAT)
-
-    def last_play(self) -> None:
-        """L: the last snap or kick told again in full, whatever the verbosity."""
-        lines = self.session.last_play_lines(Telling.preset(Verbosity.DETAILED))
-        if not lines:
-            self.cue("menu_error")
-            self.say(_("No play yet."), category=Category.INFO)
-            return
-        self.say(" ".join(line.text for line in lines if line.text), category=Category.REPEAT)
-
-    def activate(self) -> None:
-        """Enter: in a review section, back to the decision; else press or confirm."""
-        if self.section:
-            self.goto_section(0)
-        else:
-            self._menu_feedback(self.active_menu().activate())
-
-    def help(self) -> None:
-        """F1: what this screen is for; pressed again, every key."""
-        if self.help_step == 1:
-            self.help_step = 0
-            self.say(self.keys.key_list(), category=Category.HELP)
-            return
-        self.help_step = 1
-        name = "section" if self.section else self.top.help_key
-        self.say(screen_help(name, self.keys, self.opponent), category=Category.HELP)
-
-    def _menu_feedback(self, result: Feedback) -> None:
-        if result.cue == "menu_move":
-            self.details_for, self.details = None, ""
-        self.feedback(result)
-        if self.section:
-            return
-        if result.activated is not None:
-            self.top.on_button(result.activated)
-        elif result.confirm:
-            self.top.confirm()
+    def active_menu(self) -> Menu:
+        return self.controls.active_menu()
 
     def reset_view(self) -> None:
-        """Back to the decision itself: no review section, no card details shown."""
-        self.section, self.section_menu = 0, None
-        self.details_for, self.details = None, ""
-
-    def goto_section(self, index: int) -> None:
-        self.section = index
-        self.details_for, self.details = None, ""
-        name = sections.section_name(index, self.opponent)
-        if index == 0:
-            self.section_menu = None
-            self.say(f"{name}. {self.active_menu().describe_group()}")
-            return
-        if index == 1:
-            menu = sections.computer_calls_menu(self.session.computer, self.opponent)
-        elif index == 2:
-            role = self.match.role_of(self.names.you) if self.match else None
-            menu = sections.rosters_menu(role, self.names.mine, self.names.theirs)
-        else:
-            menu = sections.game_log_menu(self.panel.log)
-        self.section_menu = menu
-        self.say(sections.intro(name, self.active_menu()))
-
-    def say_situation(self) -> None:
-        if self.match is None:
-            self.say(_("No game yet. Name the teams to start."), category=Category.INFO)
-            return
-        self.say(situation_words(self.match.state, self.names), category=Category.INFO)
-
-    def say_matchups(self) -> None:
-        """M: at the swap and the final call, each of your calls against each of theirs; on a
-        card you might bring in, as they would be with it."""
-        screen = self.top if self.section == 0 else None
-        state = self.game_state()
-        if not isinstance(screen, (SubstitutionScreen, FinalCallScreen)) or state is None:
-            self.cue("menu_error")
-            self.say(_("Matchups come once both hands are shown: at the swap and the final "
-                       "call."), category=Category.INFO)
-            return
-        you = self.names.you
-        mine, theirs = held_hand(state, you), held_hand(state, you.other)
-        role = role_of(state, you)
-        assert mine is not None and theirs is not None and role is not None
-        needed = needed_now(state)
-        swap = screen.considered() if isinstance(screen, SubstitutionScreen) else None
-        if swap is None or swap.out is None or swap.into is None:
-            self.say(matchups_words(role, mine, theirs, needed), category=Category.INFO)
-            return
-        self.say(swap_words(role, mine, swap, theirs, needed), category=Category.INFO)
-
-    def toggle_details(self) -> None:
-        item = self.active_menu().item
-        card = item.card if item is not None else None
-        if card is None:
-            self.cue("menu_error")
-            self.say(_("Details are for cards; focus a player or a call first."))
-            return
-        if self.details_for == card:
-            self.details_for, self.details = None, ""
-            self.say(_("Details closed."))
-            return
-        self.details_for, self.details = card, card_details(card)
-        self.say(self.details, category=Category.DETAILS)
-
-    # -- the window --------------------------------------------------------------------------
+        self.controls.reset_view()
 
     def view(self) -> View:
-        scores = self.match.state.scores if self.match else (0, 0)
-        ball = marker = None
-        situation = _("Welcome")
-        if self.match is not None:
-            state = self.match.state
-            situation = situation_words(state, self.names).split(". ", 1)[-1]
-            spots = human_spots(state, self.names.you)
-            if spots is not None:
-                ball, marker, _mine = spots
-        return View(
-            score=score_words(scores, self.names) if self.match is not None else "",
-            situation=situation,
-            menu=self.active_menu(),
-            section=sections.section_name(self.section, self.opponent) if self.section else "",
-            result=self.session.result,
-            details=self.details,
-            last_spoken=self.panel.last_spoken,
-            notices=self.panel.shown_notices(),
-            ball=ball,
-            marker=marker,
-            text_size=self.comfort.settings.text_size,
-            panel_first=self.panel.first,
-            key_names=self.keys.placeholders(),
-        )
+        return self.controls.view()

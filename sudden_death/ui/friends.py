@@ -165,6 +165,11 @@ class Friends:
             self.table = None
             forget_seat(self.app.config_folder)
 
+    def leave(self) -> None:
+        """Leave the table from its waiting screen: back to the title screen."""
+        self.close_table()
+        self.app.start()
+
     def play_again(self) -> None:
         """Game over at a table: a rematch once both ask, or (the friend gone) Play a friend."""
         table = self.table

@@ -24,6 +24,7 @@ from ..storage.folders import user_folders
 from ..storage.game_file import DamagedSave, forget_game, load_game, save_game, set_aside
 from ..storage.record import Record, RecordError
 from ..storage.series_file import forget_series, load_series, save_series
+from .aids.comfort import Comfort
 from .aids.record_screen import RecordScreen
 from .screens.base import ConfirmScreen, Host, Screen
 from .screens.series_setup import SeriesScreen
@@ -32,7 +33,7 @@ from .session import Session
 from .words.line import Line
 from .words.phrases import Names
 from .words.series import series_score_words, series_title_words
-from .words.situation import damaged_save_words, saved_game_words
+from .words.situation import damaged_save_words, saved_game_words, situation_words
 from .words.story import story_words, told_story
 from .words.verbosity import Telling
 
@@ -41,6 +42,7 @@ LOG = logging.getLogger("sudden_death.record")
 
 class KeepingHost(Host, Protocol):
     session: Session
+    comfort: Comfort
     config_folder: Path | None
     keeps_games: bool
     names: Names
@@ -53,6 +55,8 @@ class KeepingHost(Host, Protocol):
     def telling(self) -> Telling: ...
 
     def tell_notice(self, notice: str, cue: bool = True, again: bool = False) -> None: ...
+
+    def show_decision(self, interrupt: bool = True) -> None: ...
 
 
 class Keeper:
@@ -103,6 +107,52 @@ class Keeper:
         if save_game(app.config_folder, saved) is not None:
             app.tell_notice(_("The game in progress could not be saved; it goes on, but "
                               "closing the game would lose it."))
+
+    def start_naming(self) -> None:
+        """Start a game: name the teams, once the player agrees to lose what is kept."""
+        app = self.app
+        self.series_choice = None
+        if app.session.saved() is None:
+            question = ""
+            if self.in_progress():
+                question = _("Start a new game? The game in progress will be lost.")
+            elif self.waiting_series() is not None:
+                question = _("Start a new game? The series in progress will be lost.")
+            if question:
+                app.push(ConfirmScreen(app, question, self._start_over,
+                                       yes=_("Yes, start a new one")))
+                return
+        app.show(NamingScreen(app))
+
+    def _start_over(self) -> None:
+        self.forget_all()
+        self.app.show(NamingScreen(self.app))
+
+    def resume_game(self) -> None:
+        """Back to the saved game, at the decision it was left at."""
+        app = self.app
+        try:
+            saved = load_game(app.config_folder)
+            if saved is None:
+                raise DamagedSave("")
+            app.session.resume(saved)
+        except DamagedSave:
+            app.cue("menu_error")
+            app.say(_("There is no game to go back to."))
+            app.start()
+            return
+        except SnapshotError as error:
+            app.tell_notice(damaged_save_words(str(set_aside(app.config_folder, str(error)))))
+            app.start()
+            return
+        app.names = app.session.names
+        self.load_series_of_game()
+        app.comfort.history.opponent = None
+        app.say(_("Back to your game."), category=Category.DECISION)
+        assert app.session.match is not None
+        app.say(situation_words(app.session.match.state, app.names), interrupt=False,
+                category=Category.INFO)
+        app.show_decision(interrupt=False)
 
     # -- a series ---------------------------------------------------------------------------
 

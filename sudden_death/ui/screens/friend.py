@@ -34,19 +34,19 @@ class FriendScreen(Screen):
                  "join theirs.")
 
     def host_one(self) -> None:
-        self.host.push(NamingScreen(self.host, on_named=self.host.host_table))
+        self.host.push(NamingScreen(self.host, on_named=self.host.friends.host_table))
 
     def host_series(self) -> None:
         def chosen(best_of: int, replay_ties: bool) -> None:
             self.host.push(NamingScreen(self.host, on_named=partial(
-                self.host.host_table, best_of=best_of, replay_ties=replay_ties)))
+                self.host.friends.host_table, best_of=best_of, replay_ties=replay_ties)))
 
         self.host.push(SeriesScreen(self.host, at_table=chosen))
 
     def join_one(self) -> None:
         def named(name: str) -> None:
-            if self.host.needs_address():  # the home network: list what is announced there
-                self.host.look_nearby(name)
+            if self.host.friends.needs_address():  # the home network: list what is announced there
+                self.host.friends.look_nearby(name)
             else:
                 self.host.push(CodeScreen(self.host, name))
 
@@ -107,7 +107,7 @@ class CodeScreen(TypingScreen):
                 self.host.say(_("Type the host's address first."), category=Category.MENU)
                 return
             assert self.code is not None
-            self.host.join_table(self.name, self.code, typed)
+            self.host.friends.join_table(self.name, self.code, typed)
             return
         if len(typed) != CODE_DIGITS:
             self.host.cue("menu_error")
@@ -117,10 +117,10 @@ class CodeScreen(TypingScreen):
                              len(typed)).format(digits=CODE_DIGITS, typed=len(typed)),
                           category=Category.MENU)
             return
-        if self.host.needs_address():
+        if self.host.friends.needs_address():
             self.host.push(CodeScreen(self.host, self.name, typed))
             return
-        self.host.join_table(self.name, typed, None)
+        self.host.friends.join_table(self.name, typed, None)
 
 
 class PasswordScreen(TypingScreen):
@@ -169,7 +169,7 @@ class TableWaitScreen(Screen):
         self.words = words
         self.in_game = in_game
         label = _("Concede the game") if in_game else _("Leave the table")
-        action = host.ask_concede if in_game else host.leave_table
+        action = host.ask_concede if in_game else host.friends.leave
         menu = Menu(words, [Group(_("Waiting"), [Item(words, ItemKind.TEXT),
                                                  *buttons([(label, action)])])])
         super().__init__(host, menu)
@@ -231,7 +231,7 @@ class ChatScreen(TypingScreen):
                           category=Category.MENU)
             return
         self.host.pop(announce=False)
-        self.host.send_chat(text)
+        self.host.friends.send_chat(text)
 
     def on_escape(self) -> bool:
         self.host.pop(announce=False)
@@ -259,7 +259,7 @@ class NearbyScreen(Screen):
         return Menu(_("Join a table"), [Group(_("Tables nearby"), items)])
 
     def _joiner(self, table: NearbyTable) -> Callable[[], None]:
-        return lambda: self.host.join_table(self.name, table.code, table.address)
+        return lambda: self.host.friends.join_table(self.name, table.code, table.address)
 
     def prompt(self) -> str:
         return _("Tables open on your home network are listed here as they are found; choose "

@@ -42,7 +42,7 @@ class SeriesScreen(Screen):
         if self.at_table is not None:
             self.at_table(best_of, self.replay.checked)
             return
-        self.host.start_series(best_of, self.replay.checked)
+        self.host.keeper.start_series(best_of, self.replay.checked)
 
     def on_escape(self) -> bool:
         if self.at_table is not None:

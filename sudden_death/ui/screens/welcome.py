@@ -28,24 +28,24 @@ class WelcomeScreen(Screen):
         resumes it. `series`: a kept series with no game in progress, in words: the first
         choice plays its next game."""
         back = [(_("Back to your table with the {theirs}").format(theirs=back_to),
-                 host.resume_table)] if back_to else []
+                 host.friends.resume_table)] if back_to else []
         if in_progress:
             # Translators: {game} is the saved game: "Hawks 7, Bears 3; Bears ball, 3rd and 4
             # at your 30".
             back.insert(0, (_("Resume your game: {game}").format(game=in_progress),
-                            host.resume_game))
+                            host.keeper.resume_game))
         elif series:
             # Translators: {series} is the kept series: "Hawks 1, Bears 0, best of 3".
             back.insert(0, (_("Resume your series: {series}").format(series=series),
-                            host.resume_series))
+                            host.keeper.go_on_with_series))
         menu = Menu(_("Welcome"), [Group(_("Main menu"), buttons(
-            [*back, (_("Start a game"), host.start_naming),
+            [*back, (_("Start a game"), host.keeper.start_naming),
              (_("Guided first drive"), lambda: host.open_extra(Extra.LESSON)),
              (_("How to play"), lambda: host.open_extra(Extra.RULES)),
              (_("Sounds of the game"), lambda: host.open_extra(Extra.SOUNDS)),
              (_("Settings"), lambda: host.open_extra(Extra.SETTINGS)),
-             (_("Play a series"), host.open_series),
-             (_("Your record"), host.open_record),
+             (_("Play a series"), host.keeper.open_series),
+             (_("Your record"), host.keeper.open_record),
              (_("Play a friend"), host.play_friend),
              (_("Quit"), host.ask_quit)]))])
         super().__init__(host, menu)
