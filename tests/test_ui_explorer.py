@@ -389,7 +389,7 @@ def test_explorer_from_the_title_screen_and_from_a_section() -> None:
     assert app.match is None
     app2, speaker2 = app_at_selection()
     press(app2, "h", "h", "e")
-    assert app2.section == 0 and isinstance(app2.top, ExplorerHome)
+    assert app2.controls.section == 0 and isinstance(app2.top, ExplorerHome)
     press(app2, "escape")
     assert speaker2.spoken[-1].text.startswith("Explorer closed. Players: Power Back, 1 of 4")
 
