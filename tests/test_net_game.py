@@ -439,3 +439,31 @@ def test_a_table_with_a_password_asks_the_friend_for_it_until_it_is_right(
             thread.join(120)
         assert (host.finish(), guest.finish()) == (0, 0)
         assert outcome_heard(host, guest)
+
+
+def test_a_game_away_when_the_friend_leaves_hears_it_once_on_return_and_stops_trying(
+        tmp_path: Path) -> None:
+    """The guest's game is killed mid-game and the host quits the table meanwhile. Started
+    again, the guest goes back to its table and hears that the Hawks left, once; it does not
+    drop and reconnect for ever ("Connection lost; trying again") waiting for them."""
+    with table(tmp_path, "--seed", str(SEED)) as (server, host, guest):
+        host.pause_at = 7
+        threads = start_playing(host, guest)
+        assert host.paused.wait(60)
+        guest.proc.kill()
+        guest.proc.wait(10)
+        host.until_said("The Bears dropped out; waiting for them.")
+        assert host.finish() == 0  # quits the game, and with it the table
+        host.go_on.set()
+        with Seat(tmp_path / "guest", "--server", server.url) as again:
+            again.said_starting("Main menu: Back to your table with the Hawks")
+            again.send("return")
+            again.until_said("The Hawks left the table. The game is over.")
+            time.sleep(2.0)  # long enough for a few of the old reconnections
+            said = again.speech()
+            assert said.count("The Hawks left the table. The game is over.") == 1, said[-10:]
+            assert "Connection lost; trying again." not in said, said[-10:]
+            assert "Waiting for the Hawks." not in said[said.index(
+                "The Hawks left the table. The game is over."):]
+        for thread in threads:
+            thread.join(30)

@@ -293,16 +293,17 @@ def test_with_a_certificate_the_server_speaks_wss_and_a_game_that_trusts_it_gets
             gc.collect()
 
 
-def test_actions_sent_again_after_a_dropped_line_count_once_and_are_not_refused() -> None:
-    """A game whose line dropped cannot know whether its last actions arrived, so it sends
-    them again; the table answers nothing to a repeat, played or held."""
+def test_actions_sent_again_count_once_and_are_answered_not_now() -> None:
+    """A step sent again, played or held, counts once; the seat hears `not_now` (the game
+    itself sends a lost step again only when the server does not hold it)."""
     from sudden_death.server.tables import Table, new_game
 
     table = Table("123456", new_game(4), {Team.AWAY: Seat("Hawks"), Team.HOME: Seat("Bears")})
     toss = [{"action": "CallCoin", "face": "tails"}]
     out = table.act(Team.HOME, 0, toss)
     assert {type(message) for _, message in out} == {p.Update}
-    assert table.act(Team.HOME, 0, toss) == []  # played already: a repeat
+    ((_, again),) = table.act(Team.HOME, 0, toss)  # played already: a repeat
+    assert isinstance(again, p.Refused) and again.code == p.NOT_NOW
     assert table.step == 1
     while table.game.state.phase.value != "selection":  # on to the first card step
         state = table.game.state
@@ -312,7 +313,9 @@ def test_actions_sent_again_after_a_dropped_line_count_once_and_are_not_refused(
     offense = actors(state)[0]
     pick = [first_legal(state, offense)]
     assert table.act(offense, step, pick) == [(offense, p.Committed(step))]
-    assert table.act(offense, step, pick) == []  # held already: a repeat
+    ((_, again),) = table.act(offense, step, pick)  # held already: a repeat
+    assert isinstance(again, p.Refused) and again.code == p.NOT_NOW
+    assert table.step == step and offense in table.held
     other = [{"action": "PickHand", "hand": {"players": [], "calls": []}}]
     refusal = table.act(offense, step, other)[0][1]
     assert isinstance(refusal, p.Refused) and refusal.code in (p.NOT_NOW, p.BAD_MESSAGE)

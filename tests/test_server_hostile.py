@@ -260,6 +260,7 @@ def test_actions_duplicated_after_a_concession_or_for_another_table_change_nothi
             await guest.send(toss)
             first = [await receive(seat) for seat in (host, guest)]
             await guest.send(toss)  # the same again: taken once, never played twice
+            assert (await receive(guest))["code"] == p.NOT_NOW  # and said so, to it alone
             assert await nothing_comes(guest) and await nothing_comes(host)
             tables = {table.code: table for table in lab.service.tables.values()}
             mine = next(t for c, t in tables.items() if c != other_seat["code"])

@@ -17,7 +17,9 @@ import secrets
 import socket
 import sqlite3
 import ssl
-from collections.abc import Iterable
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 
@@ -37,6 +39,7 @@ LOG = logging.getLogger("sudden_death.server")
 # Refusals a code guesser earns: each counts against its address (Limits.failed_tries).
 WRONG_TRIES = frozenset({p.NO_TABLE, p.BAD_TOKEN, p.BAD_PASSWORD})
 PLAYED, OTHER, CLOSE = "played", "other", "close"  # what a seat's message did (_receive)
+ENDED_KEPT = 1000  # ended tables kept in memory for seats that were away (with no store too)
 
 
 @dataclass
@@ -52,9 +55,13 @@ class TableService:
     connections: dict[tuple[str, Team], ServerConnection] = field(default_factory=dict)
     waits: dict[tuple[str, Team], asyncio.TimerHandle] = field(default_factory=dict)
     closing: set[asyncio.Future[None]] = field(default_factory=set)  # stale lines closing
+    # The last ENDED_KEPT tables that ended, oldest first: a seat away at the end still
+    # hears how, from a server with no store (the one a game serves at home) as from the file.
+    ended: OrderedDict[str, Table] = field(default_factory=OrderedDict)
     opened: int = 0
     dropped: int = 0  # clients dropped for leaving too much unread
     storage_failing: bool = False  # the store's last write failed (a full disk...)
+    clock: Callable[[], float] = time.time  # wall-clock: a seat's drop time outlives the process
     addresses: Addresses = field(init=False)
 
     def __post_init__(self) -> None:
@@ -64,10 +71,15 @@ class TableService:
         """The stored tables, each seat away until it resumes (call inside the loop)."""
         if self.store is None:
             return
+        now = self.clock()
         for table in self.store.open_tables():
             self.tables[table.code] = table
-            for team in table.seats:
-                self._wait_for(table, team)
+            for team, seat in table.seats.items():
+                # A seat whose line dropped before the restart is waited for from then; one
+                # still connected when the server stopped, from now.
+                if seat.away_since is None:
+                    seat.away_since = now
+                self._wait_for(table, team, max(0.0, table.seat_wait_s - (now - seat.away_since)))
         LOG.info("%d tables restored", len(self.tables))
 
     def admit(self, connection: ServerConnection, request: Request) -> Response | None:
@@ -168,20 +180,28 @@ class TableService:
                 self.connections.pop((table.code, team), None)
                 self._send(connection, p.Seated(table.code, int(team), table.seats[team].token))
                 self._send(connection, table.resumed(team, message.step))
+                for ending in table.ending(team):
+                    self._send(connection, ending)
                 return table.code, team
             old = self.connections.get((table.code, team))
             if old is not None:  # the same seat from a new line: the old one is stale
                 del self.connections[(table.code, team)]
+                self._send(old, p.Refused(p.ELSEWHERE, "this seat was taken up on another "
+                                                       "line", fatal=True))
                 closing = asyncio.ensure_future(old.close())
                 self.closing.add(closing)
                 closing.add_done_callback(self.closing.discard)
             wait = self.waits.pop((table.code, team), None)
             if wait is not None:
                 wait.cancel()
+            if table.seats[team].away_since is not None:
+                table.seats[team].away_since = None
+                self._save(table)
             self._seat(table, team, connection)
             if table.full:
                 self._send(connection, table.resumed(team, message.step))
-                self._deliver(table.code, [(team.other, p.Back(table.seats[team].name))])
+                if old is None:  # the other seat heard it was away (a line taken over was not)
+                    self._deliver(table.code, [(team.other, p.Back(table.seats[team].name))])
             return table.code, team
         raise p.ProtocolError(p.BAD_MESSAGE, "the first message hosts, joins or resumes")
 
@@ -194,7 +214,7 @@ class TableService:
     def _resumable(self, code: str) -> Table:
         """The table a seat comes back to: an open one, or one that ended while the seat was
         away (the server may have forgotten it, or restarted just after its last step)."""
-        table = self.tables.get(code.strip())
+        table = self.tables.get(code.strip()) or self.ended.get(code.strip())
         if table is None and self.store is not None:
             table = self.store.ended(code.strip())
         if table is None:
@@ -208,9 +228,11 @@ class TableService:
         return new_game(seed)
 
     def _open(self, name: str, seat_wait_s: int, password: str) -> Table:
+        if not p.MIN_SEAT_WAIT_S <= seat_wait_s <= p.MAX_SEAT_WAIT_S:
+            raise p.ProtocolError(p.BAD_MESSAGE, f"seat_wait_s is {p.MIN_SEAT_WAIT_S} to "
+                                                 f"{p.MAX_SEAT_WAIT_S} seconds")
         code = _new_code(self.tables)
-        wait = max(p.MIN_SEAT_WAIT_S, min(p.MAX_SEAT_WAIT_S, seat_wait_s))
-        table = Table(code, self._new_game(), {HOST_SEAT: Seat(name)}, seat_wait_s=wait,
+        table = Table(code, self._new_game(), {HOST_SEAT: Seat(name)}, seat_wait_s=seat_wait_s,
                       lock=lock(password))
         self.tables[code] = table
         LOG.info("table %s opened", code)
@@ -230,19 +252,25 @@ class TableService:
         flood limit counts: a game moves only as fast as both seats, so its own moves are
         never a flood)."""
         table = self.tables.get(code)
-        if table is None or self.connections.get((code, team)) is not connection:
-            return CLOSE  # the table has ended, or this seat came back on another line
+        if self.connections.get((code, team)) is not connection:
+            if table is None or table.over:  # it ended while this seat was away
+                self._send(connection, p.Refused(p.OVER, "the game at this table is over",
+                                                 fatal=True))
+            return CLOSE  # or this seat came back on another line, and was told so
         try:
             message = p.decode_client(frame)
         except p.ProtocolError as error:
             self._send(connection, p.Refused(error.code, str(error)))
             return OTHER
+        assert table is not None  # a seat's connection is known only while its table is
         if isinstance(message, p.Act):
-            before = (table.step, len(table.held))
+            before = (table.step, len(table.held), table.over)
             self._commit(table, table.act(team, message.step, message.actions))
-            return PLAYED if (table.step, len(table.held)) != before else OTHER
+            if table.over and not before[2]:
+                LOG.info("table %s ended: game over after %d steps", code, table.step)
+            return PLAYED if (table.step, len(table.held)) != before[:2] else OTHER
         if isinstance(message, p.Chat):
-            text = " ".join(message.text.split())
+            text = _spaced(message.text)
             if not text or len(text) > p.MAX_CHAT or not text.isprintable():
                 limit = f"a chat line has 1 to {p.MAX_CHAT} printable characters"
                 self._send(connection, p.Refused(p.BAD_MESSAGE, limit))
@@ -269,31 +297,42 @@ class TableService:
             if table is None or table.over:
                 self._forget(code)
                 continue
+            table.seats[team].away_since = self.clock()
+            self._save(table)
             self._wait_for(table, team)
             if table.full:
                 self._deliver(code, [(team.other, p.Away(table.seats[team].name,
                                                          table.seat_wait_s))])
 
-    def _wait_for(self, table: Table, team: Team) -> None:
+    def _wait_for(self, table: Table, team: Team, seconds: float | None = None) -> None:
+        """Wait `seconds` (the table's whole `seat_wait_s` by default) for a seat to resume."""
         loop = asyncio.get_running_loop()
-        self.waits[(table.code, team)] = loop.call_later(table.seat_wait_s, self._expire,
-                                                         table.code, team)
+        wait = table.seat_wait_s if seconds is None else seconds
+        self.waits[(table.code, team)] = loop.call_later(wait, self._expire, table.code, team)
 
     def _expire(self, code: str, team: Team) -> None:
         """A seat did not come back in time: the table ends, and the other seat hears why."""
         self.waits.pop((code, team), None)
         table = self.tables.get(code)
         if table is not None and (code, team) not in self.connections:
-            LOG.info("table %s: the %s seat did not come back", code, team.name.lower())
             self._end(table, table.leave(team, "timeout"))
 
     def _end(self, table: Table, out: Outgoing) -> None:
+        was_over = table.game.is_over
         self._commit(table, out)
+        if out and table.left_by is not None:
+            how = "did not come back" if table.left_why == "timeout" else "left"
+            LOG.info("table %s ended: the %s seat %s%s", table.code, table.left_by.name.lower(),
+                     how, " after the game" if was_over else "")
         if not any(key[0] == table.code for key in self.connections):
             self._forget(table.code)
 
     def _forget(self, code: str) -> None:
-        self.tables.pop(code, None)
+        table = self.tables.pop(code, None)
+        if table is not None and table.over:
+            self.ended[code] = table
+            while len(self.ended) > ENDED_KEPT:
+                self.ended.popitem(last=False)
         for key in [key for key in self.waits if key[0] == code]:
             self.waits.pop(key).cancel()
 
@@ -345,11 +384,19 @@ class TableService:
 
 
 def _checked_name(name: str) -> str:
-    name = " ".join(name.split())
+    """A team name as said: runs of spaces made one, but a tab, a line break, a separator or
+    a direction mark refused rather than turned into spaces (`isprintable` refuses them)."""
+    name = _spaced(name)
     if not name or len(name) > p.MAX_NAME or not name.isprintable():
         raise p.ProtocolError(p.BAD_NAME, f"a team name has 1 to {p.MAX_NAME} printable "
                                           "characters")
     return name
+
+
+def _spaced(text: str) -> str:
+    """`text` with runs of plain spaces made one and none at either end; any other blank
+    (a tab, a line break, U+2028) stays, for `isprintable` to refuse."""
+    return " ".join(part for part in text.split(" ") if part)
 
 
 async def _shut(connection: ServerConnection) -> None:

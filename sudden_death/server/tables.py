@@ -41,6 +41,9 @@ RECORD_FORMAT = 1
 class Seat:
     name: str
     token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
+    # When its line dropped (wall-clock seconds, kept in the record): a server restarted
+    # meanwhile goes on waiting from then, not from its own start. None: connected.
+    away_since: float | None = None
 
 
 @dataclass
@@ -55,6 +58,8 @@ class Table:
     step: int = 0
     log: list[dict[str, Any]] = field(default_factory=list)
     left: bool = False
+    left_by: Team | None = None  # the seat that left (or never came back), once one has
+    left_why: str = "left"  # Left.reason: "left" or "timeout"
     seat_wait_s: int = 600
     first: str = ""  # Game.to_json() before the first step
     rematch: set[Team] = field(default_factory=set)  # seats that asked to play again
@@ -100,6 +105,15 @@ class Table:
         return p.Start(self.names(), self.step, state_to_dict(self.game.state),
                        events_to_list(self.events_since(heard)), held, **self._series())
 
+    def ending(self, team: Team) -> list[p.Message]:
+        """What a seat that was away hears after its start when the other seat left the table
+        meanwhile: who left and why, once, as it would have heard it then. (A record from
+        before `left_by` was kept: the other seat, since a seat that leaves does not return.)"""
+        by = team.other if self.left_by is None else self.left_by
+        if not self.left or by == team or by not in self.seats:
+            return []
+        return [p.Left(self.seats[by].name, self.left_why)]
+
     def events_since(self, heard: int) -> list[ev.Event]:
         if not 0 <= heard < self.step:
             return []
@@ -116,13 +130,15 @@ class Table:
         """A seat's actions for `step`, in order; a refusal stops the rest (what went before it
         still counts) and is sent to that seat alone."""
         actions = list(actions)
-        if self._repeated(team, step, actions):
-            return []  # sent again after a dropped line: it counts once
+        if self._repeated(team, step, actions):  # counts once, and is answered
+            return [(team, p.Refused(p.NOT_NOW, f"your choice for step {step} is already in"))]
         if not self.full or self.over:
             return [(team, p.Refused(p.NOT_NOW, "the game is not being played"))]
         if step != self.step:
             return [(team, p.Refused(p.NOT_NOW, f"that was for step {step}; this is step "
                                                 f"{self.step}"))]
+        if not actions:
+            return [(team, p.Refused(p.BAD_MESSAGE, "an act has at least one action"))]
         out: Outgoing = []
         for data in actions:
             try:
@@ -139,7 +155,7 @@ class Table:
         left and why, and the table is over."""
         if self.left or team not in self.seats:
             return []
-        self.left = True
+        self.left, self.left_by, self.left_why = True, team, reason
         return [(other, p.Left(self.seats[team].name, reason))
                 for other in self.seats if other != team]
 
@@ -172,9 +188,12 @@ class Table:
         return json.dumps({
             "format": RECORD_FORMAT, "code": self.code, "game": self.game.to_json(),
             "first": self.first, "step": self.step, "log": self.log, "left": self.left,
+            "left_by": None if self.left_by is None else self.left_by.name,
+            "left_why": self.left_why,
             "seat_wait_s": self.seat_wait_s, "lock": self.lock, "best_of": self.best_of,
             "replay_ties": self.replay_ties, "results": self.results,
-            "seats": {team.name: [seat.name, seat.token] for team, seat in self.seats.items()},
+            "seats": {team.name: [seat.name, seat.token, seat.away_since]
+                      for team, seat in self.seats.items()},
             "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
         })
 
@@ -187,11 +206,12 @@ class Table:
                 raise SnapshotError(f"a table record of format {data['format']!r}")
             table = cls(
                 code=str(data["code"]), game=Game.from_json(data["game"]),
-                seats={Team[name]: Seat(str(name_token[0]), str(name_token[1]))
-                       for name, name_token in data["seats"].items()},
+                seats={Team[name]: _seat(kept) for name, kept in data["seats"].items()},
                 held={Team[name]: action_from_dict(action)
                       for name, action in data["held"].items()},
                 step=int(data["step"]), log=list(data["log"]), left=bool(data["left"]),
+                left_by=None if data.get("left_by") is None else Team[data["left_by"]],
+                left_why=str(data.get("left_why", "left")),
                 seat_wait_s=int(data["seat_wait_s"]), first=str(data["first"]),
                 lock=str(data.get("lock", "")), best_of=int(data.get("best_of", 1)),
                 replay_ties=data.get("replay_ties", False) is True,
@@ -252,6 +272,13 @@ class Table:
         self.step += 1
         update = p.Update(self.step, state_to_dict(self.game.state), events_to_list(events))
         out.extend((team, update) for team in Team)
+
+
+def _seat(kept: list[Any]) -> Seat:
+    """A seat from its record: [name, token], and since this server version when its line
+    dropped (records written before have no such third value: connected)."""
+    away = kept[2] if len(kept) > 2 else None
+    return Seat(str(kept[0]), str(kept[1]), None if away is None else float(away))
 
 
 def _legal(state: GameState, team: Team, action: Action) -> bool:

@@ -141,6 +141,9 @@ class TablePlay:
                 words = password_asked_words()  # no password given: one is asked for
             self.host.table_closed(words, retry=news.code == p.NO_TABLE,
                                    password=news.code == p.BAD_PASSWORD)
+        elif isinstance(news, p.Refused) and news.fatal:  # in a game: the line closes
+            self.closed = True
+            self.host.table_closed(refusal_words(news.code, news.text), retry=False)
         elif self.match is not None and isinstance(news, (p.Update, p.Refused, p.Left)):
             self._in_game(news)
 

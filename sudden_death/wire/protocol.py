@@ -188,6 +188,8 @@ FLOOD = "flood"  # messages faster than any game sends them: the line closes
 BUSY = "busy"  # too many lines open from one address
 SLOW_DOWN = "slow_down"  # too many wrong codes, tokens or passwords from one address
 NO_ROOM = "no_room"  # the server cannot keep a new table now (its disk is full...)
+ELSEWHERE = "elsewhere"  # this seat came back on another line, which now has it
+OVER = "over"  # the game at this table has ended: nothing more to do here
 MIN_SEAT_WAIT_S, MAX_SEAT_WAIT_S = 10, 3600
 
 MAX_NAME = 24

@@ -53,6 +53,8 @@ REFUSALS = {
                "fast. Wait a moment and try again."),
     p.NO_ROOM: N_("The table server cannot open a new table now. Try again later."),
     p.FLOOD: N_("The game sent the table server too much at once, and it closed the line."),
+    p.ELSEWHERE: N_("You joined this table from somewhere else, so this game has left it."),
+    p.OVER: N_("The game at this table is over."),
 }
 
 

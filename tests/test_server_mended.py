@@ -1,0 +1,255 @@
+"""What a hostile client written from docs/protocol.md alone found on the table server, each
+mended and shown here against a real server on loopback with real WebSocket clients (and, where
+the player's game is at stake, the game's own line, `TableLink`)."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import time
+from pathlib import Path
+
+import pytest
+from server_lab import Lab, first_legal, receive, run, seated_pair, server
+from websockets.asyncio.client import ClientConnection
+from websockets.exceptions import ConnectionClosed
+
+from sudden_death.engine.actions import actors
+from sudden_death.engine.snapshot import state_from_dict
+from sudden_death.engine.state import Team
+from sudden_death.net.link import TableLink
+from sudden_death.net.news import Lost, Reconnecting
+from sudden_death.server.service import TableService
+from sudden_death.server.store import TableStore
+from sudden_death.server.tables import Seat, Table, new_game
+from sudden_death.wire import protocol as p
+
+TOSS = {"action": "CallCoin", "face": "heads"}
+
+
+async def resumed(lab: Lab, seat: dict[str, object], step: int = 0) -> ClientConnection:
+    back = await lab.connect()
+    await back.send(p.encode(p.Resume(p.PROTOCOL_VERSION, str(seat["code"]),
+                                      str(seat["token"]), step)))
+    return back
+
+
+async def closes(connection: ClientConnection) -> list[dict[str, object]]:
+    """Everything the server sends `connection` until it closes the line (at most 5 s)."""
+    heard: list[dict[str, object]] = []
+
+    async def drain() -> None:
+        try:
+            async for frame in connection:
+                heard.append(json.loads(frame))
+        except ConnectionClosed:
+            pass
+
+    await asyncio.wait_for(drain(), 5)
+    return heard
+
+
+def test_a_seat_away_when_the_other_leaves_hears_on_return_who_left_and_then_is_let_go() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            host, guest, _, guest_seat = await seated_pair(lab)
+            await guest.close()
+            assert (await receive(host))["type"] == "away"
+            await host.send(p.encode(p.Leave()))
+            back = await resumed(lab, guest_seat)
+            assert (await receive(back))["type"] == "seated"
+            start_message = await receive(back)
+            assert start_message["type"] == "start"
+            assert state_from_dict(start_message["state"]).outcome is None  # left, not played
+            assert await receive(back) == {"type": "left", "name": "Hawks", "reason": "left"}
+            await back.send(p.encode(p.Act(start_message["step"], [TOSS])))
+            # Its act is answered in words before the line closes, not closed without one.
+            assert await closes(back) == [{"type": "refused", "code": p.OVER, "fatal": True,
+                                           "text": "the game at this table is over"}]
+
+    run(scenario)
+
+
+def test_the_game_told_the_other_seat_left_while_it_was_away_stops_coming_back() -> None:
+    """The player's own line, resuming a table the other seat left meanwhile: it hears the
+    start, then who left, and never tries the line again (it used to, for ever)."""
+    async def scenario() -> list[object]:
+        async with server() as lab:
+            host, guest, _, guest_seat = await seated_pair(lab)
+            await guest.close()
+            assert (await receive(host))["type"] == "away"
+            await host.send(p.encode(p.Leave()))
+            await asyncio.sleep(0.1)
+            link = TableLink(lab.url, p.Resume(p.PROTOCOL_VERSION, guest_seat["code"],
+                                               guest_seat["token"], 0))
+            link.start()
+            news: list[object] = []
+            deadline = time.monotonic() + 2.0
+            while time.monotonic() < deadline:
+                news += link.poll()
+                await asyncio.sleep(0.05)
+            link.close()
+            return news
+
+    news = run(scenario)
+    kinds = [type(item).__name__ for item in news]
+    assert kinds[:4] == ["Connected", "Seated", "Start", "Left"], kinds
+    assert not any(isinstance(item, Reconnecting) for item in news), kinds
+    assert sum(isinstance(item, p.Left) for item in news) == 1
+    assert all(isinstance(item, (p.Refused, Lost)) for item in news[4:]), kinds
+
+
+def test_a_line_displaced_by_a_second_resume_is_told_why_before_it_closes() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            host, guest, _, guest_seat = await seated_pair(lab)
+            second = await resumed(lab, guest_seat)
+            assert (await receive(second))["type"] == "seated"
+            heard = await closes(guest)
+            assert heard[-1]["type"] == "refused" and heard[-1]["code"] == p.ELSEWHERE
+            assert heard[-1]["fatal"] is True
+            # The new line has the seat: it plays.
+            await second.send(p.encode(p.Act(0, [TOSS])))
+            assert (await receive(second))["type"] == "start"  # the resume's
+            assert (await receive(second))["type"] == "update"
+            assert (await receive(host))["type"] == "update"
+
+    run(scenario)
+
+
+def test_a_repeated_step_and_an_empty_act_are_answered_as_the_document_promises() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            host, guest, _, _ = await seated_pair(lab)
+            await guest.send(p.encode(p.Act(0, [TOSS])))
+            for seat in (host, guest):
+                assert (await receive(seat))["type"] == "update"
+            await guest.send(p.encode(p.Act(0, [TOSS])))  # the step it just played
+            refusal = await receive(guest)
+            assert refusal["type"] == "refused" and refusal["code"] == p.NOT_NOW
+            (table,) = lab.service.tables.values()
+            while table.game.state.phase.value != "selection":  # on to a held card step
+                state = table.game.state
+                (team,) = actors(state)
+                seat = guest if team is Team.HOME else host
+                await seat.send(p.encode(p.Act(table.step, [first_legal(state, team)])))
+                for each in (host, guest):
+                    assert (await receive(each))["type"] == "update"
+            state, step = table.game.state, table.step
+            offense = actors(state)[0]
+            mine = guest if offense is Team.HOME else host
+            await mine.send(p.encode(p.Act(step, [first_legal(state, offense)])))
+            assert await receive(mine) == {"type": "committed", "step": step}
+            await mine.send(p.encode(p.Act(step, [first_legal(state, offense)])))
+            assert (await receive(mine))["code"] == p.NOT_NOW  # held already
+            await mine.send(p.encode(p.Act(step, [])))
+            assert (await receive(mine))["code"] == p.BAD_MESSAGE
+            assert table.step == step and offense in table.held  # nothing moved
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("name", ["Hawks\nBears", "Hawks\tBears", "Hawks\u2028Bears",
+                                  "Hawks\u202eBears", "\u2066Hawks", "Hawks\u00a0"])
+def test_a_name_with_a_control_a_separator_or_a_direction_mark_is_refused(name: str) -> None:
+    async def scenario() -> dict[str, object]:
+        async with server() as lab:
+            client = await lab.connect()
+            await client.send(p.encode(p.Host(p.PROTOCOL_VERSION, name)))
+            return await receive(client)
+
+    answer = run(scenario)
+    assert answer["type"] == "refused" and answer["code"] == p.BAD_NAME, answer
+
+
+def test_spaces_in_a_name_and_a_chat_line_are_made_one_but_a_line_break_is_refused() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            host = await lab.connect()
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "  Big   Hawks ")))
+            seat = await receive(host)
+            guest = await lab.connect()
+            await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, seat["code"], "Bears")))
+            await receive(guest)
+            assert (await receive(host))["names"] == ["Bears", "Big Hawks"]
+            await receive(guest)
+            await guest.send(p.encode(p.Chat("good   luck ")))
+            assert await receive(host) == {"type": "said", "name": "Bears", "text": "good luck"}
+            for text in ("good\nluck", "a\u2029b", "\u202ekcul"):
+                await guest.send(p.encode(p.Chat(text)))
+                assert (await receive(guest))["code"] == p.BAD_MESSAGE
+
+    run(scenario)
+
+
+@pytest.mark.parametrize("wait_s", [p.MIN_SEAT_WAIT_S - 1, p.MAX_SEAT_WAIT_S + 1, -5])
+def test_a_seat_wait_outside_its_range_is_refused_not_quietly_clamped(wait_s: int) -> None:
+    async def scenario() -> tuple[dict[str, object], int]:
+        async with server() as lab:
+            client = await lab.connect()
+            await client.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", seat_wait_s=wait_s)))
+            return await receive(client), len(lab.service.tables)
+
+    answer, tables = run(scenario)
+    assert answer["type"] == "refused" and answer["code"] == p.BAD_MESSAGE
+    assert str(p.MAX_SEAT_WAIT_S) in str(answer["text"]) and tables == 0
+
+
+def test_the_log_says_when_a_table_ends_and_how(caplog: pytest.LogCaptureFixture) -> None:
+    async def scenario() -> list[str]:
+        async with server() as lab:
+            host, guest, host_seat, _ = await seated_pair(lab)
+            await guest.send(p.encode(p.Act(0, [{"action": "Concede"}])))
+            for seat in (host, guest):
+                assert (await receive(seat))["type"] == "update"
+            other_host, other_guest, other_seat, _ = await seated_pair(lab)
+            await other_guest.send(p.encode(p.Leave()))
+            assert (await receive(other_host))["type"] == "left"
+            return [str(host_seat["code"]), str(other_seat["code"])]
+
+    with caplog.at_level(logging.INFO, logger="sudden_death.server"):
+        played, left = run(scenario)
+    lines = [record.getMessage() for record in caplog.records]
+    assert f"table {played} ended: game over after 1 steps" in lines, lines
+    assert f"table {left} ended: the home seat left" in lines, lines
+
+
+def test_a_seat_away_before_a_restart_is_waited_for_from_when_it_left(tmp_path: Path) -> None:
+    """A seat that dropped 590 s into a 600 s wait has 10 s left after the restart, not 600;
+    one the server never saw drop (connected at the crash) is waited for from the restart."""
+    now = 1_000_000.0
+    store = TableStore(tmp_path)
+    table = Table("123456", new_game(4), {Team.AWAY: Seat("Hawks", away_since=now - 590),
+                                          Team.HOME: Seat("Bears")}, seat_wait_s=600)
+    store.save(table)
+    store.close()
+
+    async def scenario() -> dict[Team, float]:
+        service = TableService(store=TableStore(tmp_path), clock=lambda: now)
+        service.restore()
+        loop = asyncio.get_running_loop()
+        left = {team: handle.when() - loop.time()
+                for (_code, team), handle in service.waits.items()}
+        for handle in service.waits.values():
+            handle.cancel()
+        assert service.store is not None
+        service.store.close()
+        return left
+
+    left = run(scenario)
+    assert 9.0 <= left[Team.AWAY] <= 10.0, left
+    assert 599.0 <= left[Team.HOME] <= 600.0, left
+
+
+def test_a_table_record_written_before_these_fields_still_loads() -> None:
+    table = Table("123456", new_game(4), {Team.AWAY: Seat("Hawks"), Team.HOME: Seat("Bears")})
+    table.leave(Team.AWAY)
+    record = json.loads(table.to_record())
+    record["seats"] = {name: kept[:2] for name, kept in record["seats"].items()}
+    del record["left_by"], record["left_why"]
+    old = Table.from_record(json.dumps(record))
+    assert old.left and old.left_by is None
+    assert all(seat.away_since is None for seat in old.seats.values())
+    # A seat coming back to such a table still hears that the other one left.
+    assert old.ending(Team.HOME) == [p.Left("Hawks", "left")]
