@@ -44,6 +44,11 @@ PYTHONS = ("3.10", "3.11", "3.12", "3.13")
 # check the packaging, not the interpreter, and take minutes.
 OTHER_PYTHON_MARKERS = "not build"
 MAX_WORKERS = 4  # spread_args: the most pytest-xdist workers a suite gets
+# pyproject.toml maps the top-level sounds/ to the package sudden_death.sounds, so setuptools makes
+# the editable install an import hook and prints a box about it ("Editable installation.": a
+# folder named like the package in the working directory could be imported first). It is for
+# whoever lays out a package, nothing a player can act on: the first start stays quiet.
+EDITABLE_NOTICE = "ignore:Editable installation."
 
 
 def venv_python(venv_dir: Path = VENV) -> Path:
@@ -110,9 +115,17 @@ def ensure_environment(extras: str = EXTRAS, venv_dir: Path = VENV,
             [str(python), "-m", "pip", "install", *quiet, "-e", target],
             check=True,
             cwd=ROOT,
+            env=install_env(),
         )
         stamp.write_text(_wanted_stamp(extras, version))
     return python
+
+
+def install_env() -> dict[str, str]:
+    """The environment pip installs the project in: this one, without setuptools' editable
+    install notice (EDITABLE_NOTICE); the player's own warning filters are kept."""
+    warnings = [os.environ.get("PYTHONWARNINGS", ""), EDITABLE_NOTICE]
+    return {**os.environ, "PYTHONWARNINGS": ",".join(filter(None, warnings))}
 
 
 def _leave_pygame(python: Path) -> None:

@@ -1,5 +1,6 @@
 """The packaged executable builds from a clean copy, plays a whole game offline, and serves,
-hosts and joins a table (network play).
+hosts and joins a table (network play); the wheel and the editable install carry and find every
+cue (the repository's sounds/, mapped to the package sudden_death.sounds by pyproject.toml).
 
 Runs tools/build_check.py (under a minute here: a PyInstaller build, one scripted game, and
 one table game of two built games at the built table server).
@@ -14,14 +15,25 @@ import os
 import shutil
 import subprocess
 import sys
+import venv
 import zipfile
 from pathlib import Path
+from types import ModuleType
 
 import pytest
 
 from sudden_death.language import available
 
 ROOT = Path(__file__).resolve().parent.parent
+SOUNDS = ROOT / "sounds"  # the package sudden_death.sounds (pyproject.toml package-dir)
+
+
+def _tasks() -> ModuleType:
+    spec = importlib.util.spec_from_file_location("tasks_for_packaging", ROOT / "tasks.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 @pytest.mark.build
@@ -53,9 +65,10 @@ def _clean_copy(folder: Path) -> Path:
 
 
 def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path) -> None:
-    """pip install of the wheel alone (no source tree) keeps every sound: sudden_death/sounds/
-    is shipped as package data, where resources.sounds_dir() finds it. The compiled catalogs
-    come with it, and the installed game finds them."""
+    """pip install of the wheel alone (no source tree) keeps every sound: the repository's
+    sounds/ is shipped as the package sudden_death.sounds with its data, in sudden_death/sounds/,
+    where resources.sounds_dir() finds it. The compiled catalogs come with it, and the installed
+    game finds them."""
     from sudden_death.audio.cues import CROWD, DIE_CLICK
     from sudden_death.audio.protocols import CUE_NAMES
 
@@ -81,10 +94,13 @@ def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path
         names = set(archive.namelist())
         metadata = next(archive.read(n).decode() for n in names if n.endswith("/METADATA"))
     assert {"sudden_death/sounds/LICENSES.md", "sudden_death/sounds/GPL-2.txt"} <= names
-    assert any(n.endswith(".dist-info/licenses/sudden_death/sounds/GPL-2.txt") for n in names)
+    assert any(n.endswith(".dist-info/licenses/sounds/GPL-2.txt") for n in names)
     assert "License-Expression: MIT AND GPL-2.0-or-later" in metadata
     in_source = {path.relative_to(ROOT).as_posix()
                  for path in (ROOT / "sudden_death").rglob("*.py")}
+    in_source |= {f"sudden_death/sounds/{path.relative_to(SOUNDS).as_posix()}"
+                  for path in SOUNDS.rglob("*.py")}
+    assert not (ROOT / "sudden_death" / "sounds").exists()  # one copy of the cues: sounds/
     assert modules == in_source  # a package missing from pyproject.toml would be left out
     assert shipped == {*CUE_NAMES, DIE_CLICK, CROWD}
     assert catalogs == {f"sudden_death/locale/{code}/LC_MESSAGES/sudden_death.mo"
@@ -104,3 +120,33 @@ def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path
     )
     assert found.returncode == 0, found.stderr
     assert Path(found.stdout.strip()) == tmp_path / "site" / "sudden_death" / "sounds"
+
+
+def test_an_editable_install_finds_the_cues_in_the_top_level_folder(tmp_path: Path) -> None:
+    """tasks.py installs the game editable. pyproject.toml's package-dir maps sounds/ to the
+    package sudden_death.sounds, which only the install's import hook knows: a fresh editable
+    install of a clean copy finds every cue in the copy's sounds/ from any working folder, and
+    installing says nothing about it (tasks.install_env quiets setuptools' notice)."""
+    from sudden_death.audio.cues import CROWD, DIE_CLICK
+    from sudden_death.audio.protocols import CUE_NAMES
+
+    tasks = _tasks()
+    source = _clean_copy(tmp_path / "source")
+    venv.EnvBuilder(with_pip=True).create(tmp_path / "venv")
+    python = str(tasks.venv_python(tmp_path / "venv"))
+    env = {name: value for name, value in tasks.install_env().items() if name != "PYTHONPATH"}
+    installed = subprocess.run(
+        [python, "-m", "pip", "install", "--quiet", "--disable-pip-version-check", "--no-deps",
+         "-e", str(source)],
+        capture_output=True, text=True, timeout=300, env=env,
+    )
+    assert installed.returncode == 0, installed.stdout[-3000:] + installed.stderr
+    assert "Editable installation" not in installed.stdout + installed.stderr
+    found = subprocess.run(
+        [python, "-c", "from sudden_death.resources import sounds_dir; print(sounds_dir())"],
+        cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60,
+    )
+    assert found.returncode == 0, found.stderr
+    folder = Path(found.stdout.strip())
+    assert folder == (source / "sounds").resolve()
+    assert {path.stem for path in folder.glob("*.wav")} == {*CUE_NAMES, DIE_CLICK, CROWD}

@@ -292,8 +292,9 @@ def check_built_folder(facts: dict[str, object], folder: Path,
                        inside: Callable[[object, Path], bool] | None = None) -> None:
     """What a built game (Linux or Windows) must show after a scripted game: final diagnostics
     from the frozen app; with sound, speech synthesized by the eSpeak NG library and data in
-    its own folder (`inside` says whether a path the game reported lies in it); nothing written
-    into that folder, and nothing but the transcript into the working folder."""
+    its own folder (`inside` says whether a path the game reported lies in it) and no notice
+    (a cue missing from the bundle would be one); nothing written into that folder, and nothing
+    but the transcript into the working folder."""
     within = inside or _inside
     if not facts.get("closed") or not facts.get("frozen"):
         raise CheckFailed(f"no final diagnostics from the frozen game: {facts}")
@@ -304,6 +305,8 @@ def check_built_folder(facts: dict[str, object], folder: Path,
         for key in ("espeak_library", "espeak_data"):
             if not within(facts.get(key), folder):
                 raise CheckFailed(f"{key} is not inside the built folder: {facts.get(key)}")
+        if facts.get("notices"):
+            raise CheckFailed(f"the built game gave notices: {facts.get('notices')}")
     after = snapshot(folder)
     if after != before:
         changed = sorted(set(after.items()) ^ set(before.items()))

@@ -1,4 +1,4 @@
-"""Make every sound cue into sudden_death/sounds/<name>.wav (44.1 kHz, 16-bit; mono but for the
+"""Make every sound cue into sounds/<name>.wav (44.1 kHz, 16-bit; mono but for the
 crowds, which are stereo: the bed and the two touchdown crowds).
 
 Almost everything is synthesized from sine waves and seeded noise with the standard library
@@ -7,7 +7,7 @@ cue is made from a freely licensed one committed in tools/recordings/ (fetched a
 tools/fetch_recordings.py; RECORDED below names each, and sounds/LICENSES.md its licence).
 Anyone can re-run this and get byte-identical output, with no network:
 
-    python tools/make_sounds.py            # writes sudden_death/sounds/*.wav
+    python tools/make_sounds.py            # writes sounds/*.wav
     python tools/make_sounds.py --check    # exits 1 if a committed file differs from a fresh one
 
 Each cue is loudness-matched (the RMS of its audible part is brought to TARGET_DBFS, then peaks are
@@ -35,7 +35,7 @@ RATE = 44100  # the mixer's own rate: nothing is resampled when the cues load
 TARGET_DBFS = -18.0
 PEAK = 0.97
 ROOT = Path(__file__).resolve().parent.parent
-SOUNDS = ROOT / "sudden_death" / "sounds"
+SOUNDS = ROOT / "sounds"  # the package sudden_death.sounds (pyproject.toml package-dir)
 RECORDINGS = ROOT / "tools" / "recordings"
 
 Samples = list[float]
@@ -720,7 +720,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="compare, do not write")
     parser.add_argument("--out", type=Path, default=SOUNDS,
-                        help="folder to write (sudden_death/sounds/)")
+                        help="folder to write (sounds/)")
     args = parser.parse_args(argv)
     args.out.mkdir(parents=True, exist_ok=True)
     stale = []

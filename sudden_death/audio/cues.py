@@ -1,5 +1,5 @@
-"""Sound cues: the WAVs of sudden_death/sounds/ on the mixer's free channels, at their own
-volume."""
+"""Sound cues: the WAVs of sounds/ (resources.sounds_dir()) on the mixer's free channels, at
+their own volume."""
 
 from __future__ import annotations
 

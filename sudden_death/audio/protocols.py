@@ -12,7 +12,7 @@ from typing import Protocol
 
 # Every event sound SPEC names, and the other side's versions of the news that is good for one
 # side and bad for the other (touchdown_theirs...: whose news it is is heard before a word);
-# each is a WAV file `sudden_death/sounds/<name>.wav`.
+# each is a WAV file `sounds/<name>.wav` (the package sudden_death.sounds, resources.sounds_dir()).
 CUE_NAMES: tuple[str, ...] = (
     "coin",
     "reveal",
