@@ -191,8 +191,12 @@ class BotTable:
             self.stats.commits += 1
             if number == 0 and len(teams) == 2:
                 held = await _receive(self.seats[team])
-                if held != {"type": "committed", "step": step}:
+                chosen = {"type": "committed", "step": step, "seat": int(team)}
+                if held != chosen:
                     raise BotError(f"after its commit, heard {held}")
+                told = await _receive(self.seats[team.other])  # that it chose, not what
+                if told != chosen:
+                    raise BotError(f"after its friend's commit, heard {told}")
                 self.held.add(team)
         updates = [await _until(self.seats[team], "update") for team in Team]
         self.held = set()

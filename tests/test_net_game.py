@@ -110,6 +110,22 @@ def test_each_card_step_is_heard_by_both_once_each_down(friendly_game) -> None:
         assert sum("against" in line for line in spoken) >= downs
 
 
+def test_a_seat_still_choosing_hears_that_its_friend_has_chosen_and_never_what(
+        friendly_game) -> None:
+    """At a card step the first to choose is held; the other seat hears that its friend has
+    chosen (named), never its own choice told back, and the cards only at the reveal."""
+    host, guest, _ = friendly_game
+    told = {seat: [line for line in seat.speech() if line.endswith(" have chosen.")]
+            for seat in (host, guest)}
+    assert set(told[host]) <= {"The Bears have chosen."}, told[host]
+    assert set(told[guest]) <= {"The Hawks have chosen."}, told[guest]
+    assert told[host] or told[guest]  # one of the two chose first at some step
+    for seat in (host, guest):  # each card step is told once at most, as it happens
+        finals = sum(r.get("phase") == "final_call" for r in seat.records
+                     if r.get("kind") == "turn" and r.get("mine"))
+        assert len(told[seat]) <= 3 * finals
+
+
 @pytest.mark.parametrize("sound", [True, False])
 def test_while_the_friend_chooses_the_player_hears_whom_they_wait_for(
         tmp_path: Path, sound: bool) -> None:
@@ -450,8 +466,7 @@ def test_a_game_away_when_the_friend_leaves_hears_it_once_on_return_and_stops_tr
         host.pause_at = 7
         threads = start_playing(host, guest)
         assert host.paused.wait(60)
-        guest.proc.kill()
-        guest.proc.wait(10)
+        guest.kill()  # its driver then ends quietly
         host.until_said("The Bears dropped out; waiting for them.")
         assert host.finish() == 0  # quits the game, and with it the table
         host.go_on.set()

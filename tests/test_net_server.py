@@ -89,7 +89,10 @@ def test_a_commit_reaches_nobody_until_both_seats_have_committed_then_both_hear_
                     first, second = teams
                     await seats[first].send(p.encode(p.Act(step, [first_legal(state, first)])))
                     held = await receive(seats[first])
-                    assert held == {"type": "committed", "step": step}
+                    chosen = {"type": "committed", "step": step, "seat": int(first)}
+                    assert held == chosen
+                    # The other seat hears that a choice is in, and nothing of it.
+                    assert await receive(seats[second]) == chosen
                     if reveals < 9:  # listening costs QUIET_S: the first three downs' steps
                         assert await nothing_comes(seats[second]), "the other seat heard it"
                     await seats[second].send(p.encode(p.Act(step, [first_legal(state, second)])))
@@ -312,7 +315,8 @@ def test_actions_sent_again_count_once_and_are_answered_not_now() -> None:
     state, step = table.game.state, table.step
     offense = actors(state)[0]
     pick = [first_legal(state, offense)]
-    assert table.act(offense, step, pick) == [(offense, p.Committed(step))]
+    chosen = p.Committed(step, int(offense))
+    assert table.act(offense, step, pick) == [(team, chosen) for team in Team]
     ((_, again),) = table.act(offense, step, pick)  # held already: a repeat
     assert isinstance(again, p.Refused) and again.code == p.NOT_NOW
     assert table.step == step and offense in table.held

@@ -140,7 +140,8 @@ def test_a_repeated_step_and_an_empty_act_are_answered_as_the_document_promises(
             offense = actors(state)[0]
             mine = guest if offense is Team.HOME else host
             await mine.send(p.encode(p.Act(step, [first_legal(state, offense)])))
-            assert await receive(mine) == {"type": "committed", "step": step}
+            assert await receive(mine) == {"type": "committed", "step": step,
+                                           "seat": int(offense)}
             await mine.send(p.encode(p.Act(step, [first_legal(state, offense)])))
             assert (await receive(mine))["code"] == p.NOT_NOW  # held already
             await mine.send(p.encode(p.Act(step, [])))

@@ -85,7 +85,9 @@ def check(message: dict[str, Any], before: dict[str, Any], secrets_: set[str]) -
     if kind == "start":
         if message["state"] != before or message["held"]:
             raise Leak(f"a start that knows more than the step began with: {message}")
-    elif kind not in ("refused", "seated", "rematch_asked"):
+    elif kind == "committed" and set(message) != {"type", "step", "seat"}:
+        raise Leak(f"a commit that says more than whose: {message}")
+    elif kind not in ("refused", "seated", "rematch_asked", "committed"):
         raise Leak(f"{kind} while the other seat's choice is held: {message}")
     found = set(CARD.findall(json.dumps(message))) & secrets_
     if found:
@@ -143,7 +145,9 @@ def test_no_seat_hears_the_others_choice_before_the_reveal_over_ten_thousand_tri
                         first, second = teams
                         action = rng.choice(legal_actions(state, first))
                         await lines[first].send(p.encode(p.Act(step, [action_to_dict(action)])))
-                        assert await receive(lines[first]) == {"type": "committed", "step": step}
+                        chosen = {"type": "committed", "step": step, "seat": int(first)}
+                        assert await receive(lines[first]) == chosen
+                        assert await receive(lines[second]) == chosen  # that, and no more
                         before = state_to_dict(state)
                         public = set(CARD.findall(json.dumps(before)))
                         secrets_ = set(CARD.findall(json.dumps(action_to_dict(action)))) - public

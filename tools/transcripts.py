@@ -8,7 +8,8 @@ Each game is the real program, headless and silent: games against the computer f
 seeds with the keys tests/game_script.py plans, and a game at a table between two game
 processes on a table server with seeded dice (each seat's words kept). At a table, what
 depends on timing or chance outside the seeds is left out or masked: "Waiting for the ..."
-(said only when the friend is still choosing 0.4 s after the player chose), "... left the
+(said only when the friend is still choosing 0.4 s after the player chose), "The ... have
+chosen" (said when the friend chose first, a race between the two games), "... left the
 table" after the game (whichever quits first), and the table's code (drawn by the server
 from the system's entropy, as a code must be), in its announcement and as it is typed.
 """
@@ -34,7 +35,8 @@ TABLE_SEED = 7  # the server's dice and both games' choice of phrasings
 
 def table_line(line: str) -> str | None:
     """The line as kept for a table game: None to leave it out, the code's digits masked."""
-    if line.startswith("Waiting for the") or "left the table" in line:
+    if line.startswith("Waiting for the") or "left the table" in line or line.endswith(
+            " have chosen."):
         return None
     if line.startswith("Your table code:") or re.fullmatch(r"\d", line):
         return re.sub(r"\d", "#", line)

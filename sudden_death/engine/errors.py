@@ -34,6 +34,10 @@ class KickUnavailableError(RulesError):
     """A field goal was asked for from beyond the longest allowed distance."""
 
 
+class NotYourTurnError(RulesError):
+    """The action is for a step the other team makes (or has already made)."""
+
+
 class GameOverError(RulesError):
     """The game has ended; no further actions are accepted."""
 

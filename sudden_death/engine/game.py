@@ -30,8 +30,10 @@ from .actions import (
     PickHand,
     PickSwap,
     actors,
+    held_hand,
     legal_actions,
     legal_snaps,
+    role_of,
     swapped,
 )
 from .card_model import Call, DefCall, OffCall, Player, PlayResult, Role
@@ -44,6 +46,7 @@ from .errors import (
     IllegalSelectionError,
     IllegalSubstitutionError,
     KickUnavailableError,
+    NotYourTurnError,
     SnapshotError,
     WrongPhaseError,
 )
@@ -168,6 +171,8 @@ class Game:
             return self._irregular(actions, teams)
         if len(teams) == 2 and given[0] is not actions[teams[0]]:
             given.reverse()  # the offense's first
+        for team, action in zip(teams, given, strict=True):
+            self._check_own(team, action)
         first = given[0]
         if isinstance(first, PickHand):
             return self._select(first.hand, _same(given[1], PickHand).hand)
@@ -181,6 +186,49 @@ class Game:
             return self._choose_side(first.side)
         assert isinstance(first, ChooseSnap)
         return self._choose_snap(first.choice)
+
+    def check(self, team: Team, action: Action) -> None:
+        """Whether the rules take `team`'s `action` now, as `apply` would: a `RulesError`
+        naming what is wrong, else nothing. The one legality check, for a choice held until
+        the other team's comes (`engine.hold.Hold`) as for a step played at once."""
+        if self.is_over:
+            raise GameOverError("the game is already over")
+        if isinstance(action, Concede):
+            return
+        if team not in actors(self.state):
+            raise NotYourTurnError("it is the other team's turn")
+        if type(action) is not PHASE_ACTION[self.state.phase]:
+            self._irregular({team: action}, (team,))
+        self._check_own(team, action)
+
+    def _check_own(self, team: Team, action: Action) -> None:
+        """One team's action of the step's kind, against the rules and its own cards."""
+        state = self.state
+        if isinstance(action, CallCoin):
+            _as(CoinFace, action.face)
+        elif isinstance(action, ChooseSide):
+            _as(Side, action.side)
+        elif isinstance(action, ChooseSnap):
+            if _as(SnapChoice, action.choice) is SnapChoice.FIELD_GOAL:
+                distance = field_goal_distance(_down(state).line)
+                if field_goal_needs(distance) is None:
+                    raise KickUnavailableError(f"a field goal from {distance} yards is too "
+                                               f"long; the limit is {LONGEST_FIELD_GOAL}")
+        elif isinstance(action, PickHand):
+            if not isinstance(action.hand, Hand):
+                raise IllegalSelectionError(f"a selection must be a Hand, not {action.hand!r}")
+            _check_hand(action.hand, _role(state, team))
+        elif isinstance(action, PickSwap):
+            if not isinstance(action.swap, Swap):
+                raise IllegalSubstitutionError(
+                    f"a substitution must be a Swap, not {action.swap!r}")
+            role = _role(state, team)
+            apply_swap(_hand(held_hand(state, team)), action.swap, role)
+        elif isinstance(action, PickFinal):
+            hand = _hand(held_hand(state, team))
+            if type(action.call) not in (OffCall, DefCall) or action.call not in hand.calls:
+                side = _role(state, team).value
+                raise IllegalCallError(f"the {side}'s final call must be one of its three calls")
 
     def _irregular(self, actions: object, teams: tuple[Team, ...]) -> list[ev.Event]:
         """A concession, or the refusal that names what is wrong with this step."""
@@ -245,11 +293,7 @@ class Game:
         state = self.state
         down, offense = _down(state), _offense(state)
         distance = field_goal_distance(down.line)
-        needed = field_goal_needs(distance)
-        if choice is SnapChoice.FIELD_GOAL and needed is None:
-            raise KickUnavailableError(
-                f"a field goal from {distance} yards is too long; the limit is {LONGEST_FIELD_GOAL}"
-            )
+        needed = field_goal_needs(distance)  # in range for a field goal: checked (_check_own)
         events: list[ev.Event] = [ev.SnapChosen(offense, choice)]
         if choice is SnapChoice.PLAY:
             return self._commit(evolve(state, phase=Phase.SELECTION), events)
@@ -271,22 +315,14 @@ class Game:
         return self._commit(state, events)
 
     def _select(self, offense: Hand, defense: Hand) -> list[ev.Event]:
-        """Step 1: both sides' 2 players and 3 calls, revealed together."""
-        for hand in (offense, defense):
-            if not isinstance(hand, Hand):
-                raise IllegalSelectionError(f"a selection must be a Hand, not {hand!r}")
-        _check_hand(offense, Role.OFFENSE)
-        _check_hand(defense, Role.DEFENSE)
+        """Step 1: both sides' 2 players and 3 calls (checked), revealed together."""
         state = evolve(
             self.state, phase=Phase.SUBSTITUTION, offense_hand=offense, defense_hand=defense
         )
         return self._commit(state, [ev.HandsRevealed(1, offense, defense)])
 
     def _substitute(self, offense: Swap, defense: Swap) -> list[ev.Event]:
-        """Step 2: each side keeps all, replaces one player or replaces one call."""
-        for swap in (offense, defense):
-            if not isinstance(swap, Swap):
-                raise IllegalSubstitutionError(f"a substitution must be a Swap, not {swap!r}")
+        """Step 2: each side keeps all, replaces one player or replaces one call (checked)."""
         new_offense = apply_swap(_hand(self.state.offense_hand), offense, Role.OFFENSE)
         new_defense = apply_swap(_hand(self.state.defense_hand), defense, Role.DEFENSE)
         state = evolve(
@@ -297,11 +333,7 @@ class Game:
         )
 
     def _final_calls(self, offense: OffCall, defense: DefCall) -> list[ev.Event]:
-        """Step 3: both final calls are revealed and the play is resolved."""
-        off_hand, def_hand = _hand(self.state.offense_hand), _hand(self.state.defense_hand)
-        for call, hand, side in ((offense, off_hand, "offense"), (defense, def_hand, "defense")):
-            if type(call) not in (OffCall, DefCall) or call not in hand.calls:
-                raise IllegalCallError(f"the {side}'s final call must be one of its three calls")
+        """Step 3: both final calls (checked) are revealed and the play is resolved."""
         return self._commit(*self._play(offense, defense))
 
     def _concede(self, team: Team) -> list[ev.Event]:
@@ -505,6 +537,12 @@ def _check_position(state: GameState) -> None:
                 _check_hand(hand, role)
             except IllegalSelectionError as error:
                 raise SnapshotError(f"the saved game cannot go on: {error}") from None
+
+
+def _role(state: GameState, team: Team) -> Role:
+    role = role_of(state, team)
+    assert role is not None  # the card steps come after the first drive began
+    return role
 
 
 def _call_kind(role: Role) -> type[OffCall] | type[DefCall]:

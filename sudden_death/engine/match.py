@@ -26,6 +26,7 @@ from .card_model import Role
 from .computers import COMPUTERS, RANDOM, make_computer
 from .errors import RulesError, SnapshotError
 from .game import Game
+from .hold import Hold
 from .policy import Policy
 from .snapshot import (
     SNAPSHOT_FORMAT,
@@ -56,8 +57,7 @@ class Match:
     def __init__(self, game: Game, policies: Mapping[Team, Policy]) -> None:
         self.game = game
         self.policies = dict(policies)
-        self._committed: dict[Team, Action] = {}
-        self._committed_phase: Phase | None = None
+        self._hold = Hold(game)  # the computer's choice for a card step, until the human's
 
     @classmethod
     def against_computer(cls, seed: int, human: Team = Team.HOME,
@@ -96,7 +96,7 @@ class Match:
 
     def committed(self, team: Team) -> Action | None:
         """The computer's fixed choice for the current simultaneous step (for tests and logs)."""
-        return self._committed.get(team)
+        return self._hold.held.get(team)
 
     def advance(self) -> list[ev.Event]:
         """Let the policies act until the human must decide or the game is over."""
@@ -116,8 +116,8 @@ class Match:
             raise RuntimeError("no decision is waiting for a human")
         if isinstance(action, Concede):
             return self.concede(decision.team)
-        events = self.game.apply({**self._committed, decision.team: action})
-        self._committed, self._committed_phase = {}, None
+        events = self._hold.choose(decision.team, action)
+        assert events is not None, "the computer chooses first, so the human's choice plays"
         return events + self.advance()
 
     def play(self, actions: Sequence[Action]) -> tuple[list[ev.Event], RulesError | None]:
@@ -136,9 +136,7 @@ class Match:
         return self.game.is_over
 
     def concede(self, team: Team) -> list[ev.Event]:
-        events = self.game.apply({team: Concede()})
-        self._committed, self._committed_phase = {}, None
-        return events
+        return self._hold.choose(team, Concede()) or []
 
     # -- saving ------------------------------------------------------------------------------
 
@@ -153,7 +151,7 @@ class Match:
                 for team, policy in self.policies.items()
             },
             "committed": {team.name: action_to_dict(action)
-                          for team, action in self._committed.items()},
+                          for team, action in self._hold.held.items()},
         })
 
     @classmethod
@@ -175,7 +173,7 @@ class Match:
             if not fits or type(action) is not PHASE_ACTION[phase]:
                 raise SnapshotError("a saved computer choice does not belong to this step")
         if committed:
-            match._committed, match._committed_phase = committed, phase
+            match._hold.held = committed
         elif match.pending() is not None:
             match._commit_computer(teams)  # a snapshot made before the computer chose
         return match
@@ -184,11 +182,10 @@ class Match:
 
     def _commit_computer(self, teams: tuple[Team, ...]) -> None:
         """Fix each policy's choice for a simultaneous step as soon as the step begins."""
-        phase = self.game.state.phase
-        if phase not in SIMULTANEOUS or self._committed_phase is phase:
+        if self.game.state.phase not in SIMULTANEOUS or self._hold.held:
             return
-        self._committed = self._policy_choices(teams)
-        self._committed_phase = phase
+        for team, action in self._policy_choices(teams).items():
+            self._hold.choose(team, action)
 
     def _policy_choices(self, teams: tuple[Team, ...]) -> dict[Team, Action]:
         state = self.game.state

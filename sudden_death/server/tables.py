@@ -23,13 +23,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..engine import events as ev
-from ..engine.actions import SIMULTANEOUS, Action, Concede, PickHand, actors, legal_actions
-from ..engine.errors import RulesError, SnapshotError
+from ..engine.actions import Action
+from ..engine.errors import NotYourTurnError, RulesError, SnapshotError
 from ..engine.event_codec import events_to_list
 from ..engine.game import Game
+from ..engine.hold import AlreadyChosenError, Hold
 from ..engine.series import LENGTHS, Series
 from ..engine.snapshot import action_from_dict, action_to_dict, state_to_dict
-from ..engine.state import GameState, Team
+from ..engine.state import Team
 from ..wire import protocol as p
 
 Outgoing = list[tuple[Team, p.Message]]
@@ -54,7 +55,7 @@ class Table:
     code: str
     game: Game
     seats: dict[Team, Seat] = field(default_factory=dict)
-    held: dict[Team, Action] = field(default_factory=dict)  # this card step's commits so far
+    hold: Hold = field(init=False)  # this card step's commits so far (the engine's hold)
     step: int = 0
     log: list[dict[str, Any]] = field(default_factory=list)
     left: bool = False
@@ -70,6 +71,11 @@ class Table:
 
     def __post_init__(self) -> None:
         self.first = self.first or self.game.to_json()
+        self.hold = Hold(self.game)
+
+    @property
+    def held(self) -> dict[Team, Action]:
+        return self.hold.held
 
     @property
     def full(self) -> bool:
@@ -168,8 +174,8 @@ class Table:
         if self.rematch != set(Team):
             return [(team.other, p.RematchAsked(self.seats[team].name))]
         self._count_for_series()
-        self.game, self.held, self.step, self.log, self.rematch = game(), {}, 0, [], set()
-        self.first = self.game.to_json()
+        self.game, self.step, self.log, self.rematch = game(), 0, [], set()
+        self.first, self.hold = self.game.to_json(), Hold(self.game)
         return self.start()
 
     def _count_for_series(self) -> None:
@@ -207,8 +213,6 @@ class Table:
             table = cls(
                 code=str(data["code"]), game=Game.from_json(data["game"]),
                 seats={Team[name]: _seat(kept) for name, kept in data["seats"].items()},
-                held={Team[name]: action_from_dict(action)
-                      for name, action in data["held"].items()},
                 step=int(data["step"]), log=list(data["log"]), left=bool(data["left"]),
                 left_by=None if data.get("left_by") is None else Team[data["left_by"]],
                 left_why=str(data.get("left_why", "left")),
@@ -218,6 +222,8 @@ class Table:
                 results=[None if winner is None else int(Team(int(winner)))
                          for winner in data.get("results", [])],
             )
+            table.hold.held.update({Team[name]: action_from_dict(action)
+                                    for name, action in data["held"].items()})
             Game.from_json(table.first)
         except SnapshotError:
             raise
@@ -240,38 +246,24 @@ class Table:
                 and action_to_dict(held) == actions[0])
 
     def _commit(self, team: Team, action: Action, out: Outgoing) -> p.Refused | None:
-        state = self.game.state
-        if isinstance(action, Concede):
-            self.held.clear()
-            self._play({team: action}, out)
-            return None
-        if team not in actors(state):
-            return p.Refused(p.NOT_NOW, "it is the other team's turn")
-        if team in self.held:
-            return p.Refused(p.NOT_NOW, "your choice for this step is already in")
-        if not _legal(state, team, action):
-            return p.Refused(p.NOT_ALLOWED, f"{_name(action)} is not allowed now")
-        if state.phase not in SIMULTANEOUS:
-            self._play({team: action}, out)
-            return None
-        self.held[team] = action
-        if set(self.held) == set(actors(state)):
-            held, self.held = self.held, {}
-            self._play(held, out)
-        else:
-            out.append((team, p.Committed(self.step)))
-        return None
-
-    def _play(self, actions: dict[Team, Action], out: Outgoing) -> None:
+        """One action through the engine's hold: checked by the rules once, held unseen
+        until the other seat's comes, or played."""
         try:
-            events = self.game.apply(actions)
-        except RulesError as error:  # checked above; the rules have the last word all the same
-            out.extend((team, p.Refused(p.NOT_ALLOWED, str(error))) for team in actions)
-            return
-        self.log.append({team.name: action_to_dict(action) for team, action in actions.items()})
+            events = self.hold.choose(team, action)
+        except (NotYourTurnError, AlreadyChosenError) as error:
+            return p.Refused(p.NOT_NOW, str(error))
+        except RulesError as error:
+            return p.Refused(p.NOT_ALLOWED, str(error))
+        if events is None:  # both seats hear that this one has chosen, and nothing of what
+            chosen = p.Committed(self.step, int(team))
+            out.extend((each, chosen) for each in Team)
+            return None
+        played = self.hold.played
+        self.log.append({each.name: action_to_dict(chosen) for each, chosen in played.items()})
         self.step += 1
         update = p.Update(self.step, state_to_dict(self.game.state), events_to_list(events))
-        out.extend((team, update) for team in Team)
+        out.extend((each, update) for each in Team)
+        return None
 
 
 def _seat(kept: list[Any]) -> Seat:
@@ -279,20 +271,6 @@ def _seat(kept: list[Any]) -> Seat:
     dropped (records written before have no such third value: connected)."""
     away = kept[2] if len(kept) > 2 else None
     return Seat(str(kept[0]), str(kept[1]), None if away is None else float(away))
-
-
-def _legal(state: GameState, team: Team, action: Action) -> bool:
-    """Whether the rules allow `action` now; a hand's cards may come in any order."""
-    legal = legal_actions(state, team)
-    if isinstance(action, PickHand):
-        wanted = (frozenset(action.hand.players), frozenset(action.hand.calls))
-        return any(isinstance(other, PickHand) and wanted == (
-            frozenset(other.hand.players), frozenset(other.hand.calls)) for other in legal)
-    return action in legal
-
-
-def _name(action: Action) -> str:
-    return type(action).__name__
 
 
 def lock(password: str) -> str:

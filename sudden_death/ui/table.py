@@ -22,6 +22,7 @@ from .words.phrases import Names
 from .words.table import (
     away_words,
     back_words,
+    chosen_words,
     joined_words,
     left_words,
     lost_words,
@@ -115,6 +116,10 @@ class TablePlay:
                 self.host.table_waiting(_waiting_for_friend())
         elif isinstance(news, p.Start) and self.match is not None and self.match.is_over:
             self._start(news)  # a rematch: a new game at the same table
+        elif isinstance(news, p.Committed) and self.match is not None:
+            if news.seat != self.seat and news.seat in (0, 1) and not self.match.is_over:
+                name = self.match.names[news.seat]  # the friend's choice is in, not what
+                self.host.say(chosen_words(name), interrupt=False, category=Category.NOTICE)
         elif isinstance(news, p.RematchAsked):
             self.host.cue("chat")
             self.host.say(rematch_words(news.name), interrupt=False, category=Category.NOTICE)

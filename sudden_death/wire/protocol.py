@@ -124,9 +124,12 @@ class Update(Message, tag="update"):
 
 
 class Committed(Message, tag="committed"):
-    """Your actions for `step` are held until the other seat commits too."""
+    """A choice for card step `step` is held until the other seat's comes: `seat` (0 home,
+    1 away) says whose. Both seats hear it: the one that chose (its choice is in) and the
+    other (its friend has chosen, and nothing of what)."""
 
     step: int
+    seat: int
 
 
 class Refused(Message, tag="refused"):

@@ -69,6 +69,12 @@ def refusal_words(code: str, text: str) -> str:
     return _("The table server refused: {reason}.").format(reason=text)
 
 
+def chosen_words(name: str) -> str:
+    # Translators: {name} is the friend's team, which has made its choice for this step while
+    # the player is still choosing.
+    return _("The {name} have chosen.").format(name=name)
+
+
 def waiting_words(name: str) -> str:
     # Translators: {name} is the friend's team ("the Bears"), still choosing.
     return _("Waiting for the {name}.").format(name=name)
