@@ -254,3 +254,29 @@ def test_a_table_record_written_before_these_fields_still_loads() -> None:
     assert all(seat.away_since is None for seat in old.seats.values())
     # A seat coming back to such a table still hears that the other one left.
     assert old.ending(Team.HOME) == [p.Left("Hawks", "left")]
+
+
+def test_a_returning_seat_hears_what_it_missed_without_the_game_being_replayed(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each step's events are kept as they were sent; a resume reads them, and only a record
+    written before they were kept is replayed, once, as it loads."""
+    table = Table("123456", new_game(4), {Team.AWAY: Seat("Hawks"), Team.HOME: Seat("Bears")})
+    sent = []
+    while table.step < 6:
+        state = table.game.state
+        for team in actors(state):
+            out = table.act(team, table.step, [first_legal(state, team)])
+        sent += [message.events for _, message in out if isinstance(message, p.Update)][:1]
+    old = json.loads(table.to_record())
+    del old["told"]
+    kept = Table.from_record(table.to_record())
+
+    def no_replay(text: str) -> object:
+        raise AssertionError("the game was replayed")
+
+    monkeypatch.setattr("sudden_death.server.tables.Game.from_json", no_replay)
+    start_message = table.resumed(Team.HOME, 2)
+    assert start_message.events == [event for step in sent[2:] for event in step]
+    assert kept.resumed(Team.HOME, 2).events == start_message.events
+    monkeypatch.undo()
+    assert Table.from_record(json.dumps(old)).told == table.told  # rebuilt by a replay

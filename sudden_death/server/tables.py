@@ -8,8 +8,8 @@ Each method returns the messages to send, as (seat, message) pairs, and the serv
 
 A table is also a record (`to_record` / `from_record`): the game with its dice, the seats,
 the held choices and every step's actions, so a server restarted after a crash goes on with
-exactly the game it had, and a seat that comes back hears what it missed (`events_since`,
-replayed from the game as it began).
+exactly the game it had, and a seat that comes back hears what it missed (`told`: each step's
+events as they were sent, kept with the table, so a resume replays nothing).
 """
 
 from __future__ import annotations
@@ -58,6 +58,7 @@ class Table:
     hold: Hold = field(init=False)  # this card step's commits so far (the engine's hold)
     step: int = 0
     log: list[dict[str, Any]] = field(default_factory=list)
+    told: list[list[Any]] = field(default_factory=list)  # each step's events, as sent
     left: bool = False
     left_by: Team | None = None  # the seat that left (or never came back), once one has
     left_why: str = "left"  # Left.reason: "left" or "timeout"
@@ -109,7 +110,7 @@ class Table:
         own held choice, if the server holds one."""
         held = [action_to_dict(self.held[team])] if team in self.held else []
         return p.Start(self.names(), self.step, state_to_dict(self.game.state),
-                       events_to_list(self.events_since(heard)), held, **self._series())
+                       self.events_since(heard), held, **self._series())
 
     def ending(self, team: Team) -> list[p.Message]:
         """What a seat that was away hears after its start when the other seat left the table
@@ -120,17 +121,11 @@ class Table:
             return []
         return [p.Left(self.seats[by].name, self.left_why)]
 
-    def events_since(self, heard: int) -> list[ev.Event]:
+    def events_since(self, heard: int) -> list[Any]:
+        """The events of every step after step `heard`, in their wire form, as they were sent."""
         if not 0 <= heard < self.step:
             return []
-        game = Game.from_json(self.first)
-        events: list[ev.Event] = []
-        for number, step in enumerate(self.log):
-            played = game.apply({Team[name]: action_from_dict(data)
-                                 for name, data in step.items()})
-            if number >= heard:
-                events += played
-        return events
+        return [event for step in self.told[heard:] for event in step]
 
     def act(self, team: Team, step: int, actions: Iterable[object]) -> Outgoing:
         """A seat's actions for `step`, in order; a refusal stops the rest (what went before it
@@ -174,7 +169,7 @@ class Table:
         if self.rematch != set(Team):
             return [(team.other, p.RematchAsked(self.seats[team].name))]
         self._count_for_series()
-        self.game, self.step, self.log, self.rematch = game(), 0, [], set()
+        self.game, self.step, self.log, self.told, self.rematch = game(), 0, [], [], set()
         self.first, self.hold = self.game.to_json(), Hold(self.game)
         return self.start()
 
@@ -193,7 +188,8 @@ class Table:
     def to_record(self) -> str:
         return json.dumps({
             "format": RECORD_FORMAT, "code": self.code, "game": self.game.to_json(),
-            "first": self.first, "step": self.step, "log": self.log, "left": self.left,
+            "first": self.first, "step": self.step, "log": self.log, "told": self.told,
+            "left": self.left,
             "left_by": None if self.left_by is None else self.left_by.name,
             "left_why": self.left_why,
             "seat_wait_s": self.seat_wait_s, "lock": self.lock, "best_of": self.best_of,
@@ -225,6 +221,9 @@ class Table:
             table.hold.held.update({Team[name]: action_from_dict(action)
                                     for name, action in data["held"].items()})
             Game.from_json(table.first)
+            table.told = data["told"] if "told" in data else _replayed(table)
+            if not isinstance(table.told, list) or len(table.told) != table.step:
+                raise SnapshotError("a table record's events do not match its steps")
         except SnapshotError:
             raise
         except (ValueError, KeyError, TypeError, IndexError) as error:
@@ -261,9 +260,19 @@ class Table:
         played = self.hold.played
         self.log.append({each.name: action_to_dict(chosen) for each, chosen in played.items()})
         self.step += 1
-        update = p.Update(self.step, state_to_dict(self.game.state), events_to_list(events))
+        self.told.append(events_to_list(events))
+        update = p.Update(self.step, state_to_dict(self.game.state), self.told[-1])
         out.extend((each, update) for each in Team)
         return None
+
+
+def _replayed(table: Table) -> list[list[Any]]:
+    """Each step's events, rebuilt by replaying the log from the game as it began: only for a
+    record written before tables kept them (`told`), once, as it loads."""
+    game = Game.from_json(table.first)
+    return [events_to_list(game.apply({Team[name]: action_from_dict(data)
+                                       for name, data in step.items()}))
+            for step in table.log]
 
 
 def _seat(kept: list[Any]) -> Seat:
