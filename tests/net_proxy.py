@@ -75,13 +75,18 @@ class Proxy:
         self._loop.call_soon_threadsafe(close)
 
     def close(self) -> None:
-        def stop() -> None:
+        """Close every line, both ends, and wait for the closes before the loop stops (a
+        socket left open would warn, and hold up the server's own shutdown)."""
+        async def stop() -> None:
             self._server.close()
-            for pair in self._lines:
-                for writer in pair:
-                    writer.close()
+            writers = [writer for pair in self._lines for writer in pair]
+            for writer in writers:
+                writer.close()
+            for writer in writers:
+                with contextlib.suppress(Exception):
+                    await asyncio.wait_for(writer.wait_closed(), 2)
             self._loop.stop()
 
-        self._loop.call_soon_threadsafe(stop)
+        self._loop.call_soon_threadsafe(lambda: self._loop.create_task(stop()))
         self._thread.join(10)
         self._loop.close()

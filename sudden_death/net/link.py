@@ -2,7 +2,9 @@
 
 The pygame loop never waits on the network: the connection runs in an asyncio loop on a
 daemon thread, and what arrives is put in a queue the game polls each turn of its loop (which
-turns every 2 ms while a table is open). Sending only hands the message to that thread. A
+turns every 2 ms while a table is open). Sending only hands the message to that thread. After a
+drop the link itself sends again the one act that may not have arrived, once the resume's
+`start` shows the server lacks it, since only this thread knows which line it went out on. A
 slow, stalled or dead server therefore never freezes keys or speech. Nothing here touches
 pygame: posting pygame events from this thread crashed the game (pygame 2.6, dummy driver).
 
@@ -71,6 +73,11 @@ class TableLink:
         self._ready = threading.Event()
         self._seat: tuple[str, str] | None = None  # (code, token) once seated
         self._heard = 0  # the last step the server told of
+        # The last act that went out on a line that then dropped, or was dropped while the
+        # line was down: sent again after the resume if the server has neither played nor
+        # held it. An act written on the new line is never in doubt (it follows the resume).
+        self._in_doubt: p.Act | None = None
+        self._on_line: p.Act | None = None  # the last act written on the current line
         self._refused = False  # refused for good: no coming back
         self._advertised: str | None = None  # HOST:PORT of a table served here, announced
         self._advertiser = Advertiser()
@@ -149,7 +156,9 @@ class TableLink:
                     self._news(Restored() if ever else Connected(address))
                     ever, lost_at, delay = True, None, RETRY_FIRST_S
                     await connection.send(p.encode(greeting))
+                    self._on_line = None
                     reason = await self._exchange(connection)
+                    self._in_doubt = self._on_line or self._in_doubt
                     if reason is None:
                         return  # the game left the table
             except InvalidStatus as error:
@@ -189,6 +198,8 @@ class TableLink:
                 return False
             if message is None:
                 return True
+            if isinstance(message, p.Act):
+                self._in_doubt = message  # never sent: the resume decides
         return False
 
     async def _exchange(self, connection: ClientConnection) -> str | None:
@@ -209,6 +220,8 @@ class TableLink:
                     with contextlib.suppress(ConnectionClosed):
                         await connection.send(p.encode(p.Leave()))
                     return None
+                if isinstance(message, p.Act):
+                    self._on_line = message
                 with contextlib.suppress(ConnectionClosed):  # the reader tells of the loss
                     await connection.send(p.encode(message))
         finally:
@@ -226,9 +239,20 @@ class TableLink:
                     return str(error)
                 self._note(message)
                 self._news(message)
+                if isinstance(message, p.Start):
+                    await self._send_again(connection, message)
         except ConnectionClosed as error:
             return str(error)
         return "the server closed the connection"
+
+    async def _send_again(self, connection: ClientConnection, start: p.Start) -> None:
+        """After a resume: the act in doubt, if the server has neither played it (a later
+        step) nor holds it; a repeat would be refused."""
+        act, self._in_doubt = self._in_doubt, None
+        if act is not None and act.step == start.step and not start.held:
+            self._on_line = act
+            with contextlib.suppress(ConnectionClosed):
+                await connection.send(p.encode(act))
 
     async def _advertise(self, team: str, code: str, address: str) -> None:
         host, _, port = address.rpartition(":")

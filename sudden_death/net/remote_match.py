@@ -41,7 +41,7 @@ class RemoteMatch:
         # The step this seat's last sent action is for (a resumed seat's held choice counts).
         self._sent_at: int | None = self.step if start.held else None
         self.left: str | None = None  # the other team's name, once it has left the table
-        self._last: p.Act | None = None  # what this seat sent last, to send again if lost
+        self._last: p.Act | None = None  # what this seat sent last
         self.series = _series(start)  # the table's series, as it stood before this game
 
     @property
@@ -91,7 +91,9 @@ class RemoteMatch:
 
     def resync(self, start: p.Start) -> tuple[list[ev.Event], RulesError | None]:
         """Back at the table after the line dropped: what happened meanwhile, and the step as
-        the server has it. Actions this seat sent that never arrived are sent again."""
+        the server has it. Actions this seat sent for this step still stand: the server holds
+        them, they are on their way on the new line, or the link sends them again (it alone
+        knows which line they went out on: `TableLink`)."""
         events, refusal = self._take(start)
         if refusal is not None:
             return [], refusal
@@ -99,7 +101,7 @@ class RemoteMatch:
         if start.held:
             self._sent_at = self.step
         elif last is not None and last.step == self.step and self._sent_at is not None:
-            self._send(last)  # lost on the way: the player's choice stands
+            pass  # the player's choice stands
         else:
             self._sent_at = None
         return events, None
