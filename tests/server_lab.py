@@ -13,11 +13,11 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 
 from sudden_death.engine.actions import legal_actions
-from sudden_death.engine.snapshot import action_to_dict
 from sudden_death.engine.state import GameState, Team
 from sudden_death.server.limits import Limits
 from sudden_death.server.service import TableService, address, start, stop
 from sudden_death.wire import protocol as p
+from sudden_death.wire.values import WireAction, action_to_wire, from_json
 
 QUIET_S = 0.3  # how long a seat listens for a message that must not come
 
@@ -79,5 +79,11 @@ def run(coroutine: Callable[[], Any]) -> Any:
     return asyncio.run(asyncio.wait_for(coroutine(), 120))
 
 
-def first_legal(state: GameState, team: Team) -> dict[str, Any]:
-    return action_to_dict(legal_actions(state, team)[0])
+def first_legal(state: GameState, team: Team) -> WireAction:
+    """The team's first legal action, as the wire carries it."""
+    return action_to_wire(legal_actions(state, team)[0])
+
+
+def wire_actions(*actions: dict[str, Any]) -> list[WireAction]:
+    """Actions written as JSON (as a client writes them), as the server receives them."""
+    return from_json(list(actions), list[WireAction])

@@ -12,7 +12,7 @@ import sys
 import warnings
 
 import pytest
-from server_lab import first_legal, nothing_comes, receive, run, seated_pair, server
+from server_lab import first_legal, nothing_comes, receive, run, seated_pair, server, wire_actions
 from websockets.asyncio.client import connect
 
 from sudden_death.engine import events as ev
@@ -39,10 +39,14 @@ def test_a_host_gets_a_six_digit_code_and_the_away_seat_and_the_guest_the_home_s
 
 @pytest.mark.parametrize(("greeting", "code"), [
     ({"type": "host", "version": 99, "name": "Hawks"}, p.WRONG_VERSION),
-    ({"type": "host", "version": 2, "name": "Hawks", "colour": "red"}, p.WRONG_VERSION),
-    ({"type": "join", "version": 1, "code": "000000", "name": "Bears"}, p.NO_TABLE),
-    ({"type": "host", "version": 1, "name": ""}, p.BAD_NAME),
-    ({"type": "host", "version": 1, "name": "x" * 25}, p.BAD_NAME),
+    ({"type": "host", "version": 3, "name": "Hawks", "colour": "red"}, p.WRONG_VERSION),
+    # A game of protocol 1 (untyped actions and states) is told the versions differ.
+    ({"type": "host", "version": 1, "name": "Hawks"}, p.WRONG_VERSION),
+    ({"type": "resume", "version": 1, "code": "000000", "token": "t", "step": 3},
+     p.WRONG_VERSION),
+    ({"type": "join", "version": 2, "code": "000000", "name": "Bears"}, p.NO_TABLE),
+    ({"type": "host", "version": 2, "name": ""}, p.BAD_NAME),
+    ({"type": "host", "version": 2, "name": "x" * 25}, p.BAD_NAME),
     ({"type": "act", "step": 0, "actions": []}, p.BAD_MESSAGE),
     ({"type": "dance"}, p.BAD_MESSAGE),
     ("not json at all", p.BAD_MESSAGE),
@@ -235,7 +239,7 @@ def test_tables_outlive_the_server_in_its_store_and_a_damaged_one_is_set_aside(
 
     store = TableStore(tmp_path)
     table = Table("123456", new_game(4), {Team.AWAY: Seat("Hawks"), Team.HOME: Seat("Bears")})
-    out = table.act(Team.HOME, 0, [{"action": "CallCoin", "face": "tails"}])
+    out = table.act(Team.HOME, 0, wire_actions({"action": "CallCoin", "face": "tails"}))
     assert out and table.step == 1
     state = table.game.state
     first_team = actors(state)[0]
@@ -302,7 +306,7 @@ def test_actions_sent_again_count_once_and_are_answered_not_now() -> None:
     from sudden_death.server.tables import Table, new_game
 
     table = Table("123456", new_game(4), {Team.AWAY: Seat("Hawks"), Team.HOME: Seat("Bears")})
-    toss = [{"action": "CallCoin", "face": "tails"}]
+    toss = wire_actions({"action": "CallCoin", "face": "tails"})
     out = table.act(Team.HOME, 0, toss)
     assert {type(message) for _, message in out} == {p.Update}
     ((_, again),) = table.act(Team.HOME, 0, toss)  # played already: a repeat
@@ -320,7 +324,7 @@ def test_actions_sent_again_count_once_and_are_answered_not_now() -> None:
     ((_, again),) = table.act(offense, step, pick)  # held already: a repeat
     assert isinstance(again, p.Refused) and again.code == p.NOT_NOW
     assert table.step == step and offense in table.held
-    other = [{"action": "PickHand", "hand": {"players": [], "calls": []}}]
+    other = wire_actions({"action": "PickHand", "hand": {"players": [], "calls": []}})
     refusal = table.act(offense, step, other)[0][1]
     assert isinstance(refusal, p.Refused) and refusal.code in (p.NOT_NOW, p.BAD_MESSAGE)
 

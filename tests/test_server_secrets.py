@@ -83,7 +83,7 @@ def check(message: dict[str, Any], before: dict[str, Any], secrets_: set[str]) -
     if kind == "update":
         raise Leak(f"an update before both committed: {message}")
     if kind == "start":
-        if message["state"] != before or message["held"]:
+        if state_from_dict(message["state"]) != state_from_dict(before) or message["held"]:
             raise Leak(f"a start that knows more than the step began with: {message}")
     elif kind == "committed" and set(message) != {"type", "step", "seat"}:
         raise Leak(f"a commit that says more than whose: {message}")

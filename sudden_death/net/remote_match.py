@@ -15,12 +15,11 @@ from ..engine import events as ev
 from ..engine.actions import Action, Concede, actors, legal_actions, role_of
 from ..engine.card_model import Role
 from ..engine.errors import RulesError, SnapshotError
-from ..engine.event_codec import events_from_list
 from ..engine.match import Decision
 from ..engine.series import LENGTHS, Series
-from ..engine.snapshot import action_to_dict, state_from_dict
 from ..engine.state import GameState, Phase, Team
 from ..wire import protocol as p
+from ..wire.values import action_to_wire, events_from_wire, state_from_wire
 
 
 class ServerRefusal(RulesError):
@@ -36,7 +35,7 @@ class RemoteMatch:
         self._send = send
         self.seat = seat
         self.names = tuple(start.names)
-        self.state: GameState = state_from_dict(start.state)
+        self.state: GameState = state_from_wire(start.state)
         self.step = start.step
         # The step this seat's last sent action is for (a resumed seat's held choice counts).
         self._sent_at: int | None = self.step if start.held else None
@@ -76,7 +75,7 @@ class RemoteMatch:
         """Send this seat's actions for the step; what they cause arrives in `receive`."""
         if self.pending() is None:
             return [], RulesError("it is not your turn")
-        self._last = p.Act(self.step, [action_to_dict(action) for action in actions])
+        self._last = p.Act(self.step, [action_to_wire(action) for action in actions])
         self._send(self._last)
         # Each action but the last plays a step of its own (the snap before the cards), so
         # the last is held for a later step: the decision is not ours again until that one.
@@ -85,7 +84,7 @@ class RemoteMatch:
 
     def concede(self, team: Team) -> list[ev.Event]:
         if not self.is_over:
-            self._send(p.Act(self.step, [action_to_dict(Concede())]))
+            self._send(p.Act(self.step, [action_to_wire(Concede())]))
             self._sent_at = self.step
         return []
 
@@ -126,8 +125,8 @@ class RemoteMatch:
         """The server's events and new state and step, as this seat now has them; a message
         that does not decode changes nothing and is a refusal to say."""
         try:
-            events = events_from_list(message.events)
-            state = state_from_dict(message.state)
+            events = events_from_wire(message.events)
+            state = state_from_wire(message.state)
         except SnapshotError as error:
             return [], ServerRefusal(p.BAD_MESSAGE, str(error))
         self.state, self.step = state, message.step

@@ -29,9 +29,19 @@ from ..engine.event_codec import events_to_list
 from ..engine.game import Game
 from ..engine.hold import AlreadyChosenError, Hold
 from ..engine.series import LENGTHS, Series
-from ..engine.snapshot import action_from_dict, action_to_dict, state_to_dict
+from ..engine.snapshot import action_from_dict, action_to_dict
 from ..engine.state import Team
 from ..wire import protocol as p
+from ..wire.values import (
+    WireAction,
+    WireEvent,
+    action_from_wire,
+    action_to_wire,
+    as_json,
+    events_to_wire,
+    from_json,
+    state_to_wire,
+)
 
 Outgoing = list[tuple[Team, p.Message]]
 HOST_SEAT = Team.AWAY  # the guest calls the toss, as the home team does in the rules
@@ -90,7 +100,7 @@ class Table:
         return [self.seats[team].name for team in Team]
 
     def start(self) -> Outgoing:
-        message = p.Start(self.names(), self.step, state_to_dict(self.game.state), [],
+        message = p.Start(self.names(), self.step, state_to_wire(self.game.state), [],
                           **self._series())
         return [(team, message) for team in Team]
 
@@ -108,9 +118,10 @@ class Table:
     def resumed(self, team: Team, heard: int) -> p.Start:
         """The start message for a seat coming back: what happened after step `heard`, and its
         own held choice, if the server holds one."""
-        held = [action_to_dict(self.held[team])] if team in self.held else []
-        return p.Start(self.names(), self.step, state_to_dict(self.game.state),
-                       self.events_since(heard), held, **self._series())
+        held = [action_to_wire(self.held[team])] if team in self.held else []
+        missed = from_json(self.events_since(heard), list[WireEvent])
+        return p.Start(self.names(), self.step, state_to_wire(self.game.state), missed, held,
+                       **self._series())
 
     def ending(self, team: Team) -> list[p.Message]:
         """What a seat that was away hears after its start when the other seat left the table
@@ -127,7 +138,7 @@ class Table:
             return []
         return [event for step in self.told[heard:] for event in step]
 
-    def act(self, team: Team, step: int, actions: Iterable[object]) -> Outgoing:
+    def act(self, team: Team, step: int, actions: Iterable[WireAction]) -> Outgoing:
         """A seat's actions for `step`, in order; a refusal stops the rest (what went before it
         still counts) and is sent to that seat alone."""
         actions = list(actions)
@@ -143,7 +154,7 @@ class Table:
         out: Outgoing = []
         for data in actions:
             try:
-                action = action_from_dict(data)
+                action = action_from_wire(data)
             except SnapshotError as error:
                 return [*out, (team, p.Refused(p.BAD_MESSAGE, str(error)))]
             refusal = self._commit(team, action, out)
@@ -232,17 +243,18 @@ class Table:
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _repeated(self, team: Team, step: int, actions: list[object]) -> bool:
+    def _repeated(self, team: Team, step: int, actions: list[WireAction]) -> bool:
         """Whether these actions are ones this seat already sent: the first of them was
         played at `step`, or they are what the table holds for this step. A game whose line
         dropped cannot know whether they arrived, so it sends them again once back."""
         if not actions:
             return False
+        first = as_json(actions[0])  # the log's form (engine/snapshot.py): the same JSON
         if 0 <= step < len(self.log):
-            return self.log[step].get(team.name) == actions[0]
+            return self.log[step].get(team.name) == first
         held = self.held.get(team)
         return (step == self.step and held is not None and len(actions) == 1
-                and action_to_dict(held) == actions[0])
+                and action_to_dict(held) == first)
 
     def _commit(self, team: Team, action: Action, out: Outgoing) -> p.Refused | None:
         """One action through the engine's hold: checked by the rules once, held unseen
@@ -260,8 +272,9 @@ class Table:
         played = self.hold.played
         self.log.append({each.name: action_to_dict(chosen) for each, chosen in played.items()})
         self.step += 1
-        self.told.append(events_to_list(events))
-        update = p.Update(self.step, state_to_dict(self.game.state), self.told[-1])
+        told = events_to_wire(events)
+        self.told.append(as_json(told))
+        update = p.Update(self.step, state_to_wire(self.game.state), told)
         out.extend((each, update) for each in Team)
         return None
 

@@ -3,8 +3,8 @@
 Messages are msgspec structs tagged by `type`: msgspec checks every field's type while it
 decodes, about ten times faster than validating a parsed dict by hand, so a hostile frame costs
 the server little and a good one reaches the rules already typed. The engine's values (actions,
-states, events) travel as the engine's own JSON forms (`engine/snapshot.py`,
-`engine/event_codec.py`) and are decoded there.
+states, events) are structs too (`values.py`, made from the engine's dataclasses), checked in
+the same decode, in the engine's own JSON forms.
 
 Refusals carry a `code` the game says in the player's language; `text` is the server's English,
 for a log or a client that does not know the code.
@@ -12,11 +12,14 @@ for a log or a client that does not know the code.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Annotated
 
 import msgspec
 
-PROTOCOL_VERSION = 1
+from .values import WireAction, WireEvent, WireState
+
+PROTOCOL_VERSION = 2
+MAX_ACTIONS = 8  # an act carries one or two (the snap and the cards before 4th down)
 MAX_MESSAGE_BYTES = 64 * 1024
 CODE_DIGITS = 6
 
@@ -66,7 +69,7 @@ class Act(Message, tag="act"):
     snap and the cards come together before fourth down."""
 
     step: int
-    actions: list[dict[str, Any]]
+    actions: Annotated[list[WireAction], msgspec.Meta(max_length=MAX_ACTIONS)]
 
 
 class Chat(Message, tag="chat"):
@@ -104,9 +107,9 @@ class Start(Message, tag="start"):
 
     names: list[str]
     step: int
-    state: dict[str, Any]
-    events: list[dict[str, Any]]
-    held: list[dict[str, Any]] = []
+    state: WireState
+    events: list[WireEvent]
+    held: list[WireAction] = []
     # The table's series (best_of 1: none), and the winners of its games before this one
     # (0 home, 1 away, None a tie); after a series ends, the next game begins a new one.
     best_of: int = 1
@@ -119,8 +122,8 @@ class Update(Message, tag="update"):
     and the new state. Every seat gets the same update at once."""
 
     step: int
-    state: dict[str, Any]
-    events: list[dict[str, Any]]
+    state: WireState
+    events: list[WireEvent]
 
 
 class Committed(Message, tag="committed"):
