@@ -14,6 +14,7 @@ from functools import cache
 from pathlib import Path
 
 import pytest
+from scripts import load_script
 
 from sudden_death.audio.cues import DIE_CLICK, dice_samples
 from sudden_death.audio.levels import MIX_HEADROOM
@@ -215,12 +216,7 @@ def test_only_the_cheer_reaches_past_the_old_rates_limit() -> None:
 
 
 def test_the_generator_reproduces_the_committed_files() -> None:
-    import importlib.util
-
-    spec = importlib.util.spec_from_file_location("make_sounds", ROOT / "tools" / "make_sounds.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
+    module = load_script("tools/make_sounds.py")
     assert set(CUE_NAMES) <= set(module.CUES)
     rendered = {}
     for name in ("menu_move", "coin", "dice", "touchdown_theirs", "crowd"):

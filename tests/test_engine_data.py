@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from scripts import load_script
 
 from sudden_death.engine import BANDS, DefCall, OffCall, PlayKind, Role
 from sudden_death.engine.cards import (
@@ -118,19 +119,8 @@ def test_band_is_matchup_plus_offense_bonus_minus_defense_bonus_clamped():
 
 def test_band_tables_are_what_the_documented_recipe_gives():
     """docs/balance.md explains the tables through tools/card_tables.py; keep the two in step."""
-    import importlib.util
-    import sys
-    from pathlib import Path
 
-    path = Path(__file__).resolve().parent.parent / "tools" / "card_tables.py"
-    spec = importlib.util.spec_from_file_location("card_tables", path)
-    assert spec is not None and spec.loader is not None
-    recipe = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = recipe  # its dataclass looks its module up there
-    try:
-        spec.loader.exec_module(recipe)
-    finally:
-        del sys.modules[spec.name]
+    recipe = load_script("tools/card_tables.py")
     for call, tables in recipe.all_tables().items():
         assert OFFENSIVE_CALLS[call].bands == tables, call
     assert "_DEEP_PASS = _pass_bands(" in recipe.source()

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from scripts import load_script
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -22,11 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_tool() -> Any:
-    spec = importlib.util.spec_from_file_location("mutants_tool", ROOT / "tools" / "mutants.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/mutants.py", "mutants_tool")
 
 
 # As `mutmut results --all true` prints them (mutmut 3.8): methods carry their class between

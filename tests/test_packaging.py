@@ -21,6 +21,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from scripts import load_script
 
 from sudden_death.language import available
 
@@ -29,11 +30,7 @@ SOUNDS = ROOT / "sounds"  # the package sudden_death.sounds (pyproject.toml pack
 
 
 def _tasks() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("tasks_for_packaging", ROOT / "tasks.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tasks.py", "tasks_for_packaging")
 
 
 @pytest.mark.build

@@ -4,20 +4,16 @@ within a loose bound (the phrase cache and dice sounds are bounded; see docs/rel
 
 from __future__ import annotations
 
-import importlib.util
 from pathlib import Path
 from typing import Any
+
+from scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def load_benchmark() -> Any:
-    spec = importlib.util.spec_from_file_location("long_session",
-                                                  ROOT / "benchmarks" / "long_session.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("benchmarks/long_session.py")
 
 
 def check(figures: dict[str, Any], games: int, max_growth_mib: float) -> None:

@@ -5,7 +5,6 @@ travels with the sounds."""
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import inspect
 import io
 import json
@@ -16,6 +15,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from scripts import load_script
 
 from sudden_death.resources import sounds_dir
 
@@ -23,11 +23,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def tool(name: str) -> ModuleType:
-    spec = importlib.util.spec_from_file_location(name, ROOT / "tools" / f"{name}.py")
-    assert spec and spec.loader
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(f"tools/{name}.py")
 
 
 @pytest.fixture(scope="module")

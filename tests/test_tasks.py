@@ -6,24 +6,20 @@ check the parts that decide what runs, without creating environments.
 
 from __future__ import annotations
 
-import importlib.util
 import subprocess
 import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture
 def tasks() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("tasks_under_test", ROOT / "tasks.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tasks.py", "tasks_under_test")
 
 
 def test_pyproject_promises_every_python_from_the_oldest_tested(tasks: ModuleType) -> None:

@@ -5,22 +5,18 @@ and again only after a change meant to alter the words)."""
 
 from __future__ import annotations
 
-import importlib.util
 import json
 from pathlib import Path
 from types import ModuleType
+
+from scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 KEPT = Path(__file__).resolve().parent / "transcripts"
 
 
 def tool() -> ModuleType:
-    spec = importlib.util.spec_from_file_location("transcripts_tool",
-                                                  ROOT / "tools" / "transcripts.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script("tools/transcripts.py", "transcripts_tool")
 
 
 def kept(name: str) -> list[str]:
