@@ -280,3 +280,33 @@ def test_a_returning_seat_hears_what_it_missed_without_the_game_being_replayed(
     assert kept.resumed(Team.HOME, 2).events == start_message.events
     monkeypatch.undo()
     assert Table.from_record(json.dumps(old)).told == table.told  # rebuilt by a replay
+
+
+@pytest.mark.parametrize("last", ["leave", "rematch"])
+def test_after_the_game_and_the_friend_gone_a_seats_last_message_is_answered_not_crashed(
+        last: str, caplog: pytest.LogCaptureFixture) -> None:
+    """The game played out, one seat quits: the table is forgotten while the other is still
+    on the line. Its leave closes the line; a rematch is told the table is over."""
+    async def scenario() -> list[dict[str, object]]:
+        async with server() as lab:
+            host, guest, _, _ = await seated_pair(lab)
+            await guest.send(p.encode(p.Act(0, [{"action": "Concede"}])))
+            for seat in (host, guest):
+                assert (await receive(seat))["type"] == "update"
+            await host.send(p.encode(p.Leave()))
+            assert await receive(guest) == {"type": "left", "name": "Hawks", "reason": "left"}
+            for _ in range(100):
+                if not lab.service.tables:
+                    break
+                await asyncio.sleep(0.01)
+            message = p.Leave() if last == "leave" else p.Rematch()
+            await guest.send(p.encode(message))
+            return await closes(guest)
+
+    with caplog.at_level(logging.INFO, logger="sudden_death"):
+        heard = run(scenario)
+    assert not [r for r in caplog.records if r.levelno >= logging.ERROR], caplog.text
+    if last == "leave":
+        assert heard == []
+    else:
+        assert [message["code"] for message in heard] == [p.OVER]

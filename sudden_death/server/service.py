@@ -252,17 +252,20 @@ class TableService:
         flood limit counts: a game moves only as fast as both seats, so its own moves are
         never a flood)."""
         table = self.tables.get(code)
-        if self.connections.get((code, team)) is not connection:
-            if table is None or table.over:  # it ended while this seat was away
+        current = self.connections.get((code, team)) is connection
+        if current and table is not None:
+            try:
+                message = p.decode_client(frame)
+            except p.ProtocolError as error:
+                self._send(connection, p.Refused(error.code, str(error)))
+                return OTHER
+        elif table is None or table.over:  # it ended while this seat was away, or was let go
+            if not _leaving(frame):
                 self._send(connection, p.Refused(p.OVER, "the game at this table is over",
                                                  fatal=True))
-            return CLOSE  # or this seat came back on another line, and was told so
-        try:
-            message = p.decode_client(frame)
-        except p.ProtocolError as error:
-            self._send(connection, p.Refused(error.code, str(error)))
-            return OTHER
-        assert table is not None  # a seat's connection is known only while its table is
+            return CLOSE
+        else:
+            return CLOSE  # this seat came back on another line, and was told so
         if isinstance(message, p.Act):
             before = (table.step, len(table.held), table.over)
             self._commit(table, table.act(team, message.step, message.actions))
@@ -391,6 +394,14 @@ def _checked_name(name: str) -> str:
         raise p.ProtocolError(p.BAD_NAME, f"a team name has 1 to {p.MAX_NAME} printable "
                                           "characters")
     return name
+
+
+def _leaving(frame: str | bytes) -> bool:
+    """Whether `frame` is a `leave`, which needs no answer once the table is gone."""
+    try:
+        return isinstance(p.decode_client(frame), p.Leave)
+    except p.ProtocolError:
+        return False
 
 
 def _spaced(text: str) -> str:
