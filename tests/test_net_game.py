@@ -21,6 +21,7 @@ from table_driver import (
     JOIN_KEYS,
     Seat,
     Server,
+    final_score,
     free_port,
     play_a_friend,
     seated,
@@ -482,3 +483,23 @@ def test_a_game_away_when_the_friend_leaves_hears_it_once_on_return_and_stops_tr
                 "The Hawks left the table. The game is over."):]
         for thread in threads:
             thread.join(30)
+
+
+def test_a_guest_with_the_hosts_name_plays_as_the_other_default_and_the_end_names_both(
+        tmp_path: Path) -> None:
+    """Both players leave the name to its default: the guest's game hears why it is now the
+    Bears, joins again at once, and the final score names two different teams for both."""
+    with (Server("--seed", str(SEED)) as server,
+          Seat(tmp_path / "host", "--server", server.url) as host,
+          Seat(tmp_path / "guest", "--server", server.url) as guest):
+        host.send(*HOST_KEYS)
+        code = host.next("table")["code"]
+        as_hawks = [key if key != "type Bears" else "type hâwks" for key in JOIN_KEYS]
+        guest.send(*as_hawks, f"type {code}", "return")
+        guest.until_said("The host's team is also the hâwks, so you play as the Bears.")
+        for thread in start_playing(host, guest):
+            thread.join(120)
+        assert (host.finish(), guest.finish()) == (0, 0)
+        for seat in (host, guest):
+            score = final_score(seat.speech())
+            assert score is not None and set(score) == {"Hawks", "Bears"}, seat.speech()[-5:]

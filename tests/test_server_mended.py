@@ -310,3 +310,25 @@ def test_after_the_game_and_the_friend_gone_a_seats_last_message_is_answered_not
         assert heard == []
     else:
         assert [message["code"] for message in heard] == [p.OVER]
+
+
+@pytest.mark.parametrize(("guest", "refused"), [
+    ("Hawks", True), ("HAWKS", True), ("Hâwks", True), ("Ha wks", True), ("Bears", False),
+    ("Hawk", False),
+])
+def test_a_second_seat_with_the_first_ones_name_is_refused_with_its_own_code(
+        guest: str, refused: bool) -> None:
+    async def scenario() -> dict[str, object]:
+        async with server() as lab:
+            host = await lab.connect()
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+            code = (await receive(host))["code"]
+            joining = await lab.connect()
+            await joining.send(p.encode(p.Join(p.PROTOCOL_VERSION, str(code), guest)))
+            return await receive(joining)
+
+    answer = run(scenario)
+    if refused:
+        assert answer["type"] == "refused" and answer["code"] == p.SAME_NAME, answer
+    else:
+        assert answer["type"] == "seated", answer

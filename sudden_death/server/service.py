@@ -31,6 +31,7 @@ from ..engine.game import Game
 from ..engine.series import LENGTHS
 from ..engine.state import Team
 from ..wire import protocol as p
+from ..wire.names import same_name
 from .limits import Addresses, Bucket, Limits
 from .store import TableStore
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
@@ -163,6 +164,8 @@ class TableService:
                 raise p.ProtocolError(p.BAD_PASSWORD, "that is not this table's password")
             if table.full:
                 raise p.ProtocolError(p.TABLE_FULL, "both seats at that table are taken")
+            if same_name(name, table.seats[HOST_SEAT].name):  # a score must name two teams
+                raise p.ProtocolError(p.SAME_NAME, "the other team at that table has that name")
             team = HOST_SEAT.other
             table.seats[team] = Seat(name)
             self._save(table)

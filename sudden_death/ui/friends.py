@@ -232,9 +232,11 @@ class Friends:
                     category=Category.INFO)
         app.show_decision(interrupt=False)
 
-    def table_closed(self, words: str, retry: bool, password: bool = False) -> None:
+    def table_closed(self, words: str, retry: bool, password: bool = False,
+                     rename: str = "") -> None:
         """The table cannot be used (or no longer): said, then back to somewhere useful: the
-        code again after a wrong one, the password after a missing or wrong one."""
+        code again after a wrong one, the password after a missing or wrong one, or (`rename`,
+        the host's team having the player's name) the same table joined again as `rename`."""
         app, table = self.app, self.table
         self.table = None
         if table is not None:
@@ -245,6 +247,10 @@ class Friends:
         game = None if table is None else table.game
         if game is not None and game.state.outcome is not None:
             return  # the game is over already: its screen stays
+        if rename and table is not None and isinstance(table.greeting, p.Join):
+            _name, code, address = self.joining
+            self.join_table(rename, code, address, table.greeting.password)
+            return
         if password and table is not None and isinstance(table.greeting, p.Join):
             name, code, address = self.joining
             app.show(PasswordScreen(app, lambda typed: self.join_table(name, code, address,

@@ -17,6 +17,7 @@ from ..language import _
 from ..net.news import Connected, Lost, Reconnecting, Restored
 from ..net.remote_match import RemoteMatch, ServerRefusal
 from ..wire import protocol as p
+from .screens.welcome import other_default
 from .table_game import TableGame
 from .words.phrases import Names
 from .words.table import (
@@ -30,6 +31,7 @@ from .words.table import (
     reconnecting_words,
     refusal_words,
     rematch_words,
+    renamed_words,
     restored_words,
     table_code_words,
     timeout_words,
@@ -54,7 +56,8 @@ class TableHost(Protocol):
         """Tell what the game has queued (the session's one road for every game's steps)."""
         ...
 
-    def table_closed(self, words: str, retry: bool, password: bool = False) -> None: ...
+    def table_closed(self, words: str, retry: bool, password: bool = False,
+                     rename: str = "") -> None: ...
 
     def chat_heard(self, name: str, text: str) -> None: ...
 
@@ -138,6 +141,12 @@ class TablePlay:
         elif isinstance(news, Lost):
             self.closed = True
             self.host.table_closed(lost_words(news.ever_connected), retry=False)
+        elif (isinstance(news, p.Refused) and self.match is None and news.code == p.SAME_NAME
+              and isinstance(self.greeting, p.Join)):
+            self.closed = True  # joined again at once, under the other default name
+            name = self.greeting.name
+            other = other_default(name)
+            self.host.table_closed(renamed_words(name, other), retry=False, rename=other)
         elif isinstance(news, p.Refused) and self.match is None:
             self.closed = news.fatal
             asked = isinstance(self.greeting, p.Join) and bool(self.greeting.password)

@@ -196,6 +196,7 @@ SLOW_DOWN = "slow_down"  # too many wrong codes, tokens or passwords from one ad
 NO_ROOM = "no_room"  # the server cannot keep a new table now (its disk is full...)
 ELSEWHERE = "elsewhere"  # this seat came back on another line, which now has it
 OVER = "over"  # the game at this table has ended: nothing more to do here
+SAME_NAME = "same_name"  # a join with the host's team name (wire/names.py): one name twice
 MIN_SEAT_WAIT_S, MAX_SEAT_WAIT_S = 10, 3600
 
 MAX_NAME = 24

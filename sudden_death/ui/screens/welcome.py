@@ -6,6 +6,7 @@ from collections.abc import Callable
 
 from ...audio.protocols import Category
 from ...language import N_, _, p_
+from ...wire.names import same_name
 from ..keymap import Command, Context
 from .base import Extra, Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu
@@ -15,6 +16,13 @@ from .menu import Group, Item, ItemKind, Menu
 DEFAULT_HOME = N_("Hawks")
 # Translators: the computer team's name when none is typed (a nickname, said "the Bears").
 DEFAULT_AWAY = N_("Bears")
+
+
+def other_default(name: str) -> str:
+    """A default name for the other team that is not `name`: the Bears, or the Hawks when
+    the first team is already the Bears."""
+    return next(other for other in (_(DEFAULT_AWAY), _(DEFAULT_HOME))
+                if not same_name(other, name))
 
 
 class WelcomeScreen(Screen):
@@ -132,7 +140,7 @@ class NamingScreen(TypingScreen):
         return _("Your team's name") if not self.names else _("The computer team's name")
 
     def _default(self) -> str:
-        return _(DEFAULT_HOME) if not self.names else _(DEFAULT_AWAY)
+        return _(DEFAULT_HOME) if not self.names else other_default(self.names[0])
 
     def _build(self) -> Menu:
         # Translators: shown in the empty name field; {name} is the default team name;
@@ -158,7 +166,7 @@ class NamingScreen(TypingScreen):
         name = self.text.strip()
         typed = bool(name)
         name = name or self._default()
-        if self.names and _same_name(name, self.names[0]):
+        if self.names and same_name(name, self.names[0]):
             self.host.cue("menu_error")
             # Translators: the computer team's name would be the player's own ({name}).
             self.host.say(_("{name} is your team's name. Type another for the computer's "
@@ -181,15 +189,6 @@ class NamingScreen(TypingScreen):
             return
         self._refresh()
         self.host.say(self.prompt(), interrupt=False, category=Category.DECISION)
-
-
-def _same_name(first: str, second: str) -> bool:
-    """Two names a listener could not tell apart: the same letters, whatever the case and
-    the spaces ("the Hawks" and "the hawks", "Red Wings" and "redwings")."""
-    def plain(name: str) -> str:
-        return "".join(name.split()).casefold()
-
-    return plain(first) == plain(second)
 
 
 def _space_or(char: str) -> str:

@@ -55,6 +55,7 @@ REFUSALS = {
     p.FLOOD: N_("The game sent the table server too much at once, and it closed the line."),
     p.ELSEWHERE: N_("You joined this table from somewhere else, so this game has left it."),
     p.OVER: N_("The game at this table is over."),
+    p.SAME_NAME: N_("The other team at that table already has your team's name."),
 }
 
 
@@ -67,6 +68,13 @@ def refusal_words(code: str, text: str) -> str:
         return _("Not allowed: {reason}.").format(reason=text)
     # Translators: {reason} is the table server's own reason, which is in English.
     return _("The table server refused: {reason}.").format(reason=text)
+
+
+def renamed_words(name: str, other: str) -> str:
+    # Translators: the friend's team at the table is also called {name}, so the player's team
+    # takes the other default name, {other}.
+    return _("The host's team is also the {name}, so you play as the {other}.").format(
+        name=name, other=other)
 
 
 def chosen_words(name: str) -> str:
