@@ -108,9 +108,11 @@ def test_the_two_teams_cannot_share_a_name(tmp_path: Path, verbosity: str) -> No
     play(app, ["return"])  # the default, Bears, is another name
     assert app.names.theirs == "Bears" and app.match is not None
     app2, speaker2 = game_app(tmp_path / "again", verbosity)
-    play(app2, ["return", "type Bears", "return", "return"])  # the default would be the same
-    assert texts(speaker2)[-1].startswith("Bears is your team's name")
-    assert app2.match is None
+    play(app2, ["return", "type Bears", "return"])
+    # The computer's default is then the other one, and its prompt says so.
+    assert "Leave it empty for Hawks." in texts(speaker2)[-1]
+    play(app2, ["return"])
+    assert app2.names.theirs == "Hawks" and app2.match is not None
 
 
 @pytest.mark.parametrize("verbosity", VERBOSITIES)
