@@ -111,6 +111,7 @@ Section "!un.$(ProgramSection)" UnSecProgram
   Delete "$INSTDIR\sudden-death.exe"
   Delete "$INSTDIR\sudden-death-console.exe"
   Delete "$INSTDIR\Read me first.txt"
+  Delete "$INSTDIR\LICENSE.txt"
   Delete "$INSTDIR\uninstall.exe"
   RMDir "$INSTDIR"  ; only if nothing else was put there
   DeleteRegKey HKCU "${UNINSTALL_KEY}"

@@ -95,7 +95,8 @@ def test_windows_exe_built_under_wine_speaks_a_whole_game(tmp_path: Path) -> Non
     with zipfile.ZipFile(dist / "sudden-death-windows.zip") as archive:
         names = set(archive.namelist())
         readme = archive.read("Read me first.txt").decode("utf-8")
-    assert {"sudden-death/sudden-death.exe", "sudden-death/sudden-death-console.exe"} <= names
+    assert {"sudden-death/sudden-death.exe", "sudden-death/sudden-death-console.exe",
+            "sudden-death/LICENSE.txt"} <= names  # the game's MIT licence, beside it
     assert "sudden-death/_internal/espeakng_loader/espeak-ng.dll" in names
     assert "sudden-death/_internal/sudden_death/locale/es/LC_MESSAGES/sudden_death.mo" in names
     assert "sudden-death/_internal/prism/_native/prism.dll" in names

@@ -296,6 +296,9 @@ def check_built_folder(facts: dict[str, object], folder: Path,
     (a cue missing from the bundle would be one); nothing written into that folder, and nothing
     but the transcript into the working folder."""
     within = inside or _inside
+    licence = folder / "LICENSE.txt"
+    if not licence.is_file() or "MIT License" not in licence.read_text(encoding="utf-8"):
+        raise CheckFailed(f"the game's MIT licence is not in the built folder: {licence}")
     if not facts.get("closed") or not facts.get("frozen"):
         raise CheckFailed(f"no final diagnostics from the frozen game: {facts}")
     if sound:
