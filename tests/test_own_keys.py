@@ -190,3 +190,24 @@ def test_any_saved_map_gives_a_map_that_keeps_every_rule(saved: dict[str, list[s
     assert own_keys.broken(own.keys, set(Command)) == set()
     for binding in own.keys.bindings:
         assert binding.chords, binding.command
+
+
+def test_on_a_typing_screen_a_key_that_types_is_not_named_for_a_command(tmp_path: Path) -> None:
+    """A player who gave J to Enter's command hears "Enter or J" in a menu, but on a screen
+    that takes text, where J types a J, only "Enter"; and J there types."""
+    from app_driver import press, started_app
+    from recording import RecordingSpeaker
+
+    keys = own_keys.give(KeyMap.default(), Command.ACTIVATE, Chord(pygame.K_j)).keys
+    assert keys is not None
+    assert keys.fill("{activate}") == "Enter or J"
+    assert keys.fill("{activate}", typing=True) == "Enter"
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    app.keys = keys
+    app.keeper.start_naming()  # Start a game: typing the player's team name
+    prompt = speaker.spoken[-1].text
+    assert "Enter" in prompt and " or J" not in prompt, prompt
+    press(app, "j")
+    app.handle_text("j")
+    assert app.top.text == "j"  # typed, not confirmed

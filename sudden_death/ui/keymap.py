@@ -406,12 +406,15 @@ class KeyMap:
         return next((chords for (_context, bound), chords in self._chords.items()
                      if bound is command), ())
 
-    def names(self, command: Command) -> str:
+    def names(self, command: Command, typing: bool = False) -> str:
         """The keys of `command` as help says them: "O or F2"; "" when it has none. Each
         command belongs to one context, so its name is the same wherever it is said. On the
-        device the player is using; a command with no button is named by its key."""
+        device the player is using; a command with no button is named by its key. `typing`:
+        said on a screen that takes text, where a key that types a character types it (a
+        player's own J for Enter's command), so only the others are named."""
         for context in Context:
-            chords = [chord for chord in self.chords(command, context) if chord.named]
+            chords = [chord for chord in self.chords(command, context) if chord.named
+                      and not (typing and types_text(chord.key))]
             own = [chord.name() for chord in chords if chord.pad is self.speaks_pad]
             named = own or [chord.name() for chord in chords]
             if named:
@@ -420,19 +423,21 @@ class KeyMap:
                     first=", ".join(named[:-1]), second=named[-1])
         return ""
 
-    def placeholders(self) -> Mapping[str, str]:
+    def placeholders(self, typing: bool = False) -> Mapping[str, str]:
         """{command value: its keys' names} for every bound command: what help texts' key
-        placeholders are filled from."""
-        return {binding.command.value: self.names(binding.command) for binding in self.bindings}
+        placeholders are filled from (`typing`: on a screen that takes text; see `names`)."""
+        return {binding.command.value: self.names(binding.command, typing)
+                for binding in self.bindings}
 
     def describe(self, text: str) -> str:
         """`text` with each {command} placeholder replaced by that command's keys."""
         return text.format_map(self.placeholders())
 
-    def fill(self, text: str, **values: object) -> str:
+    def fill(self, text: str, typing: bool = False, **values: object) -> str:
         """`text` with its key placeholders and `values` filled in: what a sentence that names
-        keys and other things ("{activate} calls it. {menu}") is said through."""
-        return text.format_map({**self.placeholders(), **values})
+        keys and other things ("{activate} calls it. {menu}") is said through. `typing`: on a
+        screen that takes text, naming only keys that do not type there."""
+        return text.format_map({**self.placeholders(typing), **values})
 
     def key_list(self) -> str:
         """F1 twice: every key, one sentence per entry of KEY_HELP."""

@@ -45,9 +45,9 @@ class TypedSetting(TypingScreen):
         if self.current:
             # Translators: {value} is the setting as it is now (an address or a password);
             # {back} is a key, as "Escape".
-            return self.host.keys.fill(_("{back} keeps {value}."), value=self.current)
+            return self.fill(_("{back} keeps {value}."), value=self.current)
         # Translators: {back} is a key, as "Escape".
-        return self.host.keys.fill(_("{back} keeps none."))
+        return self.fill(_("{back} keeps none."))
 
     def empty_words(self) -> str:
         return _("Nothing to remove; nothing is typed.")
@@ -85,7 +85,7 @@ class ServerAddressScreen(TypedSetting):
     def prompt(self) -> str:
         # Translators: {activate} is a key, as "Enter"; {kept} says what the key that goes
         # back keeps ("Escape keeps wss://example.org.").
-        return self.host.keys.fill(_("A table server's address, such as wss://tables.example.org "
+        return self.fill(_("A table server's address, such as wss://tables.example.org "
                                      "or 192.168.1.20:8765: type it and press {activate}. "
                                      "{activate} with nothing typed sets none, and Host a table "
                                      "serves on this computer. {kept}"), kept=self.kept_words())
@@ -93,7 +93,7 @@ class ServerAddressScreen(TypedSetting):
     def refusal(self, typed: str) -> str:
         # Translators: {typed} is what the player typed for a table server's address; {back}
         # is a key, as "Escape".
-        return self.host.keys.fill(_("{typed} is not a table server's address; it looks like "
+        return self.fill(_("{typed} is not a table server's address; it looks like "
                                      "wss://tables.example.org or 192.168.1.20:8765. Type it "
                                      "again, or press {back}."), typed=typed)
 
@@ -117,14 +117,14 @@ class PasswordSettingScreen(TypedSetting):
     def prompt(self) -> str:
         # Translators: {activate} is a key, as "Enter"; {kept} says what the key that goes
         # back keeps ("Escape keeps blue 42.").
-        return self.host.keys.fill(_("A password your friend types to join a table you host: "
+        return self.fill(_("A password your friend types to join a table you host: "
                                      "type it and press {activate}. {activate} with nothing "
                                      "typed sets none, so the code alone joins. {kept}"),
                                    kept=self.kept_words())
 
     def refusal(self, typed: str) -> str:
         # Translators: {back} is a key, as "Escape".
-        return self.host.keys.fill(_("A table password is made of characters you can type. "
+        return self.fill(_("A table password is made of characters you can type. "
                                      "Type it again, or press {back}."))
 
     def unchanged(self) -> str:

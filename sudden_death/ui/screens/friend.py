@@ -87,11 +87,11 @@ class CodeScreen(TypingScreen):
     def prompt(self) -> str:
         if self.asks_address:
             # Translators: {activate} is a key, as "Enter".
-            return self.host.keys.fill(_("The host's address, as their game says it, such as "
+            return self.fill(_("The host's address, as their game says it, such as "
                                          "192.168.1.20:8765: type it and press {activate}."))
         # Translators: {digits} is how many digits a table code has (6); {activate} is a key,
         # as "Enter".
-        return self.host.keys.fill(n_("The table code, {digits} digit: type it and press "
+        return self.fill(n_("The table code, {digits} digit: type it and press "
                                       "{activate}.",
                                       "The table code, {digits} digits: type it and press "
                                       "{activate}.", CODE_DIGITS), digits=CODE_DIGITS)
@@ -139,7 +139,7 @@ class PasswordScreen(TypingScreen):
 
     def prompt(self) -> str:
         # Translators: {activate} and {back} are keys, as "Enter" and "Escape".
-        return self.host.keys.fill(_("The table's password: type it and press {activate}. "
+        return self.fill(_("The table's password: type it and press {activate}. "
                                      "{back} goes back."))
 
     def empty_words(self) -> str:
@@ -149,7 +149,7 @@ class PasswordScreen(TypingScreen):
         if not self.text.strip():
             self.host.cue("menu_error")
             # Translators: {back} is a key, as "Escape".
-            self.host.say(self.host.keys.fill(_("Type the password first, or press {back}.")),
+            self.host.say(self.fill(_("Type the password first, or press {back}.")),
                           category=Category.MENU)
             return
         self.on_typed(self.text.strip())
@@ -205,7 +205,7 @@ class ChatScreen(TypingScreen):
     def prompt(self) -> str:
         # Translators: names in braces are keys: {previous_item}, {next_item}, {activate} and
         # {back} as "Up", "Down", "Enter" and "Escape".
-        return self.host.keys.fill(_("Message to your friend: type it, or {previous_item} and "
+        return self.fill(_("Message to your friend: type it, or {previous_item} and "
                                      "{next_item} for a quick one, and press {activate}. "
                                      "{back} goes back."))
 
@@ -227,7 +227,7 @@ class ChatScreen(TypingScreen):
         if not text:
             self.host.cue("menu_error")
             # Translators: {back} is a key, as "Escape".
-            self.host.say(self.host.keys.fill(_("Type a message first, or press {back}.")),
+            self.host.say(self.fill(_("Type a message first, or press {back}.")),
                           category=Category.MENU)
             return
         self.host.pop(announce=False)

@@ -83,6 +83,11 @@ class TypingScreen(Screen):
     def _build(self) -> Menu:
         raise NotImplementedError
 
+    def fill(self, text: str, **values: object) -> str:
+        """`text` with its keys named as they work here: a key that types a letter is not
+        named for a command, since here it types (keymap.KeyMap.names)."""
+        return self.host.keys.fill(text, typing=True, **values)
+
     def accepts(self, char: str) -> bool:
         return char.isprintable()
 
@@ -145,7 +150,7 @@ class NamingScreen(TypingScreen):
     def _build(self) -> Menu:
         # Translators: shown in the empty name field; {name} is the default team name;
         # {activate} is a key, as "Enter".
-        shown = self.text or self.host.keys.fill(_("(empty: {activate} takes {name})"),
+        shown = self.text or self.fill(_("(empty: {activate} takes {name})"),
                                                  name=self._default())
         return Menu(_("Name the teams"), [Group(self._prompt(), [Item(shown, ItemKind.TEXT)])])
 
@@ -160,7 +165,7 @@ class NamingScreen(TypingScreen):
             # {activate} is a key, as "Enter".
             words = _("The computer team's name: type it and press {activate}. Leave it empty "
                       "for {name}.")
-        return self.host.keys.fill(words, name=self._default())
+        return self.fill(words, name=self._default())
 
     def confirm(self) -> None:
         name = self.text.strip()
