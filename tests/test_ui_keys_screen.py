@@ -150,7 +150,8 @@ def test_a_letter_given_to_a_command_still_types_on_a_typing_screen(tmp_path: Pa
     speaker = RecordingSpeaker()
     app = started_app(tmp_path, speaker)
     press(app, "j")  # Start a game: J presses
-    assert said(speaker) == ("Your team's name: type it and press Enter or J. Leave it empty "
+    # Here J types a J, so the prompt names only Enter.
+    assert said(speaker) == ("Your team's name: type it and press Enter. Leave it empty "
                              "for Hawks.")
     press(app, "j", "k")  # typed: the naming screen waits for their letters
     app.handle_text("J")

@@ -411,10 +411,12 @@ class KeyMap:
         command belongs to one context, so its name is the same wherever it is said. On the
         device the player is using; a command with no button is named by its key. `typing`:
         said on a screen that takes text, where a key that types a character types it (a
-        player's own J for Enter's command), so only the others are named."""
+        player's own J for Enter's command), so only the others are named (all of them when
+        every one types: a command moved to letters alone)."""
         for context in Context:
-            chords = [chord for chord in self.chords(command, context) if chord.named
-                      and not (typing and types_text(chord.key))]
+            chords = [chord for chord in self.chords(command, context) if chord.named]
+            if typing and any(not types_text(chord.key) for chord in chords):
+                chords = [chord for chord in chords if not types_text(chord.key)]
             own = [chord.name() for chord in chords if chord.pad is self.speaks_pad]
             named = own or [chord.name() for chord in chords]
             if named:
