@@ -337,7 +337,7 @@ def part_keys(games: int, live: bool, crowd: float = 0.0,
         step = parse_step(name)
         assert step is not None
         if live_source is not None:
-            live_source._steps.put(step)  # what the stdin reader does with a line
+            live_source.put(step)  # what the stdin reader does with a line
         else:
             post_step(step)  # what the keyboard does
 
@@ -362,7 +362,7 @@ def part_keys(games: int, live: bool, crowd: float = 0.0,
                 probe["mixer"].wait_quiet(QUIET_S, timeout=30)
         finally:
             if live_source is not None:
-                live_source._steps.put(None)
+                live_source.put(None)
             else:
                 pygame.event.post(pygame.event.Event(pygame.QUIT))
 

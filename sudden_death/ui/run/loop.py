@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import gc
 import logging
+import math
 import os
 import signal
 import sys
@@ -40,17 +41,26 @@ from .log_file import open_log
 from .pads import Pads
 from .transcript import Transcript
 from .virtual_pad import PadDriver, PadStepError
+from .wake import Wake
 
 # Translators: said when a key press failed inside the game; F1 is the help key.
 APOLOGY = N_("Sorry, something went wrong there. The game goes on; press F1 for help.")
 LOG_NAME = "sudden_death"  # the package's loggers are all below this one
 FRAME_SECONDS = 1 / 30
-# Waiting for the keyboard: a real video driver's event wait sleeps until a key comes; SDL's
-# headless drivers spin in theirs (2 % of a core), so there the loop sleeps briefly instead.
-IDLE_WAIT_MS = 100
-INTERRUPTED = "sudden_death: interrupted, goodbye."  # on stderr, for the console
-SPIN_POLL_SECONDS = 0.002
+# The longest the loop sleeps with nothing to do: what answers off the loop without waking it
+# (the screen reader, an audio fault, tables found nearby) and the crowd's return once words
+# end are looked at this often.
+IDLE_WAIT_S = 0.1
+# SDL's headless drivers spin in their event wait (2 % of a core), so there the loop sleeps on
+# its Wake instead; a real video driver's wait sleeps until a key comes.
 SPINNING_DRIVERS = ("dummy", "offscreen")
+# A real window's wait is SDL's, which the Wake cannot end: while the Wake may be raised (a
+# table open, or words said in the last WORDS_WINDOW_S, whose sounds the speech worker may
+# yet hand over) that wait is cut to this, so news waits at most this long.
+WINDOW_WAKE_S = 0.01
+WORDS_WINDOW_S = 30.0
+INTERRUPTED = "sudden_death: interrupted, goodbye."  # on stderr, for the console
+SPIN_POLL_SECONDS = 0.002  # how often a launch waiting for the screen reader looks again
 # SDL_mixer's channel-finished callback (pygame's) takes the GIL on the audio thread: a Python
 # thread holding it for the default 5 ms makes the next mix late. Measured under a busy Python
 # thread with sounds ending every 13 ms: 1,707 late buffers in 30 s at 5 ms, none at 1 ms. In
@@ -73,17 +83,19 @@ def _no_notices() -> list[str]:
     return []
 
 
-def open_sound(no_sound: bool, engine: str = "espeak",
+def open_sound(no_sound: bool, engine: str = "espeak", wake: Wake | None = None,
                ) -> tuple[Speaker, CuePlayer, list[str], Callable[[], None], NoticePoll]:
     """The real audio system, or silent recording fakes (for --no-sound or when it is missing);
-    `engine` is the saved speech engine, started first so the welcome is in the player's voice.
+    `engine` is the saved speech engine, started first so the welcome is in the player's voice;
+    the speech worker hands a line's sounds to `wake`, for the loop to play on its thread.
 
     The last item returns audio faults that happened since it was last called (a synthesis
     failing mid-game), so the loop can show and speak each one as it happens.
     """
     if no_sound:  # silent players keep nothing, so a long session does not grow (the fakes do)
         return SilentSpeaker(), SilentCues(), [], lambda: None, _no_notices
-    audio = audio_system.open_audio(speech=True, sound=True, engine=engine)
+    audio = audio_system.open_audio(speech=True, sound=True, engine=engine,
+                                    hand_off=None if wake is None else wake.post)
     return audio.speaker, audio.cues, audio.take_notices(), audio.close, audio.take_notices
 
 
@@ -154,6 +166,9 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
     output: SpeechOutput | None = None
     restore_language: Token[LanguageChoice | None] | None = None
     log_file: logging.Handler | None = None
+    wake = Wake()  # how the speech worker, the table's link and --keys - reach the loop
+    if source is not None and source.live:
+        source.wake_with(wake.set)
     try:
         # The language first: the speech worker and every word after start in its context.
         # Until the settings are read it is --lang's or the system's, which is also the right
@@ -172,7 +187,7 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         pygame.display.set_caption(_("Sudden Death"))
         if speaker is None or cues is None:
             speaker, cues, sound_notices, closer, poll = open_sound(options.no_sound,
-                                                                    saved.speech_engine)
+                                                                    saved.speech_engine, wake)
             notices += sound_notices
         # The screen reader, when chosen, is asked for at once (off the loop: it answers when
         # it answers, and the built-in voice speaks meanwhile).
@@ -184,6 +199,7 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         cues.add_listener(transcript.cue)
         app = App(speaker, cues, options.seed, options.computer)
         app.friends.server_url = options.server
+        app.friends.wake = wake
         app.config_folder = options.config
         app.keeps_games = True
         app.record = transcript.record
@@ -208,7 +224,7 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         driver = PadDriver(lambda low, high: transcript.record("rumble", low=low, high=high))
         try:
             _loop(app, source, fonts, transcript, poll, frames,
-                  stop=lambda: guard.code is not None, pads=pads, driver=driver)
+                  stop=lambda: guard.code is not None, pads=pads, driver=driver, wake=wake)
         finally:
             app.close_table()  # the friend hears that this seat left
             driver.close()
@@ -323,26 +339,28 @@ def _key_source(keys: str | None) -> KeySource | None:
 def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcript,
           poll: NoticePoll = _no_notices, frames: FrameLog | None = None,
           stop: Callable[[], bool] = lambda: False, pads: Pads | None = None,
-          driver: PadDriver | None = None) -> None:
+          driver: PadDriver | None = None, wake: Wake | None = None) -> None:
+    """Turn until the game ends: the calls other threads posted, the app's news, a scripted
+    step, the window's events and a frame; then, with nothing to do, sleep until the Wake or
+    the next due time (see `_idle`)."""
+    wake = wake if wake is not None else Wake()
     last_draw = 0.0
     waiting_said = False
     spins = pygame.display.get_driver() in SPINNING_DRIVERS
+    carried: list[Any] = []  # events an idle wait took from SDL's queue
     while app.running and not stop() and transcript.failed is None:
+        busy = wake.run_posted() > 0  # a line's sounds, handed over by the speech worker
         for notice in poll():  # an audio fault mid-game is shown and spoken when it happens
             app.tell_notice(notice)
         app.tick()
-        # At a table the loop turns every few milliseconds: the network's news is polled.
-        at_table = app.friends.table is not None
-        if source is not None and not pygame.event.peek():
-            if source.live:
-                step = source.next(0)
-                if step is False:
-                    if not waiting_said:
-                        transcript.waiting()
-                        waiting_said = True
-                    step = source.next(SPIN_POLL_SECONDS if at_table else FRAME_SECONDS * 3)
-            else:
-                step = source.next(0)
+        idle_live = False  # a live script with no line ready: the loop may sleep for one
+        if source is not None and not carried and not pygame.event.peek():
+            step = source.next(0)
+            if step is False and source.live:
+                idle_live = True
+                if not waiting_said:
+                    transcript.waiting()
+                    waiting_said = True
             if step is None:
                 break
             if isinstance(step, Step) and step.pad is not None:
@@ -359,9 +377,8 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
             elif isinstance(step, StepError):  # said, then waiting again for the next line
                 transcript.error(step.text)
                 waiting_said = False
-        events = pygame.event.get()
-        if source is None and not events and not app.dirty:
-            events = _wait_for_events(spins or at_table)
+        events = carried + list(pygame.event.get())
+        carried = []
         for event in events:
             _dispatch(app, event, pads)
             if not app.running:
@@ -382,14 +399,37 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
                 traceback.print_exc()
             app.dirty = False
             last_draw = now
+        if busy or events or not app.running or not (source is None or idle_live):
+            continue  # something happened, or a script's next step is due at once
+        if source is None and app.dirty:
+            continue  # drawn on the next turn (an event's handler made it dirty after the draw)
+        timeout = IDLE_WAIT_S
+        if app.dirty:  # a frame held back to FRAME_SECONDS
+            timeout = min(timeout, last_draw + FRAME_SECONDS - now)
+        due = app.due()
+        if due is not None:
+            timeout = min(timeout, due - now)
+        listening = app.friends.table is not None or now - last_draw < WORDS_WINDOW_S
+        carried = _idle(wake, timeout, spins or source is not None, listening)
 
 
-def _wait_for_events(spins: bool) -> list[Any]:
-    """Idle until the player does something: a key is handled the moment it arrives."""
-    if spins:
-        time.sleep(SPIN_POLL_SECONDS)
-        return list(pygame.event.get())
-    first = pygame.event.wait(IDLE_WAIT_MS)
+def _idle(wake: Wake, timeout: float, on_wake: bool, listening: bool) -> list[Any]:
+    """Sleep until something is to be done; returns the SDL events the wait took.
+
+    Headless drivers (and a live script, whose reader raises the Wake) sleep on the Wake:
+    news from the table's link, a line's sounds from the speech worker and a script's line
+    each end it at once. A real window sleeps in SDL's own wait, so that a key ends it the
+    moment it is pressed; nothing but SDL's events ends that wait (posting one from another
+    thread would be a pygame call off the loop), so while the Wake may be raised (`listening`:
+    a table open, or words said lately whose sounds may yet be handed over) the wait is cut
+    to WINDOW_WAKE_S, and to IDLE_WAIT_S otherwise."""
+    if timeout <= 0 or wake.is_set():
+        return []
+    if on_wake:
+        wake.wait(timeout)
+        return []
+    milliseconds = max(1, math.ceil(1000 * min(timeout, WINDOW_WAKE_S if listening else timeout)))
+    first = pygame.event.wait(milliseconds)
     return ([first] if first.type != pygame.NOEVENT else []) + list(pygame.event.get())
 
 
