@@ -36,16 +36,16 @@ class Wake:
         return self._flag.is_set()
 
     def wait(self, timeout: float) -> bool:
-        """Sleep until woken or `timeout` seconds pass; True if woken. The flag is lowered
-        here, before the loop looks at what woke it, so news that comes meanwhile wakes the
-        next wait instead of being missed."""
-        woken = self._flag.wait(max(0.0, timeout))
-        self._flag.clear()
-        return woken
+        """Sleep until woken or `timeout` seconds pass; True if woken. The flag stays up until
+        the loop's next turn begins (`run_posted`)."""
+        return self._flag.wait(max(0.0, timeout))
 
     def run_posted(self) -> int:
-        """Make every call posted so far (on the caller's thread: the loop's); returns how
+        """A turn of the loop begins: the flag is lowered (whatever raised it is looked at in
+        this turn, and news that comes later raises it again, so the next wait ends at once),
+        then every call posted so far is made on the caller's thread, the loop's; returns how
         many. One that fails is printed, never raised: a line's sounds must not end the game."""
+        self._flag.clear()
         made = 0
         while True:
             try:
