@@ -7,6 +7,7 @@ them to the loop through its Wake."""
 
 from __future__ import annotations
 
+import io
 import threading
 import time
 from pathlib import Path
@@ -128,3 +129,67 @@ def test_a_whole_game_calls_pygame_from_the_loops_thread_only(
     assert any(what == "Pads.cue_heard" for what, _ident, _name in sounds)
     off_loop = [seen for seen in sounds if seen[1] != loop_thread]
     assert off_loop == []
+
+
+def test_the_wake_runs_what_other_threads_post_on_the_loops_own_thread(
+        capsys: pytest.CaptureFixture[str]) -> None:
+    wake = wake_module.Wake()
+    assert not wake.wait(0.01)  # nothing yet: the timeout passes
+    ran: list[int] = []
+
+    def fails() -> None:
+        raise RuntimeError("a broken sound")
+
+    def post_both() -> None:
+        wake.post(fails)
+        wake.post(lambda: ran.append(threading.get_ident()))
+
+    poster = threading.Thread(target=post_both)
+    poster.start()
+    poster.join()
+    assert wake.wait(5.0)  # woken at once
+    assert wake.run_posted() == 2  # the failing one is printed, and the next still made
+    assert ran == [threading.get_ident()]
+    assert "a broken sound" in capsys.readouterr().err
+    assert not wake.is_set()  # lowered as the turn began
+    wake.set()
+    assert wake.is_set() and wake.wait(0)  # raised during a turn: the next wait ends at once
+
+
+def test_the_stdin_reader_wakes_the_loop_and_leaves_key_names_to_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    from sudden_death.ui.run import key_script
+    from sudden_death.ui.run.key_script import Step, StepError
+
+    looked_up: list[int] = []
+    code = key_script._code
+
+    def watched(name: str) -> int:
+        looked_up.append(threading.get_ident())
+        return code(name)
+
+    monkeypatch.setattr(key_script, "_code", watched)
+    wake = wake_module.Wake()
+    source = KeySource.from_stdin(io.BytesIO(b"tab\nfrobnicate\n"), woken=wake.set)
+    assert wake.wait(5.0)
+    steps = []
+    while (step := source.next(5)) is not None:
+        steps.append(step)
+    assert steps == [Step(key="tab"), StepError("line 2: unknown key name 'frobnicate'")]
+    assert looked_up and set(looked_up) == {threading.get_ident()}  # here, not on the reader
+
+
+def test_the_tables_link_raises_the_wake_when_news_arrives() -> None:
+    from sudden_death.net.link import TableLink
+    from sudden_death.net.news import Lost
+    from sudden_death.wire import protocol as p
+
+    wake = threading.Event()  # an Alarm: anything with set()
+    link = TableLink("ws://127.0.0.1:9", p.Join(p.PROTOCOL_VERSION, "123456", "Bears"),
+                     wake=wake)
+    link.start()
+    try:
+        assert wake.wait(10.0)  # the line could not be made: said at once, not polled for
+        assert any(isinstance(news, Lost) for news in link.poll())
+    finally:
+        link.close()
