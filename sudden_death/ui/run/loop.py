@@ -1,8 +1,10 @@
 """The game loop: keyboard in; speech, cues and window text out.
 
 `run_app` owns pygame, the audio objects, the transcript and the window; `App` (app.py) is what
-the screens talk to. The loop blocks on events with a timeout, so it idles near zero CPU, and
-scripted runs post real key events into the same loop.
+the screens talk to. The loop sleeps until woken (its `Wake`, raised by the table's link and the
+`--keys -` reader, and posted to by the speech worker) or until its next frame or timer, so it
+idles near zero CPU, and every pygame call stays on its thread. Scripted runs post real key
+events into the same loop.
 """
 
 from __future__ import annotations
