@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import gc
 import logging
-import math
 import os
 import signal
 import sys
@@ -53,14 +52,12 @@ FRAME_SECONDS = 1 / 30
 # (the screen reader, an audio fault, tables found nearby) and the crowd's return once words
 # end are looked at this often.
 IDLE_WAIT_S = 0.1
-# SDL's headless drivers spin in their event wait (2 % of a core), so there the loop sleeps on
-# its Wake instead; a real video driver's wait sleeps until a key comes.
-SPINNING_DRIVERS = ("dummy", "offscreen")
-# A real window's wait is SDL's, which the Wake cannot end: while the Wake may be raised (a
-# table open, or words said in the last WORDS_WINDOW_S, whose sounds the speech worker may
-# yet hand over) that wait is cut to this, so news waits at most this long.
-WINDOW_WAKE_S = 0.01
-WORDS_WINDOW_S = 30.0
+# Where keys or a controller's buttons can arrive (a real window, a controller plugged in),
+# SDL's queue is looked at this often while the loop sleeps: only SDL's events end SDL's own
+# wait, and pygame-ce's wait polls every millisecond inside (3 % of a core under Xvfb, where
+# this costs 1.4 %). SDL's headless drivers have no keyboard: there the loop sleeps on its Wake.
+INPUT_POLL_S = 0.01
+HEADLESS_DRIVERS = ("dummy", "offscreen")
 INTERRUPTED = "sudden_death: interrupted, goodbye."  # on stderr, for the console
 SPIN_POLL_SECONDS = 0.002  # how often a launch waiting for the screen reader looks again
 # SDL_mixer's channel-finished callback (pygame's) takes the GIL on the audio thread: a Python
@@ -348,15 +345,14 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
     wake = wake if wake is not None else Wake()
     last_draw = 0.0
     waiting_said = False
-    spins = pygame.display.get_driver() in SPINNING_DRIVERS
-    carried: list[Any] = []  # events an idle wait took from SDL's queue
+    window = pygame.display.get_driver() not in HEADLESS_DRIVERS  # a keyboard may type
     while app.running and not stop() and transcript.failed is None:
         busy = wake.run_posted() > 0  # a line's sounds, handed over by the speech worker
         for notice in poll():  # an audio fault mid-game is shown and spoken when it happens
             app.tell_notice(notice)
         app.tick()
         idle_live = False  # a live script with no line ready: the loop may sleep for one
-        if source is not None and not carried and not pygame.event.peek():
+        if source is not None and not pygame.event.peek():
             step = source.next(0)
             if step is False and source.live:
                 idle_live = True
@@ -379,8 +375,7 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
             elif isinstance(step, StepError):  # said, then waiting again for the next line
                 transcript.error(step.text)
                 waiting_said = False
-        events = carried + list(pygame.event.get())
-        carried = []
+        events = pygame.event.get()
         for event in events:
             _dispatch(app, event, pads)
             if not app.running:
@@ -411,28 +406,17 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
         due = app.due()
         if due is not None:
             timeout = min(timeout, due - now)
-        listening = app.friends.table is not None or now - last_draw < WORDS_WINDOW_S
-        carried = _idle(wake, timeout, spins or source is not None, listening)
+        if window or (pads is not None and pads.pads):
+            timeout = min(timeout, INPUT_POLL_S)
+        _idle(wake, timeout)
 
 
-def _idle(wake: Wake, timeout: float, on_wake: bool, listening: bool) -> list[Any]:
-    """Sleep until something is to be done; returns the SDL events the wait took.
-
-    Headless drivers (and a live script, whose reader raises the Wake) sleep on the Wake:
-    news from the table's link, a line's sounds from the speech worker and a script's line
-    each end it at once. A real window sleeps in SDL's own wait, so that a key ends it the
-    moment it is pressed; nothing but SDL's events ends that wait (posting one from another
-    thread would be a pygame call off the loop), so while the Wake may be raised (`listening`:
-    a table open, or words said lately whose sounds may yet be handed over) the wait is cut
-    to WINDOW_WAKE_S, and to IDLE_WAIT_S otherwise."""
-    if timeout <= 0 or wake.is_set():
-        return []
-    if on_wake:
+def _idle(wake: Wake, timeout: float) -> None:
+    """Sleep until the Wake is raised (news from the table's link, a line's sounds from the
+    speech worker, a line of `--keys -`) or `timeout` seconds pass; not at all if it was
+    raised during this turn."""
+    if timeout > 0 and not wake.is_set():
         wake.wait(timeout)
-        return []
-    milliseconds = max(1, math.ceil(1000 * min(timeout, WINDOW_WAKE_S if listening else timeout)))
-    first = pygame.event.wait(milliseconds)
-    return ([first] if first.type != pygame.NOEVENT else []) + list(pygame.event.get())
 
 
 def _dispatch(app: App, event: Any, pads: Pads | None = None) -> None:
