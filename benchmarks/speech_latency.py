@@ -367,6 +367,8 @@ def part_keys(games: int, live: bool, crowd: float = 0.0,
                 pygame.event.post(pygame.event.Event(pygame.QUIT))
 
     system.open_audio = open_audio_with_probe
+    if live_source is None:  # keys come to SDL's queue: looked at as a real window's are
+        loop_module.HEADLESS_DRIVERS = ()
     if witnesses is not None:
         from sudden_death.audio.cues import CueBank
         from sudden_death.audio.speech import SpeechService

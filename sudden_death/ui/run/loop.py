@@ -57,7 +57,7 @@ IDLE_WAIT_S = 0.1
 # wait, and pygame-ce's wait polls every millisecond inside (3 % of a core under Xvfb, where
 # this costs 1.4 %). SDL's headless drivers have no keyboard: there the loop sleeps on its Wake.
 INPUT_POLL_S = 0.01
-HEADLESS_DRIVERS = ("dummy", "offscreen")
+HEADLESS_DRIVERS: tuple[str, ...] = ("dummy", "offscreen")
 INTERRUPTED = "sudden_death: interrupted, goodbye."  # on stderr, for the console
 SPIN_POLL_SECONDS = 0.002  # how often a launch waiting for the screen reader looks again
 # SDL_mixer's channel-finished callback (pygame's) takes the GIL on the audio thread: a Python
