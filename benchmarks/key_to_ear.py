@@ -3,16 +3,16 @@
     python benchmarks/key_to_ear.py [--runs 10]
 
 Each run is a fresh process (one speech engine per process) that starts the game on the keyboard
-path (no --keys: the loop polls and sleeps as with a real keyboard; SDL's dummy video and audio
-drivers) with real eSpeak NG speech. A thread posts real SDL key events the way a keyboard does,
-each after the game has gone quiet for 0.3 s, and `audible.AudibleProbe` (a post-mix hook in
-pygame's own SDL_mixer) finds the first sample above -60 dBFS that the mixer produces after the
-key was posted. Measured keys: Down on the title menu (its cue, then its words) and Enter on an
-empty second team name (the report said this one was silent for 0.4-0.7 s before "No name typed,
-so the default" was heard). `pad_down` is the D-pad's Down on a game controller: SDL's own
-virtual pad (ui/run/virtual_pad.py) is plugged in, and the time runs from setting its button
-down (SDL_JoystickSetVirtualButton) to the first audible sample, so it includes SDL noticing the
-pad's state while the loop waits for events.
+path (no --keys, and the loop looks at SDL's queue every INPUT_POLL_S while it sleeps, as it does
+for a real window's keyboard; SDL's dummy video and audio drivers) with real eSpeak NG speech. A
+thread posts real SDL key events the way a keyboard does, each after the game has gone quiet for
+0.3 s, and `audible.AudibleProbe` (a post-mix hook in pygame's own SDL_mixer) finds the first
+sample above -60 dBFS that the mixer produces after the key was posted. Measured keys: Down on the
+title menu (its cue, then its words) and Enter on an empty second team name (the report said this
+one was silent for 0.4-0.7 s before "No name typed, so the default" was heard). `pad_down` is the
+D-pad's Down on a game controller: SDL's own virtual pad (ui/run/virtual_pad.py) is plugged in, and
+the time runs from setting its button down (SDL_JoystickSetVirtualButton) to the first audible
+sample, so it includes SDL noticing the pad's state while the loop waits for events.
 
 The probe times a buffer from the moment SDL_mixer mixes it; a real sound card adds its own fixed
 output delay, which this does not include. Prints median, p95 and max per key, in milliseconds.
@@ -112,6 +112,7 @@ def child() -> dict[str, float | None]:
             pygame.event.post(pygame.event.Event(pygame.QUIT))
 
     system.open_audio = open_audio_with_probe
+    loop_module.HEADLESS_DRIVERS = ()  # keys come to SDL's queue here: looked at as a window's
     threading.Thread(target=player, daemon=True).start()
     with tempfile.TemporaryDirectory() as config:
         loop_module.run_app(Options(headless=True, config=Path(config)))

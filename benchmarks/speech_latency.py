@@ -337,7 +337,7 @@ def part_keys(games: int, live: bool, crowd: float = 0.0,
         step = parse_step(name)
         assert step is not None
         if live_source is not None:
-            live_source._steps.put(step)  # what the stdin reader does with a line
+            live_source.put(step)  # what the stdin reader does with a line
         else:
             post_step(step)  # what the keyboard does
 
@@ -362,11 +362,13 @@ def part_keys(games: int, live: bool, crowd: float = 0.0,
                 probe["mixer"].wait_quiet(QUIET_S, timeout=30)
         finally:
             if live_source is not None:
-                live_source._steps.put(None)
+                live_source.put(None)
             else:
                 pygame.event.post(pygame.event.Event(pygame.QUIT))
 
     system.open_audio = open_audio_with_probe
+    if live_source is None:  # keys come to SDL's queue: looked at as a real window's are
+        loop_module.HEADLESS_DRIVERS = ()
     if witnesses is not None:
         from sudden_death.audio.cues import CueBank
         from sudden_death.audio.speech import SpeechService

@@ -90,10 +90,12 @@ class Crowd:
             self._apply()
 
     def duck(self, *_: object) -> None:
-        """Speech has started playing (a playback listener: text and time are not needed)."""
+        """Speech has started playing (a playback listener: text and time are not needed).
+        Called on the speech worker's thread, so it only turns the bed down: starting it is
+        left to the loop's thread (set_level, set_mono)."""
         with self._lock:
             self._ducked = True
-            self._apply()
+            self._apply(start=False)
 
     def tick(self, now: float | None = None) -> None:
         """Once a loop turn: back up once speech has ended; an answer to the news lasts
@@ -128,13 +130,15 @@ class Crowd:
             self._level = 0.0
             self._apply()
 
-    def _apply(self) -> None:
+    def _apply(self, start: bool = True) -> None:
         if self._level <= 0:
             if self._playing:
                 self._channel.stop()
                 self._playing = False
             return
         if not self._playing:
+            if not start:
+                return
             self._channel.play(self._sound, loops=-1)
             self._playing = True
         lean = TENSION_DB if self._tension else 0.0

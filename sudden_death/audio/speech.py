@@ -35,6 +35,8 @@ from .silence import trim_wav
 from .synth import ESPEAK, ESPEAK_RATE_RANGE, Synthesizer, SynthFactory, engine_label
 
 PlaybackListener = Callable[[str, float], None]  # (text, time.perf_counter() at play start)
+# Takes a call to the thread that owns pygame (the game's loop), which makes it there soon.
+HandOff = Callable[[Callable[[], None]], None]
 
 # Long one-off sentences (results, reveals, intros: 8-20 s) would crowd out the short phrases that
 # repeat (menu items with their place, card names, check feedback: 1-4 s): only audio up to this
@@ -93,9 +95,15 @@ class SpeechService:
         notices: NoticeBoard,
         cache_bytes: int = DEFAULT_CACHE_BYTES,
         engines: Engines | None = None,
+        hand_off: HandOff | None = None,
     ) -> None:
         """`engines`, when given, replaces `synth_factory`: the chosen engine starts (or another,
-        with a notice) and `set_engine` can change it between utterances."""
+        with a notice) and `set_engine` can change it between utterances.
+
+        `hand_off`, when given, is how a line's `on_start` (its cues, dice, sweep, field tone
+        and rumble) reaches the loop's thread when the worker starts the line: pygame called
+        from two threads at once has crashed the process. Without it the worker calls it."""
+        self._hand_off = hand_off
         self.notice: str | None = None
         self.engine: str | None = None  # the engine speaking, when `engines` was given
         self._engines = engines
@@ -305,7 +313,10 @@ class SpeechService:
             return  # a later sentence of a line already started (its gap was too long to queue)
         started = time.perf_counter()
         if request.on_start is not None:
-            _run_hook(request.on_start)
+            if self._hand_off is not None and threading.current_thread() is self._thread:
+                self._hand_off(request.on_start)  # the loop plays them, on its own thread
+            else:  # started by say(), on the caller's thread
+                _run_hook(request.on_start)
         for listener in list(self._playback_listeners):
             listener(request.text, started)
 

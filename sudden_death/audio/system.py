@@ -19,7 +19,7 @@ from .engines import Engines
 from .notices import NoticeBoard, said_reason
 from .protocols import CuePlayer, Speaker
 from .silent import SilentCues, SilentSpeaker
-from .speech import SpeechService
+from .speech import HandOff, SpeechService
 from .synth import (
     ESPEAK,
     Synthesizer,
@@ -96,10 +96,13 @@ def open_audio(
     synth_factory: SynthFactory | None = None,
     sounds: Path | None = None,
     engine: str = ESPEAK,
+    hand_off: HandOff | None = None,
 ) -> AudioSystem:
     """Start the mixer, the speech worker and the cues; never raises.
 
     `engine` is the player's saved speech engine (the other one speaks if it cannot start).
+    `hand_off` takes a line's sounds from the speech worker to the thread that plays sounds
+    (the game's loop: see SpeechService); without it the worker plays them itself.
     `synth_factory` and `sounds` exist for tests (a failing engine, a folder with files missing).
     """
     board = NoticeBoard()
@@ -126,7 +129,7 @@ def open_audio(
             engines = None if synth_factory is not None else Engines(engine, start=_start)
             service = SpeechService(
                 pygame.mixer.Channel(SPEECH_CHANNEL), synth_factory or start_synth, board,
-                engines=engines,
+                engines=engines, hand_off=hand_off,
             )
         except Exception as exc:
             reason = said_reason(exc, "speech could not start")

@@ -1,10 +1,11 @@
 """The game's line to a table server, on a thread of its own.
 
 The pygame loop never waits on the network: the connection runs in an asyncio loop on a
-daemon thread, and what arrives is put in a queue the game polls each turn of its loop (which
-turns every 2 ms while a table is open). Sending only hands the message to that thread. After a
-drop the link itself sends again the one act that may not have arrived, once the resume's
-`start` shows the server lacks it, since only this thread knows which line it went out on. A
+daemon thread, and what arrives is put in a queue the game takes from on the next turn of its
+loop, which the link wakes (`wake`) instead of the loop polling. Sending only hands the
+message to that thread. After a drop the link itself sends again the one act that may not have
+arrived, once the resume's `start` shows the server lacks it, since only this thread knows
+which line it went out on. A
 slow, stalled or dead server therefore never freezes keys or speech. Nothing here touches
 pygame: posting pygame events from this thread crashed the game (pygame 2.6, dummy driver).
 
@@ -35,7 +36,7 @@ from websockets.exceptions import (
 
 from ..wire import protocol as p
 from .discovery import Advertiser
-from .news import Connected, Lost, News, Reconnecting, Restored
+from .news import Alarm, Connected, Lost, News, Reconnecting, Restored
 
 LOG = logging.getLogger("sudden_death.net")
 CONNECT_TIMEOUT_S = 5.0
@@ -59,9 +60,12 @@ Serve = Callable[[], Awaitable[tuple[Served, str, str]]]
 
 
 class TableLink:
-    def __init__(self, url: str | None, greeting: p.Message, serve: Serve | None = None) -> None:
+    def __init__(self, url: str | None, greeting: p.Message, serve: Serve | None = None,
+                 wake: Alarm | None = None) -> None:
         """`url`: the table server; None serves a table here with `serve` (see the module's
-        docstring)."""
+        docstring). `wake` is raised whenever news arrives, so the game's loop can sleep
+        until then rather than poll."""
+        self._wake = wake
         if url is None and serve is None:
             raise ValueError("a link with no server's address needs a server to start")
         self.url = url
@@ -122,6 +126,8 @@ class TableLink:
 
     def _news(self, news: News) -> None:
         self.inbox.put(news)
+        if self._wake is not None:
+            self._wake.set()  # after the put: the loop woken finds it
 
     async def _main(self) -> None:
         self._loop = asyncio.get_running_loop()

@@ -59,4 +59,11 @@ class TableFinder(Protocol):
     def close(self) -> None: ...
 
 
+class Alarm(Protocol):
+    """What the link raises when news arrives, so the game's loop need not poll it (the
+    loop's `Wake`; a `threading.Event` does too)."""
+
+    def set(self) -> None: ...
+
+
 News = p.ServerMessage | Connected | Lost | Reconnecting | Restored

@@ -325,6 +325,11 @@ class App:
         self.friends.tick()
         self.take_steps()
 
+    def due(self) -> float | None:
+        """When (time.perf_counter()) the app next has something to do by the clock, if ever:
+        the loop sleeps until then unless woken."""
+        return self.friends.due()
+
     def tell_notice(self, notice: str, cue: bool = True, again: bool = False) -> None:
         """Show a fault reason in the window (once) and speak it without cutting speech, after
         the error cue (an audio fault: the cue is how a player without speech hears that

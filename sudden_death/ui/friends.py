@@ -16,7 +16,7 @@ from typing import Protocol
 
 from ..audio.protocols import Category, Priority
 from ..language import _
-from ..net.news import TableFinder
+from ..net.news import Alarm, TableFinder
 from ..storage.seat_file import SavedSeat, forget_seat, load_seat, save_seat
 from ..wire import protocol as p
 from .aids.comfort import Comfort
@@ -86,6 +86,9 @@ class Friends:
         self.wait_words_at: float | None = None  # when "Waiting for the Bears" is due
         self.wait_sound_at: float | None = None  # when the next waiting pulse is due
         self.joining: tuple[str, str, str | None] = ("", "", None)  # name, code, address
+        # Set by the loop: raised by a table's link when its news arrives, so the loop sleeps
+        # until then instead of polling the link.
+        self.wake: Alarm | None = None
 
     # -- what TablePlay asks of its host -------------------------------------------------------
 
@@ -154,7 +157,7 @@ class Friends:
     def _open(self, url: str | None, greeting: p.Host | p.Join | p.Resume) -> None:
         self.stop_looking()
         self.close_table()
-        self.table = TablePlay(self, url, greeting)
+        self.table = TablePlay(self, url, greeting, self.wake)
         self.table.start()
         self.app.show(TableWaitScreen(self.app, _("Connecting to the table.")))
 
@@ -291,6 +294,12 @@ class Friends:
     def shown(self) -> None:
         """A new screen: no waiting words or pulse are due any more."""
         self.wait_words_at = self.wait_sound_at = None
+
+    def due(self) -> float | None:
+        """When (time.perf_counter()) the waiting words or pulse are next due, if ever: the
+        loop need not turn before then for them."""
+        times = [at for at in (self.wait_words_at, self.wait_sound_at) if at is not None]
+        return min(times, default=None)
 
     def tick(self) -> None:
         """Once every turn of the loop: the line's news, the tables found nearby, and the

@@ -1,9 +1,9 @@
 """Playing at a table: the line to the server, and what its news means for the player.
 
-The link runs off the loop (`net/link.py`); `tick` takes what has arrived, once per turn of
-the loop: the start of a match (the app's `table_started`), and each step played or refused,
-queued in the game (`TableGame.tell`) that the app drains as it drains a game against the
-computer. Nothing here waits.
+The link runs off the loop (`net/link.py`) and raises the loop's wake when news arrives;
+`tick` takes what has arrived, once per turn of the loop: the start of a match (the app's
+`table_started`), and each step played or refused, queued in the game (`TableGame.tell`)
+that the app drains as it drains a game against the computer. Nothing here waits.
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from ..audio.protocols import Category
 from ..engine.errors import RulesError
 from ..engine.state import Team
 from ..language import _
-from ..net.news import Connected, Lost, Reconnecting, Restored
+from ..net.news import Alarm, Connected, Lost, Reconnecting, Restored
 from ..net.remote_match import RemoteMatch, ServerRefusal
 from ..wire import protocol as p
 from .screens.welcome import other_default
@@ -66,7 +66,8 @@ class TablePlay:
     """One table, from the greeting to the end of its game."""
 
     def __init__(self, host: TableHost, url: str | None,
-                 greeting: p.Host | p.Join | p.Resume) -> None:
+                 greeting: p.Host | p.Join | p.Resume, wake: Alarm | None = None) -> None:
+        """`wake`: raised by the link when news arrives (see `Friends.wake`)."""
         self.host = host
         self.greeting = greeting
         self.hosting = isinstance(greeting, p.Host)
@@ -74,7 +75,7 @@ class TablePlay:
         from ..net.link import TableLink
         from ..server.home import serve_here
 
-        self.link = TableLink(url, greeting, serve_here if url is None else None)
+        self.link = TableLink(url, greeting, serve_here if url is None else None, wake)
         self.address: str | None = None
         self.code = ""
         self.token = ""

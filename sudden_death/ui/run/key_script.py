@@ -12,6 +12,8 @@ MAX_SCRIPT_BYTES, read line by line; a line may hold at most MAX_LINE characters
 posts one event per character, and pygame's queue holds only 65,535). A file with a line that
 can't be used is refused before the game starts (KeyScriptError, naming the file and line); on
 standard input such a line becomes a StepError, which the loop reports, and reading goes on.
+Standard input's reader thread never calls pygame (its key names are looked up when the loop
+takes the step, on the loop's thread) and wakes the loop when a line arrives.
 """
 
 from __future__ import annotations
@@ -131,16 +133,16 @@ def parse_step(line: str) -> Step | None:
                 alt="alt" in held, gui="gui" in held)
 
 
-def checked_step(line: str) -> Step | None:
-    """`parse_step`, with the key name checked too: KeyScriptError for a line that can't be
-    used."""
+def checked_step(line: str, keys: bool = True) -> Step | None:
+    """`parse_step`, with the key name checked too (unless not `keys`: pygame is asked, so
+    only on the loop's thread): KeyScriptError for a line that can't be used."""
     step = parse_step(line)
     if step is not None and step.pad is not None:
         try:
             check_step(step.pad)
         except PadStepError as error:
             raise KeyScriptError(str(error)) from None
-    elif step is not None and step.text is None:
+    elif step is not None and step.text is None and keys:
         key_code(step)
     return step
 
@@ -202,9 +204,10 @@ def read_line(stream: BinaryIO) -> bytes:
     return stream.readline(LINE_BYTES)
 
 
-def line_step(raw: bytes, first: bool = False) -> Step | None:
+def line_step(raw: bytes, first: bool = False, keys: bool = True) -> Step | None:
     """The checked step of one raw line as `read_line` gives it: KeyScriptError if it is too
-    long, not UTF-8 text, or names no key pygame knows. `first`: a UTF-8 BOM is allowed."""
+    long, not UTF-8 text, or names no key pygame knows (looked up only if `keys`). `first`: a
+    UTF-8 BOM is allowed."""
     if len(raw) >= LINE_BYTES and not raw.endswith(b"\n"):
         cut = raw[: 4 * ECHO].decode("utf-8", "replace")
         raise KeyScriptError(f"longer than {MAX_LINE} characters: {echo(cut + '...')}")
@@ -212,16 +215,36 @@ def line_step(raw: bytes, first: bool = False) -> Step | None:
         line = raw.decode("utf-8-sig" if first else "utf-8")
     except UnicodeDecodeError:
         raise KeyScriptError("not UTF-8 text") from None
-    return checked_step(line)
+    return checked_step(line, keys)
 
 
-def live_step(raw: bytes, number: int) -> Step | StepError | None:
+def live_step(raw: bytes, number: int, keys: bool = True) -> Step | StepError | None:
     """What a live script makes of its line `number`: the step, None for a blank line or a
-    comment, or a StepError that names the line."""
+    comment, or a StepError that names the line. Not `keys`: the key name is left for
+    `checked_key` to look up."""
     try:
-        return line_step(raw, first=number == 1)
+        return line_step(raw, first=number == 1, keys=keys)
     except KeyScriptError as error:
         return StepError(f"line {number}: {error}")
+
+
+@dataclass(frozen=True)
+class _Read:
+    """A live line's step as the reader thread leaves it: its key name not yet looked up."""
+
+    step: Step
+    number: int
+
+
+def checked_key(read: _Read) -> Step | StepError:
+    """A live step with its key name looked up (pygame: on the loop's thread)."""
+    step = read.step
+    if step.pad is None and step.text is None:
+        try:
+            key_code(step)
+        except KeyScriptError as error:
+            return StepError(f"line {read.number}: {error}")
+    return step
 
 
 def _describe(mode: int) -> str:
@@ -307,12 +330,13 @@ class KeySource:
     def __init__(self, steps: list[Step] | None = None, live: bool = False) -> None:
         given = list(steps or [])
         size = max(LIVE_QUEUE, len(given) + 1) if live else 0  # a file's queue is unbounded
-        self._steps: queue.Queue[Step | StepError | None] = queue.Queue(size)
+        self._steps: queue.Queue[Step | _Read | StepError | None] = queue.Queue(size)
         for step in given:
             self._steps.put(step)
         self.live = live
         self.finished = not live  # a file's steps are all queued already
         self._copies = 0
+        self._woken: Callable[[], None] = lambda: None
         if not live:
             self._steps.put(None)
 
@@ -321,8 +345,10 @@ class KeySource:
         return cls(read_script(path))
 
     @classmethod
-    def from_stdin(cls, stream: BinaryIO | None = None) -> KeySource:
-        """Steps read live from standard input (or `stream`), in binary, line by line.
+    def from_stdin(cls, stream: BinaryIO | None = None,
+                   woken: Callable[[], None] | None = None) -> KeySource:
+        """Steps read live from standard input (or `stream`), in binary, line by line;
+        `woken` is called (on the reader's thread) after each, so the loop need not poll.
 
         Standard input is read from its file descriptor, not through `sys.stdin`: a thread
         blocked inside `sys.stdin.buffer` holds its lock, and the interpreter aborts at exit
@@ -336,6 +362,8 @@ class KeySource:
                 raise KeyScriptError("key script: standard input can't be read") from None
             read = functools.partial(os.read, fd)
         source = cls(live=True)
+        if woken is not None:
+            source.wake_with(woken)
         thread = threading.Thread(target=source._read_live, args=(LineReader(read),),
                                   name="keys-stdin", daemon=True)
         thread.start()
@@ -346,17 +374,26 @@ class KeySource:
         try:
             while raw := reader.readline(LINE_BYTES):
                 number += 1
-                step = live_step(raw, number)
+                step = live_step(raw, number, keys=False)
                 if isinstance(step, StepError):
                     self._report(step)
                     while raw and not raw.endswith(b"\n"):  # the rest of a line too long
                         raw = reader.readline(LINE_BYTES)
                 if step is not None:
-                    self._steps.put(step)
+                    self.put(_Read(step, number) if isinstance(step, Step) else step)
         except (OSError, ValueError) as error:  # a broken or closed stream ends the input
-            self._steps.put(StepError(f"line {number + 1}: standard input failed ({error})"))
+            self.put(StepError(f"line {number + 1}: standard input failed ({error})"))
         finally:
-            self._steps.put(None)
+            self.put(None)
+
+    def wake_with(self, woken: Callable[[], None]) -> None:
+        """Call `woken` (from the thread that puts it) after each step put from now on."""
+        self._woken = woken
+
+    def put(self, step: Step | _Read | StepError | None) -> None:
+        """A live step as the reader gives it (None: the input ended), and the loop woken."""
+        self._steps.put(step)
+        self._woken()
 
     def _report(self, error: StepError) -> None:
         """A copy for a person watching stderr; the transcript line is the contract."""
@@ -373,10 +410,16 @@ class KeySource:
         a StepError for a live line that could not be used."""
         try:
             if timeout is None or timeout <= 0:
-                return self._steps.get_nowait()
-            return self._steps.get(timeout=timeout)
+                found = self._steps.get_nowait()
+            else:
+                found = self._steps.get(timeout=timeout)
         except queue.Empty:
             return False
+        if isinstance(found, _Read):
+            found = checked_key(found)
+            if isinstance(found, StepError):
+                self._report(found)
+        return found
 
     def empty(self) -> bool:
         return self._steps.empty()

@@ -1,8 +1,10 @@
 """The game loop: keyboard in; speech, cues and window text out.
 
 `run_app` owns pygame, the audio objects, the transcript and the window; `App` (app.py) is what
-the screens talk to. The loop blocks on events with a timeout, so it idles near zero CPU, and
-scripted runs post real key events into the same loop.
+the screens talk to. The loop sleeps until woken (its `Wake`, raised by the table's link and the
+`--keys -` reader, and posted to by the speech worker) or until its next frame or timer, so it
+idles near zero CPU, and every pygame call stays on its thread. Scripted runs post real key
+events into the same loop.
 """
 
 from __future__ import annotations
@@ -40,17 +42,24 @@ from .log_file import open_log
 from .pads import Pads
 from .transcript import Transcript
 from .virtual_pad import PadDriver, PadStepError
+from .wake import Wake
 
 # Translators: said when a key press failed inside the game; F1 is the help key.
 APOLOGY = N_("Sorry, something went wrong there. The game goes on; press F1 for help.")
 LOG_NAME = "sudden_death"  # the package's loggers are all below this one
 FRAME_SECONDS = 1 / 30
-# Waiting for the keyboard: a real video driver's event wait sleeps until a key comes; SDL's
-# headless drivers spin in theirs (2 % of a core), so there the loop sleeps briefly instead.
-IDLE_WAIT_MS = 100
+# The longest the loop sleeps with nothing to do: what answers off the loop without waking it
+# (the screen reader, an audio fault, tables found nearby) and the crowd's return once words
+# end are looked at this often.
+IDLE_WAIT_S = 0.1
+# Where keys or a controller's buttons can arrive (a real window, a controller plugged in),
+# SDL's queue is looked at this often while the loop sleeps: only SDL's events end SDL's own
+# wait, and pygame-ce's wait polls every millisecond inside (3 % of a core under Xvfb, where
+# this costs 1.4 %). SDL's headless drivers have no keyboard: there the loop sleeps on its Wake.
+INPUT_POLL_S = 0.01
+HEADLESS_DRIVERS: tuple[str, ...] = ("dummy", "offscreen")
 INTERRUPTED = "sudden_death: interrupted, goodbye."  # on stderr, for the console
-SPIN_POLL_SECONDS = 0.002
-SPINNING_DRIVERS = ("dummy", "offscreen")
+SPIN_POLL_SECONDS = 0.002  # how often a launch waiting for the screen reader looks again
 # SDL_mixer's channel-finished callback (pygame's) takes the GIL on the audio thread: a Python
 # thread holding it for the default 5 ms makes the next mix late. Measured under a busy Python
 # thread with sounds ending every 13 ms: 1,707 late buffers in 30 s at 5 ms, none at 1 ms. In
@@ -73,17 +82,19 @@ def _no_notices() -> list[str]:
     return []
 
 
-def open_sound(no_sound: bool, engine: str = "espeak",
+def open_sound(no_sound: bool, engine: str = "espeak", wake: Wake | None = None,
                ) -> tuple[Speaker, CuePlayer, list[str], Callable[[], None], NoticePoll]:
     """The real audio system, or silent recording fakes (for --no-sound or when it is missing);
-    `engine` is the saved speech engine, started first so the welcome is in the player's voice.
+    `engine` is the saved speech engine, started first so the welcome is in the player's voice;
+    the speech worker hands a line's sounds to `wake`, for the loop to play on its thread.
 
     The last item returns audio faults that happened since it was last called (a synthesis
     failing mid-game), so the loop can show and speak each one as it happens.
     """
     if no_sound:  # silent players keep nothing, so a long session does not grow (the fakes do)
         return SilentSpeaker(), SilentCues(), [], lambda: None, _no_notices
-    audio = audio_system.open_audio(speech=True, sound=True, engine=engine)
+    audio = audio_system.open_audio(speech=True, sound=True, engine=engine,
+                                    hand_off=None if wake is None else wake.post)
     return audio.speaker, audio.cues, audio.take_notices(), audio.close, audio.take_notices
 
 
@@ -154,6 +165,9 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
     output: SpeechOutput | None = None
     restore_language: Token[LanguageChoice | None] | None = None
     log_file: logging.Handler | None = None
+    wake = Wake()  # how the speech worker, the table's link and --keys - reach the loop
+    if source is not None and source.live:
+        source.wake_with(wake.set)
     try:
         # The language first: the speech worker and every word after start in its context.
         # Until the settings are read it is --lang's or the system's, which is also the right
@@ -172,7 +186,7 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         pygame.display.set_caption(_("Sudden Death"))
         if speaker is None or cues is None:
             speaker, cues, sound_notices, closer, poll = open_sound(options.no_sound,
-                                                                    saved.speech_engine)
+                                                                    saved.speech_engine, wake)
             notices += sound_notices
         # The screen reader, when chosen, is asked for at once (off the loop: it answers when
         # it answers, and the built-in voice speaks meanwhile).
@@ -184,6 +198,7 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         cues.add_listener(transcript.cue)
         app = App(speaker, cues, options.seed, options.computer)
         app.friends.server_url = options.server
+        app.friends.wake = wake
         app.config_folder = options.config
         app.keeps_games = True
         app.record = transcript.record
@@ -208,7 +223,7 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         driver = PadDriver(lambda low, high: transcript.record("rumble", low=low, high=high))
         try:
             _loop(app, source, fonts, transcript, poll, frames,
-                  stop=lambda: guard.code is not None, pads=pads, driver=driver)
+                  stop=lambda: guard.code is not None, pads=pads, driver=driver, wake=wake)
         finally:
             app.close_table()  # the friend hears that this seat left
             driver.close()
@@ -323,26 +338,27 @@ def _key_source(keys: str | None) -> KeySource | None:
 def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcript,
           poll: NoticePoll = _no_notices, frames: FrameLog | None = None,
           stop: Callable[[], bool] = lambda: False, pads: Pads | None = None,
-          driver: PadDriver | None = None) -> None:
+          driver: PadDriver | None = None, wake: Wake | None = None) -> None:
+    """Turn until the game ends: the calls other threads posted, the app's news, a scripted
+    step, the window's events and a frame; then, with nothing to do, sleep until the Wake or
+    the next due time (see `_idle`)."""
+    wake = wake if wake is not None else Wake()
     last_draw = 0.0
     waiting_said = False
-    spins = pygame.display.get_driver() in SPINNING_DRIVERS
+    window = pygame.display.get_driver() not in HEADLESS_DRIVERS  # a keyboard may type
     while app.running and not stop() and transcript.failed is None:
+        busy = wake.run_posted() > 0  # a line's sounds, handed over by the speech worker
         for notice in poll():  # an audio fault mid-game is shown and spoken when it happens
             app.tell_notice(notice)
         app.tick()
-        # At a table the loop turns every few milliseconds: the network's news is polled.
-        at_table = app.friends.table is not None
+        idle_live = False  # a live script with no line ready: the loop may sleep for one
         if source is not None and not pygame.event.peek():
-            if source.live:
-                step = source.next(0)
-                if step is False:
-                    if not waiting_said:
-                        transcript.waiting()
-                        waiting_said = True
-                    step = source.next(SPIN_POLL_SECONDS if at_table else FRAME_SECONDS * 3)
-            else:
-                step = source.next(0)
+            step = source.next(0)
+            if step is False and source.live:
+                idle_live = True
+                if not waiting_said:
+                    transcript.waiting()
+                    waiting_said = True
             if step is None:
                 break
             if isinstance(step, Step) and step.pad is not None:
@@ -360,8 +376,6 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
                 transcript.error(step.text)
                 waiting_said = False
         events = pygame.event.get()
-        if source is None and not events and not app.dirty:
-            events = _wait_for_events(spins or at_table)
         for event in events:
             _dispatch(app, event, pads)
             if not app.running:
@@ -382,15 +396,27 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
                 traceback.print_exc()
             app.dirty = False
             last_draw = now
+        if busy or events or not app.running or not (source is None or idle_live):
+            continue  # something happened, or a script's next step is due at once
+        if source is None and app.dirty:
+            continue  # drawn on the next turn (an event's handler made it dirty after the draw)
+        timeout = IDLE_WAIT_S
+        if app.dirty:  # a frame held back to FRAME_SECONDS
+            timeout = min(timeout, last_draw + FRAME_SECONDS - now)
+        due = app.due()
+        if due is not None:
+            timeout = min(timeout, due - now)
+        if window or (pads is not None and pads.pads):
+            timeout = min(timeout, INPUT_POLL_S)
+        _idle(wake, timeout)
 
 
-def _wait_for_events(spins: bool) -> list[Any]:
-    """Idle until the player does something: a key is handled the moment it arrives."""
-    if spins:
-        time.sleep(SPIN_POLL_SECONDS)
-        return list(pygame.event.get())
-    first = pygame.event.wait(IDLE_WAIT_MS)
-    return ([first] if first.type != pygame.NOEVENT else []) + list(pygame.event.get())
+def _idle(wake: Wake, timeout: float) -> None:
+    """Sleep until the Wake is raised (news from the table's link, a line's sounds from the
+    speech worker, a line of `--keys -`) or `timeout` seconds pass; not at all if it was
+    raised during this turn."""
+    if timeout > 0 and not wake.is_set():
+        wake.wait(timeout)
 
 
 def _dispatch(app: App, event: Any, pads: Pads | None = None) -> None:
