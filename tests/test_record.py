@@ -26,8 +26,9 @@ from recording import RecordingSpeaker
 from table_driver import Seat
 
 from sudden_death.engine import events as ev
+from sudden_death.engine.actions import Concede
 from sudden_death.engine.match import Match
-from sudden_death.engine.state import Team
+from sudden_death.engine.state import GameEnd, Outcome, Team
 from sudden_death.engine.summary import summarize
 from sudden_death.storage.record import (
     FILE_NAME,
@@ -39,6 +40,7 @@ from sudden_death.storage.record import (
     standings,
 )
 from sudden_death.ui.words.phrases import Names
+from sudden_death.ui.words.record import past_game_words
 from sudden_death.ui.words.story import story_words, told_story
 from sudden_death.ui.words.verbosity import Telling
 
@@ -115,6 +117,76 @@ def test_standings_count_each_opponent_its_streak_biggest_win_and_longest_play()
     assert (computer.losses, computer.biggest_win, computer.longest) == (1, None, 0)
 
 
+GROUPS = [(opponent, team) for opponent in Opponent for team in ("Bears", "Eagles")]
+
+
+@st.composite
+def past_games(draw: st.DrawFn) -> list[PastGame]:
+    """Games against every opponent group in any order, newest first: wins, losses and ties,
+    some of them conceded (level or ahead: a concession is a loss whatever the score)."""
+    games: list[PastGame] = []
+    for number in range(draw(st.integers(0, 40)), 0, -1):
+        opponent, team = draw(st.sampled_from(GROUPS))
+        you = draw(st.sampled_from(Team))
+        result = draw(st.sampled_from(Result))
+        conceded = result is not Result.TIE and draw(st.booleans())
+        mine, theirs = draw(st.integers(0, 40)), draw(st.integers(0, 40))
+        conceded_to = None
+        if conceded:
+            conceded_to = you if result is Result.WIN else you.other
+        elif result is Result.TIE:
+            theirs = mine
+        elif (mine > theirs) != (result is Result.WIN) or mine == theirs:
+            mine, theirs = (max(mine, theirs) + 1, min(mine, theirs)) if result is Result.WIN \
+                else (min(mine, theirs), max(mine, theirs) + 1)
+        home, away = ("Hawks", team) if you is Team.HOME else (team, "Hawks")
+        games.append(PastGame(number, WHEN, opponent, home, away, you, mine, theirs,
+                              "conceded" if conceded else "both_drives", 0, "", (),
+                              conceded_to))
+        assert games[-1].result is result
+    return games
+
+
+@settings(max_examples=200, deadline=None)
+@given(games=past_games())
+def test_every_opponent_groups_standing_counts_its_wins_losses_and_ties(
+        games: list[PastGame]) -> None:
+    """Each group (the computer, the coach, a friend; each team they played as) is counted
+    alone, ties as ties, with its newest result's streak."""
+    by_group: dict[tuple[Opponent, str], list[Result]] = {}
+    for game in games:
+        by_group.setdefault((game.opponent, game.theirs), []).append(game.result)
+    table = {(s.opponent, s.team): s for s in standings(games)}
+    assert table.keys() == by_group.keys()
+    for group, results in by_group.items():
+        standing = table[group]
+        assert (standing.wins, standing.losses, standing.ties) == (
+            results.count(Result.WIN), results.count(Result.LOSS), results.count(Result.TIE))
+        streak = next((i for i, r in enumerate(results) if r is not results[0]), len(results))
+        assert (standing.streak, standing.streak_length) == (results[0], streak)
+
+
+@pytest.mark.parametrize("opponent", list(Opponent))
+def test_a_tie_and_a_concession_are_kept_as_such_against_every_opponent(
+        tmp_path: Path, opponent: Opponent) -> None:
+    """Through the file: a tie stays a tie and a concession at 0 to 0 is the conceder's loss
+    (it was kept as a tie: the result was read from the score alone)."""
+    record = Record(tmp_path)
+    tie = [[ev.GameOver(Outcome((7, 7), None, GameEnd.BOTH_DRIVES))]]
+    record.add(WHEN, opponent, "Hawks", "Bears", Team.HOME, tie, "")
+    match = Match.against_computer(3)
+    conceded = [match.advance(), match.play([Concede()])[0]]  # the home team concedes at once
+    assert match.state.outcome is not None and match.state.outcome.scores == (0, 0)
+    record.add(WHEN, opponent, "Hawks", "Bears", Team.HOME, conceded, "")  # you conceded
+    record.add(WHEN, opponent, "Bears", "Hawks", Team.AWAY, conceded, "")  # they did
+    won, lost, tied = record.games()
+    assert (won.result, lost.result, tied.result) == (Result.WIN, Result.LOSS, Result.TIE)
+    (standing,) = standings(record.games())
+    assert (standing.opponent, standing.wins, standing.losses, standing.ties) == \
+        (opponent, 1, 1, 1)
+    assert "a loss to" in past_game_words(lost) and "a win against" in past_game_words(won)
+
+
 def test_a_file_that_is_not_a_record_is_set_aside_and_a_new_one_begun(tmp_path: Path) -> None:
     (tmp_path / FILE_NAME).write_bytes(b"not a database at all" * 50)
     record = Record(tmp_path)
@@ -156,7 +228,8 @@ from pathlib import Path
 sys.path.insert(0, sys.argv[2])
 from test_record import whole_game
 from sudden_death.storage.record import Opponent, Record
-from sudden_death.engine.state import Team
+from sudden_death.engine.actions import Concede
+from sudden_death.engine.state import GameEnd, Outcome, Team
 record = Record(Path(sys.argv[1]))
 games = [whole_game(seed)[1] for seed in range(8)]
 n = 0

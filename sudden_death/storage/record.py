@@ -28,7 +28,7 @@ from typing import Any
 from ..engine import events as ev
 from ..engine.errors import SnapshotError
 from ..engine.event_codec import events_from_list, events_to_list
-from ..engine.state import Team
+from ..engine.state import GameEnd, Team
 from ..engine.summary import GameSummary, summarize
 from .folders import data_folder
 
@@ -108,6 +108,9 @@ class PastGame:
     longest: int  # the player's longest gain, in yards (0: none)
     story: str
     drives: tuple[DriveRow, ...]
+    # A conceded game's winner (read from its last step): the score alone cannot say it, as
+    # a team may concede level or ahead. None for a game played to its end.
+    conceded_to: Team | None = None
 
     @property
     def mine(self) -> str:
@@ -119,6 +122,8 @@ class PastGame:
 
     @property
     def result(self) -> Result:
+        if self.conceded_to is not None:  # a concession is the conceder's loss, whatever the score
+            return Result.WIN if self.conceded_to is self.you else Result.LOSS
         if self.your_score == self.their_score:
             return Result.TIE
         return Result.WIN if self.your_score > self.their_score else Result.LOSS
@@ -253,8 +258,9 @@ class Record:
             return []
         with self._open() as db:
             rows = db.execute(
-                    "SELECT id, played_at, opponent, home, away, you, your_score, "
-                "their_score, ended, longest, story FROM games ORDER BY id DESC").fetchall()
+                "SELECT id, played_at, opponent, home, away, you, your_score, their_score, "
+                "ended, longest, story, CASE WHEN ended = ? THEN steps END FROM games "
+                "ORDER BY id DESC", (GameEnd.CONCEDED.value,)).fetchall()
             drives: dict[int, list[DriveRow]] = {}
             for game, *values in db.execute(
                     "SELECT game, number, yours, plays, yards, points, ending FROM drives "
@@ -318,13 +324,28 @@ def _cell(value: Any) -> Any:
 
 
 def _past_game(row: Sequence[Any], drives: list[DriveRow]) -> PastGame:
-    game, played_at, opponent, home, away, you, yours, theirs, ended, longest, story = row
+    game, played_at, opponent, home, away, you, yours, theirs, ended, longest, story, \
+        steps = row
     try:
         kind = Opponent(opponent)
     except ValueError:
         kind = Opponent.COMPUTER
     return PastGame(game, played_at, kind, home, away, Team(you), yours, theirs, ended,
-                    longest, story, tuple(drives))
+                    longest, story, tuple(drives), _conceded_to(steps))
+
+
+def _conceded_to(steps: str | None) -> Team | None:
+    """The winner of a conceded game, from its last step's GameOver (its steps, as kept);
+    None when the game was not conceded or its steps do not read (then its score decides)."""
+    if steps is None:
+        return None
+    try:
+        last = events_from_list(json.loads(steps)[-1])
+    except (ValueError, TypeError, IndexError, SnapshotError):
+        LOG.warning("a conceded game's last step does not read; its score decides its result")
+        return None
+    outcomes = [event.outcome for event in last if isinstance(event, ev.GameOver)]
+    return outcomes[-1].winner if outcomes else None
 
 
 def standings(games: Sequence[PastGame]) -> list[Standing]:

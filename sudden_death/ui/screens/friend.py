@@ -99,6 +99,15 @@ class CodeScreen(TypingScreen):
     def empty_words(self) -> str:
         return _("Nothing to remove; nothing is typed.")
 
+    def on_escape(self) -> bool:
+        """The address goes back to its code; the code to Play a friend (below it, the name
+        it was opened with has been taken already)."""
+        if self.asks_address:
+            self.host.pop()
+        else:
+            self.host.play_friend()
+        return True
+
     def confirm(self) -> None:
         typed = "".join(self.text.split())
         if self.asks_address:
@@ -161,7 +170,9 @@ class PasswordScreen(TypingScreen):
 
 class TableWaitScreen(Screen):
     """Waiting at a table: for the server, for the friend to join, or for the friend's choice
-    during a game. Review keys work as on any screen; Escape offers to leave."""
+    during a game. Review keys work as on any screen; before the game Escape leaves the
+    table, as its button does (docs/playing.md); in the game it asks to quit, as on every
+    decision (the SPEC's keys)."""
 
     help_key = "table_wait"
 
@@ -182,6 +193,12 @@ class TableWaitScreen(Screen):
 
     def confirm(self) -> None:
         self.host.say(self.words, category=Category.MENU)
+
+    def on_escape(self) -> bool:
+        if self.in_game:
+            return False  # the quit question
+        self.host.friends.leave()  # it used to ask to quit the whole game instead
+        return True
 
 
 # Translators: the quick chat lines, offered with Up and Down on the chat line.
@@ -267,6 +284,11 @@ class NearbyScreen(Screen):
 
     def type_one(self) -> None:
         self.host.push(CodeScreen(self.host, self.name))
+
+    def on_escape(self) -> bool:
+        """Back to Play a friend (the looking stops once the list is gone: `Friends.tick`)."""
+        self.host.play_friend()
+        return True
 
     def found(self, tables: list[NearbyTable]) -> None:
         """The tables found so far: new ones are said, and the list keeps its focus."""

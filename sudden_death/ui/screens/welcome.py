@@ -141,6 +141,15 @@ class NamingScreen(TypingScreen):
         self.on_named = on_named
         super().__init__(host)
 
+    def on_escape(self) -> bool:
+        """Back a step, not the quit question (the game has not begun): to the list this was
+        opened from (Play a friend, a table's series), or from Start a game to the title."""
+        if self.on_named is not None:  # pushed over the list that asked for the name
+            self.host.pop()
+        else:  # the whole stack (Start a game, a series against the computer)
+            self.host.start()
+        return True
+
     def _prompt(self) -> str:
         return _("Your team's name") if not self.names else _("The computer team's name")
 
