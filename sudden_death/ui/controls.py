@@ -36,6 +36,7 @@ from .words.cards import card_details
 from .words.help import screen_help
 from .words.matchups import matchups_words, needed_now, swap_words
 from .words.phrases import Names, score_words
+from .words.reveal import shown_hands
 from .words.situation import human_spots, situation_words
 from .words.verbosity import Telling, Verbosity
 
@@ -334,4 +335,6 @@ class Controls:
             text_size=self.app.comfort.settings.text_size,
             panel_first=self.app.panel.first,
             key_names=self.app.keys.placeholders(),
+            hands=(shown_hands(self.app.match.state, self.app.names, self.app.session.brought_in)
+                   if self.app.match is not None else ()),
         )

@@ -44,6 +44,7 @@ class Session:
         self.result: list[str] = []  # the words of the last result, shown in the window
         self.told: set[object] = set()  # explanations already given in full (first_time)
         self.last_hands: dict[Role, Hand] = {}  # the player's cards of the last down, per side
+        self.brought_in: dict[Team, object] = {}  # each team's card brought in this down
         self.taught_again = False  # "last down's cards are checked again" is said once
         # The last snap or kick and what followed it, with who had the ball (L tells it again).
         self.last_play: tuple[list[ev.Event], Team | None] | None = None
@@ -127,6 +128,7 @@ class Session:
         self.result = []
         self.told = set()
         self.last_hands = {}
+        self.brought_in = {}
         self.last_play = None
         self.steps = []
 
@@ -150,7 +152,13 @@ class Session:
         for event in events:
             if isinstance(event, ev.DriveStarted):
                 offense = event.offense
+            elif isinstance(event, ev.HandsRevealed) and event.step == 1:
+                self.brought_in = {}
             elif isinstance(event, ev.HandsRevealed) and event.step == 2:
+                if offense is not None:
+                    self.brought_in = {team: swap.into for team, swap in (
+                        (offense, event.offense_swap), (offense.other, event.defense_swap))
+                        if swap is not None and swap.into is not None}
                 mine = offense is self.names.you
                 role = Role.OFFENSE if mine else Role.DEFENSE
                 self.last_hands[role] = event.offense if mine else event.defense

@@ -22,7 +22,7 @@ def acting(host: Host, *actions: Action) -> Callable[[], None]:
 
 def concede_group(host: Host) -> Group:
     return Group(_("Concede"), [Item(_("Concede the game"), ItemKind.BUTTON,
-                                     press=host.ask_concede)])
+                                     press=host.ask_concede)], drawn_last=True)
 
 
 class CoinScreen(Screen):

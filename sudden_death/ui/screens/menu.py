@@ -58,6 +58,7 @@ class Group:
     focus: int = 0
     limit: int | None = None
     noun: str = "items"
+    drawn_last: bool = False  # the window draws it after the other groups (keys keep order)
 
     @property
     def focused(self) -> Item | None:

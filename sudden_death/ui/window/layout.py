@@ -82,20 +82,28 @@ class Frame:
     panel_lines: int = 0  # lines the text panel holds in all
     panel_first: int = 0  # the first one shown
     panel_shown: int = 0  # how many are shown
+    hands_hidden: int = 0  # lines of the hands (after the reveal) not on the panel's page
 
 
 @dataclass(frozen=True)
 class PanelEntry:
+    """A text of the panel. `units`: pieces a line never breaks inside (a card's name in a
+    hand), when they are more than its words; `role`: what its boxes are, in the frame log."""
+
     text: str
     colour: p.Colour
+    units: tuple[str, ...] = ()
+    role: str = "panel"
 
 
-def wrap(measure: Measure, role: str, text: str, width: int) -> list[str]:
-    """Lines of at most `width` pixels; a word wider than that is broken by characters."""
+def wrap(measure: Measure, role: str, text: str, width: int,
+         units: Sequence[str] = ()) -> list[str]:
+    """Lines of at most `width` pixels; a word (or one of `units`, kept whole where it fits)
+    wider than that is broken by characters."""
     lines: list[str] = []
-    for paragraph in text.split("\n"):
+    for paragraph in ([" ".join(units)] if units else text.split("\n")):
         current = ""
-        for word in paragraph.split():
+        for word in (units or paragraph.split()):
             trial = f"{current} {word}" if current else word
             if measure.width(role, trial) <= width:
                 current = trial
@@ -169,7 +177,10 @@ class _Row:
 
 def _menu_rows(measure: Measure, menu: Menu, width: int) -> list[_Row]:
     rows: list[_Row] = []
-    for index, group in enumerate(menu.groups):
+    # A group `drawn_last` (Concede) is drawn after the others, whatever its place in the
+    # keys' order: the decision is the first thing on the screen.
+    order = sorted(enumerate(menu.groups), key=lambda pair: pair[1].drawn_last)
+    for index, group in order:
         has_focus = index == menu.group_index
         colour = p.TEXT if has_focus else p.DIM
         heading = wrap(measure, "small", group_heading(group), width)
@@ -296,13 +307,13 @@ class Layout:
             shapes.append(Shape("circle", p.BALL, (x, top + bar // 2, max(6, bar // 3))))
         return top + bar + GAP * 2
 
-    def panel_height(self, entries: Sequence[PanelEntry]) -> tuple[list[tuple[str, p.Colour]],
-                                                                   int]:
-        lines = [(line, entry.colour) for entry in entries
-                 for line in wrap(self.m, "small", entry.text, self.inner)]
+    def panel_height(self, entries: Sequence[PanelEntry]
+                     ) -> tuple[list[tuple[str, p.Colour, str]], int]:
+        lines = [(line, entry.colour, entry.role) for entry in entries
+                 for line in wrap(self.m, "small", entry.text, self.inner, entry.units)]
         return lines, len(lines) * self.m.line_height("small") + 2 * GAP
 
-    def panel(self, lines: list[tuple[str, p.Colour]], top: int, first: int) -> None:
+    def panel(self, lines: list[tuple[str, p.Colour, str]], top: int, first: int) -> None:
         """The text panel from `top` to the bottom; pages when its lines do not all fit."""
         line_height = self.m.line_height("small")
         self.frame.shapes.append(Shape("rect", p.BAR, (0, top, self.width, self.height - top)))
@@ -334,13 +345,15 @@ class Layout:
         else:
             first = 0
         y = top + GAP
-        for line, colour in shown:
-            y = self.text("panel", "small", [line], MARGIN, y, colour, p.BAR)
+        for line, colour, role in shown:
+            y = self.text(role, "small", [line], MARGIN, y, colour, p.BAR)
         if more:
             self.text("more", "small", [more], MARGIN, y, p.DIM, p.BAR)
         self.frame.panel_lines = len(lines)
         self.frame.panel_first = first
         self.frame.panel_shown = len(shown)
+        self.frame.hands_hidden = sum(role == "hand" for _line, _colour, role in lines) - sum(
+            role == "hand" for _line, _colour, role in shown)
 
     def decision(self, decision: _Decision, top: int, bottom: int) -> None:
         """The decision's title (pinned), then its lists, scrolled to keep the focus whole."""
@@ -374,7 +387,24 @@ def build(measure: Measure, size: tuple[int, int], *, title: str, score: str, si
           panel_first: int = 0, ball: int | None = None, marker: int | None = None,
           key_names: Mapping[str, str] | None = None) -> Frame:
     """The whole window for `size`. `key_names`: the keys the text panel names, by command
-    (`KeyMap.placeholders()` of the keys in force); None: the game's own keys."""
+    (`KeyMap.placeholders()` of the keys in force); None: the game's own keys. Both hands,
+    after the reveal, are shown whole: where the window is too small for them (large text),
+    the field bar and then the situation's line give up their room while they are shown."""
+    hands = sum(entry.role == "hand" for entry in panel)
+    frame = _built(measure, size, title, score, situation, menu, section, panel, panel_first,
+                   ball, marker, key_names)
+    for fewer in ({"ball": None}, {"ball": None, "situation": ""}):
+        if not hands or not frame.hands_hidden:
+            break
+        kept = {"ball": ball, "situation": situation, **fewer}
+        frame = _built(measure, size, title, score, str(kept["situation"]), menu, section,
+                       panel, panel_first, kept["ball"], marker, key_names)  # type: ignore[arg-type]
+    return frame
+
+
+def _built(measure: Measure, size: tuple[int, int], title: str, score: str, situation: str,
+           menu: Menu | None, section: str, panel: Sequence[PanelEntry], panel_first: int,
+           ball: int | None, marker: int | None, key_names: Mapping[str, str] | None) -> Frame:
     width, height = size
     layout = Layout(measure, width, height, key_names)
     y = layout.header(title, score, situation)
@@ -394,6 +424,14 @@ def build(measure: Measure, size: tuple[int, int], *, title: str, score: str, si
             # and the decision shrinks to its title and the focused item until the next words.
             keep = min(keep, decision.focus_height(measure) + GAP)
     least = min(wanted, 3 * measure.line_height("small") + 2 * GAP)
+    # Both hands after the reveal stay whole on the panel's first page: the decision gives
+    # up room for them, down to its title and focused item.
+    hands = sum(1 for _line, _colour, role in lines if role == "hand")
+    if hands:
+        least = min(wanted, max(least, (hands + 1) * measure.line_height("small") + 2 * GAP))
+        if decision is not None:
+            keep = min(keep, decision.focus_height(measure) + GAP)
+        least = min(least, height - y - keep)
     panel_top = height - max(least, min(wanted, height - y - keep))
     if decision is not None:
         layout.decision(decision, y, panel_top - GAP)

@@ -39,12 +39,18 @@ class View:
     text_size: int = 100  # percent
     panel_first: int = 0  # the text panel's first line shown (Page Up / Page Down)
     key_names: Mapping[str, str] | None = None  # the player's keys, for the panel's "more" line
+    # Both hands once revealed, until the play's result: each a line's pieces (a card's name
+    # is one), so a sighted helper sees what the ear heard (ui/words/reveal.py).
+    hands: Sequence[tuple[str, ...]] = ()
     extra: dict[str, Any] = field(default_factory=dict)
 
     def panel(self) -> list[PanelEntry]:
         """The text panel, oldest first: notices, card details, the last result, the last words
-        spoken (unless they are the result's last line, shown already)."""
-        entries = [PanelEntry(n, palette.ACCENT) for n in self.notices]
+        spoken (unless they are the result's last line, shown already). Both hands, while they
+        are on the table, come first."""
+        entries = [PanelEntry(" ".join(units), palette.TEXT, units, "hand")
+                   for units in self.hands]
+        entries += [PanelEntry(n, palette.ACCENT) for n in self.notices]
         if self.details:
             entries.append(PanelEntry(self.details, palette.ACCENT))
         result = list(self.result)[-2:]
