@@ -332,3 +332,98 @@ def test_a_second_seat_with_the_first_ones_name_is_refused_with_its_own_code(
         assert answer["type"] == "refused" and answer["code"] == p.SAME_NAME, answer
     else:
         assert answer["type"] == "seated", answer
+
+
+def test_a_table_password_is_kept_as_argon2id_and_an_older_lock_still_opens() -> None:
+    import hashlib
+
+    from sudden_death.server.tables import lock, unlocks
+
+    kept = lock("blue 42")
+    assert kept.startswith("$argon2id$") and "blue 42" not in kept
+    assert unlocks(kept, "blue 42") and not unlocks(kept, "blue 4")
+    assert not unlocks("$argon2id$v=19$damaged", "blue 42")  # a broken lock opens to nothing
+    salt = "00" * 16  # the salted SHA-256 an older server kept, in a table record
+    older = f"{salt}${hashlib.sha256((salt + 'blue 42').encode()).hexdigest()}"
+    assert unlocks(older, "blue 42") and not unlocks(older, "blue 4")
+
+
+def test_the_slow_password_hash_runs_off_the_servers_event_loop(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """argon2id costs tens of milliseconds by design: on the loop it would hold up every other
+    table's reveal, so the service hashes and checks on a thread."""
+    import threading
+
+    from sudden_death.server import service, tables
+
+    threads: list[int] = []
+
+    def recorded(real):  # type: ignore[no-untyped-def]
+        def call(*args: object) -> object:
+            threads.append(threading.get_ident())
+            return real(*args)
+        return call
+
+    monkeypatch.setattr(service, "lock", recorded(tables.lock))
+    monkeypatch.setattr(service, "unlocks", recorded(tables.unlocks))
+
+    async def scenario() -> int:
+        async with server() as lab:
+            host = await lab.connect()
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", password="blue 42")))
+            code = (await receive(host))["code"]
+            guest = await lab.connect()
+            await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, str(code), "Bears",
+                                             password="blue 42")))
+            assert (await receive(guest))["type"] == "seated"
+            return threading.get_ident()
+
+    loop_thread = run(scenario)
+    assert len(threads) == 2 and loop_thread not in threads
+
+
+def test_the_store_keeps_no_seat_token_and_a_restarted_server_still_knows_the_seat(
+        tmp_path: Path) -> None:
+    """Every secret the server keeps is hashed: a seat's token is in its record only as
+    argon2id, and after a restart (no token in memory) a resume is checked against it."""
+    from sudden_death.server.service import address, start, stop
+
+    async def scenario() -> tuple[str, str, dict[str, object]]:
+        store = TableStore(tmp_path)
+        service = TableService(seed=3, store=store)
+        running = await start(service, "127.0.0.1", 0)
+        url = address(running, tls=False)
+        lab = Lab(service, url)
+        try:
+            host, _guest, host_seat, _ = await seated_pair(lab)
+            await host.close()
+        finally:
+            for client in lab.clients:
+                await client.close()
+            await stop(running)
+            store.close()
+        again = TableService(seed=3, store=TableStore(tmp_path))
+        again.restore()
+        running = await start(again, "127.0.0.1", 0)
+        lab = Lab(again, address(running, tls=False))
+        try:
+            back = await resumed(lab, host_seat)
+            answer = await receive(back)
+        finally:
+            for client in lab.clients:
+                await client.close()
+            await stop(running)
+            for handle in again.waits.values():
+                handle.cancel()
+            assert again.store is not None
+            again.store.close()
+        return str(host_seat["token"]), str(host_seat["code"]), answer
+
+    token, code, answer = run(scenario)
+    kept = (tmp_path / "tables.sqlite3").read_bytes()
+    for suffix in ("-wal",):
+        extra = tmp_path / f"tables.sqlite3{suffix}"
+        if extra.exists():
+            kept += extra.read_bytes()
+    assert token.encode() not in kept and b"$argon2id$" in kept
+    assert answer == {"type": "seated", "code": code, "seat": 1, "token": token}

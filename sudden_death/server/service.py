@@ -104,7 +104,9 @@ class TableService:
         _bound_kernel_queue(connection, limits.send_queue_bytes)
         try:
             first = await asyncio.wait_for(connection.recv(), limits.greeting_s)
-            code, team = self._greet(p.decode_client(first), connection, address)
+            greeting = p.decode_client(first)
+            secret = await self._password_work(greeting, address)
+            code, team = self._greet(greeting, connection, address, secret)
             async for frame in connection:
                 heard = self._receive(code, team, frame, connection)
                 if heard == CLOSE:
@@ -126,8 +128,30 @@ class TableService:
 
     # -- greetings ---------------------------------------------------------------------------
 
+    async def _password_work(self, message: p.ClientMessage, address: str) -> Prepared:
+        """The slow part of a greeting (argon2id), on a thread so the loop keeps serving every
+        other table: a new seat's token sealed; a host's password locked; whether a join's
+        password opens its table; which seat a resume's token opens, when only the hash is
+        left (after a restart). A guesser already slowed down is refused before any hash."""
+        if isinstance(message, p.Host):
+            password = _checked_password(message.password)
+            return await asyncio.to_thread(_prepared_host, password)
+        if isinstance(message, p.Join):
+            if self.addresses.blocked_for(address) > 0:
+                return Prepared(unlocked=False)  # refused in _greet without a hash
+            table = self.tables.get(message.code.strip())
+            locked = "" if table is None else table.lock
+            return await asyncio.to_thread(_prepared_join, locked, message.password)
+        if isinstance(message, p.Resume):
+            table = self.tables.get(message.code.strip()) or self.ended.get(message.code.strip())
+            if table is not None:
+                seats = dict(table.seats)
+                found = await asyncio.to_thread(_opened, seats, message.token)
+                return Prepared(resumed=found)
+        return Prepared()
+
     def _greet(self, message: p.ClientMessage, connection: ServerConnection,
-               address: str) -> tuple[str, Team]:
+               address: str, secret: Prepared | None = None) -> tuple[str, Team]:
         """Seat the greeting's sender; a wrong code, token or password counts against its
         address, and an address with too many of them lately is not heard: no join at all,
         and only a resume with its seat's true token (a player whose line dropped)."""
@@ -135,7 +159,7 @@ class TableService:
         if wait > 0 and isinstance(message, p.Join):
             raise _slow_down(wait)
         try:
-            return self._seat_greeted(message, connection)
+            return self._seat_greeted(message, connection, secret or Prepared())
         except p.ProtocolError as error:
             if error.code in WRONG_TRIES:
                 self.addresses.failed(address)
@@ -143,11 +167,13 @@ class TableService:
                     raise _slow_down(wait) from None
             raise
 
-    def _seat_greeted(self, message: p.ClientMessage,
-                      connection: ServerConnection) -> tuple[str, Team]:
+    def _seat_greeted(self, message: p.ClientMessage, connection: ServerConnection,
+                      secret: Prepared) -> tuple[str, Team]:
+        """`secret`: what `_password_work` made off the loop for this greeting."""
         if isinstance(message, p.Host):
-            table = self._open(_checked_name(message.name), message.seat_wait_s,
-                               _checked_password(message.password))
+            seat = secret.seat or Seat(message.name)
+            table = self._open(_checked_name(message.name), message.seat_wait_s, secret.lock,
+                               seat)
             # A series the server does not know (best of 4, of -1) is single games.
             table.best_of = message.best_of if message.best_of in LENGTHS else 1
             table.replay_ties = message.replay_ties and table.best_of > 1
@@ -155,33 +181,36 @@ class TableService:
                 self.tables.pop(table.code, None)
                 raise p.ProtocolError(p.NO_ROOM, "the server cannot keep a new table now; "
                                                  "try again later")
-            self._seat(table, HOST_SEAT, connection)
+            self._seat(table, HOST_SEAT, connection, seat.token)
             return table.code, HOST_SEAT
         if isinstance(message, p.Join):
             name = _checked_name(message.name)
             table = self._table(message.code)
-            if not unlocks(table.lock, message.password):
+            if not secret.unlocked and table.lock:
                 raise p.ProtocolError(p.BAD_PASSWORD, "that is not this table's password")
             if table.full:
                 raise p.ProtocolError(p.TABLE_FULL, "both seats at that table are taken")
             if same_name(name, table.seats[HOST_SEAT].name):  # a score must name two teams
                 raise p.ProtocolError(p.SAME_NAME, "the other team at that table has that name")
             team = HOST_SEAT.other
-            table.seats[team] = Seat(name)
+            seat = secret.seat or Seat(name)
+            seat.name = name
+            table.seats[team] = seat
             self._save(table)
-            self._seat(table, team, connection)
+            self._seat(table, team, connection, seat.token)
             self._deliver(table.code, table.start())
             return table.code, team
         if isinstance(message, p.Resume):
             table = self._resumable(message.code)
-            found = [seat_team for seat_team, seat in table.seats.items()
-                     if secrets.compare_digest(seat.token.encode(), message.token.encode())]
+            found = secret.resumed
+            if found is None:  # a table read from the store just now: a hash or two
+                found = _opened(table.seats, message.token)
             if not found:
                 raise p.ProtocolError(p.BAD_TOKEN, "that seat token is not one of this table's")
             team = found[0]
             if table.over:  # it ended while this seat was away: it hears how, and no more
                 self.connections.pop((table.code, team), None)
-                self._send(connection, p.Seated(table.code, int(team), table.seats[team].token))
+                self._send(connection, p.Seated(table.code, int(team), message.token))
                 self._send(connection, table.resumed(team, message.step))
                 for ending in table.ending(team):
                     self._send(connection, ending)
@@ -200,7 +229,7 @@ class TableService:
             if table.seats[team].away_since is not None:
                 table.seats[team].away_since = None
                 self._save(table)
-            self._seat(table, team, connection)
+            self._seat(table, team, connection, message.token)
             if table.full:
                 self._send(connection, table.resumed(team, message.step))
                 if old is None:  # the other seat heard it was away (a line taken over was not)
@@ -230,21 +259,22 @@ class TableService:
         self.opened += 1
         return new_game(seed)
 
-    def _open(self, name: str, seat_wait_s: int, password: str) -> Table:
+    def _open(self, name: str, seat_wait_s: int, locked: str, seat: Seat) -> Table:
         if not p.MIN_SEAT_WAIT_S <= seat_wait_s <= p.MAX_SEAT_WAIT_S:
             raise p.ProtocolError(p.BAD_MESSAGE, f"seat_wait_s is {p.MIN_SEAT_WAIT_S} to "
                                                  f"{p.MAX_SEAT_WAIT_S} seconds")
         code = _new_code(self.tables)
-        table = Table(code, self._new_game(), {HOST_SEAT: Seat(name)}, seat_wait_s=seat_wait_s,
-                      lock=lock(password))
+        seat.name = name
+        table = Table(code, self._new_game(), {HOST_SEAT: seat}, seat_wait_s=seat_wait_s,
+                      lock=locked)
         self.tables[code] = table
         LOG.info("table %s opened", code)
         return table
 
-    def _seat(self, table: Table, team: Team, connection: ServerConnection) -> None:
+    def _seat(self, table: Table, team: Team, connection: ServerConnection,
+              token: str) -> None:
         self.connections[(table.code, team)] = connection
-        seat = table.seats[team]
-        self._send(connection, p.Seated(table.code, int(team), seat.token))
+        self._send(connection, p.Seated(table.code, int(team), token))
 
     # -- a seated connection -----------------------------------------------------------------
 
@@ -387,6 +417,35 @@ class TableService:
                 transport.abort()
             return
         broadcast([connection], p.encode(message))
+
+
+@dataclass
+class Prepared:
+    """What a greeting needed hashed, made off the loop (`TableService._password_work`): a
+    host's or a guest's new seat with its token sealed, a host's password locked, whether a
+    join's password opened its table, and the seats a resume's token opens (None: not
+    looked at yet)."""
+
+    seat: Seat | None = None
+    lock: str = ""
+    unlocked: bool = True
+    resumed: list[Team] | None = None
+
+
+def _prepared_host(password: str) -> Prepared:
+    seat = Seat("")
+    seat.seal()
+    return Prepared(seat=seat, lock=lock(password))
+
+
+def _prepared_join(locked: str, password: str) -> Prepared:
+    seat = Seat("")
+    seat.seal()
+    return Prepared(seat=seat, unlocked=unlocks(locked, password))
+
+
+def _opened(seats: dict[Team, Seat], token: str) -> list[Team]:
+    return [team for team, seat in seats.items() if seat.opens(token)]
 
 
 def _checked_name(name: str) -> str:

@@ -22,6 +22,9 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from argon2 import PasswordHasher
+from argon2.exceptions import InvalidHashError, VerificationError
+
 from ..engine import events as ev
 from ..engine.actions import Action
 from ..engine.errors import NotYourTurnError, RulesError, SnapshotError
@@ -50,11 +53,29 @@ RECORD_FORMAT = 1
 
 @dataclass
 class Seat:
+    """A seat and the token that proves it. The token itself is kept only in this process's
+    memory (to answer a resume at once); the record keeps its argon2id hash (`sealed`), so a
+    copied store gives no one a seat. After a restart a resume is checked against the hash."""
+
     name: str
     token: str = field(default_factory=lambda: secrets.token_urlsafe(18))
     # When its line dropped (wall-clock seconds, kept in the record): a server restarted
     # meanwhile goes on waiting from then, not from its own start. None: connected.
     away_since: float | None = None
+    sealed: str = ""  # argon2id of the token ("" until sealed: `seal`)
+
+    def seal(self) -> str:
+        """The token's hash, made once (a few milliseconds: the service makes it off its
+        loop, before the seat is kept)."""
+        if not self.sealed:
+            self.sealed = seal_token(self.token)
+        return self.sealed
+
+    def opens(self, token: str) -> bool:
+        """Whether `token` is this seat's: against the token in memory, else its hash."""
+        if self.token:
+            return secrets.compare_digest(self.token.encode(), token.encode())
+        return token_opens(self.sealed, token)
 
 
 @dataclass
@@ -205,7 +226,7 @@ class Table:
             "left_why": self.left_why,
             "seat_wait_s": self.seat_wait_s, "lock": self.lock, "best_of": self.best_of,
             "replay_ties": self.replay_ties, "results": self.results,
-            "seats": {team.name: [seat.name, seat.token, seat.away_since]
+            "seats": {team.name: [seat.name, seat.seal(), seat.away_since]
                       for team, seat in self.seats.items()},
             "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
         })
@@ -289,25 +310,54 @@ def _replayed(table: Table) -> list[list[Any]]:
 
 
 def _seat(kept: list[Any]) -> Seat:
-    """A seat from its record: [name, token], and since this server version when its line
-    dropped (records written before have no such third value: connected)."""
+    """A seat from its record: [name, its token's hash, when its line dropped]. A record
+    from an older server holds the token itself and no drop time (connected): that token
+    still opens the seat, and is sealed the next time the table is kept."""
     away = kept[2] if len(kept) > 2 else None
-    return Seat(str(kept[0]), str(kept[1]), None if away is None else float(away))
+    token = str(kept[1])
+    when = None if away is None else float(away)
+    if token.startswith("$argon2"):
+        return Seat(str(kept[0]), "", when, sealed=token)
+    return Seat(str(kept[0]), token, when)
+
+
+# A seat token has 144 random bits: no guesser needs slowing, so its argon2id is cheap (the
+# hash only keeps a copied store from giving anyone a seat), where a password's is not.
+def _token_hasher() -> PasswordHasher:
+    return PasswordHasher(time_cost=1, memory_cost=8 * 1024, parallelism=1)
+
+
+def seal_token(token: str) -> str:
+    return _token_hasher().hash(token)
+
+
+def token_opens(sealed: str, token: str) -> bool:
+    try:
+        return _token_hasher().verify(sealed, token)
+    except (VerificationError, InvalidHashError):
+        return False
 
 
 def lock(password: str) -> str:
-    """What a table keeps of its password: a random salt and the salted SHA-256 digest, so
-    the password itself is in no record and no log. Empty: no password."""
+    """What a table keeps of its password: its argon2id hash (salted, slow to guess), so the
+    password itself is in no record and no log. Empty: no password. It takes tens of
+    milliseconds on purpose: the service calls it off its event loop."""
     if not password:
         return ""
-    salt = secrets.token_hex(16)
-    return f"{salt}${hashlib.sha256((salt + password).encode()).hexdigest()}"
+    return PasswordHasher().hash(password)
 
 
 def unlocks(kept: str, password: str) -> bool:
-    """Whether `password` opens a table locked with `kept` (any password opens none)."""
+    """Whether `password` opens a table locked with `kept` (any password opens none). A lock
+    kept before argon2id (a salt and a SHA-256 digest, in a record from an older server)
+    still opens with its password. Slow like `lock`, for the same reason."""
     if not kept:
         return True
+    if kept.startswith("$argon2"):
+        try:
+            return PasswordHasher().verify(kept, password)
+        except (VerificationError, InvalidHashError):
+            return False
     salt, _, digest = kept.partition("$")
     tried = hashlib.sha256((salt + password).encode()).hexdigest()
     return secrets.compare_digest(tried.encode(), digest.encode())
