@@ -68,7 +68,7 @@ def test_the_first_words_welcome_and_offer_help(touchdown_game) -> None:
 
 
 def test_every_decision_announces_its_options(touchdown_game) -> None:
-    """The first time in a drive a decision explains itself in full; afterwards it is a few
+    """The first time in a game a decision explains itself in full; afterwards it is a few
     words and the focus, which names the first option and how many there are."""
     lines = speech(touchdown_game[0])
     assert lines[lines.index("Coin toss: heads or tails?") + 1] == "Heads, 1 of 2"
