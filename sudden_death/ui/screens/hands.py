@@ -25,7 +25,8 @@ from .menu import Group, Item, ItemKind, Menu
 
 class SelectionScreen(DecisionScreen):
     """Pick 2 players and 3 calls. From the second down in a side, last down's cards come
-    already checked, so Enter plays them again and changing one card is two checkboxes. A full
+    already checked, so Enter plays them again and changing one card is two checkboxes (they
+    are read the first time, and afterwards only with the full explanation). A full
     list hands the focus on to the list still open. On offense before fourth down, the kicks
     wait in a last list: the down is still before the snap until the cards are confirmed."""
 
@@ -94,8 +95,9 @@ class SelectionScreen(DecisionScreen):
         return f"{count}. {self.menu.describe_group()}"
 
     def prompt(self) -> str:
-        hand = ""
-        if self.again is not None and not self.menu.telling.brief:
+        hand = ""  # last down's cards: read with their lesson, then the player knows them
+        if self.again is not None and not self.menu.telling.brief and (
+                self.full or self.teach_again):
             hand = hand_words(self.again)
         # Translators: {activate} is a key, as "Enter".
         teach = (self.host.keys.fill(_("Last down's cards are checked again: {activate} plays "
