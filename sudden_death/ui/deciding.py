@@ -51,7 +51,9 @@ def decision_screen(host: Host, session: Session, names: Names, telling: Telling
                                on_check=lambda: session.did("check"))
     if decision.phase is Phase.SUBSTITUTION:
         return SubstitutionScreen(host, role, session.my_hand(decision.team),
-                                  full=session.first_time("substitution", telling))
+                                  full=session.first_time("substitution", telling),
+                                  teach_bring_in=session.until_done("bring_in", telling),
+                                  on_bring_in=lambda: session.did("bring_in"))
     return FinalCallScreen(host, role, session.my_hand(decision.team),
                            full=session.first_time("final", telling),
                            odds=odds(state, names, role))

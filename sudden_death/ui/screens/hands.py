@@ -199,10 +199,17 @@ class SubstitutionScreen(DecisionScreen):
 
     help_key = "substitution"
 
-    def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True) -> None:
+    def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True,
+                 teach_bring_in: bool = True,
+                 on_bring_in: Callable[[], None] | None = None) -> None:
+        """`teach_bring_in`: the list of cards to bring in says what it is in full ("Bring in
+        a call for Blitz:"), until the player has brought one in (`on_bring_in`); then "In
+        for Blitz:"."""
         self.role = role
         self.hand = hand
         self.out: Card | None = None
+        self.teach_bring_in = teach_bring_in
+        self.on_bring_in = on_bring_in
         self.host = host  # its buttons act through the host
         super().__init__(host, Menu(_("Keep or replace"), [self._main_group()]), full)
 
@@ -234,14 +241,28 @@ class SubstitutionScreen(DecisionScreen):
     def replace(self, out: Card) -> None:
         """The card to replace is chosen: list what may come in for it."""
         self.out = out
-        title = (_("Bring in a player for {card}:") if isinstance(out, Player)
-                 else _("Bring in a call for {card}:")).format(card=_(card_name(out)))
-        self._set_group(Group(title, [
+        if not self.teach_bring_in:
+            # Translators: the list of cards that can come in for {card}, once the player has
+            # brought one in before: "In for Blitz: Prevent".
+            title = _("In for {card}:")
+        elif isinstance(out, Player):
+            title = _("Bring in a player for {card}:")
+        else:
+            title = _("Bring in a call for {card}:")
+        self._set_group(Group(title.format(card=_(card_name(out))), [
             Item(_(card_name(swap.into)), ItemKind.BUTTON, card=swap.into,
-                 press=acting(self.host, PickSwap(swap)))
+                 press=self._bringing(swap))
             for swap in self._swaps() if swap.out == out and swap.into is not None
         ]))
         self.host.say(self.menu.describe_group())
+
+    def _bringing(self, swap: Swap) -> Callable[[], None]:
+        """What a card to bring in does when pressed: the swap, and the lesson learnt."""
+        def press() -> None:
+            if self.on_bring_in is not None:
+                self.on_bring_in()
+            self.host.act(PickSwap(swap))
+        return press
 
     def considered(self) -> Swap | None:
         """The swap whose incoming card has the focus in the bring-in list, if any (M reads
