@@ -49,33 +49,34 @@ def play_game(seed: int, verbosity: str, style: str) -> list[Down]:
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
                    PYGAME_HIDE_SUPPORT_PROMPT="1", XDG_CONFIG_HOME=config,
                    XDG_DATA_HOME=config)
-        proc = subprocess.Popen(
+        player, downs = EarPlayer(style, seed), Downs()
+        # As a context, so its pipes are closed however the game ends (a test plays it too).
+        with subprocess.Popen(
             [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed",
              str(seed), "--keys", "-", "--transcript", "-", "--config", config],
             cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True,
-        )
-        assert proc.stdin is not None and proc.stdout is not None
-        player, downs = EarPlayer(style, seed), Downs()
-        heard: list[str] = []
-        for raw in proc.stdout:
-            record = json.loads(raw)
-            if record.get("kind") == "speech":
-                heard.append(record["text"])
-                downs.hear(record["text"])
-            elif record.get("kind") == "waiting":
-                key = player.next_key(heard)
-                heard = []
-                if key is None:
-                    break
-                downs.press(key, player.ends_down)
-                proc.stdin.write(key + "\n")
-                proc.stdin.flush()
-        proc.stdin.close()
-        code = proc.wait(timeout=30)
-        if code != 0 or not downs.over:
-            raise RuntimeError(f"seed {seed} {verbosity} {style}: exit {code}, game over "
-                               f"{downs.over}: {proc.stderr.read() if proc.stderr else ''}")
+        ) as proc:
+            assert proc.stdin is not None and proc.stdout is not None
+            heard: list[str] = []
+            for raw in proc.stdout:
+                record = json.loads(raw)
+                if record.get("kind") == "speech":
+                    heard.append(record["text"])
+                    downs.hear(record["text"])
+                elif record.get("kind") == "waiting":
+                    key = player.next_key(heard)
+                    heard = []
+                    if key is None:
+                        break
+                    downs.press(key, player.ends_down)
+                    proc.stdin.write(key + "\n")
+                    proc.stdin.flush()
+            proc.stdin.close()
+            code = proc.wait(timeout=30)
+            if code != 0 or not downs.over:
+                raise RuntimeError(f"seed {seed} {verbosity} {style}: exit {code}, game over "
+                                   f"{downs.over}: {proc.stderr.read() if proc.stderr else ''}")
         return downs.downs
 
 
