@@ -1,6 +1,6 @@
 """What the player hears and presses per down: words spoken and keys pressed, by ear alone.
 
-    python benchmarks/speech_economy.py [--games 20] [--first-seed 1]
+    python benchmarks/speech_economy.py [--games 20] [--first-seed 1] [--baseline FILE]
 
 Plays whole seeded games through the real program (`python -m sudden_death --headless
 --no-sound --keys - --transcript -`), one process per game, with a player who only hears
@@ -14,7 +14,9 @@ end of its result (the new down and spot, a new drive, a score, the final score)
 Prints, per verbosity and player, the median (and 90th percentile) words and keys per down over
 every down of every game, then one machine-readable line per row. Words are counted in what the
 game sent to speech; a player who presses on interrupts some of it, so this is what they would
-hear if they listened to everything.
+hear if they listened to everything. `--baseline FILE` reads an earlier run's output (its
+`speech_economy {...}` lines) and prints each row's old medians beside the new, so a change to
+the words shows what it bought.
 """
 
 from __future__ import annotations
@@ -47,33 +49,34 @@ def play_game(seed: int, verbosity: str, style: str) -> list[Down]:
         env = dict(os.environ, SDL_VIDEODRIVER="dummy", SDL_AUDIODRIVER="dummy",
                    PYGAME_HIDE_SUPPORT_PROMPT="1", XDG_CONFIG_HOME=config,
                    XDG_DATA_HOME=config)
-        proc = subprocess.Popen(
+        player, downs = EarPlayer(style, seed), Downs()
+        # As a context, so its pipes are closed however the game ends (a test plays it too).
+        with subprocess.Popen(
             [sys.executable, "-m", "sudden_death", "--headless", "--no-sound", "--seed",
              str(seed), "--keys", "-", "--transcript", "-", "--config", config],
             cwd=ROOT, env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True,
-        )
-        assert proc.stdin is not None and proc.stdout is not None
-        player, downs = EarPlayer(style, seed), Downs()
-        heard: list[str] = []
-        for raw in proc.stdout:
-            record = json.loads(raw)
-            if record.get("kind") == "speech":
-                heard.append(record["text"])
-                downs.hear(record["text"])
-            elif record.get("kind") == "waiting":
-                key = player.next_key(heard)
-                heard = []
-                if key is None:
-                    break
-                downs.press(key, player.ends_down)
-                proc.stdin.write(key + "\n")
-                proc.stdin.flush()
-        proc.stdin.close()
-        code = proc.wait(timeout=30)
-        if code != 0 or not downs.over:
-            raise RuntimeError(f"seed {seed} {verbosity} {style}: exit {code}, game over "
-                               f"{downs.over}: {proc.stderr.read() if proc.stderr else ''}")
+        ) as proc:
+            assert proc.stdin is not None and proc.stdout is not None
+            heard: list[str] = []
+            for raw in proc.stdout:
+                record = json.loads(raw)
+                if record.get("kind") == "speech":
+                    heard.append(record["text"])
+                    downs.hear(record["text"])
+                elif record.get("kind") == "waiting":
+                    key = player.next_key(heard)
+                    heard = []
+                    if key is None:
+                        break
+                    downs.press(key, player.ends_down)
+                    proc.stdin.write(key + "\n")
+                    proc.stdin.flush()
+            proc.stdin.close()
+            code = proc.wait(timeout=30)
+            if code != 0 or not downs.over:
+                raise RuntimeError(f"seed {seed} {verbosity} {style}: exit {code}, game over "
+                                   f"{downs.over}: {proc.stderr.read() if proc.stderr else ''}")
         return downs.downs
 
 
@@ -82,12 +85,31 @@ def percentile(values: list[int], fraction: float) -> float:
     return float(ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))])
 
 
+def read_baseline(path: Path) -> dict[tuple[str, str], dict[str, float]]:
+    """An earlier run's rows, by verbosity and player, from its machine-readable lines."""
+    rows = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if line.startswith("speech_economy "):
+            row = json.loads(line.removeprefix("speech_economy "))
+            rows[(row["verbosity"], row["player"])] = row
+    return rows
+
+
+def was(row: dict[str, float] | None) -> str:
+    """The baseline's medians, to print beside the new ones ("" without a baseline row)."""
+    if row is None:
+        return ""
+    return f"   was {row['words_median']} words, {row['keys_median']} keys"
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=20, help="games per row (at least 6)")
     parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--baseline", type=Path, help="an earlier run's output, to compare")
     args = parser.parse_args(argv)
     seeds = range(args.first_seed, args.first_seed + args.games)
+    baseline = read_baseline(args.baseline) if args.baseline else {}
     rows = []
     print(f"{'verbosity':<10}{'player':<9}{'downs':>6}{'words median':>14}{'p90':>6}"
           f"{'keys median':>13}{'p90':>6}")
@@ -102,7 +124,8 @@ def main(argv: list[str] | None = None) -> int:
                    "keys_p90": percentile(keys, 0.9)}
             rows.append(row)
             print(f"{verbosity:<10}{style:<9}{len(downs):>6}{row['words_median']:>14}"
-                  f"{row['words_p90']:>6}{row['keys_median']:>13}{row['keys_p90']:>6}")
+                  f"{row['words_p90']:>6}{row['keys_median']:>13}{row['keys_p90']:>6}"
+                  f"{was(baseline.get((verbosity, style)))}")
     failed = []
     for row in rows:
         for (name, measure), limit in TARGETS.items():

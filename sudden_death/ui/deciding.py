@@ -45,10 +45,15 @@ def decision_screen(host: Host, session: Session, names: Names, telling: Telling
         session.taught_again = session.taught_again or teach
         offered = kicks(state, names, telling) if decision.phase is Phase.SNAP_CHOICE else None
         return SelectionScreen(host, role, full=session.first_time("selection", telling),
-                               again=again, teach_again=teach, kicks=offered)
+                               again=again, teach_again=teach, kicks=offered,
+                               teach_keys=session.until_done("check", telling),
+                               teach_kicks=bool(offered) and session.first_time("kicks", telling),
+                               on_check=lambda: session.did("check"))
     if decision.phase is Phase.SUBSTITUTION:
         return SubstitutionScreen(host, role, session.my_hand(decision.team),
-                                  full=session.first_time("substitution", telling))
+                                  full=session.first_time("substitution", telling),
+                                  teach_bring_in=session.until_done("bring_in", telling),
+                                  on_bring_in=lambda: session.did("bring_in"))
     return FinalCallScreen(host, role, session.my_hand(decision.team),
                            full=session.first_time("final", telling),
                            odds=odds(state, names, role))

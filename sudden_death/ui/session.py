@@ -42,7 +42,10 @@ class Session:
         self.narrator = Narrator(names)
         self.computer = ComputerCalls()  # what the computer has revealed, for its section
         self.result: list[str] = []  # the words of the last result, shown in the window
-        self.told: set[object] = set()  # explanations already given in full (first_time)
+        self.told: set[str] = set()  # explanations given in full this game (first_time)
+        # What the player has done in this window, in any game: its explanation has done its
+        # work (`until_done`).
+        self.done: set[str] = set()
         self.last_hands: dict[Role, Hand] = {}  # the player's cards of the last down, per side
         self.brought_in: dict[Team, object] = {}  # each team's card brought in this down
         self.taught_again = False  # "last down's cards are checked again" is said once
@@ -185,13 +188,21 @@ class Session:
         return Narrator(self.names, offense).lines(events, telling)
 
     def first_time(self, topic: str, telling: Telling) -> bool:
-        """Whether a screen explains itself in full now: every time at detailed, the first time
-        in each drive at normal, the first time in the game at short."""
-        drive = self.match.state.drive if self.match is not None else 0
-        key = topic if telling.brief else (topic, drive)
-        told = key in self.told
-        self.told.add(key)
+        """Whether a screen explains `topic` in full now: every time with explanations on,
+        else the first time in the game (a player who has heard it once needs only what
+        changes, and F1 keeps the whole text)."""
+        told = topic in self.told
+        self.told.add(topic)
         return telling.explanations or not told
+
+    def until_done(self, topic: str, telling: Telling) -> bool:
+        """Whether to explain how to do `topic` (a key's use) now: every time with
+        explanations on, else until the player has done it once in this window (`did`)."""
+        return telling.explanations or topic not in self.done
+
+    def did(self, topic: str) -> None:
+        """The player has done `topic`: its explanation is not needed again."""
+        self.done.add(topic)
 
     def my_hand(self, team: Team) -> Hand:
         assert self.match is not None

@@ -58,7 +58,7 @@ class SideScreen(Screen):
 class DecisionScreen(Screen):
     """A decision during play: Concede comes first, focus starts on the real choice.
 
-    `full` asks for the whole explanation (the first time in a drive, or at detailed verbosity);
+    `full` asks for the whole explanation (the first time in a game, or with explanations on);
     otherwise the prompt is a few words and the focus, since the player has heard it before.
     """
 

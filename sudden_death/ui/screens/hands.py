@@ -25,18 +25,27 @@ from .menu import Group, Item, ItemKind, Menu
 
 class SelectionScreen(DecisionScreen):
     """Pick 2 players and 3 calls. From the second down in a side, last down's cards come
-    already checked, so Enter plays them again and changing one card is two checkboxes. A full
+    already checked, so Enter plays them again and changing one card is two checkboxes (they
+    are read the first time, and afterwards only with the full explanation). A full
     list hands the focus on to the list still open. On offense before fourth down, the kicks
     wait in a last list: the down is still before the snap until the cards are confirmed."""
 
     help_key = "selection"
 
     def __init__(self, host: Host, role: Role, full: bool = True, again: Hand | None = None,
-                 teach_again: bool = False, kicks: Kicks | None = None) -> None:
+                 teach_again: bool = False, kicks: Kicks | None = None,
+                 teach_keys: bool = True, teach_kicks: bool = True,
+                 on_check: Callable[[], None] | None = None) -> None:
+        """`full`: the whole explanation of the pick (the first time in a game);
+        `teach_keys`: how Space and Enter pick (until the player has checked a card, which
+        calls `on_check`); `teach_kicks`: where the kicks wait, when they are offered."""
         self.role = role
         self.again = again
         self.teach_again = teach_again  # say once that the cards are last down's
         self.kicks = kicks or {}
+        self.teach_keys = teach_keys
+        self.teach_kicks = teach_kicks
+        self.on_check = on_check
         held = set() if again is None else {*again.players, *again.calls}
         players = [self._card_item(p, held) for p in players_for(role)]
         calls = [self._card_item(c, held) for c in calls_for(role)]
@@ -69,6 +78,8 @@ class SelectionScreen(DecisionScreen):
         """How far the toggled list has got; when it is full, the focus moves on to the list
         still open."""
         toggled = self.menu.group
+        if self.on_check is not None:
+            self.on_check()
         count = toggled.picked_words(self.menu.telling.brief)
         lists = self.menu.groups[1:3]
         if toggled.limit is None or len(toggled.checked()) < toggled.limit:
@@ -84,31 +95,32 @@ class SelectionScreen(DecisionScreen):
         return f"{count}. {self.menu.describe_group()}"
 
     def prompt(self) -> str:
-        hand = ""
-        if self.again is not None and not self.menu.telling.brief:
+        hand = ""  # last down's cards: read with their lesson, then the player knows them
+        if self.again is not None and not self.menu.telling.brief and (
+                self.full or self.teach_again):
             hand = hand_words(self.again)
         # Translators: {activate} is a key, as "Enter".
         teach = (self.host.keys.fill(_("Last down's cards are checked again: {activate} plays "
                                        "them, or change a card first."))
                  if hand and self.teach_again else "")
-        if not self.full:
-            if self.again is None:  # a side's first down: a fresh pick, and its cards named
-                return self._fresh_words()
-            if not hand:
-                return _("Your cards.")
+        # Translators: {toggle} and {activate} are keys, as "Space" and "Enter".
+        keys = self.host.keys.fill(_("{toggle} checks a card; a full list moves you on to the "
+                                     "next; {activate} confirms.")) if self.teach_keys else ""
+        # Translators: {next_control} is a key, as "Tab".
+        kicks = self.host.keys.fill(_("To punt or kick a field goal instead, {next_control} "
+                                      "past Confirm.")) if self.kicks and self.teach_kicks else ""
+        if self.full:
             # Translators: {hand} lists the cards checked from last down.
-            return " ".join(filter(None, [_("Your cards: {hand}.").format(hand=hand), teach]))
-        sentences = [self._picking_words()]
-        if self.kicks:
-            # Translators: {next_control} is a key, as "Tab".
-            sentences.append(self.host.keys.fill(_("To punt or kick a field goal instead, "
-                                                   "{next_control} past Confirm.")))
-        if hand:
+            checked = _("Checked from last down: {hand}.").format(hand=hand) if hand else ""
+            sentences = [self._picking_words(), keys, kicks, checked, teach]
+        elif self.again is None:  # a side's first down: a fresh pick, and its cards named
+            sentences = [self._fresh_words(), keys, kicks]
+        elif hand:
             # Translators: {hand} lists the cards checked from last down.
-            sentences.append(_("Checked from last down: {hand}.").format(hand=hand))
-        if teach:
-            sentences.append(teach)
-        return " ".join(sentences)
+            sentences = [_("Your cards: {hand}.").format(hand=hand), teach, kicks]
+        else:
+            sentences = [_("Your cards."), kicks]
+        return " ".join(filter(None, sentences))
 
     def _fresh_words(self) -> str:
         """A side's first down, briefly: a fresh pick, and the cards to pick from."""
@@ -125,43 +137,35 @@ class SelectionScreen(DecisionScreen):
         return words.format(players=players, calls=calls)
 
     def _picking_words(self) -> str:
-        """What to pick, the cards to pick from, and the keys that pick them; on a side's
-        first down, that it is a fresh pick."""
+        """What to pick and the cards to pick from; on a side's first down, that it is a
+        fresh pick."""
         players = ", ".join(item.label for item in self.menu.groups[1].items)
         calls = ", ".join(item.label for item in self.menu.groups[2].items)
         fresh = self.again is None
         if self.role is Role.OFFENSE:
             # Translators: {players_count} is "2 players", {calls_count} "3 calls"; {players}
-            # and {calls} list the card names; {toggle} and {activate} are keys, as "Space" and
-            # "Enter".
+            # and {calls} list the card names.
             words = (_("A fresh pick for offense: {players_count} and {calls_count}. Players: "
-                       "{players}. Calls: {calls}. {toggle} checks a card; a full list moves "
-                       "you on to the next; {activate} confirms.") if fresh else
+                       "{players}. Calls: {calls}.") if fresh else
                      # Translators: {players_count} is "2 players", {calls_count} "3 calls";
-                     # {players} and {calls} list the card names; {toggle} and {activate}
-                     # are keys, as "Space" and "Enter".
+                     # {players} and {calls} list the card names.
                      _("Pick your offense cards for this down: {players_count} and "
-                       "{calls_count}. Players: {players}. Calls: {calls}. {toggle} checks a "
-                       "card; a full list moves you on to the next; {activate} confirms."))
+                       "{calls_count}. Players: {players}. Calls: {calls}."))
         else:
             # Translators: {players_count} is "2 players", {calls_count} "3 calls"; {players}
-            # and {calls} list the card names; {toggle} and {activate} are keys, as "Space" and
-            # "Enter".
+            # and {calls} list the card names.
             words = (_("A fresh pick for defense: {players_count} and {calls_count}. Players: "
-                       "{players}. Calls: {calls}. {toggle} checks a card; a full list moves "
-                       "you on to the next; {activate} confirms.") if fresh else
+                       "{players}. Calls: {calls}.") if fresh else
                      # Translators: {players_count} is "2 players", {calls_count} "3 calls";
-                     # {players} and {calls} list the card names; {toggle} and {activate}
-                     # are keys, as "Space" and "Enter".
+                     # {players} and {calls} list the card names.
                      _("Pick your defense cards for this down: {players_count} and "
-                       "{calls_count}. Players: {players}. Calls: {calls}. {toggle} checks a "
-                       "card; a full list moves you on to the next; {activate} confirms."))
+                       "{calls_count}. Players: {players}. Calls: {calls}."))
         players_count = n_("{count} player", "{count} players",
                            PLAYERS_PER_HAND).format(count=PLAYERS_PER_HAND)
         calls_count = n_("{count} call", "{count} calls",
                          CALLS_PER_HAND).format(count=CALLS_PER_HAND)
-        return self.host.keys.fill(words, players_count=players_count, calls_count=calls_count,
-                                   players=players, calls=calls)
+        return words.format(players_count=players_count, calls_count=calls_count,
+                            players=players, calls=calls)
 
     def confirm(self) -> None:
         players, calls = self._picked()
@@ -195,10 +199,17 @@ class SubstitutionScreen(DecisionScreen):
 
     help_key = "substitution"
 
-    def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True) -> None:
+    def __init__(self, host: Host, role: Role, hand: Hand, full: bool = True,
+                 teach_bring_in: bool = True,
+                 on_bring_in: Callable[[], None] | None = None) -> None:
+        """`teach_bring_in`: the list of cards to bring in says what it is in full ("Bring in
+        a call for Blitz:"), until the player has brought one in (`on_bring_in`); then "In
+        for Blitz:"."""
         self.role = role
         self.hand = hand
         self.out: Card | None = None
+        self.teach_bring_in = teach_bring_in
+        self.on_bring_in = on_bring_in
         self.host = host  # its buttons act through the host
         super().__init__(host, Menu(_("Keep or replace"), [self._main_group()]), full)
 
@@ -230,14 +241,28 @@ class SubstitutionScreen(DecisionScreen):
     def replace(self, out: Card) -> None:
         """The card to replace is chosen: list what may come in for it."""
         self.out = out
-        title = (_("Bring in a player for {card}:") if isinstance(out, Player)
-                 else _("Bring in a call for {card}:")).format(card=_(card_name(out)))
-        self._set_group(Group(title, [
+        if not self.teach_bring_in:
+            # Translators: the list of cards that can come in for {card}, once the player has
+            # brought one in before: "In for Blitz: Prevent".
+            title = _("In for {card}:")
+        elif isinstance(out, Player):
+            title = _("Bring in a player for {card}:")
+        else:
+            title = _("Bring in a call for {card}:")
+        self._set_group(Group(title.format(card=_(card_name(out))), [
             Item(_(card_name(swap.into)), ItemKind.BUTTON, card=swap.into,
-                 press=acting(self.host, PickSwap(swap)))
+                 press=self._bringing(swap))
             for swap in self._swaps() if swap.out == out and swap.into is not None
         ]))
         self.host.say(self.menu.describe_group())
+
+    def _bringing(self, swap: Swap) -> Callable[[], None]:
+        """What a card to bring in does when pressed: the swap, and the lesson learnt."""
+        def press() -> None:
+            if self.on_bring_in is not None:
+                self.on_bring_in()
+            self.host.act(PickSwap(swap))
+        return press
 
     def considered(self) -> Swap | None:
         """The swap whose incoming card has the focus in the bring-in list, if any (M reads

@@ -39,9 +39,10 @@ class Telling:
 
     `brief` is the short preset's own: the fewest words for each thing. `dice`: the rolls
     and the percentages behind results and kicks. `explanations`: a screen explains itself
-    every time (else the first time in a drive, or in a game when brief), and results add
-    their reasons. `positions`: the place in a list on every move (else when a list is
-    entered, and never when brief). `computer_swaps`: the other side's swaps are said."""
+    every time (else the first time in a game, and a key's use until the player has used
+    it), and results add their reasons. `positions`: the place in a list on every move
+    (else when a list is entered, and never when brief). `computer_swaps`: the other side's
+    swaps are said."""
 
     brief: bool = False
     dice: bool = False
