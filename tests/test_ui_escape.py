@@ -216,7 +216,7 @@ CASES = [
     Case("a past game", PastGameScreen,
          with_a_past_game(*title(RECORD, "down", "down", "return")),
          (WelcomeScreen, RecordScreen),
-         ("Back. Your record: December 1, 21:40: Hawks 0, Bears 0, a loss to the computer., "
+         ("Back. Your record: December 1, 21:40: Hawks 0, Bears 0, a loss to the computer, "
           "3 of 3",)),
     Case("series", SeriesScreen, pressing(*title(SERIES)), (WelcomeScreen,), WELCOME),
     Case("naming", NamingScreen, pressing(*title(0)), (WelcomeScreen,), WELCOME),

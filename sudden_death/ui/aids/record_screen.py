@@ -42,7 +42,7 @@ class RecordScreen(Screen):
         if games:
             items.append(Item(_("Export the record as a spreadsheet file (CSV)"),
                               press=self.export))
-        items += [Item(past_game_words(game), press=partial(self.open, game.id))
+        items += [Item(past_game_words(game).rstrip("."), press=partial(self.open, game.id))
                   for game in games]
         if not items:
             items = [Item(self.problem or _("No games yet. Every game you finish is kept "
