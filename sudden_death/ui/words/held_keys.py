@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-from ...language import N_, _, n_
+from ...language import _, n_, p_
 from ...storage.settings import KEY_REPEATS
 
-SPEED_WORDS = {
-    # Translators: how fast a held arrow key repeats, as in "Held keys repeat: slow, after
-    # 600 milliseconds, 6 a second".
-    "slow": N_("slow"),
-    # Translators: how fast a held arrow key repeats, as a screen reader's do.
-    "normal": N_("normal"),
-    # Translators: how fast a held arrow key repeats, the quickest choice.
-    "fast": N_("fast"),
-}
+
+def speed_words(name: str) -> str:
+    """A speed's word, with a context of its own: "fast" here is not a verbosity's word."""
+    if name == "slow":
+        # Translators: how fast a held arrow key repeats, as in "Held keys repeat: slow, after
+        # 600 milliseconds, then 6 times a second".
+        return p_("key repeat", "slow")
+    if name == "fast":
+        # Translators: how fast a held arrow key repeats, the quickest choice.
+        return p_("key repeat", "fast")
+    if name == "normal":
+        # Translators: how fast a held arrow key repeats, as a screen reader's do.
+        return p_("key repeat", "normal")
+    return name
 
 
 def key_repeat_label(name: str) -> str:
@@ -24,12 +29,11 @@ def key_repeat_label(name: str) -> str:
         # held (as a screen reader's do), turned off: each press moves once.
         return _("Held keys repeat: off")
     pause, rate = timing
-    speed = SPEED_WORDS.get(name)
     # Translators: {speed} is "slow", "normal" or "fast"; {pause} a number of milliseconds
     # before a held arrow key first repeats.
     before = n_("Held keys repeat: {speed}, after {pause} millisecond",
                 "Held keys repeat: {speed}, after {pause} milliseconds",
-                round(pause * 1000)).format(speed=_(speed) if speed else name,
+                round(pause * 1000)).format(speed=speed_words(name),
                                             pause=round(pause * 1000))
     # Translators: said after "Held keys repeat: normal, after 400 milliseconds"; {rate} is
     # how many times a second the held key then repeats.
