@@ -151,6 +151,8 @@ def test_down_held_a_second_on_the_menu_steps_several_items(tmp_path: Path) -> N
     times = [float(str(r["t"])) for r in records
              if r["kind"] == "speech" and r["text"] in MENU_MOVES]
     assert times[1] - times[0] >= 0.35  # the pause before the first repeat
+    gaps = [after - before for before, after in itertools.pairwise(times[1:])]
+    assert gaps and min(gaps) >= 0.09  # then never faster than 10 a second
 
 
 def test_enter_held_does_not_repeat(tmp_path: Path) -> None:
