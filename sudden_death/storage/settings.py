@@ -45,6 +45,10 @@ SPEECH_OUTPUTS = ("builtin", "screen_reader", "both", "braille")  # audio.speech
 COMPUTERS = ("random", "coach")  # engine.computers' names, likewise
 MAX_PASSWORD = 64  # net.protocol's; this module imports no network code
 SEAT_WAITS = (2, 5, 10, 20, 30, 60)  # minutes a table hosted here waits for a dropped friend
+# Held keys repeat (ui/run/repeat.py): the pause before the first repeat (seconds) and the
+# repeats a second, or None: off. "normal" is a screen reader's own.
+KEY_REPEATS: Mapping[str, tuple[float, int] | None] = {
+    "off": None, "slow": (0.6, 6), "normal": (0.4, 10), "fast": (0.25, 20)}
 MIN_SPEECH_VOLUME = 0.1  # a file can never make the game silent for someone who cannot see it
 MAX_FILE_BYTES = 64 * 1024  # a settings file is under 1 KB; anything far bigger is not ours
 MAX_KEY_CHANGES = 100  # commands with keys of the player's own (the game has about 50)
@@ -86,6 +90,7 @@ class Settings:
     positions: bool | None = None
     computer_swaps: bool | None = None
     rumble: bool = True  # a controller that can shakes on a sack, a turnover and a score
+    key_repeat: str = "normal"  # KEY_REPEATS: how held arrows, D-pad and stick repeat
     # The player's own keys: (command, its keys and buttons as text), for the commands changed
     # only; ui/own_keys.py reads them (checking each) and writes them.
     keys: tuple[tuple[str, tuple[str, ...]], ...] = ()
@@ -186,6 +191,9 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     wait = data.get("seat_wait")
     if isinstance(wait, int) and not isinstance(wait, bool) and wait in SEAT_WAITS:
         values["seat_wait"] = wait
+    repeat = data.get("key_repeat")
+    if isinstance(repeat, str) and repeat in KEY_REPEATS:
+        values["key_repeat"] = repeat
     size = data.get("text_size")
     if isinstance(size, int) and not isinstance(size, bool) and size in TEXT_SIZES:
         values["text_size"] = size

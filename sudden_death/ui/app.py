@@ -371,6 +371,10 @@ class App:
     def handle_key(self, key: int, mod: int) -> None:
         self.controls.handle_key(key, mod)
 
+    def repeats(self, key: int, mod: int) -> bool:
+        """Whether the key, held, repeats on the screen as it is now (Controls.repeats)."""
+        return self.controls.repeats(key, mod)
+
     def handle_text(self, text: str) -> None:
         self.controls.handle_text(text)
 

@@ -21,7 +21,18 @@ from ..language import _
 from .aids.comfort import Comfort
 from .aids.keys_screen import KeyCapture
 from .friends import Friends
-from .keymap import MODIFIER_KEYS, PICKS, Command, Context, KeyMap, is_pad, pick_number, types_text
+from .keymap import (
+    MODIFIER_KEYS,
+    MOVES,
+    PICKS,
+    REPEAT_KEYS,
+    Command,
+    Context,
+    KeyMap,
+    is_pad,
+    pick_number,
+    types_text,
+)
 from .panel import Panel
 from .play import Play
 from .screens import review as sections
@@ -140,6 +151,23 @@ class Controls:
             self.app.say(_("That key does nothing here. Press F1 for help."))
             return
         self.commands[command]()
+
+    def repeats(self, key: int, mod: int) -> bool:
+        """Whether `key`, held, repeats here and now: an arrow or the D-pad, meaning a command
+        that only moves (MOVES) on the screen on top; Left and Right in settings change the
+        setting, so they do not, and nothing repeats where a key is being chosen."""
+        if key not in REPEAT_KEYS:
+            return False
+        shift = bool(mod & pygame.KMOD_SHIFT)
+        screen = self.app.top
+        if self.section == 0:
+            if isinstance(screen, KeyCapture):
+                return False
+            if screen.key_context is not Context.GAME:
+                own = self.app.keys.command(key, shift, screen.key_context)
+                if own is not None:
+                    return own in MOVES
+        return self.app.keys.command(key, shift) in MOVES
 
     def command_table(self) -> dict[Command, Callable[[], None]]:
         """What each command of the game's context does when no screen took it."""

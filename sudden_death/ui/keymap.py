@@ -140,6 +140,17 @@ PICKS = (Command.PICK_1, Command.PICK_2, Command.PICK_3, Command.PICK_4, Command
          Command.PICK_6, Command.PICK_7, Command.PICK_8, Command.PICK_9)
 
 
+# Commands that only move (through a list, the history, the text shown): a held key that means
+# one of them repeats (ui/run/repeat.py); a command that acts never does.
+MOVES = frozenset({Command.PREVIOUS_ITEM, Command.NEXT_ITEM, Command.HISTORY_BACK,
+                   Command.HISTORY_FORWARD, Command.SCROLL_UP, Command.SCROLL_DOWN})
+# The keys and buttons that repeat while held, when what they mean is one of MOVES: the arrows
+# and the D-pad (the left stick presses the D-pad's buttons).
+REPEAT_KEYS = frozenset({pygame.K_UP, pygame.K_DOWN, pygame.K_LEFT, pygame.K_RIGHT,
+                         PAD_BASE + Pad.DPAD_UP.value, PAD_BASE + Pad.DPAD_DOWN.value,
+                         PAD_BASE + Pad.DPAD_LEFT.value, PAD_BASE + Pad.DPAD_RIGHT.value})
+
+
 def pick_number(command: Command) -> int | None:
     """1-9 for a pick command (the Nth item of the list), else None."""
     return PICKS.index(command) + 1 if command in PICKS else None

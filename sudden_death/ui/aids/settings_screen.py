@@ -13,6 +13,7 @@ from typing import Protocol, TypeVar
 from ...language import N_, _, active, available, n_, p_
 from ...storage.settings import (
     COMPUTERS,
+    KEY_REPEATS,
     MIN_SPEECH_VOLUME,
     SEAT_WAITS,
     SPEECH_OUTPUTS,
@@ -24,6 +25,7 @@ from ...storage.settings import (
 from ..keymap import Command, Context
 from ..screens.base import Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
+from ..words.held_keys import key_repeat_label
 from ..words.verbosity import VERBOSITY_WORDS, Verbosity
 from .audio_controls import AudioControls
 from .keys_screen import KeysScreen
@@ -39,15 +41,15 @@ VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 # Language first: whoever cannot follow the words they hear finds it with O alone.
 SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume",
                 "crowd_volume", "verbosity",
-                *SWITCHES, "menu_wrap", "play_sweep", "mono", "rumble", "waiting_sound",
-                "seat_wait",
+                *SWITCHES, "menu_wrap", "play_sweep", "mono", "rumble", "key_repeat",
+                "waiting_sound", "seat_wait",
                 "table_server",
                 "table_password", "text_size", "computer", "overtime", "speech_engine",
                 "speech_output")
 # Space and Enter step these
 CYCLED = ("language", "speech_engine", "verbosity", "menu_wrap", "voice", "text_size",
           "speech_output", "computer", "overtime", "play_sweep", "mono", "rumble",
-          "waiting_sound",
+          "key_repeat", "waiting_sound",
           "seat_wait",
           *SWITCHES)
 # Typed settings: Enter opens a line to type them on.
@@ -169,6 +171,8 @@ class SettingsScreen(Screen):
             # a turnover and a score.
             return (_("Controller rumble: on") if settings.rumble
                     else _("Controller rumble: off"))
+        if key == "key_repeat":
+            return key_repeat_label(settings.key_repeat)
         if key == "waiting_sound":
             # Translators: the setting for a soft sound every few seconds while a friend at a
             # table is still choosing.
@@ -367,6 +371,10 @@ class SettingsScreen(Screen):
         if key == "computer":
             return old.changed(computer=_step(COMPUTERS, COMPUTERS.index(old.computer),
                                               direction, cycle))
+        if key == "key_repeat":
+            repeats = tuple(KEY_REPEATS)
+            return old.changed(key_repeat=_step(repeats, repeats.index(old.key_repeat),
+                                                direction, cycle))
         if key == "seat_wait":
             return old.changed(seat_wait=_step(SEAT_WAITS, SEAT_WAITS.index(old.seat_wait),
                                                direction, cycle))

@@ -1,8 +1,11 @@
 """Key scripts for `--keys`: parse each line and post it into pygame's queue as real events.
 
 A step is a pygame key name with optional `shift+` / `ctrl+` / `alt+` / `meta+` prefixes (`tab`,
-`shift+tab`, `return`, `f1`, `alt+f4`), `type TEXT` for typed text, or `pad STEP` for a
-virtual game controller (`virtual_pad.py`: `pad connect NAME`, `pad a`, `pad stick down`).
+`shift+tab`, `return`, `f1`, `alt+f4`), `type TEXT` for typed text, `pad STEP` for a
+virtual game controller (`virtual_pad.py`: `pad connect NAME`, `pad a`, `pad stick down`), or
+`hold STEP SECONDS` for a key or a pad's button or stick held down that long, then let go
+(`hold down 1.0`, `hold pad dpad_down 1.0`, `hold pad stick down 1.0`): the loop takes no
+other step meanwhile, so a held key repeats as a player's would (repeat.py).
 Posting real KEYDOWN/KEYUP and TEXTINPUT events means scripted runs go through exactly the same
 loop and handlers as a player's keyboard; `alt+f4` is a close request, as the window manager
 would send it.
@@ -27,7 +30,7 @@ import sys
 import threading
 import warnings
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import BinaryIO
 
 import pygame
@@ -48,6 +51,8 @@ STDERR_COPIES = 20
 a driver that never reads stderr can't fill its pipe and stall the reader."""
 ECHO = 40
 """Characters of a bad line quoted in a message."""
+MAX_HOLD_S = 60.0
+"""Seconds one `hold` step may hold a key: longer than any test needs, short of a hang."""
 
 ALIASES = {
     "enter": "return",
@@ -96,6 +101,7 @@ class Step:
     alt: bool = False
     gui: bool = False
     pad: str | None = None  # a virtual controller's step (virtual_pad.py), not a key
+    hold: float | None = None  # seconds the key or pad step is held down before it is let go
 
     @property
     def closes_window(self) -> bool:
@@ -118,6 +124,8 @@ def parse_step(line: str) -> Step | None:
         return None
     if stripped.lstrip().lower().startswith("type "):
         return Step(text=stripped.lstrip()[5:])
+    if stripped.lstrip().lower().startswith("hold "):
+        return _hold_step(stripped.strip()[5:].strip())
     if stripped.lstrip().lower().startswith("pad "):
         return Step(pad=stripped.strip()[4:].strip())
     name = stripped.strip().lower()
@@ -131,6 +139,25 @@ def parse_step(line: str) -> Step | None:
         name = rest.strip()
     return Step(key=ALIASES.get(name, name), shift="shift" in held, ctrl="ctrl" in held,
                 alt="alt" in held, gui="gui" in held)
+
+
+def _hold_step(text: str) -> Step:
+    """`hold STEP SECONDS`: a key or pad step (not typed text, not another hold) held down."""
+    head, _space, last = text.rpartition(" ")
+    try:
+        seconds = float(last)
+    except ValueError:
+        raise KeyScriptError(f"hold needs a key and seconds, as 'hold down 1.0': {echo(text)}"
+                             ) from None
+    if not 0 < seconds <= MAX_HOLD_S:  # also refuses nan
+        raise KeyScriptError(f"a hold is more than 0 and at most {MAX_HOLD_S:g} seconds: "
+                             f"{echo(last)}")
+    step = parse_step(head)
+    if step is None or step.text is not None or step.hold is not None or step.closes_window:
+        raise KeyScriptError(f"hold needs a key or a pad's button or stick: {echo(head)}")
+    if step.pad is not None and step.pad.split()[0].lower() in ("connect", "disconnect"):
+        raise KeyScriptError(f"a pad's {step.pad.split()[0]} can't be held")
+    return replace(step, hold=seconds)
 
 
 def checked_step(line: str, keys: bool = True) -> Step | None:
@@ -177,7 +204,8 @@ def _code(name: str) -> int:
 
 
 def post_step(step: Step) -> None:
-    """Post one step as the events a real keyboard (or window manager) would give."""
+    """Post one step as the events a real keyboard (or window manager) would give; a held
+    step's key goes down only (`post_release` lets it go)."""
     if step.text is not None:
         for char in step.text:
             pygame.event.post(pygame.event.Event(pygame.TEXTINPUT, text=char))
@@ -186,13 +214,23 @@ def post_step(step: Step) -> None:
         pygame.event.post(pygame.event.Event(pygame.WINDOWCLOSE))
         pygame.event.post(pygame.event.Event(pygame.QUIT))
         return
+    _post_key(step, (pygame.KEYDOWN,) if step.hold is not None else
+              (pygame.KEYDOWN, pygame.KEYUP))
+
+
+def post_release(step: Step) -> None:
+    """A held step's key let go."""
+    _post_key(step, (pygame.KEYUP,))
+
+
+def _post_key(step: Step, kinds: tuple[int, ...]) -> None:
     code = key_code(step)
     mod = ((pygame.KMOD_LSHIFT if step.shift else 0) | (pygame.KMOD_LCTRL if step.ctrl else 0)
            | (pygame.KMOD_LALT if step.alt else 0) | (pygame.KMOD_LGUI if step.gui else 0))
     unicode = step.key if len(step.key) == 1 else ""
     if step.shift and unicode:
         unicode = unicode.upper()
-    for kind in (pygame.KEYDOWN, pygame.KEYUP):
+    for kind in kinds:
         pygame.event.post(
             pygame.event.Event(kind, key=code, mod=mod, unicode=unicode, scancode=0)
         )

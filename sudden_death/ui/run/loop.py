@@ -20,6 +20,7 @@ import traceback
 from collections.abc import Callable
 from contextvars import Token
 from dataclasses import replace
+from functools import partial
 from typing import Any
 
 import pygame
@@ -32,14 +33,16 @@ from ...audio.silent import SilentCues, SilentSpeaker
 from ...audio.speech_output import SpeechOutput
 from ...language import N_, LanguageChoice, _, choose, install, restore
 from ...storage.folders import user_folders
-from ...storage.settings import load_settings
+from ...storage.settings import KEY_REPEATS, load_settings
 from ..app import App
+from ..keymap import MODIFIER_KEYS
 from ..window.frame_log import FrameLog
 from ..window.render import HEIGHT, WIDTH, Fonts, draw
 from .cli import Options, parse_options
-from .key_script import KeyScriptError, KeySource, Step, StepError, post_step
+from .key_script import KeyScriptError, KeySource, Step, StepError, post_release, post_step
 from .log_file import open_log
 from .pads import Pads
+from .repeat import Repeater
 from .transcript import Transcript
 from .virtual_pad import PadDriver, PadStepError
 from .wake import Wake
@@ -211,9 +214,10 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
             for words in app.comfort.controls.news_words(news):
                 app.tell_notice(words, cue=False)
         app.comfort.start(options.config, loaded)
-        pads = Pads(press=lambda key: app.handle_key(key, 0),
+        presses = KeyPresses(app)
+        pads = Pads(press=presses.press,
                     tell=lambda words: app.tell_notice(words, cue=False, again=True),
-                    rumbles=lambda: app.comfort.settings.rumble)
+                    rumbles=lambda: app.comfort.settings.rumble, release=presses.release)
         app.on_cue = pads.cue_heard
         fonts = Fonts(app.comfort.settings.text_size)
         sys.setswitchinterval(GIL_SWITCH_SECONDS)
@@ -223,7 +227,8 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         driver = PadDriver(lambda low, high: transcript.record("rumble", low=low, high=high))
         try:
             _loop(app, source, fonts, transcript, poll, frames,
-                  stop=lambda: guard.code is not None, pads=pads, driver=driver, wake=wake)
+                  stop=lambda: guard.code is not None, pads=pads, driver=driver, wake=wake,
+                  presses=presses)
         finally:
             app.close_table()  # the friend hears that this seat left
             driver.close()
@@ -335,14 +340,76 @@ def _key_source(keys: str | None) -> KeySource | None:
     return KeySource.from_file(keys)
 
 
+class KeyPresses:
+    """Key presses and releases, from the keyboard and the pads, into the app and its
+    `Repeater`: a held arrow or D-pad that means a move (`App.repeats`) is pressed again while
+    held, at the player's setting (`key_repeat`), and any other press stops the repeating."""
+
+    def __init__(self, app: App, clock: Callable[[], float] = time.perf_counter) -> None:
+        self.app = app
+        self.clock = clock
+        self.repeater = Repeater()
+        self._timing: object = object()  # none yet: the first look sets it
+        self.sync()
+
+    def sync(self) -> None:
+        """The repeater's pause and rate as the setting says now (it may have just changed)."""
+        timing = KEY_REPEATS.get(self.app.comfort.settings.key_repeat)
+        if timing != self._timing:
+            self._timing = timing
+            self.repeater.set_timing(*(timing or (None, None)))
+
+    def press(self, key: int, mod: int = 0) -> None:
+        self.sync()
+        if key not in MODIFIER_KEYS:  # Shift pressed while Down is held: Down goes on
+            if self.app.repeats(key, mod):
+                self.repeater.press(key, self.clock(), mod)
+            else:
+                self.repeater.stop()
+        self.app.handle_key(key, mod)
+
+    def release(self, key: int) -> None:
+        self.repeater.release(key)
+
+    def stop(self) -> None:
+        self.repeater.stop()
+
+    def repeat(self, now: float) -> bool:
+        """Press again what is due at `now`; True if anything was. A key that no longer means
+        a move here (the screen changed under it) stops repeating instead."""
+        self.sync()
+        made = False
+        for key, mod in self.repeater.due(now):
+            if self.app.repeats(key, mod):
+                self.app.handle_key(key, mod)
+                made = True
+            else:
+                self.repeater.stop()
+        return made
+
+    def next_due(self) -> float | None:
+        return self.repeater.next_due()
+
+
+class _Hold:
+    """A key script's held step: let go (`release`) at `until`, and no other step till then."""
+
+    def __init__(self, until: float, release: Callable[[], None]) -> None:
+        self.until = until
+        self.release = release
+
+
 def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcript,
           poll: NoticePoll = _no_notices, frames: FrameLog | None = None,
           stop: Callable[[], bool] = lambda: False, pads: Pads | None = None,
-          driver: PadDriver | None = None, wake: Wake | None = None) -> None:
+          driver: PadDriver | None = None, wake: Wake | None = None,
+          presses: KeyPresses | None = None) -> None:
     """Turn until the game ends: the calls other threads posted, the app's news, a scripted
-    step, the window's events and a frame; then, with nothing to do, sleep until the Wake or
-    the next due time (see `_idle`)."""
+    step, the window's events, a held key's repeat and a frame; then, with nothing to do,
+    sleep until the Wake or the next due time (see `_idle`)."""
     wake = wake if wake is not None else Wake()
+    presses = presses if presses is not None else KeyPresses(app)
+    hold: _Hold | None = None
     last_draw = 0.0
     waiting_said = False
     window = pygame.display.get_driver() not in HEADLESS_DRIVERS  # a keyboard may type
@@ -352,7 +419,10 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
             app.tell_notice(notice)
         app.tick()
         idle_live = False  # a live script with no line ready: the loop may sleep for one
-        if source is not None and not pygame.event.peek():
+        if hold is not None and time.perf_counter() >= hold.until:
+            hold.release()  # a held step's key comes up: its event is taken below
+            hold = None
+        if source is not None and hold is None and not pygame.event.peek():
             step = source.next(0)
             if step is False and source.live:
                 idle_live = True
@@ -366,21 +436,27 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
                 try:
                     if driver is None:
                         raise PadStepError("this game has no virtual pads")
-                    driver.step(step.pad)
+                    driver.step(step.pad, hold=step.hold is not None)
+                    if step.hold is not None:
+                        hold = _Hold(time.perf_counter() + step.hold, driver.let_go)
                 except PadStepError as error:
                     transcript.error(f"pad {step.pad}: {error}")
             elif isinstance(step, Step):
                 waiting_said = False
                 post_step(step)
+                if step.hold is not None:
+                    hold = _Hold(time.perf_counter() + step.hold, partial(post_release, step))
             elif isinstance(step, StepError):  # said, then waiting again for the next line
                 transcript.error(step.text)
                 waiting_said = False
         events = pygame.event.get()
         for event in events:
-            _dispatch(app, event, pads)
+            _dispatch(app, event, pads, presses)
             if not app.running:
                 break
         now = time.perf_counter()
+        if app.running and presses.repeat(now):
+            busy = True
         recording = frames is not None and frames.active  # then every state is drawn
         if app.dirty and (now - last_draw >= FRAME_SECONDS or source is None or recording):
             try:
@@ -396,7 +472,8 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
                 traceback.print_exc()
             app.dirty = False
             last_draw = now
-        if busy or events or not app.running or not (source is None or idle_live):
+        if busy or events or not app.running or not (source is None or idle_live
+                                                     or hold is not None):
             continue  # something happened, or a script's next step is due at once
         if source is None and app.dirty:
             continue  # drawn on the next turn (an event's handler made it dirty after the draw)
@@ -406,6 +483,11 @@ def _loop(app: App, source: KeySource | None, fonts: Fonts, transcript: Transcri
         due = app.due()
         if due is not None:
             timeout = min(timeout, due - now)
+        repeat_due = presses.next_due()  # a held key: woken exactly when it repeats
+        if repeat_due is not None:
+            timeout = min(timeout, repeat_due - now)
+        if hold is not None:
+            timeout = min(timeout, hold.until - now)
         if window or (pads is not None and pads.pads):
             timeout = min(timeout, INPUT_POLL_S)
         _idle(wake, timeout)
@@ -419,15 +501,26 @@ def _idle(wake: Wake, timeout: float) -> None:
         wake.wait(timeout)
 
 
-def _dispatch(app: App, event: Any, pads: Pads | None = None) -> None:
-    """Handle one event; an unexpected error is logged and apologised for, never fatal."""
+def _dispatch(app: App, event: Any, pads: Pads | None = None,
+              presses: KeyPresses | None = None) -> None:
+    """Handle one event; an unexpected error is logged and apologised for, never fatal. Keys
+    go through `presses` (and so may repeat while held) when given."""
     try:
         if pads is not None and pads.handle(event):
             return
         if event.type == pygame.QUIT:
             app.running = False
         elif event.type == pygame.KEYDOWN:
-            app.handle_key(event.key, event.mod)
+            if presses is not None:
+                presses.press(event.key, event.mod)
+            else:
+                app.handle_key(event.key, event.mod)
+        elif event.type == pygame.KEYUP:
+            if presses is not None:
+                presses.release(event.key)
+        elif event.type == pygame.WINDOWFOCUSLOST:
+            if presses is not None:  # a key let go elsewhere never comes up here
+                presses.stop()
         elif event.type == pygame.TEXTINPUT:
             app.handle_text(event.text)
         elif event.type in (pygame.WINDOWEXPOSED, pygame.VIDEOEXPOSE, pygame.VIDEORESIZE,

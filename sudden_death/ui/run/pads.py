@@ -2,8 +2,9 @@
 
 SDL maps every pad it knows onto one Xbox-like layout, so a button is the same number on any
 pad; the key map holds buttons as keys of their own (`keymap.Pad`), and a press reaches the app
-the way a key does. The left stick is read as the D-pad: pushed past half way it presses that
-direction once, and it must come back under a quarter before it presses again. Plugging a pad
+the way a key does, and a button let go (or the stick back) reaches it as a key let go, so a
+held D-pad can repeat (repeat.py). The left stick is read as the D-pad: pushed past half way
+it presses that direction, and it must come back under a quarter before it lets go. Plugging a pad
 in or out is said with its name. A pad that can rumbles on a sack, a turnover and a score.
 
 Nothing here waits: a pad that fails to open or to rumble is skipped, with a line in the log.
@@ -71,11 +72,14 @@ STICK_BUTTONS = {(LEFT_X, -1): Pad.DPAD_LEFT, (LEFT_X, 1): Pad.DPAD_RIGHT,
 
 class Pads:
     """The pads plugged in, by SDL's instance id. `press(key)` is the app's key handler,
-    `tell(words)` says a pad's arrival or leaving, `rumbles()` whether the setting is on."""
+    `release(key)` hears it let go, `tell(words)` says a pad's arrival or leaving,
+    `rumbles()` whether the setting is on."""
 
     def __init__(self, press: Callable[[int], None], tell: Callable[[str], None],
-                 rumbles: Callable[[], bool]) -> None:
+                 rumbles: Callable[[], bool],
+                 release: Callable[[int], None] | None = None) -> None:
         self.press = press
+        self.release: Callable[[int], None] = release or (lambda key: None)
         self.tell = tell
         self.rumbles = rumbles
         self.pads: dict[int, controller.Controller] = {}  # by SDL's instance id
@@ -88,7 +92,8 @@ class Pads:
             LOG.warning("game controllers can't be read: %s", error)
 
     EVENTS = (pygame.CONTROLLERDEVICEADDED, pygame.CONTROLLERDEVICEREMOVED,
-              pygame.CONTROLLERBUTTONDOWN, pygame.CONTROLLERAXISMOTION)
+              pygame.CONTROLLERBUTTONDOWN, pygame.CONTROLLERBUTTONUP,
+              pygame.CONTROLLERAXISMOTION)
 
     def handle(self, event: Any) -> bool:
         """Take a controller's event; False for any other event."""
@@ -101,6 +106,9 @@ class Pads:
         elif event.type == pygame.CONTROLLERBUTTONDOWN:
             if event.instance_id in self.pads:
                 self.press(PAD_BASE + event.button)
+        elif event.type == pygame.CONTROLLERBUTTONUP:
+            if event.instance_id in self.pads:
+                self.release(PAD_BASE + event.button)
         else:
             self._moved(event.instance_id, event.axis, event.value)
         return True
@@ -127,6 +135,8 @@ class Pads:
         self.sticks.pop(instance, None)
         if pad is None:
             return
+        for button in STICK_BUTTONS.values():  # a pad pulled out holds nothing down
+            self.release(button.key)
         name = pad.name or _("a game controller")
         with contextlib.suppress(pygame.error):
             pad.quit()
@@ -142,7 +152,11 @@ class Pads:
         held = getattr(stick, field)
         now = stick_direction(value, held)
         setattr(stick, field, now)
-        if now and now != held:
+        if now == held:
+            return
+        if held:
+            self.release(STICK_BUTTONS[(axis, held)].key)
+        if now:
             self.press(STICK_BUTTONS[(axis, now)].key)
 
     def cue_heard(self, name: str) -> None:

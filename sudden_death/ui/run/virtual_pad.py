@@ -10,8 +10,9 @@ events would skip.
 Steps (`pad` then): `connect [NAME]`, `disconnect`, a button (`a`, `b`, `x`, `y`, `back`,
 `guide`, `start`, `left_stick`, `right_stick`, `left_shoulder`, `right_shoulder`, `dpad_up`,
 `dpad_down`, `dpad_left`, `dpad_right`), or `stick up|down|left|right` (the left stick pushed
-all the way). A button stays down until the next pad step, which first lets it go, so SDL sees
-every press as a change.
+all the way). A button or the stick is pressed and let go again, each seen by SDL as a change;
+the key script's `hold pad ... SECONDS` leaves it down that long (`PadDriver.let_go` after),
+so a held D-pad or stick repeats as a player's would.
 """
 
 from __future__ import annotations
@@ -179,8 +180,9 @@ class PadDriver:
         self.pad: VirtualPad | None = None
         self._sdl: ctypes.CDLL | None = None
 
-    def step(self, text: str) -> None:
-        """Do one checked pad step; PadStepError when it can't be done now."""
+    def step(self, text: str, hold: bool = False) -> None:
+        """Do one checked pad step; PadStepError when it can't be done now. A button or the
+        stick is let go at once, unless `hold`: then it stays down until `let_go`."""
         words = text.split()
         head = words[0].lower()
         if head == "connect":
@@ -199,6 +201,14 @@ class PadDriver:
             self.pad.push_stick(words[1].lower())
         else:
             self.pad.press(Pad[head.upper()])
+        if not hold and self.pad is not None:
+            pygame.event.pump()  # SDL sees it down before it comes up again
+            self.pad.let_go()
+
+    def let_go(self) -> None:
+        """What a held step holds comes up (nothing, if the pad is gone)."""
+        if self.pad is not None:
+            self.pad.let_go()
 
     def close(self) -> None:
         if self.pad is not None:
