@@ -29,6 +29,7 @@ from .keymap import (
 )
 from .panel import Panel
 from .play import Play
+from .reporting import Reporter
 from .screens.base import ConfirmScreen, Extra, Screen
 from .screens.friend import (
     ChatScreen,
@@ -66,6 +67,7 @@ class App:
         self.keys = KeyMap.default()  # what each key does (keymap.py)
         self.controls = Controls(self)  # the game's own keys, sections, details (controls.py)
         self.config_folder: Path | None = None  # --config; None: the player's own folder
+        self.reporter = Reporter(self)  # Report a problem (reporting.py)
         # Whether the game in progress is kept (game_file.py): set by the loop, never by an
         # app made for a test without a folder of its own.
         self.keeps_games = False
@@ -315,7 +317,11 @@ class App:
         self.take_steps()
 
     def open_extra(self, extra: Extra) -> None:
-        """Settings, How to play or the guided first down (from the title screen)."""
+        """Settings, How to play, the guided first down or a problem report (from the title
+        screen)."""
+        if extra is Extra.REPORT:
+            self.reporter.report()
+            return
         self.comfort.open(extra)
 
     def tick(self) -> None:
