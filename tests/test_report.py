@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from app_driver import started_app
 from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death import __version__
@@ -98,3 +99,16 @@ def test_the_home_folder_is_written_as_a_tilde_and_secrets_masked() -> None:
     assert home not in text and "~/Documents/x.csv" in text
     assert "pw-long-enough" not in text and "the ***" in text
     assert "line 101\n" not in text and "line 102\n" in text  # the last 200 lines
+
+
+def test_the_first_fault_notice_says_how_to_report_it_once(tmp_path: Path) -> None:
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    heard = len(speaker.spoken)
+    app.tell_notice("Settings could not be saved.", cue=False)  # no fault cue: no offer
+    app.tell_notice("The voice stopped: no sound device.")
+    app.tell_notice("The sound effects stopped: no sound device.")
+    assert [m.text for m in speaker.spoken[heard:]] == [
+        "Settings could not be saved.", "The voice stopped: no sound device.",
+        "To tell someone, choose Report a problem on the title screen or in settings.",
+        "The sound effects stopped: no sound device."]

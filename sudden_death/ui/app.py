@@ -341,11 +341,14 @@ class App:
         the error cue (an audio fault: the cue is how a player without speech hears that
         something is wrong). It stays shown until the player's next key after it; the history
         keeps it for good. `again` says it even if it was said before (an answer to a
-        setting the player just changed)."""
+        setting the player just changed). After the first fault (a notice with its cue) of
+        a session comes one sentence on how to report it (reporting.py)."""
         if (self.panel.add_notice(notice) or again) and notice:
             if cue:
                 self.cue("menu_error")
             self.say(notice, interrupt=False, category=Category.NOTICE)
+            if cue:
+                self.say(self.reporter.offer(), interrupt=False, category=Category.NOTICE)
 
     def scroll_panel(self, direction: int) -> None:
         """Page Up / Page Down: the text panel a page at a time, for whoever reads it."""
