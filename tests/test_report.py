@@ -8,6 +8,7 @@ import platform
 import sys
 from pathlib import Path
 
+import pygame
 import pytest
 from app_driver import started_app
 from recording import RecordingCues, RecordingSpeaker
@@ -19,6 +20,7 @@ from sudden_death.storage.seat_file import SavedSeat, save_seat
 from sudden_death.storage.settings import Settings, save_settings
 from sudden_death.ui.run.cli import Options
 from sudden_death.ui.run.loop import run_app
+from sudden_death.ui.run.report_facts import copy_to_clipboard
 
 PASSWORD = "hunter-two-secret"
 TOKEN = "Zq8vK3mWx7LpR2nT5bYc9dFh"  # shaped as secrets.token_urlsafe(18) gives
@@ -112,3 +114,10 @@ def test_the_first_fault_notice_says_how_to_report_it_once(tmp_path: Path) -> No
         "Settings could not be saved.", "The voice stopped: no sound device.",
         "To tell someone, choose Report a problem on the title screen or in settings.",
         "The sound effects stopped: no sound device."]
+
+
+def test_no_clipboard_under_the_dummy_driver() -> None:
+    """SDL's dummy driver "keeps" a clipboard text only for itself: the game says nothing."""
+    pygame.display.init()
+    assert pygame.display.get_driver() == "dummy"
+    assert copy_to_clipboard("/a/path") is False
