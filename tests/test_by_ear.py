@@ -160,7 +160,7 @@ def test_settings_open_again_where_they_were_left(tmp_path: Path, verbosity: str
     app, speaker = game_app(tmp_path, verbosity)
     press(app, "o", "down", "down", "down", "escape", "o")
     assert isinstance(app.top, SettingsScreen)
-    entries = len(SETTING_KEYS) + 3  # and Keys, Reset, Done
+    entries = len(SETTING_KEYS) + 4  # and Keys, Report a problem, Reset, Done
     where = "" if verbosity == "short" else f", 4 of {entries}"  # short names no places
     assert texts(speaker)[-1].endswith(f"Speech volume: 100 percent{where}")
 

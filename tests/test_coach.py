@@ -85,7 +85,8 @@ def test_the_setting_and_the_command_line_choose_the_opponent() -> None:
 def test_the_coach_is_announced_at_each_game_and_chosen_in_settings(tmp_path: Path) -> None:
     speaker = RecordingSpeaker()
     app = started_app(tmp_path, speaker)
-    press(app, "o", "end", "up", "up", "up", "up", "up", "up")  # Done, Reset, Keys, output, engine,
+    press(app, "o", "end", "up", "up", "up", "up", "up", "up", "up")  # Done, Reset, Report,
+    # Keys, output, engine,
     # Overtime, Opponent
     assert speaker.spoken[-1].text == "Opponent: the rules' computer, picking at random"
     press(app, "right")

@@ -366,7 +366,7 @@ def test_choosing_a_mute_reader_in_the_settings_keeps_every_key_answered(
     assert proc.stdin is not None
     try:
         read_until(proc, "Welcome to Sudden Death", 30)
-        proc.stdin.write("o\nend\nup\nup\nup\nright\n")  # Done, Reset, Keys, output
+        proc.stdin.write("o\nend\nup\nup\nup\nup\nright\n")  # Done, Reset, Report, Keys, output
         proc.stdin.flush()
         read_until(proc, "Speech output: screen reader, connecting", 10)
         proc.stdin.write("up\n")  # the loop answers at once, the reader still connecting

@@ -379,7 +379,7 @@ def test_changing_the_output_is_heard_at_once_and_confirmed_by_the_new_output(
         tmp_path: Path) -> None:
     reader = FakeReader()
     app, voice, output = make_app(tmp_path, reader)
-    press(app, "o", "end", "up", "up", "up")  # Done, Reset, Keys, then Speech output
+    press(app, "o", "end", "up", "up", "up", "up")  # Done, Reset, Report, Keys, then output
     assert voice.spoken[-1].text == "Speech output: built-in voice"
     press(app, "right")
     assert voice.spoken[-1].text == "Speech output: screen reader, connecting"  # at once
@@ -405,7 +405,7 @@ def test_changing_the_output_is_heard_at_once_and_confirmed_by_the_new_output(
 def test_choosing_a_screen_reader_that_is_not_there_says_so_in_the_voice(
         tmp_path: Path) -> None:
     app, voice, output = make_app(tmp_path, None)
-    press(app, "o", "end", "up", "up", "up", "right")
+    press(app, "o", "end", "up", "up", "up", "up", "right")
     answered(app, output)
     said = [m.text for m in voice.spoken[-2:]]
     assert said == [

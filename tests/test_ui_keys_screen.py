@@ -22,7 +22,8 @@ REPEAT_LINE = list(COMMAND_NAMES).index(Command.REPEAT)
 
 
 def open_keys(app: App) -> None:
-    press(app, "o", "end", "up", "up", "return")  # Settings: Done, Reset, Keys and buttons
+    press(app, "o", "end", "up", "up", "up", "return")  # Settings: Done, Reset, Report a
+    # problem, Keys and buttons
     assert isinstance(app.top, KeysScreen)
 
 

@@ -32,7 +32,7 @@ def test_the_language_is_the_first_setting_and_changes_at_once(tmp_path: Path) -
     speaker = RecordingSpeaker()
     app = started_app(tmp_path, speaker)
     press(app, "o")
-    entries = len(SETTING_KEYS) + 3  # and Keys, Reset, Done
+    entries = len(SETTING_KEYS) + 4  # and Keys, Report a problem, Reset, Done
     assert speaker.spoken[-1].text.endswith(f"Language: English, 1 of {entries}")
     press(app, "right")
     heard = speaker.spoken[-1].text

@@ -203,7 +203,7 @@ def test_settings_menu_from_title_and_in_game_each_change_heard_and_saved(
     press(app, "down", "down", "down", "down", "return")  # title screen: Settings
     assert isinstance(app.top, SettingsScreen)
     assert speaker.spoken[-1].text.startswith("Settings. Up and Down")
-    entries = len(SETTING_KEYS) + 3  # and Keys, Reset, Done
+    entries = len(SETTING_KEYS) + 4  # and Keys, Report a problem, Reset, Done
     assert speaker.spoken[-1].text.endswith(f"Language: English, 1 of {entries}")
     press(app, "down", "shift+right")
     assert speaker.rate == 225 and speaker.spoken[-1].text == \
@@ -344,8 +344,8 @@ def test_speech_engine_setting_switches_heard_at_once_and_saved(tmp_path: Path) 
     """Where two engines exist (Windows, macOS) the setting switches and says so in the new
     engine; the voice goes back to the new engine's default. With one, it says so."""
     app, speaker, _cues = make_app(tmp_path)
-    # Done, Keys, Reset, Speech output, then Speech engine
-    press(app, "o", "end", "up", "up", "up", "up")
+    # Done, Reset, Report a problem, Keys, Speech output, then Speech engine
+    press(app, "o", "end", "up", "up", "up", "up", "up")
     assert speaker.spoken[-1].text == "Speech engine: eSpeak NG"
     press(app, "space")
     assert speaker.spoken[-1].text == "Only eSpeak NG speaks on this system."
@@ -363,8 +363,8 @@ def test_speech_engine_setting_switches_heard_at_once_and_saved(tmp_path: Path) 
 
 def test_text_size_setting_steps_is_saved_and_sizes_the_window(tmp_path: Path) -> None:
     app, speaker, _cues = make_app(tmp_path)
-    # Done, Keys, Reset, output, engine,
-    press(app, "o", "end", "up", "up", "up", "up", "up", "up", "up")
+    # Done, Reset, Report a problem, Keys, output, engine,
+    press(app, "o", "end", "up", "up", "up", "up", "up", "up", "up", "up")
     # Overtime, Opponent, then Text size
     assert speaker.spoken[-1].text == "Text size: 100 percent"
     press(app, "right")

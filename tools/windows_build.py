@@ -765,7 +765,9 @@ def screen_reader_smoke(wine: Wine, folder: Path, work: Path) -> str:
     command = [wine.executable, str(folder / f"{CONSOLE}.exe"), "--headless", "--no-sound",
                "--seed", "1", "--keys", "-", "--transcript", windows_path(transcript),
                "--config", windows_path(config)]
-    keys = ["o", "end", "up", "up", "up", "escape", "return", "type Hawks", "return", "return"]
+    # Settings: Done, Reset, Report a problem, Keys, then Speech output; back to the title.
+    keys = ["o", "end", "up", "up", "up", "up", "escape", "return", "type Hawks", "return",
+            "return"]
     played = play_scripted(command, wine.env(PYGAME_HIDE_SUPPORT_PROMPT="1"), run, keys,
                            work / "reader-diagnostics.json", transcript, sound=False,
                            stop=wine)

@@ -29,6 +29,7 @@ from .keymap import (
 )
 from .panel import Panel
 from .play import Play
+from .reporting import Reporter
 from .screens.base import ConfirmScreen, Extra, Screen
 from .screens.friend import (
     ChatScreen,
@@ -66,6 +67,7 @@ class App:
         self.keys = KeyMap.default()  # what each key does (keymap.py)
         self.controls = Controls(self)  # the game's own keys, sections, details (controls.py)
         self.config_folder: Path | None = None  # --config; None: the player's own folder
+        self.reporter = Reporter(self)  # Report a problem (reporting.py)
         # Whether the game in progress is kept (game_file.py): set by the loop, never by an
         # app made for a test without a folder of its own.
         self.keeps_games = False
@@ -315,7 +317,11 @@ class App:
         self.take_steps()
 
     def open_extra(self, extra: Extra) -> None:
-        """Settings, How to play or the guided first down (from the title screen)."""
+        """Settings, How to play, the guided first down or a problem report (from the title
+        screen)."""
+        if extra is Extra.REPORT:
+            self.reporter.report()
+            return
         self.comfort.open(extra)
 
     def tick(self) -> None:
@@ -335,11 +341,14 @@ class App:
         the error cue (an audio fault: the cue is how a player without speech hears that
         something is wrong). It stays shown until the player's next key after it; the history
         keeps it for good. `again` says it even if it was said before (an answer to a
-        setting the player just changed)."""
+        setting the player just changed). After the first fault (a notice with its cue) of
+        a session comes one sentence on how to report it (reporting.py)."""
         if (self.panel.add_notice(notice) or again) and notice:
             if cue:
                 self.cue("menu_error")
             self.say(notice, interrupt=False, category=Category.NOTICE)
+            if cue:
+                self.say(self.reporter.offer(), interrupt=False, category=Category.NOTICE)
 
     def scroll_panel(self, direction: int) -> None:
         """Page Up / Page Down: the text panel a page at a time, for whoever reads it."""

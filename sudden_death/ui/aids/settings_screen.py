@@ -23,9 +23,10 @@ from ...storage.settings import (
     Settings,
 )
 from ..keymap import Command, Context
-from ..screens.base import Host, Screen
+from ..screens.base import Extra, Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
 from ..words.held_keys import key_repeat_label
+from ..words.report import report_item
 from ..words.verbosity import VERBOSITY_WORDS, Verbosity
 from .audio_controls import AudioControls
 from .keys_screen import KeysScreen
@@ -215,6 +216,8 @@ class SettingsScreen(Screen):
         # controller button can be changed.
         items.append(Item(_("Keys and controller buttons"), ItemKind.BUTTON,
                           press=lambda: self.host.push(KeysScreen(self.host, self.comfort))))
+        items.append(Item(report_item(), ItemKind.BUTTON,
+                          press=lambda: self.host.open_extra(Extra.REPORT)))
         items.append(Item(_("Reset to defaults"), ItemKind.BUTTON, press=self.reset))
         # Translators: the button that closes the settings menu.
         items.append(Item(p_("button", "Done"), ItemKind.BUTTON, press=self.close))

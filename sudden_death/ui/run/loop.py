@@ -21,6 +21,7 @@ from collections.abc import Callable
 from contextvars import Token
 from dataclasses import replace
 from functools import partial
+from pathlib import Path
 from typing import Any
 
 import pygame
@@ -43,6 +44,7 @@ from .key_script import KeyScriptError, KeySource, Step, StepError, post_release
 from .log_file import open_log
 from .pads import Pads
 from .repeat import Repeater
+from .report_facts import copy_to_clipboard, sound_facts
 from .transcript import Transcript
 from .virtual_pad import PadDriver, PadStepError
 from .wake import Wake
@@ -205,6 +207,10 @@ def _run_window(options: Options, source: KeySource | None, transcript: Transcri
         app.config_folder = options.config
         app.keeps_games = True
         app.record = transcript.record
+        if isinstance(log_file, logging.FileHandler):
+            app.reporter.log_path = Path(log_file.baseFilename)
+        app.reporter.copy_text = copy_to_clipboard
+        app.reporter.sound_facts = partial(sound_facts, output, cues)
         early = output.poll()  # a reader that answered in time speaks the welcome itself
         app.start()
         for notice in dict.fromkeys([*notices, speaker.notice, cues.notice]):

@@ -23,6 +23,7 @@ class Extra(Enum):
     RULES = "rules"  # How to play
     LESSON = "lesson"  # the guided first down
     SOUNDS = "sounds"  # the sound glossary
+    REPORT = "report"  # Report a problem: a file for whoever helps the player
 
 
 class TableRequests(Protocol):

@@ -8,6 +8,7 @@ from ...audio.protocols import Category
 from ...language import N_, _, p_
 from ...wire.names import same_name
 from ..keymap import Command, Context
+from ..words.report import report_item
 from .base import Extra, Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu
 
@@ -54,6 +55,8 @@ class WelcomeScreen(Screen):
              (_("Settings"), lambda: host.open_extra(Extra.SETTINGS)),
              (_("Play a series"), host.keeper.open_series),
              (_("Your record"), host.keeper.open_record),
+             # Above Play a friend: End, Up is Play a friend, as it always was.
+             (report_item(), lambda: host.open_extra(Extra.REPORT)),
              (_("Play a friend"), host.play_friend),
              (_("Quit"), host.ask_quit)]))])
         super().__init__(host, menu)

@@ -39,7 +39,8 @@ def _screens() -> dict[str, str]:
             "New here? Guided first drive explains each step as you play it, How to play "
             "reads the rules in short sections, and Sounds of the game plays each sound with "
             "its name. Settings changes speech speed, voice, volumes and verbosity. Your "
-            "record keeps every game you finish."
+            "record keeps every game you finish. Report a problem writes a text file for "
+            "whoever helps you, and says where it is."
         ),
         "naming": _(
             "Naming a team. Type a name; each letter is read back. {erase} removes the last "
@@ -151,7 +152,9 @@ def _screens() -> dict[str, str]:
             "that are choices. You hear each change in the new setting, and it is saved at "
             "once. Short verbosity says only what changed; detailed adds the rolls and the "
             "reasons. After them, Keys and controller buttons gives any command a key of your "
-            "own. {back} or Done closes settings."
+            "own. Report a problem writes a text file for whoever helps you (the game's "
+            "version, your system, the settings, the last things said; no password) and "
+            "says where it is. {back} or Done closes settings."
         ),
         "keys": _(
             "Keys: every command with its keys and controller buttons. {previous_item} and "
