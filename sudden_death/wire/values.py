@@ -26,6 +26,7 @@ from ..engine import events as ev
 from ..engine.actions import Action
 from ..engine.card_model import DefCall, OffCall, Player
 from ..engine.errors import SnapshotError
+from ..engine.event_codec import EVENT_KINDS
 from ..engine.field import Down
 from ..engine.snapshot import ACTION_KINDS, card_from_str, card_to_str
 from ..engine.state import GameState
@@ -35,11 +36,6 @@ CARD_TYPES = (Player, OffCall, DefCall)
 Card = Annotated[str, msgspec.Meta(pattern=r"^(Player|OffCall|DefCall)\.[a-z_]+$",
                                    max_length=40)]
 T = TypeVar("T")
-
-
-def _kinds_of_events() -> list[type[ev.Event]]:
-    return [value for value in vars(ev).values()
-            if isinstance(value, type) and issubclass(value, ev.Event) and value is not ev.Event]
 
 
 @cache
@@ -159,7 +155,7 @@ else:
     WireAction = Union[tuple(struct_of(kind, "action", name)  # noqa: UP007
                              for name, kind in ACTION_KINDS.items())]
     WireEvent = Union[tuple(struct_of(kind, "event", kind.kind)  # noqa: UP007
-                            for kind in _kinds_of_events())]
+                            for kind in EVENT_KINDS.values())]
     WireState = struct_of(GameState)
 
 
@@ -183,8 +179,7 @@ def events_to_wire(events: typing.Iterable[ev.Event]) -> list[WireEvent]:
 
 
 def events_from_wire(wire: typing.Iterable[WireEvent]) -> list[ev.Event]:
-    kinds = {kind.kind: kind for kind in _kinds_of_events()}
-    return [_from_wire(kinds[type(event).__struct_config__.tag], event)  # type: ignore[index]
+    return [_from_wire(EVENT_KINDS[type(event).__struct_config__.tag], event)  # type: ignore[index]
             for event in wire]
 
 
