@@ -99,10 +99,8 @@ class RemoteMatch:
         last = self._last
         if start.held:
             self._sent_at = self.step
-        elif last is not None and last.step == self.step and self._sent_at is not None:
-            pass  # the player's choice stands
-        else:
-            self._sent_at = None
+        elif last is None or last.step != self.step or self._sent_at is None:
+            self._sent_at = None  # nothing of this seat's stands for this step
         return events, None
 
     def receive(self, message: p.ServerMessage) -> tuple[list[ev.Event], RulesError | None]:
