@@ -390,15 +390,13 @@ def build(measure: Measure, size: tuple[int, int], *, title: str, score: str, si
     (`KeyMap.placeholders()` of the keys in force); None: the game's own keys. Both hands,
     after the reveal, are shown whole: where the window is too small for them (large text),
     the field bar and then the situation's line give up their room while they are shown."""
-    hands = sum(entry.role == "hand" for entry in panel)
     frame = _built(measure, size, title, score, situation, menu, section, panel, panel_first,
                    ball, marker, key_names)
-    for fewer in ({"ball": None}, {"ball": None, "situation": ""}):
-        if not hands or not frame.hands_hidden:
+    for fewer_situation in (situation, ""):  # first without the field, then without both
+        if not frame.hands_hidden:
             break
-        kept = {"ball": ball, "situation": situation, **fewer}
-        frame = _built(measure, size, title, score, str(kept["situation"]), menu, section,
-                       panel, panel_first, kept["ball"], marker, key_names)  # type: ignore[arg-type]
+        frame = _built(measure, size, title, score, fewer_situation, menu, section, panel,
+                       panel_first, None, marker, key_names)
     return frame
 
 
