@@ -71,6 +71,7 @@ class PlayResult(str, Enum):
 
 
 Call = OffCall | DefCall
+Card = Player | Call  # any card of the game: a player or a call of either side
 
 
 @dataclass(frozen=True)

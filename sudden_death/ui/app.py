@@ -13,7 +13,6 @@ from pathlib import Path
 from ..audio.protocols import Category, CuePlayer, Message, Priority, Speaker
 from ..engine import events as ev
 from ..engine.actions import Action
-from ..engine.card_model import DefCall, OffCall, Player
 from ..engine.computers import COACH
 from ..engine.state import GameState
 from ..language import _
@@ -43,7 +42,7 @@ from .words.line import Line
 from .words.phrases import Names
 from .words.verbosity import Telling
 
-Card = OffCall | DefCall | Player
+
 class App:
     """What screens talk to (their `Host`): speech and cues, keys that work on every screen,
     the review sections and details, and the window's view. The match and the screen stack

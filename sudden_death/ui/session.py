@@ -13,7 +13,7 @@ from dataclasses import replace
 
 from ..engine import events as ev
 from ..engine.actions import Action, held_hand
-from ..engine.card_model import Role
+from ..engine.card_model import Card, Role
 from ..engine.computers import RANDOM
 from ..engine.errors import RulesError, SnapshotError
 from ..engine.state import Hand, SnapChoice, Team
@@ -47,7 +47,7 @@ class Session:
         # work (`until_done`).
         self.done: set[str] = set()
         self.last_hands: dict[Role, Hand] = {}  # the player's cards of the last down, per side
-        self.brought_in: dict[Team, object] = {}  # each team's card brought in this down
+        self.brought_in: dict[Team, Card] = {}  # each team's card brought in this down
         self.taught_again = False  # "last down's cards are checked again" is said once
         # The last snap or kick and what followed it, with who had the ball (L tells it again).
         self.last_play: tuple[list[ev.Event], Team | None] | None = None

@@ -8,12 +8,9 @@ from typing import Protocol
 
 from ...audio.protocols import Category
 from ...engine.actions import Action
-from ...engine.card_model import DefCall, OffCall, Player
 from ...language import _
 from ..keymap import Command, Context, KeyMap
 from .menu import Group, Item, ItemKind, Menu
-
-Card = OffCall | DefCall | Player
 
 
 class Extra(Enum):

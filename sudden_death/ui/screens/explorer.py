@@ -14,13 +14,13 @@ from functools import partial
 from typing import Protocol
 
 from ...engine.actions import PLAYERS_PER_HAND
-from ...engine.card_model import BANDS, DefCall, OffCall, Player, Role
+from ...engine.card_model import BANDS, Card, DefCall, OffCall, Player, Role
 from ...engine.cards import DEFENSIVE_CALLS, OFFENSIVE_CALLS, PLAYERS, card_name, players_for
 from ...engine.resolve import compute_band
 from ...engine.stats import band_stats
 from ...language import _, n_, p_
 from ..words import cards, numbers
-from .base import Card, Host, Screen
+from .base import Host, Screen
 from .menu import Group, Item, ItemKind, Menu
 
 

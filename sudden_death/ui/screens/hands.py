@@ -13,12 +13,12 @@ from ...engine.actions import (
     PickSwap,
     swap_actions,
 )
-from ...engine.card_model import DefCall, OffCall, Player, Role
+from ...engine.card_model import Card, DefCall, OffCall, Player, Role
 from ...engine.cards import calls_for, card_name, players_for
 from ...engine.state import Hand, SnapChoice, Swap
 from ...language import _, join_words, n_
 from ..words.phrases import hand_words
-from .base import Card, Host
+from .base import Host
 from .decisions import DecisionScreen, Kicks, acting, kick_items
 from .menu import Group, Item, ItemKind, Menu
 

@@ -12,11 +12,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ...engine.card_model import DefCall, OffCall, Player
+from ...engine.card_model import Card
 from ...language import _, n_
 from ..words.verbosity import Telling
-
-Card = OffCall | DefCall | Player
 
 
 class ItemKind(str, Enum):

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from ...engine import events as ev
-from ...engine.card_model import DefCall, OffCall, Player, Role
+from ...engine.card_model import Card, Player, Role
 from ...engine.cards import calls_for, card_name, players_for
 from ...engine.state import Hand, Swap, SwapKind, Team
 from ...language import N_, _, n_
@@ -20,7 +20,6 @@ from .menu import Group, Item, ItemKind, Menu
 # Marked for the catalog here; spoken with `_()` where they are used.
 SECTION_NAMES = (N_("Current decision"), N_("Computer calls"), N_("Rosters"), N_("Game log"))
 
-Card = OffCall | DefCall | Player
 
 
 def section_name(index: int, opponent: str | None = None) -> str:

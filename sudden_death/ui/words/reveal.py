@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ...engine.actions import held_hand
+from ...engine.card_model import Card
 from ...engine.cards import card_name
 from ...engine.state import GameState, Hand, Phase, Team
 from ...language import _
@@ -20,7 +21,7 @@ SHOWN_IN = (Phase.SUBSTITUTION, Phase.FINAL_CALL)  # keep or replace, bring in, 
 
 
 def shown_hands(state: GameState, names: Names,
-                brought_in: Mapping[Team, object]) -> list[tuple[str, ...]]:
+                brought_in: Mapping[Team, Card]) -> list[tuple[str, ...]]:
     """The lines of both hands, the player's first; [] when no hand is on the table."""
     if state.phase not in SHOWN_IN:
         return []
@@ -35,10 +36,10 @@ def shown_hands(state: GameState, names: Names,
     return lines
 
 
-def _pieces(hand: Hand, new: object) -> list[str]:
+def _pieces(hand: Hand, new: Card | None) -> list[str]:
     """ "Power Back," "Scatback;" "Inside Run," ... with the card brought in marked."""
-    def named(card: object) -> str:
-        text = _(card_name(card))  # type: ignore[arg-type]
+    def named(card: Card) -> str:
+        text = _(card_name(card))
         # Translators: a card the team brought in at the substitution, in the window's hands.
         return _("{card} (brought in)").format(card=text) if card == new else text
 
