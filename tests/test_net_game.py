@@ -212,6 +212,9 @@ def test_a_server_killed_mid_down_comes_back_and_both_games_go_on_to_the_same_en
             assert outcome_heard(host, guest), (host.speech()[-40:], guest.speech()[-40:])
             for seat in (host, guest):
                 assert not [line for line in seat.speech() if "refused" in line]
+                # How it ended is heard once, naming both teams.
+                finals = [line for line in seat.speech() if line.startswith("Final score:")]
+                assert len(finals) == 1 and "Hawks" in finals[0] and "Bears" in finals[0]
 
 
 def outcome_heard(host: Seat, guest: Seat, seed: int = SEED) -> bool:
