@@ -30,8 +30,11 @@ from dataclasses import dataclass, field
 
 CAREFUL, TINKERER, EXPERT = "careful", "tinkerer", "expert"
 
-SNAP_PROMPTS = ("Play or kick?", "Before each down on offense", "Fourth down,")
+SNAP_PROMPTS = ("Play or kick?", "Before each down on offense", "Fourth down,",
+                "Fourth down:")  # the short question, and the first one with its keys
 CARD_PROMPTS = ("Your cards", "Pick your", "A fresh pick")
+# At short verbosity a pick with last down's cards opens on its focus, the players list.
+SHORT_CARD_PROMPT = "Players: "
 SWAP_PROMPTS = ("Keep or replace?", "Now you may answer their cards")
 FINAL_PROMPTS = ("Final call?", "Final call: which")
 CONFIRM_ENDINGS = ("Punt anyway?", "Kick anyway?")
@@ -76,7 +79,7 @@ class Downs:
         if self.over or line.startswith(GAME_OVER):
             self.over = True  # the game-over question and what follows belong to no down
             return
-        if not self.open and line.startswith((*SNAP_PROMPTS, *CARD_PROMPTS)):
+        if not self.open and line.startswith((*SNAP_PROMPTS, *CARD_PROMPTS, SHORT_CARD_PROMPT)):
             self.downs.append(Down(lines=[] if self.downs else self.before))
             self.open = True
         if self.downs:
@@ -122,6 +125,7 @@ class EarPlayer:
     dropped: str = ""  # the card it just unchecked, not to be checked again
     picked_this_drive: bool = False  # after that, last down's cards come checked again
     presses_without_question: int = 0
+    between_downs: bool = False  # a down's last choice is made; the next one has not begun
 
     def __post_init__(self) -> None:
         self.rng = random.Random(f"{self.style}:{self.seed}")
@@ -131,6 +135,10 @@ class EarPlayer:
         self.ends_down = False
         self._listen(heard)
         prompt = _last_prompt(heard)
+        if prompt is None and self.between_downs:
+            prompt = next((line for line in heard if line.startswith(SHORT_CARD_PROMPT)), None)
+        if prompt is not None:
+            self.between_downs = False
         self.presses_without_question += 1
         if prompt is not None:
             self.presses_without_question = 0
@@ -147,7 +155,7 @@ class EarPlayer:
             self.plan = ["return"]  # nothing recognised: press on, as a player would
         key = self.plan.pop(0)
         if key == "END_DOWN":
-            self.ends_down = True
+            self.ends_down = self.between_downs = True
             key = self.plan.pop(0)
         return key
 
@@ -185,7 +193,7 @@ class EarPlayer:
             return ["down", "return"]  # "Yes, kick"
         if prompt.startswith(SNAP_PROMPTS):
             return self._snap(prompt)
-        if prompt.startswith(CARD_PROMPTS):
+        if prompt.startswith((*CARD_PROMPTS, SHORT_CARD_PROMPT)):
             return self._cards(prompt, heard)
         if prompt.startswith(SWAP_PROMPTS):
             return self._swap()
@@ -197,7 +205,7 @@ class EarPlayer:
         return ["return"]  # welcome, names (defaults), coin toss
 
     def _snap(self, prompt: str) -> list[str]:
-        if "Fourth down," not in prompt:
+        if not prompt.startswith("Fourth down"):
             return ["return"]
         chance = FIELD_GOAL_CHANCE.search(prompt)
         if chance and int(chance.group(1)) >= 50:

@@ -18,7 +18,7 @@ from engine_helpers import (
     three_d6,
 )
 
-from sudden_death.engine import OffCall, Team
+from sudden_death.engine import DefCall, OffCall, Team
 from sudden_death.engine import events as ev
 from sudden_death.engine.cards import OFFENSIVE_CALLS
 from sudden_death.engine.kicks import chance_at_least
@@ -122,8 +122,8 @@ def test_an_interception_cue_comes_with_its_words_after_the_dice(verbosity: str)
     lines = told(final_calls(game, table_call, defense), verbosity)
     picked = next(line for line in lines if line.cue == "interception")
     assert "Intercepted by the Bears!" in picked.text and picked.dice == (roll,)
-    assert lines.index(picked) > next(i for i, line in enumerate(lines) if " against " in
-                                      line.text)
+    calls = next(i for i, line in enumerate(lines) if " against " in (line.logged or line.text))
+    assert lines.index(picked) > calls
 
 
 @pytest.mark.parametrize("verbosity", VERBOSITIES)
@@ -267,3 +267,15 @@ def test_the_words_follow_the_players_team_when_it_is_the_away_side() -> None:
     assert human_spots(before, Team.HOME) == (70, 60, False)
     match = Match.against_computer(1, human=Team.AWAY)
     assert match.human is Team.AWAY and Match.against_computer(1).human is Team.HOME
+
+
+@pytest.mark.parametrize("you_attack", [True, False])
+def test_short_final_calls_say_only_theirs_and_the_log_keeps_both(you_attack: bool) -> None:
+    """The player's own call was the last thing they chose: short verbosity names the other
+    team's alone, and the game log (`logged`) keeps the whole matchup."""
+    event = ev.FinalCallsRevealed(OffCall.DEEP_PASS, DefCall.BLITZ)
+    (line,) = told([event], "short", offense=Team.HOME if you_attack else Team.AWAY)
+    assert line.text == ("Bears: Blitz." if you_attack else "Bears: Deep Pass.")
+    assert line.logged == "Deep Pass against Blitz."
+    (normal,) = told([event], "normal")
+    assert normal.text == "Deep Pass against Blitz." and not normal.logged

@@ -134,6 +134,8 @@ class App:
         """Say each line; its dice, cue and field tone start with its words, not before."""
         first = interrupt_first
         for line in lines:
+            if line.logged:
+                self.panel.log_as(line.text, line.logged)
             self.say(line.text, interrupt=first, category=line.category,
                      priority=line.priority, on_start=self._sounds_of(line))
             first = first and not line.text

@@ -277,8 +277,8 @@ KEY_HELP: tuple[KeyHelp, ...] = (
             N_("{next_control} and {previous_control} move between controls."),
             "next / previous control of the current decision"),
     KeyHelp((Command.PREVIOUS_ITEM, Command.NEXT_ITEM),
-            N_("{previous_item} and {next_item} move within a list; in a radio group they "
-               "also select."),
+            N_("{previous_item} and {next_item} move within a list, again and again while "
+               "held (Settings sets how fast); in a radio group they also select."),
             "move within a list (Left and Right too); in a radio group, select the option"),
     KeyHelp((Command.TOGGLE,),
             N_("{toggle} checks a box or selects an option."),

@@ -33,6 +33,7 @@ class Panel:
     last_announcement: str = ""  # R repeats it (ANNOUNCEMENTS)
     last_question: str = ""  # the last decision's question, R's answer before any news
     log: list[str] = field(default_factory=list)
+    logged_as: dict[str, str] = field(default_factory=dict)  # said: what the log keeps instead
     notices: list[str] = field(default_factory=list)
     notices_heard: int = 0  # notices a key has since passed: they fade from the panel
     first: int = 0  # the panel's first line shown
@@ -50,7 +51,15 @@ class Panel:
         elif message.category is Category.DECISION:
             self.last_question = message.text
         if message.category in LOG_CATEGORIES:
-            self.log.append(message.text)
+            self.log.append(self.logged_as.pop(message.text, message.text))
+
+    def log_as(self, said: str, logged: str) -> None:
+        """The log keeps `logged` for the line `said` (when it is heard); straight away when
+        nothing is said."""
+        if said:
+            self.logged_as[said] = logged
+        else:
+            self.log.append(logged)
 
     def add_notice(self, notice: str) -> bool:
         """Show a fault reason (once); True when it is new."""

@@ -118,6 +118,8 @@ class SelectionScreen(DecisionScreen):
         elif hand:
             # Translators: {hand} lists the cards checked from last down.
             sentences = [_("Your cards: {hand}.").format(hand=hand), teach, kicks]
+        elif self.menu.telling.brief:  # the focus names the list and its cards next
+            sentences = [kicks]
         else:
             sentences = [_("Your cards."), kicks]
         return " ".join(filter(None, sentences))
@@ -216,7 +218,7 @@ class SubstitutionScreen(DecisionScreen):
     def _main_group(self) -> Group:
         items = [Item(_("Keep"), ItemKind.BUTTON, press=acting(self.host, PickSwap(Swap.keep())))]
         items += [Item(_("Replace {card}").format(card=_(card_name(card))), ItemKind.BUTTON,
-                       card=card, press=self._replacing(card))
+                       card=card, press=self._replacing(card), short=_(card_name(card)))
                   for card in (*self.hand.players, *self.hand.calls)]
         return Group(_("Keep or replace"), items)
 
@@ -241,7 +243,11 @@ class SubstitutionScreen(DecisionScreen):
     def replace(self, out: Card) -> None:
         """The card to replace is chosen: list what may come in for it."""
         self.out = out
-        if not self.teach_bring_in:
+        if self.menu.telling.brief and not self.teach_bring_in:
+            # Translators: the list of cards that can come in, short (the card going out was
+            # just said): "Bring in: Prevent".
+            title = _("Bring in:")
+        elif not self.teach_bring_in:
             # Translators: the list of cards that can come in for {card}, once the player has
             # brought one in before: "In for Blitz: Prevent".
             title = _("In for {card}:")

@@ -38,6 +38,7 @@ class Item:
     reason: str = ""  # why a disabled item cannot be used, spoken when it is tried
     card: Card | None = None
     press: Callable[[], None] | None = field(default=None, repr=False, compare=False)
+    short: str = ""  # said for the label at short verbosity, where the question says the rest
 
     def refusal(self) -> str:
         """What trying it says when it is disabled."""
@@ -150,7 +151,7 @@ class Menu:
         if item is None:
             # Translators: a list with nothing in it, after its title: "Their moves, empty".
             return _("{title}, empty").format(title=group.title)
-        parts = [item.label]
+        parts = [item.short if item.short and self.telling.brief else item.label]
         if item.note and not self.telling.brief:
             parts.append(item.note)
         if item.kind is ItemKind.CHECKBOX and (item.checked or self.telling.positions):
@@ -257,7 +258,11 @@ class Menu:
         else:
             words = _("Checked") if item.checked else _("Unchecked")
         if self.status is not None:
-            words += f", {self.status()}"
+            status = self.status()
+            if (self.telling.brief and not name and item.checked and status
+                    and group.limit is not None and len(group.checked()) >= group.limit):
+                return Feedback(status[0].upper() + status[1:], "menu_select")  # "Calls full."
+            words += f", {status}"
         return Feedback(words, "menu_select")
 
     def activate(self) -> Feedback:

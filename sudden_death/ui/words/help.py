@@ -44,7 +44,8 @@ def _screens() -> dict[str, str]:
         ),
         "naming": _(
             "Naming a team. Type a name; each letter is read back. {erase} removes the last "
-            "letter. {activate} accepts the name; an empty name takes the default."
+            "letter. {activate} accepts the name; an empty name takes the default. {back} goes "
+            "back to the list you came from."
         ),
         "friend": _(
             "Playing a friend on another computer. Host a table: the game says a code to give "
@@ -54,12 +55,14 @@ def _screens() -> dict[str, str]:
         ),
         "table_code": _(
             "Joining a table. Type the code your friend's game says, digits only; each is read "
-            "back. {erase} removes the last one. {activate} joins."
+            "back. {erase} removes the last one. {activate} joins; {back} returns to Play a "
+            "friend."
         ),
         "nearby": _(
             "Joining a table on your home network. The tables your friends' games are hosting "
             "are listed as they are found; choose one with {previous_item} and {next_item} "
-            "and press {activate}. The last button types a code and an address instead."
+            "and press {activate}. The last button types a code and an address instead. {back} "
+            "returns to Play a friend."
         ),
         "chat": _(
             "A message to your friend at the table. Type it, or {previous_item} and {next_item} "
@@ -83,7 +86,8 @@ def _screens() -> dict[str, str]:
         ),
         "table_wait": _(
             "Waiting at a table, for the server or for your friend. Every review key works "
-            "meanwhile. The game goes on by itself as soon as your friend is ready."
+            "meanwhile. The game goes on by itself as soon as your friend is ready. Before the "
+            "game, {back} leaves the table; during it, {back} asks whether to quit."
         ),
         "coin": _("Coin toss. Choose Heads or Tails with {previous_item} and {next_item} and "
                   "press {activate}."),

@@ -13,6 +13,8 @@ class Line:
 
     `field_tone` asks for the short field tone with the line (the new spot after a play);
     `sweep` for the play's sweep from one spot to another (from the player's own goal).
+    `logged` is what the game log (H) keeps instead, when the short line leaves out what the
+    player just chose (their own swap or call): said once, kept whole for review.
     """
 
     text: str
@@ -22,3 +24,4 @@ class Line:
     dice: tuple[int, ...] = ()
     field_tone: bool = False
     sweep: tuple[int, int] | None = None
+    logged: str = ""

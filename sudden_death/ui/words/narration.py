@@ -175,8 +175,13 @@ class Narrator:
             # Translators: the two calls played, the offense's first: "Inside Run against
             # Blitz."
             text = _("{offense} against {defense}.")
-        return [Line(text.format(offense=offense, defense=defense), cue="reveal",
-                     category=Category.COMPUTER)]
+        both = text.format(offense=offense, defense=defense)
+        if self.brief:  # the player's own call was the last thing they chose; the log keeps it
+            _mine, theirs = self._mine_theirs(offense, defense)
+            # Translators: the other team's final call, short: "Bears: Blitz."
+            said = _("{team}: {call}.").format(team=self.names.theirs, call=theirs)
+            return [Line(said, cue="reveal", category=Category.COMPUTER, logged=both)]
+        return [Line(both, cue="reveal", category=Category.COMPUTER)]
 
     @tell.register
     def _band_set(self, event: ev.BandSet) -> list[Line]:
@@ -404,9 +409,14 @@ class Narrator:
             return Line(text, cue="reveal", category=Category.COMPUTER)
         my_swap, their_swap = self._mine_theirs(event.offense_swap, event.defense_swap)
         # Your own swap is confirmed in a few words (a keep needs none); theirs is the news.
-        mine_said = _swap_words(my_swap, "", short=self.brief)
+        # Short verbosity trusts the list the player just chose from; the log keeps it.
+        mine_said = _swap_words(my_swap, "")
         theirs_said = (_swap_words(their_swap, away, short=self.brief)
                        if self.telling.computer_swaps else "")
+        if self.brief:
+            logged = " ".join(said for said in (mine_said, theirs_said) if said)
+            return Line(theirs_said, cue="reveal", category=Category.COMPUTER,
+                        logged=logged if mine_said else "")
         hands = ""
         if self.explains:
             # Translators: {mine} and {theirs} are hands of cards: "Power Back, Scatback;
@@ -464,7 +474,7 @@ def _to_goal(yards: int) -> str:
               yards).format(count=yards)
 
 
-def _swap_words(swap: object, who: str, short: bool) -> str:
+def _swap_words(swap: object, who: str, short: bool = False) -> str:
     """ "The Bears bring in Nose Tackle for Edge Setter." / "You keep your cards." ("" for your
     own keep: nothing changed, so nothing is said)."""
     kept = not isinstance(swap, Swap) or swap.kind is SwapKind.KEEP
@@ -473,10 +483,6 @@ def _swap_words(swap: object, who: str, short: bool) -> str:
             return ""
         assert isinstance(swap, Swap) and swap.out is not None and swap.into is not None
         into, out = _(card_name(swap.into)), _(card_name(swap.out))
-        if short:
-            # Translators: the player's own swap, short: "You: Screen Pass for Deep Pass."
-            # ({into} comes into the hand, {out} goes out).
-            return _("You: {into} for {out}.").format(into=into, out=out)
         # Translators: a swap of cards: {into} comes into the hand, {out} goes out.
         return _("You bring in {into} for {out}.").format(into=into, out=out)
     if kept:
