@@ -14,6 +14,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from sudden_death.engine.actions import legal_actions
 from sudden_death.engine.state import GameState, Team
+from sudden_death.server.accounts import Accounts
 from sudden_death.server.limits import Limits
 from sudden_death.server.service import TableService, address, start, stop
 from sudden_death.wire import protocol as p
@@ -36,8 +37,10 @@ class Lab:
 
 
 @asynccontextmanager
-async def server(seed: int | None = 11, limits: Limits | None = None) -> AsyncIterator[Lab]:
-    service = TableService(seed=seed, limits=limits or Limits())
+async def server(seed: int | None = 11, limits: Limits | None = None,
+                 accounts: Accounts | None = None) -> AsyncIterator[Lab]:
+    service = TableService(seed=seed, limits=limits or Limits(),
+                           accounts=accounts or Accounts())
     running = await start(service, "127.0.0.1", 0)
     lab = Lab(service, address(running, tls=False))
     try:

@@ -39,20 +39,23 @@ def test_a_host_gets_a_six_digit_code_and_the_away_seat_and_the_guest_the_home_s
 
 @pytest.mark.parametrize(("greeting", "code"), [
     ({"type": "host", "version": 99, "name": "Hawks"}, p.WRONG_VERSION),
-    ({"type": "host", "version": 3, "name": "Hawks", "colour": "red"}, p.WRONG_VERSION),
+    ({"type": "host", "version": 4, "name": "Hawks", "colour": "red"}, p.WRONG_VERSION),
     # A game of protocol 1 (untyped actions and states) is told the versions differ.
     ({"type": "host", "version": 1, "name": "Hawks"}, p.WRONG_VERSION),
+    ({"type": "host", "version": 2, "name": "Hawks"}, p.WRONG_VERSION),  # before accounts
     ({"type": "resume", "version": 1, "code": "000000", "token": "t", "step": 3},
      p.WRONG_VERSION),
-    ({"type": "join", "version": 2, "code": "000000", "name": "Bears"}, p.NO_TABLE),
-    ({"type": "host", "version": 2, "name": ""}, p.BAD_NAME),
-    ({"type": "host", "version": 2, "name": "x" * 25}, p.BAD_NAME),
+    ({"type": "join", "version": p.PROTOCOL_VERSION, "code": "000000", "name": "Bears"},
+     p.NO_TABLE),
+    ({"type": "host", "version": p.PROTOCOL_VERSION, "name": ""}, p.BAD_NAME),
+    ({"type": "host", "version": p.PROTOCOL_VERSION, "name": "x" * 25}, p.BAD_NAME),
     ({"type": "act", "step": 0, "actions": []}, p.BAD_MESSAGE),
     ({"type": "dance"}, p.BAD_MESSAGE),
     ("not json at all", p.BAD_MESSAGE),
     ("[" * 5000 + "]" * 5000, p.BAD_MESSAGE),
     # Nested past reason in this protocol's own version: not a message, whatever the Python.
-    ('{"type": "join", "version": 2, "code": ' + "[" * 5000 + "]" * 5000 + "}", p.BAD_MESSAGE),
+    (f'{{"type": "join", "version": {p.PROTOCOL_VERSION}, "code": ' + "[" * 5000 + "]" * 5000
+     + "}", p.BAD_MESSAGE),
 ])
 def test_a_bad_greeting_is_refused_with_its_reason_and_the_line_closes(
         greeting: object, code: str) -> None:

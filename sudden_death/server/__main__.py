@@ -16,6 +16,7 @@ import ssl
 import sys
 from pathlib import Path
 
+from .accounts import Accounts
 from .limits import Limits
 from .service import TableService, address, start, stop
 from .store import TableStore
@@ -52,7 +53,8 @@ async def serve(options: argparse.Namespace) -> None:
         tls.load_cert_chain(options.tls_cert, options.tls_key)
     store = None if options.data is None else TableStore(options.data)
     limits = Limits.shared(options.per_address)
-    service = TableService(seed=options.seed, store=store, limits=limits)
+    accounts = Accounts(options.data)  # in memory without --data
+    service = TableService(seed=options.seed, store=store, limits=limits, accounts=accounts)
     service.restore()
     server = await start(service, options.host, options.port, tls)
     print(json.dumps({"listening": address(server, tls is not None)}), flush=True)
@@ -64,6 +66,7 @@ async def serve(options: argparse.Namespace) -> None:
     await stop(server)
     if store is not None:
         store.close()
+    accounts.close()
 
 
 class JsonLines(logging.Formatter):

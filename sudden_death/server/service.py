@@ -31,7 +31,8 @@ from ..engine.game import Game
 from ..engine.series import LENGTHS
 from ..engine.state import Team
 from ..wire import protocol as p
-from ..wire.names import same_name
+from ..wire.names import folded, same_name
+from .accounts import AccountError, Accounts
 from .limits import Addresses, Bucket, Limits
 from .store import TableStore
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
@@ -64,9 +65,15 @@ class TableService:
     storage_failing: bool = False  # the store's last write failed (a full disk...)
     clock: Callable[[], float] = time.time  # wall-clock: a seat's drop time outlives the process
     addresses: Addresses = field(init=False)
+    # Players' names (accounts.py): in memory unless the server has a --data folder.
+    accounts: Accounts = field(default_factory=Accounts)
+    account_tries: Addresses = field(init=False)  # sign-ups and wrong sign-ins, per address
+    name_tries: Addresses = field(init=False)  # wrong sign-ins, per folded name
 
     def __post_init__(self) -> None:
         self.addresses = Addresses(self.limits)
+        self.account_tries = Addresses(self.limits)
+        self.name_tries = Addresses(self.limits)
 
     def restore(self) -> None:
         """The stored tables, each seat away until it resumes (call inside the loop)."""
@@ -105,6 +112,13 @@ class TableService:
         try:
             first = await asyncio.wait_for(connection.recv(), limits.greeting_s)
             greeting = p.decode_client(first)
+            while isinstance(greeting, (p.SignUp, p.SignIn)):  # then a table, or sign again
+                if not bucket.take():
+                    raise p.ProtocolError(p.FLOOD, "more than "
+                                          f"{limits.messages_per_s:g} messages a second")
+                self._send(connection, await self._account_work(greeting, address))
+                following = await asyncio.wait_for(connection.recv(), limits.greeting_s)
+                greeting = p.decode_client(following)
             secret = await self._password_work(greeting, address)
             code, team = self._greet(greeting, connection, address, secret)
             async for frame in connection:
@@ -127,6 +141,33 @@ class TableService:
             self._gone(connection)
 
     # -- greetings ---------------------------------------------------------------------------
+
+    async def _account_work(self, message: p.SignUp | p.SignIn,
+                            address: str) -> p.SignedIn | p.Refused:
+        """A sign-up or sign-in, hashed on a thread. Each sign-up and each wrong sign-in
+        counts against the address, and a wrong sign-in against the name too: past
+        `failed_tries` a minute either is refused without a hash until the oldest try is a
+        minute old ("too many tries, wait a minute")."""
+        name = folded(message.name)
+        wait = max(self.account_tries.blocked_for(address),
+                   self.name_tries.blocked_for(name))
+        if wait > 0:
+            return p.Refused(p.SLOW_DOWN, f"too many tries; wait {math.ceil(wait)} seconds")
+        try:
+            if isinstance(message, p.SignUp):
+                self.account_tries.failed(address)  # a sign-up costs a slow hash: counted
+                done = await asyncio.to_thread(self.accounts.sign_up, message.name,
+                                               message.password)
+            else:
+                done = await asyncio.to_thread(self.accounts.sign_in, message.name,
+                                               message.password, message.token)
+        except AccountError as error:
+            if error.code == p.BAD_SIGN_IN:
+                self.account_tries.failed(address)
+                self.name_tries.failed(name)
+            return p.Refused(error.code, str(error))
+        LOG.info("a player signed %s", "up" if isinstance(message, p.SignUp) else "in")
+        return p.SignedIn(done.name, done.token)
 
     async def _password_work(self, message: p.ClientMessage, address: str) -> Prepared:
         """The slow part of a greeting (argon2id), on a thread so the loop keeps serving every
@@ -235,7 +276,8 @@ class TableService:
                 if old is None:  # the other seat heard it was away (a line taken over was not)
                     self._deliver(table.code, [(team.other, p.Back(table.seats[team].name))])
             return table.code, team
-        raise p.ProtocolError(p.BAD_MESSAGE, "the first message hosts, joins or resumes")
+        raise p.ProtocolError(p.BAD_MESSAGE, "the first message hosts, joins, resumes or "
+                                             "signs in")
 
     def _table(self, code: str) -> Table:
         found = self.tables.get(code.strip())

@@ -18,7 +18,7 @@ import msgspec
 
 from .values import WireAction, WireEvent, WireState
 
-PROTOCOL_VERSION = 2
+PROTOCOL_VERSION = 3
 MAX_ACTIONS = 8  # an act carries one or two (the snap and the cards before 4th down)
 MAX_MESSAGE_BYTES = 64 * 1024
 CODE_DIGITS = 6
@@ -64,6 +64,25 @@ class Resume(Message, tag="resume"):
     step: int = 0
 
 
+class SignUp(Message, tag="sign_up"):
+    """A new player's name and password (no e-mail, no CAPTCHA): answered `SignedIn`. A
+    greeting like `host`: the same connection may host or join after it."""
+
+    version: int
+    name: str
+    password: str
+
+
+class SignIn(Message, tag="sign_in"):
+    """Sign in again with the password, or with the token a `SignedIn` gave (renewed each
+    time: the old one stops working)."""
+
+    version: int
+    name: str
+    password: str = ""
+    token: str = ""
+
+
 class Act(Message, tag="act"):
     """This seat's actions for `step` (the number of steps played before them), in order: the
     snap and the cards come together before fourth down."""
@@ -86,7 +105,7 @@ class Leave(Message, tag="leave"):
     """The player quit the table (the game ends for both; a dropped line is not a leave)."""
 
 
-ClientMessage = Host | Join | Resume | Act | Chat | Rematch | Leave
+ClientMessage = Host | Join | Resume | SignUp | SignIn | Act | Chat | Rematch | Leave
 
 
 # -- server to game ----------------------------------------------------------------------------
@@ -177,8 +196,16 @@ class Back(Message, tag="back"):
     name: str
 
 
+class SignedIn(Message, tag="signed_in"):
+    """Signed in: the name as the account has it, and a token to sign in with next time
+    (the game keeps it instead of the password)."""
+
+    name: str
+    token: str
+
+
 ServerMessage = (Seated | Start | Update | Committed | Refused | Left | Away | Back | Said
-                 | RematchAsked)
+                 | RematchAsked | SignedIn)
 
 # Refusal codes, said by the game in the player's language (ui/words/table.py).
 NO_TABLE = "no_table"
@@ -197,6 +224,9 @@ NO_ROOM = "no_room"  # the server cannot keep a new table now (its disk is full.
 ELSEWHERE = "elsewhere"  # this seat came back on another line, which now has it
 OVER = "over"  # the game at this table has ended: nothing more to do here
 SAME_NAME = "same_name"  # a join with the host's team name (wire/names.py): one name twice
+NAME_TAKEN = "name_taken"  # a sign-up whose name (folded) another player has
+BAD_SIGN_IN = "bad_sign_in"  # no such name, or not its password or token
+WEAK_PASSWORD = "weak_password"  # a sign-up's password is too short, too long or unprintable
 MIN_SEAT_WAIT_S, MAX_SEAT_WAIT_S = 10, 3600
 
 MAX_NAME = 24
@@ -234,7 +264,7 @@ def decode_client(frame: str | bytes) -> ClientMessage:
     except msgspec.DecodeError as error:
         _check_version(_version_of(frame))  # another version's greeting may differ in shape
         raise ProtocolError(BAD_MESSAGE, f"not a message of this protocol: {error}") from None
-    if isinstance(message, (Host, Join, Resume)):
+    if isinstance(message, (Host, Join, Resume, SignUp, SignIn)):
         _check_version(message.version)
     return message
 

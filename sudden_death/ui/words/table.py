@@ -48,7 +48,8 @@ REFUSALS = {
     p.BAD_TOKEN: N_("The table no longer knows this seat."),
     p.BAD_NAME: N_("The server did not take that team name."),
     p.BAD_PASSWORD: N_("That is not the table's password. Ask your friend for it."),
-    p.SLOW_DOWN: N_("Too many wrong codes from this computer. Wait a minute and try again."),
+    p.SLOW_DOWN: N_("Too many tries from this computer or for this name. Wait a minute and "
+                    "try again."),
     p.BUSY: N_("The table server has too many connections from this computer, or new ones too "
                "fast. Wait a moment and try again."),
     p.NO_ROOM: N_("The table server cannot open a new table now. Try again later."),
@@ -56,6 +57,9 @@ REFUSALS = {
     p.ELSEWHERE: N_("You joined this table from somewhere else, so this game has left it."),
     p.OVER: N_("The game at this table is over."),
     p.SAME_NAME: N_("The other team at that table already has your team's name."),
+    p.NAME_TAKEN: N_("Another player has that name. Type another."),
+    p.BAD_SIGN_IN: N_("That name and password do not match. Type them again."),
+    p.WEAK_PASSWORD: N_("A password has 6 to 64 characters, with no tabs or line breaks."),
 }
 
 

@@ -1,0 +1,185 @@
+"""Players' names on the table server (issue 49): sign up and sign in by ear, with nothing but a
+name and a password, kept as argon2id in a real SQLite file; and the same through a real
+WebSocket server on loopback, where a guesser is slowed down per name and per address."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from server_lab import receive, run, server
+
+from sudden_death.server.accounts import FILE_NAME, TOKENS_KEPT, AccountError, Accounts
+from sudden_death.server.limits import Limits
+from sudden_death.wire import protocol as p
+from sudden_death.wire.names import folded
+
+PASSWORD = "correct horse"
+
+
+def test_a_name_signs_up_signs_in_and_its_token_is_renewed(tmp_path: Path) -> None:
+    accounts = Accounts(tmp_path)
+    made = accounts.sign_up("  Anna   Lee ", PASSWORD)
+    assert made.name == "Anna Lee" and len(made.token) >= 24
+    again = accounts.sign_in("anna lee", PASSWORD)  # folded: case and spaces
+    assert again.name == "Anna Lee" and again.token != made.token
+    renewed = accounts.sign_in("ANNA LEE", token=again.token)
+    assert renewed.token not in (made.token, again.token)
+    with pytest.raises(AccountError) as used:
+        accounts.sign_in("Anna Lee", token=again.token)  # renewed: the old one is spent
+    assert used.value.code == p.BAD_SIGN_IN
+    assert accounts.sign_in("Anna Lee", token=made.token).name == "Anna Lee"  # another device
+    accounts.close()
+    reopened = Accounts(tmp_path)  # the file outlives the server
+    assert reopened.sign_in("Anna Lee", PASSWORD).name == "Anna Lee"
+    reopened.close()
+
+
+def test_wrong_passwords_tokens_and_names_are_one_refusal(tmp_path: Path) -> None:
+    accounts = Accounts(tmp_path)
+    accounts.sign_up("Anna", PASSWORD)
+    for name, password, token in (("Anna", "wrong one", ""), ("Nobody", PASSWORD, ""),
+                                  ("Anna", "", "not-a-token"), ("Anna", "", "")):
+        with pytest.raises(AccountError) as refused:
+            accounts.sign_in(name, password, token)
+        assert refused.value.code == p.BAD_SIGN_IN and "do not match" in str(refused.value)
+
+
+@pytest.mark.parametrize(("name", "code"), [
+    ("", p.BAD_NAME), ("   ", p.BAD_NAME), ("x" * 25, p.BAD_NAME), ("Ann\ta", p.BAD_NAME),
+    ("Ann\na", p.BAD_NAME), ("Anna\u202egnip", p.BAD_NAME), ("An\u200fna", p.BAD_NAME),
+    ("\u0301\u0301", p.BAD_NAME), ("Anna\x07", p.BAD_NAME)])
+def test_names_that_cannot_be_read_aloud_are_refused_with_the_reason(
+        tmp_path: Path, name: str, code: str) -> None:
+    with pytest.raises(AccountError) as refused:
+        Accounts(tmp_path).sign_up(name, PASSWORD)
+    assert refused.value.code == code and str(refused.value)
+
+
+@pytest.mark.parametrize("password", ["", "short", "x" * (p.MAX_PASSWORD + 1), "tab\there!"])
+def test_a_weak_or_unprintable_password_is_refused(tmp_path: Path, password: str) -> None:
+    with pytest.raises(AccountError) as refused:
+        Accounts(tmp_path).sign_up("Anna", password)
+    assert refused.value.code == p.WEAK_PASSWORD
+
+
+def test_the_file_keeps_argon2id_hashes_never_a_password_or_a_token(tmp_path: Path) -> None:
+    accounts = Accounts(tmp_path)
+    tokens = [accounts.sign_up("Anna", PASSWORD).token]
+    tokens += [accounts.sign_in("Anna", PASSWORD).token for _ in range(TOKENS_KEPT + 1)]
+    accounts.close()
+    raw = b"".join(path.read_bytes() for path in tmp_path.iterdir())
+    assert PASSWORD.encode() not in raw
+    assert not any(token.encode() in raw for token in tokens)
+    db = sqlite3.connect(tmp_path / FILE_NAME)
+    (locked,) = db.execute("SELECT password FROM accounts").fetchone()
+    sealed = [row[0] for row in db.execute("SELECT sealed FROM tokens")]
+    db.close()
+    assert locked.startswith("$argon2id$")
+    assert len(sealed) == TOKENS_KEPT and all(s.startswith("$argon2id$") for s in sealed)
+    with pytest.raises(AccountError):  # the oldest token went when a sixth was made
+        Accounts(tmp_path).sign_in("Anna", token=tokens[0])
+
+
+@settings(max_examples=25, deadline=None)
+@given(st.text(min_size=1, max_size=12), st.text(min_size=1, max_size=12))
+def test_two_names_an_ear_cannot_tell_apart_are_never_two_accounts(
+        first: str, second: str) -> None:
+    accounts = Accounts()  # in memory: the property needs no file
+    outcomes = []
+    for name in (first, second):
+        try:
+            outcomes.append(accounts.sign_up(name, PASSWORD).name)
+        except AccountError as error:
+            outcomes.append(error.code)
+    if folded(first) == folded(second) and outcomes[0] != p.BAD_NAME:
+        assert outcomes[1] == p.NAME_TAKEN
+    signed = [name for name in outcomes if name not in (p.BAD_NAME, p.NAME_TAKEN)]
+    assert len({folded(name) for name in signed}) == len(signed)
+
+
+# -- through the server -------------------------------------------------------------------------
+
+
+def test_sign_up_then_host_on_the_same_line_and_sign_in_from_another() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            first = await lab.connect()
+            await first.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
+            signed = await receive(first)
+            assert signed["type"] == "signed_in" and signed["name"] == "Anna"
+            await first.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+            assert (await receive(first))["type"] == "seated"
+            second = await lab.connect()
+            await second.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "ANNA", PASSWORD)))
+            taken = await receive(second)
+            assert taken["type"] == "refused" and taken["code"] == p.NAME_TAKEN
+            assert taken["fatal"] is False  # the player may type another name
+            await second.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "anna",
+                                                token=signed["token"])))
+            again = await receive(second)
+            assert again["type"] == "signed_in" and again["token"] != signed["token"]
+            old = await lab.connect()
+            await old.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "anna",
+                                             token=signed["token"])))
+            assert (await receive(old))["code"] == p.BAD_SIGN_IN  # renewed: spent
+
+    run(scenario)
+
+
+def test_a_password_guesser_is_slowed_down_per_name_and_the_name_still_signs_in_later() -> None:
+    now = [1000.0]
+
+    async def scenario() -> None:
+        async with server(limits=Limits(failed_tries=3, tries_window_s=60)) as lab:
+            lab.service.account_tries.clock = lab.service.name_tries.clock = lambda: now[0]
+            owner = await lab.connect()
+            await owner.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
+            assert (await receive(owner))["type"] == "signed_in"
+            guesser = await lab.connect()
+            codes = []
+            for guess in range(5):  # each as if from another address: the name counts them
+                lab.service.account_tries.failures.clear()
+                await guesser.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "Anna",
+                                                     f"guess {guess}")))
+                codes.append((await receive(guesser))["code"])
+            assert codes == [p.BAD_SIGN_IN] * 3 + [p.SLOW_DOWN] * 2
+            lab.service.account_tries.failures.clear()
+            refused = await lab.connect()  # the name itself waits, even with its password
+            await refused.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "anna", PASSWORD)))
+            slowed = await receive(refused)
+            assert slowed["code"] == p.SLOW_DOWN and "wait" in slowed["text"]
+            now[0] += 61
+            await refused.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "anna", PASSWORD)))
+            assert (await receive(refused))["type"] == "signed_in"
+
+    run(scenario)
+
+
+def test_sign_ups_from_one_address_are_limited_since_each_costs_a_slow_hash() -> None:
+    async def scenario() -> None:
+        async with server(limits=Limits(failed_tries=3)) as lab:
+            client = await lab.connect()
+            answers = []
+            for number in range(4):
+                await client.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, f"Player {number}",
+                                                    PASSWORD)))
+                answers.append((await receive(client))["type"])
+            assert answers == ["signed_in"] * 3 + ["refused"]
+            assert lab.service.accounts.name_of("player 3") is None
+
+    run(scenario)
+
+
+def test_an_older_game_signing_in_hears_the_version_code() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            old = await lab.connect()
+            await old.send('{"type": "sign_in", "version": 2, "name": "Anna", "password": "x"}')
+            refused = await receive(old)
+            assert refused["code"] == p.WRONG_VERSION and refused["fatal"] is True
+
+    run(scenario)
