@@ -183,3 +183,20 @@ def test_an_older_game_signing_in_hears_the_version_code() -> None:
             assert refused["code"] == p.WRONG_VERSION and refused["fatal"] is True
 
     run(scenario)
+
+
+def test_an_accounts_file_that_fails_is_a_refusal_in_words_and_the_line_lives(
+        tmp_path: Path) -> None:
+    accounts = Accounts(tmp_path)
+    accounts.close()  # every query now fails as a broken file would
+
+    async def scenario() -> None:
+        async with server(accounts=accounts) as lab:
+            client = await lab.connect()
+            await client.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
+            refused = await receive(client)
+            assert refused["code"] == p.NO_ROOM and refused["fatal"] is False
+            await client.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+            assert (await receive(client))["type"] == "seated"  # tables do not need names
+
+    run(scenario)

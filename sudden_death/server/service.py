@@ -166,6 +166,10 @@ class TableService:
                 self.account_tries.failed(address)
                 self.name_tries.failed(name)
             return p.Refused(error.code, str(error))
+        except sqlite3.Error as error:  # a full disk, a damaged file: said, and the line lives
+            LOG.error("the accounts file failed: %s", error)
+            return p.Refused(p.NO_ROOM, "the server cannot keep players' names now; try "
+                                        "again later")
         LOG.info("a player signed %s", "up" if isinstance(message, p.SignUp) else "in")
         return p.SignedIn(done.name, done.token)
 
