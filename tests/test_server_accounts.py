@@ -187,11 +187,9 @@ def test_an_older_game_signing_in_hears_the_version_code() -> None:
 
 def test_an_accounts_file_that_fails_is_a_refusal_in_words_and_the_line_lives(
         tmp_path: Path) -> None:
-    accounts = Accounts(tmp_path)
-    accounts.close()  # every query now fails as a broken file would
-
     async def scenario() -> None:
-        async with server(accounts=accounts) as lab:
+        async with server(accounts=Accounts(tmp_path)) as lab:
+            lab.service.accounts.close()  # every query now fails as a broken file would
             client = await lab.connect()
             await client.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
             refused = await receive(client)

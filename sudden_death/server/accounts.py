@@ -73,15 +73,16 @@ class Accounts:
         if folder is not None:
             folder.mkdir(parents=True, exist_ok=True)
         where = ":memory:" if folder is None else str(folder / FILE_NAME)
-        self._db = sqlite3.connect(where, isolation_level=None, check_same_thread=False)
-        self._lock = threading.Lock()
+        self.db = sqlite3.connect(where, isolation_level=None, check_same_thread=False)
+        self.lock = threading.Lock()
         self._hasher = PasswordHasher()
-        with self._lock:
-            self._db.execute("PRAGMA journal_mode=WAL")
-            self._db.execute("CREATE TABLE IF NOT EXISTS accounts (folded TEXT PRIMARY KEY, "
+        with self.lock:
+            # A rollback journal, not WAL: names change rarely, and the file stays one file
+            # (no -wal and -shm beside it) that a backup copies as it is.
+            self.db.execute("CREATE TABLE IF NOT EXISTS accounts (folded TEXT PRIMARY KEY, "
                              "name TEXT NOT NULL, password TEXT NOT NULL, "
                              "created REAL NOT NULL)")
-            self._db.execute("CREATE TABLE IF NOT EXISTS tokens (folded TEXT NOT NULL, "
+            self.db.execute("CREATE TABLE IF NOT EXISTS tokens (folded TEXT NOT NULL, "
                              "sealed TEXT NOT NULL, made REAL NOT NULL)")
 
     def sign_up(self, name: str, password: str) -> SignedIn:
@@ -89,10 +90,10 @@ class Accounts:
         name, password = checked_name(name), checked_password(password)
         key = folded(name)
         locked = self._hasher.hash(password)  # before the lock: the slow part
-        with self._lock:
+        with self.lock:
             try:
-                with self._db:
-                    self._db.execute("INSERT INTO accounts (folded, name, password, created) "
+                with self.db:
+                    self.db.execute("INSERT INTO accounts (folded, name, password, created) "
                                      "VALUES (?, ?, ?, ?)", (key, name, locked, time.time()))
             except sqlite3.IntegrityError:
                 raise AccountError(p.NAME_TAKEN, "another player has that name") from None
@@ -103,10 +104,10 @@ class Accounts:
         stops working). A name with no account, a wrong password and a wrong token are the
         same refusal, so a guesser learns nothing from which it was."""
         key = folded(name)
-        with self._lock:
-            row = self._db.execute("SELECT name, password FROM accounts WHERE folded = ?",
+        with self.lock:
+            row = self.db.execute("SELECT name, password FROM accounts WHERE folded = ?",
                                    (key,)).fetchone()
-            kept = [sealed for (sealed,) in self._db.execute(
+            kept = [sealed for (sealed,) in self.db.execute(
                 "SELECT sealed FROM tokens WHERE folded = ?", (key,))] if token else []
         if row is None:
             self._hasher.hash(password or token)  # as slow as a real try
@@ -116,8 +117,8 @@ class Accounts:
             opened = next((sealed for sealed in kept if token_opens(sealed, token)), None)
             if opened is None:
                 raise _wrong()
-            with self._lock, self._db:
-                self._db.execute("DELETE FROM tokens WHERE folded = ? AND sealed = ?",
+            with self.lock, self.db:
+                self.db.execute("DELETE FROM tokens WHERE folded = ? AND sealed = ?",
                                  (key, opened))
             return SignedIn(typed, self._new_token(key))
         try:
@@ -125,32 +126,32 @@ class Accounts:
         except (VerificationError, InvalidHashError):
             raise _wrong() from None
         if self._hasher.check_needs_rehash(locked):  # a cost raised since it was kept
-            with self._lock, self._db:
-                self._db.execute("UPDATE accounts SET password = ? WHERE folded = ?",
+            with self.lock, self.db:
+                self.db.execute("UPDATE accounts SET password = ? WHERE folded = ?",
                                  (self._hasher.hash(password), key))
         return SignedIn(typed, self._new_token(key))
 
     def name_of(self, name: str) -> str | None:
         """The account's name as typed at sign-up, or None: no account has it."""
-        with self._lock:
-            row = self._db.execute("SELECT name FROM accounts WHERE folded = ?",
+        with self.lock:
+            row = self.db.execute("SELECT name FROM accounts WHERE folded = ?",
                                    (folded(name),)).fetchone()
         return None if row is None else str(row[0])
 
     def _new_token(self, key: str) -> str:
         token = secrets.token_urlsafe(18)  # 144 bits
         sealed = seal_token(token)
-        with self._lock, self._db:
-            self._db.execute("INSERT INTO tokens (folded, sealed, made) VALUES (?, ?, ?)",
+        with self.lock, self.db:
+            self.db.execute("INSERT INTO tokens (folded, sealed, made) VALUES (?, ?, ?)",
                              (key, sealed, time.time()))
-            self._db.execute("DELETE FROM tokens WHERE folded = ? AND rowid NOT IN (SELECT "
+            self.db.execute("DELETE FROM tokens WHERE folded = ? AND rowid NOT IN (SELECT "
                              "rowid FROM tokens WHERE folded = ? ORDER BY made DESC LIMIT ?)",
                              (key, key, TOKENS_KEPT))
         return token
 
     def close(self) -> None:
-        with self._lock:
-            self._db.close()
+        with self.lock:
+            self.db.close()
 
 
 def _wrong() -> AccountError:

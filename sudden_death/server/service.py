@@ -34,6 +34,7 @@ from ..wire import protocol as p
 from ..wire.names import folded, same_name
 from .accounts import AccountError, Accounts
 from .limits import Addresses, Bucket, Limits
+from .ratings import Ladder
 from .store import TableStore
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
 
@@ -57,6 +58,7 @@ class TableService:
     connections: dict[tuple[str, Team], ServerConnection] = field(default_factory=dict)
     waits: dict[tuple[str, Team], asyncio.TimerHandle] = field(default_factory=dict)
     closing: set[asyncio.Future[None]] = field(default_factory=set)  # stale lines closing
+    rating: set[asyncio.Future[object]] = field(default_factory=set)  # games being rated
     # The last ENDED_KEPT tables that ended, oldest first: a seat away at the end still
     # hears how, from a server with no store (the one a game serves at home) as from the file.
     ended: OrderedDict[str, Table] = field(default_factory=OrderedDict)
@@ -69,11 +71,13 @@ class TableService:
     accounts: Accounts = field(default_factory=Accounts)
     account_tries: Addresses = field(init=False)  # sign-ups and wrong sign-ins, per address
     name_tries: Addresses = field(init=False)  # wrong sign-ins, per folded name
+    ladder: Ladder = field(init=False)  # ratings, in the accounts' file (ratings.py)
 
     def __post_init__(self) -> None:
         self.addresses = Addresses(self.limits)
         self.account_tries = Addresses(self.limits)
         self.name_tries = Addresses(self.limits)
+        self.ladder = Ladder(self.accounts)
 
     def restore(self) -> None:
         """The stored tables, each seat away until it resumes (call inside the loop)."""
@@ -112,15 +116,23 @@ class TableService:
         try:
             first = await asyncio.wait_for(connection.recv(), limits.greeting_s)
             greeting = p.decode_client(first)
-            while isinstance(greeting, (p.SignUp, p.SignIn)):  # then a table, or sign again
+            signed = ""  # the player signed in on this line (folded), if any
+            while isinstance(greeting, (p.SignUp, p.SignIn, p.AskRating)):  # then a table
                 if not bucket.take():
                     raise p.ProtocolError(p.FLOOD, "more than "
                                           f"{limits.messages_per_s:g} messages a second")
-                self._send(connection, await self._account_work(greeting, address))
+                if isinstance(greeting, p.AskRating):
+                    answer: p.ServerMessage = await self._standing(signed)
+                else:
+                    answer = await self._account_work(greeting, address)
+                    if isinstance(answer, p.SignedIn):
+                        signed = folded(answer.name)
+                self._send(connection, answer)
                 following = await asyncio.wait_for(connection.recv(), limits.greeting_s)
                 greeting = p.decode_client(following)
             secret = await self._password_work(greeting, address)
             code, team = self._greet(greeting, connection, address, secret)
+            self._sign_seat(code, team, signed)
             async for frame in connection:
                 heard = self._receive(code, team, frame, connection)
                 if heard == CLOSE:
@@ -172,6 +184,51 @@ class TableService:
                                         "again later")
         LOG.info("a player signed %s", "up" if isinstance(message, p.SignUp) else "in")
         return p.SignedIn(done.name, done.token)
+
+    async def _standing(self, signed: str) -> p.Standing | p.Refused:
+        if not signed:
+            return p.Refused(p.NOT_NOW, "sign in first to hear your rating")
+        try:
+            found = await asyncio.to_thread(self.ladder.standing, signed)
+        except sqlite3.Error as error:
+            LOG.error("the accounts file failed: %s", error)
+            return p.Refused(p.NO_ROOM, "the server cannot read ratings now")
+        if found is None:
+            name = await asyncio.to_thread(self.accounts.name_of, signed)
+            return p.Standing(name or signed)
+        return p.Standing(found.name, found.rating, found.rank, found.of,
+                          [(result.opponent, result.score) for result in found.recent],
+                          found.above or "", found.below or "")
+
+    def _sign_seat(self, code: str, team: Team, signed: str) -> None:
+        """The seat just taken belongs to the player signed in on its line (a seat resumed
+        keeps the player it had)."""
+        table = self.tables.get(code)
+        if not signed or table is None or team not in table.seats:
+            return
+        seat = table.seats[team]
+        if not seat.account:
+            seat.account = signed
+            self._save(table)
+
+    def _rate(self, table: Table) -> None:
+        """A game that ended by play (a concession too) between two signed-in players is
+        rated, on a thread; a game left before its end, or against itself, is not."""
+        outcome = table.game.state.outcome
+        home, away = (table.seats.get(team) for team in Team)
+        if outcome is None or home is None or away is None or not home.account or \
+                not away.account or home.account == away.account:
+            return
+        score = 0.5 if outcome.winner is None else float(outcome.winner is Team.HOME)
+        rating: asyncio.Future[object] = asyncio.ensure_future(asyncio.to_thread(
+            self.ladder.record, home.account, away.account, score))
+        self.rating.add(rating)  # a reference until done, so the task is not collected
+        rating.add_done_callback(self._rated)
+
+    def _rated(self, done: asyncio.Future[object]) -> None:
+        self.rating.discard(done)
+        if not done.cancelled() and done.exception() is not None:
+            LOG.error("a finished game could not be rated: %s", done.exception())
 
     async def _password_work(self, message: p.ClientMessage, address: str) -> Prepared:
         """The slow part of a greeting (argon2id), on a thread so the loop keeps serving every
@@ -350,6 +407,7 @@ class TableService:
             self._commit(table, table.act(team, message.step, message.actions))
             if table.over and not before[2]:
                 LOG.info("table %s ended: game over after %d steps", code, table.step)
+                self._rate(table)
             return PLAYED if (table.step, len(table.held)) != before[:2] else OTHER
         if isinstance(message, p.Chat):
             text = _spaced(message.text)

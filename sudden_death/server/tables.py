@@ -63,6 +63,7 @@ class Seat:
     # meanwhile goes on waiting from then, not from its own start. None: connected.
     away_since: float | None = None
     sealed: str = ""  # argon2id of the token ("" until sealed: `seal`)
+    account: str = ""  # the signed-in player's name, folded ("": not signed in): rated games
 
     def seal(self) -> str:
         """The token's hash, made once (a few milliseconds: the service makes it off its
@@ -226,7 +227,7 @@ class Table:
             "left_why": self.left_why,
             "seat_wait_s": self.seat_wait_s, "lock": self.lock, "best_of": self.best_of,
             "replay_ties": self.replay_ties, "results": self.results,
-            "seats": {team.name: [seat.name, seat.seal(), seat.away_since]
+            "seats": {team.name: [seat.name, seat.seal(), seat.away_since, seat.account]
                       for team, seat in self.seats.items()},
             "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
         })
@@ -310,15 +311,17 @@ def _replayed(table: Table) -> list[list[Any]]:
 
 
 def _seat(kept: list[Any]) -> Seat:
-    """A seat from its record: [name, its token's hash, when its line dropped]. A record
+    """A seat from its record: [name, its token's hash, when its line dropped, its signed-in
+    player's folded name]. A record
     from an older server holds the token itself and no drop time (connected): that token
     still opens the seat, and is sealed the next time the table is kept."""
     away = kept[2] if len(kept) > 2 else None
+    account = str(kept[3]) if len(kept) > 3 else ""  # an older record: no one signed in
     token = str(kept[1])
     when = None if away is None else float(away)
     if token.startswith("$argon2"):
-        return Seat(str(kept[0]), "", when, sealed=token)
-    return Seat(str(kept[0]), token, when)
+        return Seat(str(kept[0]), "", when, sealed=token, account=account)
+    return Seat(str(kept[0]), token, when, account=account)
 
 
 # A seat token has 144 random bits: no guesser needs slowing, so its argon2id is cheap (the

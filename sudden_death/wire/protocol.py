@@ -83,6 +83,10 @@ class SignIn(Message, tag="sign_in"):
     token: str = ""
 
 
+class AskRating(Message, tag="rating"):
+    """A signed-in player's place on the ladder (answered `Standing`)."""
+
+
 class Act(Message, tag="act"):
     """This seat's actions for `step` (the number of steps played before them), in order: the
     snap and the cards come together before fourth down."""
@@ -105,7 +109,8 @@ class Leave(Message, tag="leave"):
     """The player quit the table (the game ends for both; a dropped line is not a leave)."""
 
 
-ClientMessage = Host | Join | Resume | SignUp | SignIn | Act | Chat | Rematch | Leave
+ClientMessage = (Host | Join | Resume | SignUp | SignIn | AskRating | Act | Chat | Rematch
+                 | Leave)
 
 
 # -- server to game ----------------------------------------------------------------------------
@@ -204,8 +209,22 @@ class SignedIn(Message, tag="signed_in"):
     token: str
 
 
+class Standing(Message, tag="standing"):
+    """The rating (Glicko-2, rounded), the rank among rated players ("12th of 40"), the last
+    ten results newest first ([opponent, 1 a win, 0.5 a tie, 0 a loss]) and the players just
+    above and below ("" at an end). `of` 0: no rated game yet."""
+
+    name: str
+    rating: int = 0
+    rank: int = 0
+    of: int = 0
+    recent: list[tuple[str, float]] = []
+    above: str = ""
+    below: str = ""
+
+
 ServerMessage = (Seated | Start | Update | Committed | Refused | Left | Away | Back | Said
-                 | RematchAsked | SignedIn)
+                 | RematchAsked | SignedIn | Standing)
 
 # Refusal codes, said by the game in the player's language (ui/words/table.py).
 NO_TABLE = "no_table"

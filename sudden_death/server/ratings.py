@@ -1,0 +1,113 @@
+"""Players' ratings on a table server: every finished game between two signed-in players, rated
+with Glicko-2 and kept beside the accounts.
+
+The `glicko2` package is Glickman's published algorithm in pure Python: nothing compiled, so
+the packaged game's own server (`sudden-death --serve`, PyInstaller) carries it as it is, where
+openskill's wheels are mypyc-compiled. Both players are rated from their ratings before the
+game, each against the other, so a rating never depends on who hosted (a property test checks
+it). A conceded game is a loss; a game left before its end is not rated.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+from glicko2 import Player
+
+from .accounts import Accounts
+
+START = (1500.0, 350.0, 0.06)  # Glicko-2's own start: rating, deviation, volatility
+RECENT = 10  # results "Your rating" reads back
+
+
+@dataclass(frozen=True)
+class Rating:
+    rating: float
+    deviation: float
+    volatility: float
+
+
+@dataclass(frozen=True)
+class Result:
+    opponent: str  # the other player's name, as typed
+    score: float  # 1 a win, 0.5 a tie, 0 a loss
+
+
+@dataclass(frozen=True)
+class Standing:
+    """What "Your rating" says: the rating, the rank among rated players ("12th of 40"),
+    the last results (newest first) and the players just above and below (None at an end)."""
+
+    name: str
+    rating: int
+    rank: int
+    of: int
+    recent: tuple[Result, ...]
+    above: str | None
+    below: str | None
+
+
+def rated(first: Rating, second: Rating, score: float) -> tuple[Rating, Rating]:
+    """Both ratings after one game; `score` is the first player's (1, 0.5 or 0)."""
+    return _after(first, second, score), _after(second, first, 1.0 - score)
+
+
+def _after(mine: Rating, theirs: Rating, score: float) -> Rating:
+    player = Player(mine.rating, mine.deviation, mine.volatility)
+    player.update_player([theirs.rating], [theirs.deviation], [score])
+    return Rating(player.getRating(), player.getRd(), player.vol)
+
+
+class Ladder:
+    """Ratings and rated games, in the accounts' own file (one transaction per game)."""
+
+    def __init__(self, accounts: Accounts) -> None:
+        self.accounts = accounts
+        with accounts.lock:
+            accounts.db.execute("CREATE TABLE IF NOT EXISTS ratings (folded TEXT PRIMARY KEY, "
+                                "rating REAL NOT NULL, deviation REAL NOT NULL, "
+                                "volatility REAL NOT NULL)")
+            accounts.db.execute("CREATE TABLE IF NOT EXISTS games (played REAL NOT NULL, "
+                                "first TEXT NOT NULL, second TEXT NOT NULL, "
+                                "score REAL NOT NULL)")
+
+    def rating(self, key: str) -> Rating:
+        with self.accounts.lock:
+            row = self.accounts.db.execute("SELECT rating, deviation, volatility FROM ratings "
+                                           "WHERE folded = ?", (key,)).fetchone()
+        return Rating(*START) if row is None else Rating(*row)
+
+    def record(self, first: str, second: str, score: float) -> tuple[Rating, Rating]:
+        """A finished game between the accounts `first` and `second` (folded names); `score`
+        is the first's. Returns both new ratings."""
+        before = self.rating(first), self.rating(second)
+        after = rated(*before, score)
+        with self.accounts.lock, self.accounts.db as db:
+            for key, new in zip((first, second), after, strict=True):
+                db.execute("INSERT OR REPLACE INTO ratings VALUES (?, ?, ?, ?)",
+                           (key, new.rating, new.deviation, new.volatility))
+            db.execute("INSERT INTO games VALUES (?, ?, ?, ?)",
+                       (time.time(), first, second, score))
+        return after
+
+    def standing(self, key: str) -> Standing | None:
+        """The account's place on the ladder; None when it has played no rated game."""
+        with self.accounts.lock:
+            db = self.accounts.db
+            ladder = db.execute("SELECT r.folded, a.name FROM ratings r JOIN accounts a "
+                                "USING (folded) ORDER BY r.rating DESC, r.folded").fetchall()
+            places = [kept for kept, _name in ladder]
+            if key not in places:
+                return None
+            games = db.execute("SELECT first, second, score FROM games WHERE first = ? OR "
+                               "second = ? ORDER BY rowid DESC LIMIT ?",
+                               (key, key, RECENT)).fetchall()
+            names = dict(ladder)
+        place = places.index(key)
+        recent = tuple(Result(names.get(second if first == key else first, "?"),
+                              score if first == key else 1.0 - score)
+                       for first, second, score in games)
+        return Standing(names[key], round(self.rating(key).rating), place + 1, len(places),
+                        recent, names[places[place - 1]] if place > 0 else None,
+                        names[places[place + 1]] if place + 1 < len(places) else None)
