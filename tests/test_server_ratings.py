@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import asyncio
 from pathlib import Path
+from typing import Any
 
 from hypothesis import given
 from hypothesis import strategies as st
-from server_lab import receive, run, server
+from server_lab import Lab, receive, run, server, wire_actions
+from websockets.asyncio.client import ClientConnection
 
 from sudden_death.server.accounts import Accounts
 from sudden_death.server.ratings import RECENT, START, Ladder, Rating, rated
@@ -59,7 +61,8 @@ def test_the_ladder_ranks_players_and_reads_back_their_last_results(tmp_path: Pa
     assert kept is not None and kept.rank == 3
 
 
-async def signed_seat(lab, name: str, greeting: p.Message) -> tuple[object, dict]:
+async def signed_seat(lab: Lab, name: str,
+                      greeting: p.Message) -> tuple[ClientConnection, dict[str, Any]]:
     client = await lab.connect()
     await client.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, name, "password one")))
     assert (await receive(client))["type"] == "signed_in"
@@ -67,7 +70,7 @@ async def signed_seat(lab, name: str, greeting: p.Message) -> tuple[object, dict
     return client, await receive(client)
 
 
-async def standing_of(lab, name: str) -> dict:
+async def standing_of(lab: Lab, name: str) -> dict[str, Any]:
     client = await lab.connect()
     await client.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, name, "password one")))
     assert (await receive(client))["type"] == "signed_in"
@@ -86,7 +89,7 @@ def test_a_conceded_game_between_signed_in_players_is_rated_a_loss() -> None:
             table = lab.service.tables[seated["code"]]
             kept = Table.from_record(table.to_record())  # who sat where outlives a restart
             assert {seat.account for seat in kept.seats.values()} == {"anna", "ben"}
-            await guest.send(p.encode(p.Act(0, [{"action": "Concede"}])))
+            await guest.send(p.encode(p.Act(0, wire_actions({"action": "Concede"}))))
             update = await receive(host)
             assert update["type"] == "update" and update["state"]["outcome"] is not None
             while lab.service.rating:  # rated on a thread
@@ -109,7 +112,7 @@ def test_a_game_with_a_player_not_signed_in_is_not_rated_and_asking_needs_a_name
             assert (await receive(guest))["type"] == "seated"
             for client in (host, guest):
                 assert (await receive(client))["type"] == "start"
-            await guest.send(p.encode(p.Act(0, [{"action": "Concede"}])))
+            await guest.send(p.encode(p.Act(0, wire_actions({"action": "Concede"}))))
             assert (await receive(host))["type"] == "update"
             assert not lab.service.rating
             anna = await standing_of(lab, "Anna")
