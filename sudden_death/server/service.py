@@ -72,6 +72,10 @@ class TableService:
     account_tries: Addresses = field(init=False)  # sign-ups and wrong sign-ins, per address
     name_tries: Addresses = field(init=False)  # wrong sign-ins, per folded name
     ladder: Ladder = field(init=False)  # ratings, in the accounts' file (ratings.py)
+    lobby: dict[ServerConnection, str] = field(default_factory=dict)  # line: name, or ""
+    lobby_every_s: float = 1.0  # the lobby hears its changes at most this often
+    lobby_sent: float = -math.inf  # when it last heard them (monotonic)
+    lobby_timer: asyncio.TimerHandle | None = None
 
     def __post_init__(self) -> None:
         self.addresses = Addresses(self.limits)
@@ -116,20 +120,25 @@ class TableService:
         try:
             first = await asyncio.wait_for(connection.recv(), limits.greeting_s)
             greeting = p.decode_client(first)
-            signed = ""  # the player signed in on this line (folded), if any
-            while isinstance(greeting, (p.SignUp, p.SignIn, p.AskRating)):  # then a table
+            signed = typed = ""  # the player signed in on this line (folded, as typed)
+            while isinstance(greeting, (p.SignUp, p.SignIn, p.AskRating, p.Lobby)):
                 if not bucket.take():
                     raise p.ProtocolError(p.FLOOD, "more than "
                                           f"{limits.messages_per_s:g} messages a second")
-                if isinstance(greeting, p.AskRating):
-                    answer: p.ServerMessage = await self._standing(signed)
+                if isinstance(greeting, p.Lobby):
+                    self._enter_lobby(connection, typed)
+                elif isinstance(greeting, p.AskRating):
+                    self._send(connection, await self._standing(signed))
                 else:
                     answer = await self._account_work(greeting, address)
                     if isinstance(answer, p.SignedIn):
-                        signed = folded(answer.name)
-                self._send(connection, answer)
-                following = await asyncio.wait_for(connection.recv(), limits.greeting_s)
-                greeting = p.decode_client(following)
+                        signed, typed = folded(answer.name), answer.name
+                        self._rename_in_lobby(connection, typed)
+                    self._send(connection, answer)
+                # A line in the lobby may listen as long as it likes; others must greet.
+                wait = None if connection in self.lobby else limits.greeting_s
+                greeting = p.decode_client(await asyncio.wait_for(connection.recv(), wait))
+            self._leave_lobby(connection)
             secret = await self._password_work(greeting, address)
             code, team = self._greet(greeting, connection, address, secret)
             self._sign_seat(code, team, signed)
@@ -150,7 +159,60 @@ class TableService:
             pass
         finally:
             self.addresses.close(address)
+            self._leave_lobby(connection)
             self._gone(connection)
+
+    # -- the lobby ---------------------------------------------------------------------------
+
+    def _enter_lobby(self, connection: ServerConnection, name: str) -> None:
+        """The line hears the lobby now, and again as it changes; `name`: the player signed
+        in on it, as typed ("" for none)."""
+        self.lobby[connection] = name
+        self._send(connection, self._lobby_list())
+        if name:  # the others hear who came
+            self._lobby_changed()
+
+    def _rename_in_lobby(self, connection: ServerConnection, name: str) -> None:
+        if connection in self.lobby:
+            self.lobby[connection] = name
+            self._lobby_changed()
+
+    def _leave_lobby(self, connection: ServerConnection) -> None:
+        if self.lobby.pop(connection, None):  # a signed-in player went: the others hear it
+            self._lobby_changed()
+
+    def _lobby_list(self) -> p.LobbyList:
+        """Only what every seat has heard already: names, scores, the drive; never a card."""
+        tables, games = [], []
+        for code, table in sorted(self.tables.items()):
+            if not table.public or table.over:
+                continue
+            if table.full:
+                state = table.game.state
+                games.append(p.GamePlayed(code, table.names(), list(state.scores),
+                                          state.drive))
+            elif HOST_SEAT in table.seats:
+                tables.append(p.OpenTable(code, table.seats[HOST_SEAT].name, table.best_of))
+        here = sorted(name for name in self.lobby.values() if name)
+        return p.LobbyList(tables, games, here)
+
+    def _lobby_changed(self) -> None:
+        """Tell the lobby, at most once every `lobby_every_s`: a busy server's changes are
+        gathered into one list rather than a stream of them."""
+        if not self.lobby or self.lobby_timer is not None:
+            return
+        due = self.lobby_sent + self.lobby_every_s - time.monotonic()
+        if due <= 0:
+            self._tell_lobby()
+        else:
+            self.lobby_timer = asyncio.get_running_loop().call_later(due, self._tell_lobby)
+
+    def _tell_lobby(self) -> None:
+        self.lobby_timer = None
+        self.lobby_sent = time.monotonic()
+        listing = self._lobby_list()
+        for connection in list(self.lobby):
+            self._send(connection, listing)
 
     # -- greetings ---------------------------------------------------------------------------
 
@@ -279,6 +341,7 @@ class TableService:
             # A series the server does not know (best of 4, of -1) is single games.
             table.best_of = message.best_of if message.best_of in LENGTHS else 1
             table.replay_ties = message.replay_ties and table.best_of > 1
+            table.public = message.public
             if not self._save(table):  # kept before its code and token are given out
                 self.tables.pop(table.code, None)
                 raise p.ProtocolError(p.NO_ROOM, "the server cannot keep a new table now; "
@@ -378,6 +441,8 @@ class TableService:
               token: str) -> None:
         self.connections[(table.code, team)] = connection
         self._send(connection, p.Seated(table.code, int(team), token))
+        if table.public:  # a table opened, or its game began
+            self._lobby_changed()
 
     # -- a seated connection -----------------------------------------------------------------
 
@@ -469,6 +534,8 @@ class TableService:
 
     def _forget(self, code: str) -> None:
         table = self.tables.pop(code, None)
+        if table is not None and table.public:
+            self._lobby_changed()
         if table is not None and table.over:
             self.ended[code] = table
             while len(self.ended) > ENDED_KEPT:
@@ -481,6 +548,8 @@ class TableService:
         not have, so a server killed between the two never goes back behind its players."""
         self._save(table)
         self._deliver(table.code, out)
+        if table.public:
+            self._lobby_changed()
 
     def _save(self, table: Table) -> bool:
         """Keep `table` in the store; False (said in the log) when the store cannot write, as

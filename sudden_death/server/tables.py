@@ -101,6 +101,7 @@ class Table:
     best_of: int = 1  # a series of 3, 5 or 7 games; 1: single games
     replay_ties: bool = False
     results: list[int | None] = field(default_factory=list)  # the series' games' winners
+    public: bool = False  # listed in the lobby (code and all); False: found only by its code
 
     def __post_init__(self) -> None:
         self.first = self.first or self.game.to_json()
@@ -226,7 +227,7 @@ class Table:
             "left_by": None if self.left_by is None else self.left_by.name,
             "left_why": self.left_why,
             "seat_wait_s": self.seat_wait_s, "lock": self.lock, "best_of": self.best_of,
-            "replay_ties": self.replay_ties, "results": self.results,
+            "replay_ties": self.replay_ties, "results": self.results, "public": self.public,
             "seats": {team.name: [seat.name, seat.seal(), seat.away_since, seat.account]
                       for team, seat in self.seats.items()},
             "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
@@ -248,6 +249,7 @@ class Table:
                 seat_wait_s=int(data["seat_wait_s"]), first=str(data["first"]),
                 lock=str(data.get("lock", "")), best_of=int(data.get("best_of", 1)),
                 replay_ties=data.get("replay_ties", False) is True,
+                public=data.get("public", False) is True,
                 results=[None if winner is None else int(Team(int(winner)))
                          for winner in data.get("results", [])],
             )

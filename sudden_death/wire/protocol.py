@@ -43,6 +43,7 @@ class Host(Message, tag="host"):
     # played again rather than counted.
     best_of: int = 1
     replay_ties: bool = False
+    public: bool = False  # listed in the lobby for anyone to join; False: by code only
 
 
 class Join(Message, tag="join"):
@@ -87,6 +88,11 @@ class AskRating(Message, tag="rating"):
     """A signed-in player's place on the ladder (answered `Standing`)."""
 
 
+class Lobby(Message, tag="lobby"):
+    """Before a greeting: hear the lobby (answered `LobbyList`, then again as it changes, at
+    most once a second, until this line hosts, joins or goes)."""
+
+
 class Act(Message, tag="act"):
     """This seat's actions for `step` (the number of steps played before them), in order: the
     snap and the cards come together before fourth down."""
@@ -109,8 +115,8 @@ class Leave(Message, tag="leave"):
     """The player quit the table (the game ends for both; a dropped line is not a leave)."""
 
 
-ClientMessage = (Host | Join | Resume | SignUp | SignIn | AskRating | Act | Chat | Rematch
-                 | Leave)
+ClientMessage = (Host | Join | Resume | SignUp | SignIn | AskRating | Lobby | Act | Chat
+                 | Rematch | Leave)
 
 
 # -- server to game ----------------------------------------------------------------------------
@@ -223,8 +229,34 @@ class Standing(Message, tag="standing"):
     below: str = ""
 
 
+class OpenTable(msgspec.Struct, forbid_unknown_fields=True):
+    """A public table waiting for a player: its code, the host's team, the series' length."""
+
+    code: str
+    host: str
+    best_of: int = 1
+
+
+class GamePlayed(msgspec.Struct, forbid_unknown_fields=True):
+    """A public table's game in progress: team names and scores home first, the drive."""
+
+    code: str
+    names: list[str]
+    scores: list[int]
+    drive: int
+
+
+class LobbyList(Message, tag="lobby"):
+    """The lobby: public tables waiting for a player, public games being played, and the
+    signed-in players in the lobby now (each list in a stable order)."""
+
+    tables: list[OpenTable]
+    games: list[GamePlayed]
+    here: list[str]
+
+
 ServerMessage = (Seated | Start | Update | Committed | Refused | Left | Away | Back | Said
-                 | RematchAsked | SignedIn | Standing)
+                 | RematchAsked | SignedIn | Standing | LobbyList)
 
 # Refusal codes, said by the game in the player's language (ui/words/table.py).
 NO_TABLE = "no_table"
