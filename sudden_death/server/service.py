@@ -34,7 +34,7 @@ from ..wire import protocol as p
 from ..wire.names import folded, same_name
 from .accounts import AccountError, Accounts
 from .limits import Addresses, Bucket, Limits
-from .ratings import Ladder
+from .ratings import START, Ladder
 from .store import TableStore
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
 
@@ -73,6 +73,10 @@ class TableService:
     name_tries: Addresses = field(init=False)  # wrong sign-ins, per folded name
     ladder: Ladder = field(init=False)  # ratings, in the accounts' file (ratings.py)
     lobby: dict[ServerConnection, str] = field(default_factory=dict)  # line: name, or ""
+    # Quick games' tables waiting for a player, oldest first: code to the host's rating; and
+    # those a player is joining now (put back in `quick` if the join fails).
+    quick: dict[str, float] = field(default_factory=dict)
+    paired: dict[str, float] = field(default_factory=dict)
     lobby_every_s: float = 1.0  # the lobby hears its changes at most this often
     lobby_sent: float = -math.inf  # when it last heard them (monotonic)
     lobby_timer: asyncio.TimerHandle | None = None
@@ -139,8 +143,21 @@ class TableService:
                 wait = None if connection in self.lobby else limits.greeting_s
                 greeting = p.decode_client(await asyncio.wait_for(connection.recv(), wait))
             self._leave_lobby(connection)
+            rating = None  # a quick game's: the player's rating, to pair the nearest
+            if isinstance(greeting, p.Quick):
+                rating = (await asyncio.to_thread(self.ladder.rating, signed)).rating \
+                    if signed else START[0]
+                greeting = self._paired(greeting, rating)
             secret = await self._password_work(greeting, address)
-            code, team = self._greet(greeting, connection, address, secret)
+            try:
+                code, team = self._greet(greeting, connection, address, secret)
+            except p.ProtocolError:
+                if rating is not None and isinstance(greeting, p.Join):
+                    self.quick[greeting.code] = self.paired.pop(greeting.code, rating)
+                raise
+            if rating is not None and team is HOST_SEAT:
+                self.quick[code] = rating  # waits for the next quick player
+            self.paired.pop(code, None)
             self._sign_seat(code, team, signed)
             async for frame in connection:
                 heard = self._receive(code, team, frame, connection)
@@ -213,6 +230,25 @@ class TableService:
         listing = self._lobby_list()
         for connection in list(self.lobby):
             self._send(connection, listing)
+
+    # -- quick games -------------------------------------------------------------------------
+
+    def _paired(self, message: p.Quick, rating: float) -> p.Host | p.Join:
+        """A quick game as a plain greeting: a join of the waiting table whose player's rating
+        is nearest `rating` (the one waiting longest among equals; never a table of the same
+        team name), or a host of a new one, which then waits in `quick`."""
+        for code in [code for code in self.quick if code not in self.tables
+                     or self.tables[code].full or self.tables[code].over]:
+            del self.quick[code]  # filled, ended or forgotten since
+        name = _spaced(message.name)
+        waiting = [(abs(kept - rating), order, code)
+                   for order, (code, kept) in enumerate(self.quick.items())
+                   if not same_name(self.tables[code].seats[HOST_SEAT].name, name)]
+        if not waiting:
+            return p.Host(message.version, message.name)
+        code = min(waiting)[2]
+        self.paired[code] = self.quick.pop(code)  # held for this player while it joins
+        return p.Join(message.version, code, message.name)
 
     # -- greetings ---------------------------------------------------------------------------
 

@@ -55,6 +55,14 @@ class Join(Message, tag="join"):
     password: str = ""
 
 
+class Quick(Message, tag="quick"):
+    """A quick game: take the seat at the table waiting longest for one whose player's
+    rating is nearest yours, or open one and wait (answered `seated`, then `start`)."""
+
+    version: int
+    name: str
+
+
 class Resume(Message, tag="resume"):
     """Come back to your seat after the line dropped: its table's code, the seat's token, and
     the last step you heard (the server sends what happened since, in `Start.events`)."""
@@ -115,8 +123,8 @@ class Leave(Message, tag="leave"):
     """The player quit the table (the game ends for both; a dropped line is not a leave)."""
 
 
-ClientMessage = (Host | Join | Resume | SignUp | SignIn | AskRating | Lobby | Act | Chat
-                 | Rematch | Leave)
+ClientMessage = (Host | Join | Quick | Resume | SignUp | SignIn | AskRating | Lobby | Act
+                 | Chat | Rematch | Leave)
 
 
 # -- server to game ----------------------------------------------------------------------------
@@ -315,7 +323,7 @@ def decode_client(frame: str | bytes) -> ClientMessage:
     except msgspec.DecodeError as error:
         _check_version(_version_of(frame))  # another version's greeting may differ in shape
         raise ProtocolError(BAD_MESSAGE, f"not a message of this protocol: {error}") from None
-    if isinstance(message, (Host, Join, Resume, SignUp, SignIn)):
+    if isinstance(message, (Host, Join, Quick, Resume, SignUp, SignIn)):
         _check_version(message.version)
     return message
 

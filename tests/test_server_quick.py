@@ -1,0 +1,69 @@
+"""Quick games on the table server (issue 49): a quick player takes the seat at a waiting
+quick table whose player's rating is nearest, or opens one and waits. Real WebSocket clients
+against a real server on loopback."""
+
+from __future__ import annotations
+
+from server_lab import Lab, nothing_comes, receive, run, server
+from websockets.asyncio.client import ClientConnection
+
+from sudden_death.wire import protocol as p
+
+
+async def quick(lab: Lab, team: str, player: str = "") -> tuple[ClientConnection, dict]:
+    client = await lab.connect()
+    if player:
+        await client.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, player, "password one")))
+        assert (await receive(client))["type"] == "signed_in"
+    await client.send(p.encode(p.Quick(p.PROTOCOL_VERSION, team)))
+    return client, await receive(client)
+
+
+def test_two_quick_players_are_paired_and_a_third_waits_at_a_new_table() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            first, first_seat = await quick(lab, "Hawks")
+            assert first_seat["type"] == "seated" and first_seat["seat"] == 1  # hosts
+            assert await nothing_comes(first)  # waiting for a player
+            second, second_seat = await quick(lab, "Bears")
+            assert second_seat["code"] == first_seat["code"] and second_seat["seat"] == 0
+            for client in (first, second):
+                start = await receive(client)
+                assert start["type"] == "start" and start["names"] == ["Bears", "Hawks"]
+            _third, third_seat = await quick(lab, "Owls")
+            assert third_seat["code"] != first_seat["code"]
+            assert list(lab.service.quick) == [third_seat["code"]] and not lab.service.paired
+
+    run(scenario)
+
+
+async def signed_quick(lab: Lab, player: str, team: str) -> dict:
+    client = await lab.connect()
+    await client.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, player, "password one")))
+    assert (await receive(client))["type"] == "signed_in"
+    await client.send(p.encode(p.Quick(p.PROTOCOL_VERSION, team)))
+    return await receive(client)
+
+
+def test_a_quick_player_meets_the_nearest_rating_and_never_its_own_team_name() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            for name in ("Low", "High", "Near", "Far"):
+                lab.service.accounts.sign_up(name, "password one")
+            for _ in range(6):  # High climbs, Low falls
+                lab.service.ladder.record("high", "far", 1.0)
+                lab.service.ladder.record("low", "far", 0.0)
+            for _ in range(3):  # Near climbs less
+                lab.service.ladder.record("near", "far", 1.0)
+            rating = {name: lab.service.ladder.rating(name).rating
+                      for name in ("low", "high", "near")}
+            assert abs(rating["near"] - rating["high"]) < abs(rating["near"] - rating["low"])
+            low_seat = await signed_quick(lab, "Low", "Lions")  # waits longest
+            high_seat = await signed_quick(lab, "High", "Lions")
+            assert low_seat["code"] != high_seat["code"]  # one name twice: both wait
+            near_seat = await signed_quick(lab, "Near", "Bears")
+            assert near_seat["code"] == high_seat["code"]  # the nearest, not the oldest
+            _stranger, stranger_seat = await quick(lab, "Lions")  # only Low's table waits
+            assert stranger_seat["code"] != low_seat["code"]  # two Lions: never one table
+
+    run(scenario)
