@@ -76,6 +76,8 @@ class TableService:
     # Quick games' tables waiting for a player, oldest first: code to the host's rating; and
     # those a player is joining now (put back in `quick` if the join fails).
     quick: dict[str, float] = field(default_factory=dict)
+    # Each table's spectators: their lines and names ("" for one who gave none).
+    watchers: dict[str, dict[ServerConnection, str]] = field(default_factory=dict)
     paired: dict[str, float] = field(default_factory=dict)
     lobby_every_s: float = 1.0  # the lobby hears its changes at most this often
     lobby_sent: float = -math.inf  # when it last heard them (monotonic)
@@ -143,6 +145,9 @@ class TableService:
                 wait = None if connection in self.lobby else limits.greeting_s
                 greeting = p.decode_client(await asyncio.wait_for(connection.recv(), wait))
             self._leave_lobby(connection)
+            if isinstance(greeting, p.Watch):
+                await self._watch(greeting, connection, address, typed, bucket)
+                return
             rating = None  # a quick game's: the player's rating, to pair the nearest
             if isinstance(greeting, p.Quick):
                 rating = (await asyncio.to_thread(self.ladder.rating, signed)).rating \
@@ -177,6 +182,7 @@ class TableService:
         finally:
             self.addresses.close(address)
             self._leave_lobby(connection)
+            self._unwatch(connection)
             self._gone(connection)
 
     # -- the lobby ---------------------------------------------------------------------------
@@ -207,7 +213,7 @@ class TableService:
             if table.full:
                 state = table.game.state
                 games.append(p.GamePlayed(code, table.names(), list(state.scores),
-                                          state.drive))
+                                          state.drive, len(self.watchers.get(code, {}))))
             elif HOST_SEAT in table.seats:
                 tables.append(p.OpenTable(code, table.seats[HOST_SEAT].name, table.best_of))
         here = sorted(name for name in self.lobby.values() if name)
@@ -230,6 +236,59 @@ class TableService:
         listing = self._lobby_list()
         for connection in list(self.lobby):
             self._send(connection, listing)
+
+    # -- spectators --------------------------------------------------------------------------
+
+    async def _watch(self, message: p.Watch, connection: ServerConnection, address: str,
+                     signed_as: str, bucket: Bucket) -> None:
+        """A spectator: the game as both seats hear it, from its start (or from `step`), and
+        nothing it could act on. A wrong code counts against the address, as a join's does."""
+        wait = self.addresses.blocked_for(address)
+        if wait > 0:
+            raise _slow_down(wait)
+        table = self.tables.get(message.code.strip())
+        if table is None or table.over:
+            self.addresses.failed(address)
+            raise p.ProtocolError(p.NO_TABLE, f"no game is being played at {message.code!r}")
+        name = _spaced(message.name) or signed_as
+        if len(name) > p.MAX_NAME or not name.isprintable():
+            raise p.ProtocolError(p.BAD_NAME, f"a name has at most {p.MAX_NAME} printable "
+                                              "characters")
+        watching = self.watchers.setdefault(table.code, {})
+        watching[connection] = name
+        self._send(connection, table.resumed(None, message.step))
+        said = p.Watching(name, len(watching))  # the players know who watches ("": someone)
+        self._deliver(table.code, [(team, said) for team in Team])
+        if table.public:
+            self._lobby_changed()
+        async for frame in connection:
+            if _leaving(frame):
+                break
+            if not bucket.take():
+                raise p.ProtocolError(p.FLOOD, "more than "
+                                      f"{self.limits.messages_per_s:g} messages a second")
+            self._send(connection, p.Refused(p.NOT_NOW, "a spectator watches; it cannot act"))
+
+    def _unwatch(self, connection: ServerConnection) -> None:
+        for code, watching in list(self.watchers.items()):
+            if watching.pop(connection, None) is not None:
+                if not watching:
+                    del self.watchers[code]
+                table = self.tables.get(code)
+                if table is not None and table.public:
+                    self._lobby_changed()
+
+    def _tell_watchers(self, code: str, out: Outgoing) -> None:
+        """What both seats heard (an update, a commit without its choice, a game starting)
+        and a seat leaving: never a chat line, a seat's own token or its held choice."""
+        watching = self.watchers.get(code)
+        if not watching:
+            return
+        for team, message in out:
+            if (isinstance(message, (p.Update, p.Committed, p.Start)) and team is Team.HOME) \
+                    or isinstance(message, p.Left):
+                for connection in list(watching):
+                    self._send(connection, message)
 
     # -- quick games -------------------------------------------------------------------------
 
@@ -613,6 +672,7 @@ class TableService:
             connection = self.connections.get((code, team))
             if connection is not None:
                 self._send(connection, message)
+        self._tell_watchers(code, out)
 
     def _send(self, connection: ServerConnection, message: p.Message) -> None:
         """Queue `message` for a client, never waiting on it. One that has left more than

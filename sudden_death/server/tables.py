@@ -138,9 +138,10 @@ class Table:
         return Series(self.best_of, self.replay_ties, home, away, "friend",
                       tuple(None if winner is None else Team(winner) for winner in self.results))
 
-    def resumed(self, team: Team, heard: int) -> p.Start:
+    def resumed(self, team: Team | None, heard: int) -> p.Start:
         """The start message for a seat coming back: what happened after step `heard`, and its
-        own held choice, if the server holds one."""
+        own held choice, if the server holds one. `team` None: a spectator's, which never
+        holds anything."""
         held = [action_to_wire(self.held[team])] if team in self.held else []
         missed = from_json(self.events_since(heard), list[WireEvent])
         return p.Start(self.names(), self.step, state_to_wire(self.game.state), missed, held,

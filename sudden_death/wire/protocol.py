@@ -63,6 +63,17 @@ class Quick(Message, tag="quick"):
     name: str
 
 
+class Watch(Message, tag="watch"):
+    """Watch the game at the table with `code` (a public table's, from the lobby, or one a
+    friend gave): answered `start`, then every `update`, `committed` and `left` both seats
+    hear, never anything before its reveal. `step`: the last step heard, when coming back."""
+
+    version: int
+    code: str
+    name: str = ""  # the watcher, as the players hear it ("" : signed in, its own name)
+    step: int = 0
+
+
 class Resume(Message, tag="resume"):
     """Come back to your seat after the line dropped: its table's code, the seat's token, and
     the last step you heard (the server sends what happened since, in `Start.events`)."""
@@ -123,8 +134,8 @@ class Leave(Message, tag="leave"):
     """The player quit the table (the game ends for both; a dropped line is not a leave)."""
 
 
-ClientMessage = (Host | Join | Quick | Resume | SignUp | SignIn | AskRating | Lobby | Act
-                 | Chat | Rematch | Leave)
+ClientMessage = (Host | Join | Quick | Watch | Resume | SignUp | SignIn | AskRating | Lobby
+                 | Act | Chat | Rematch | Leave)
 
 
 # -- server to game ----------------------------------------------------------------------------
@@ -237,6 +248,13 @@ class Standing(Message, tag="standing"):
     below: str = ""
 
 
+class Watching(Message, tag="watching"):
+    """Someone began to watch this table's game (said once per watcher); `count` watch now."""
+
+    name: str
+    count: int
+
+
 class OpenTable(msgspec.Struct, forbid_unknown_fields=True):
     """A public table waiting for a player: its code, the host's team, the series' length."""
 
@@ -252,6 +270,7 @@ class GamePlayed(msgspec.Struct, forbid_unknown_fields=True):
     names: list[str]
     scores: list[int]
     drive: int
+    watching: int = 0
 
 
 class LobbyList(Message, tag="lobby"):
@@ -264,7 +283,7 @@ class LobbyList(Message, tag="lobby"):
 
 
 ServerMessage = (Seated | Start | Update | Committed | Refused | Left | Away | Back | Said
-                 | RematchAsked | SignedIn | Standing | LobbyList)
+                 | RematchAsked | SignedIn | Standing | LobbyList | Watching)
 
 # Refusal codes, said by the game in the player's language (ui/words/table.py).
 NO_TABLE = "no_table"
@@ -323,7 +342,7 @@ def decode_client(frame: str | bytes) -> ClientMessage:
     except msgspec.DecodeError as error:
         _check_version(_version_of(frame))  # another version's greeting may differ in shape
         raise ProtocolError(BAD_MESSAGE, f"not a message of this protocol: {error}") from None
-    if isinstance(message, (Host, Join, Quick, Resume, SignUp, SignIn)):
+    if isinstance(message, (Host, Join, Quick, Watch, Resume, SignUp, SignIn)):
         _check_version(message.version)
     return message
 
