@@ -4,6 +4,7 @@ the lobby counts them. Real WebSocket clients against a real server on loopback.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import random
 from typing import Any
@@ -11,10 +12,11 @@ from typing import Any
 from server_lab import first_legal, nothing_comes, receive, run, seated_pair, server
 from websockets.asyncio.client import ClientConnection
 
-from sudden_death.engine.actions import actors, legal_actions
+from sudden_death.engine.actions import Concede, actors, legal_actions
 from sudden_death.engine.event_codec import events_from_list
 from sudden_death.engine.snapshot import state_from_dict
 from sudden_death.engine.state import GameState, Team
+from sudden_death.server.limits import Limits
 from sudden_death.server.tables import replay
 from sudden_death.wire import protocol as p
 from sudden_death.wire.values import action_to_wire
@@ -99,5 +101,86 @@ def test_the_lobby_counts_spectators_and_a_wrong_code_is_no_game() -> None:
             assert refused["code"] == p.NO_TABLE and refused["fatal"] is True
             text = json.dumps(listed)
             assert "OffCall" not in text and "DefCall" not in text
+
+    run(scenario)
+
+
+def test_ten_thousand_fuzzed_messages_from_the_seats_never_reach_a_spectator_or_the_lobby(
+        ) -> None:
+    """The seats send a seeded mix of legal actions, illegal ones, other steps' numbers, chat
+    and junk; the spectator and a lobby listener hear only what both seats heard, and never
+    a choice before its reveal (their streams hold no refusal, chat or held action)."""
+    rng = random.Random(49)
+    junk = ['{"type": "act"}', "not json", '{"type": "act", "step": -1, "actions": []}',
+            p.encode(p.Chat("psst, Blitz")), p.encode(p.Rematch()), "[" * 50]
+
+    async def scenario() -> None:
+        async with server(seed=5, limits=Limits(messages_per_s=1e6, burst=10**6)) as lab:
+            lab.service.lobby_every_s = 0.0
+            host = await lab.connect()
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", public=True)))
+            code = (await receive(host))["code"]
+            guest = await lab.connect()
+            await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
+            await receive(guest)
+            seats = {Team.AWAY: host, Team.HOME: guest}
+            for seat in seats.values():
+                assert (await receive(seat))["type"] == "start"
+            spectator, listener = await lab.connect(), await lab.connect()
+            await watcher(spectator, code, "Cleo")
+            await listener.send(p.encode(p.Lobby()))
+            heard: dict[ClientConnection, list[str]] = {c: [] for c in (*seats.values(),
+                                                                        spectator, listener)}
+
+            async def collect(client: ClientConnection) -> None:
+                async for frame in client:
+                    heard[client].append(str(frame))
+
+            readers = [asyncio.ensure_future(collect(client)) for client in heard]
+            state, step, sent, games = GameState(), 0, 0, 1
+            while sent < 10_000:
+                if state.outcome is not None:  # another game at the table, and on
+                    for seat in seats.values():
+                        await seat.send(p.encode(p.Rematch()))
+                    games += 1
+                    state, step = GameState(), 0
+                team = rng.choice(list(Team))
+                roll = rng.random()
+                playable = [action for action in legal_actions(state, team)
+                            if not isinstance(action, Concede)]
+                if roll < 0.5 and team in actors(state) and playable:
+                    action = rng.choice(playable)
+                    frame = p.encode(p.Act(step, [action_to_wire(action)]))
+                elif roll < 0.8:
+                    other = rng.choice(legal_actions(state, team) or legal_actions(
+                        state, team.other))
+                    frame = p.encode(p.Act(step + rng.choice((-1, 0, 1, 7)),
+                                           [action_to_wire(other)]))
+                else:
+                    frame = rng.choice(junk)
+                await seats[team].send(frame)
+                sent += 1
+                if sent % 50 == 0:
+                    await asyncio.sleep(0.01)  # let the updates come in
+                    news = [m for m in map(json.loads, heard[guest])
+                            if m["type"] in ("update", "start")]
+                    if news:
+                        step, state = news[-1]["step"], state_from_dict(news[-1]["state"])
+            await asyncio.sleep(0.3)
+            for reader in readers:
+                reader.cancel()
+            both = {frame for frame in heard[guest]} & {frame for frame in heard[host]}
+            for frame in heard[spectator][1:]:  # after its start
+                message = json.loads(frame)
+                assert message["type"] in ("update", "committed", "start"), message
+                assert frame in both, message  # a copy of what both seats heard
+            for frame in heard[listener]:
+                assert json.loads(frame)["type"] == "lobby"
+                assert not any(word in frame for word in ("Call.", "Player.", "psst"))
+            def updates(client: ClientConnection) -> list[str]:
+                return [frame for frame in heard[client] if '"type":"update"' in frame]
+
+            assert updates(spectator) == updates(guest) == updates(host)  # all, in order
+            assert sent == 10_000 and len(updates(spectator)) > 10 and games >= 1
 
     run(scenario)
