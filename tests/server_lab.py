@@ -63,10 +63,12 @@ async def nothing_comes(connection: ClientConnection) -> bool:
     return False
 
 
-async def seated_pair(lab: Lab) -> tuple[ClientConnection, ClientConnection, dict, dict]:
-    """A host and a guest at one table, past the start message; returns their seats."""
+async def seated_pair(lab: Lab, public: bool = False,
+                      ) -> tuple[ClientConnection, ClientConnection, dict, dict]:
+    """A host and a guest at one table (listed in the lobby when `public`), past the start
+    message; returns their seats."""
     host = await lab.connect()
-    await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+    await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", public=public)))
     host_seat = await receive(host)
     guest = await lab.connect()
     await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, host_seat["code"], "Bears")))

@@ -74,12 +74,8 @@ def test_the_lobby_counts_spectators_and_a_wrong_code_is_no_game() -> None:
     async def scenario() -> None:
         async with server() as lab:
             lab.service.lobby_every_s = 0.01
-            host = await lab.connect()
-            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", public=True)))
-            code = (await receive(host))["code"]
-            guest = await lab.connect()
-            await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
-            await receive(guest)
+            host, guest, host_seat, _ = await seated_pair(lab, public=True)
+            code = host_seat["code"]
             listener = await lab.connect()
             await listener.send(p.encode(p.Lobby()))
             first = await receive(listener)
@@ -117,15 +113,9 @@ def test_ten_thousand_fuzzed_messages_from_the_seats_never_reach_a_spectator_or_
     async def scenario() -> None:
         async with server(seed=5, limits=Limits(messages_per_s=1e6, burst=10**6)) as lab:
             lab.service.lobby_every_s = 0.0
-            host = await lab.connect()
-            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", public=True)))
-            code = (await receive(host))["code"]
-            guest = await lab.connect()
-            await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
-            await receive(guest)
+            host, guest, host_seat, _ = await seated_pair(lab, public=True)
+            code = host_seat["code"]
             seats = {Team.AWAY: host, Team.HOME: guest}
-            for seat in seats.values():
-                assert (await receive(seat))["type"] == "start"
             spectator, listener = await lab.connect(), await lab.connect()
             await watcher(spectator, code, "Cleo")
             await listener.send(p.encode(p.Lobby()))
