@@ -22,7 +22,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..wire import protocol as p
-from ..wire.names import folded
+from ..wire.names import folded, spaced
 from .tables import seal_token, token_opens
 
 FILE_NAME = "accounts.sqlite3"
@@ -47,7 +47,7 @@ class SignedIn:
 def checked_name(name: str) -> str:
     """A player's name as it will be said: 1 to 24 printable characters, runs of spaces made
     one; control characters, direction marks and invisible joiners refused with the reason."""
-    name = " ".join(part for part in name.split(" ") if part)
+    name = spaced(name)
     if not name or len(name) > p.MAX_NAME:
         raise AccountError(p.BAD_NAME, f"a name has 1 to {p.MAX_NAME} characters")
     if not name.isprintable():  # Unicode's Other and Separator: controls, direction marks...
@@ -80,10 +80,10 @@ class Accounts:
             # A rollback journal, not WAL: names change rarely, and the file stays one file
             # (no -wal and -shm beside it) that a backup copies as it is.
             self.db.execute("CREATE TABLE IF NOT EXISTS accounts (folded TEXT PRIMARY KEY, "
-                             "name TEXT NOT NULL, password TEXT NOT NULL, "
-                             "created REAL NOT NULL)")
+                            "name TEXT NOT NULL, password TEXT NOT NULL, "
+                            "created REAL NOT NULL)")
             self.db.execute("CREATE TABLE IF NOT EXISTS tokens (folded TEXT NOT NULL, "
-                             "sealed TEXT NOT NULL, made REAL NOT NULL)")
+                            "sealed TEXT NOT NULL, made REAL NOT NULL)")
 
     def sign_up(self, name: str, password: str) -> SignedIn:
         """A new account, or AccountError: a name refused, taken (folded), or a weak password."""
@@ -94,7 +94,7 @@ class Accounts:
             try:
                 with self.db:
                     self.db.execute("INSERT INTO accounts (folded, name, password, created) "
-                                     "VALUES (?, ?, ?, ?)", (key, name, locked, time.time()))
+                                    "VALUES (?, ?, ?, ?)", (key, name, locked, time.time()))
             except sqlite3.IntegrityError:
                 raise AccountError(p.NAME_TAKEN, "another player has that name") from None
         return SignedIn(name, self._new_token(key))
@@ -106,7 +106,7 @@ class Accounts:
         key = folded(name)
         with self.lock:
             row = self.db.execute("SELECT name, password FROM accounts WHERE folded = ?",
-                                   (key,)).fetchone()
+                                  (key,)).fetchone()
             kept = [sealed for (sealed,) in self.db.execute(
                 "SELECT sealed FROM tokens WHERE folded = ?", (key,))] if token else []
         if row is None:
@@ -119,7 +119,7 @@ class Accounts:
                 raise _wrong()
             with self.lock, self.db:
                 self.db.execute("DELETE FROM tokens WHERE folded = ? AND sealed = ?",
-                                 (key, opened))
+                                (key, opened))
             return SignedIn(typed, self._new_token(key))
         try:
             self._hasher.verify(locked, password)
@@ -128,14 +128,14 @@ class Accounts:
         if self._hasher.check_needs_rehash(locked):  # a cost raised since it was kept
             with self.lock, self.db:
                 self.db.execute("UPDATE accounts SET password = ? WHERE folded = ?",
-                                 (self._hasher.hash(password), key))
+                                (self._hasher.hash(password), key))
         return SignedIn(typed, self._new_token(key))
 
     def name_of(self, name: str) -> str | None:
         """The account's name as typed at sign-up, or None: no account has it."""
         with self.lock:
             row = self.db.execute("SELECT name FROM accounts WHERE folded = ?",
-                                   (folded(name),)).fetchone()
+                                  (folded(name),)).fetchone()
         return None if row is None else str(row[0])
 
     def _new_token(self, key: str) -> str:
@@ -143,10 +143,10 @@ class Accounts:
         sealed = seal_token(token)
         with self.lock, self.db:
             self.db.execute("INSERT INTO tokens (folded, sealed, made) VALUES (?, ?, ?)",
-                             (key, sealed, time.time()))
+                            (key, sealed, time.time()))
             self.db.execute("DELETE FROM tokens WHERE folded = ? AND rowid NOT IN (SELECT "
-                             "rowid FROM tokens WHERE folded = ? ORDER BY made DESC LIMIT ?)",
-                             (key, key, TOKENS_KEPT))
+                            "rowid FROM tokens WHERE folded = ? ORDER BY made DESC LIMIT ?)",
+                            (key, key, TOKENS_KEPT))
         return token
 
     def close(self) -> None:

@@ -95,19 +95,20 @@ class Ladder:
         """The account's place on the ladder; None when it has played no rated game."""
         with self.accounts.lock:
             db = self.accounts.db
-            ladder = db.execute("SELECT r.folded, a.name FROM ratings r JOIN accounts a "
-                                "USING (folded) ORDER BY r.rating DESC, r.folded").fetchall()
-            places = [kept for kept, _name in ladder]
+            ladder = db.execute("SELECT r.folded, a.name, r.rating FROM ratings r JOIN "
+                                "accounts a USING (folded) ORDER BY r.rating DESC, "
+                                "r.folded").fetchall()
+            places = [kept for kept, _name, _rating in ladder]
             if key not in places:
                 return None
             games = db.execute("SELECT first, second, score FROM games WHERE first = ? OR "
                                "second = ? ORDER BY rowid DESC LIMIT ?",
                                (key, key, RECENT)).fetchall()
-            names = dict(ladder)
+        names = {kept: name for kept, name, _rating in ladder}
         place = places.index(key)
         recent = tuple(Result(names.get(second if first == key else first, "?"),
                               score if first == key else 1.0 - score)
                        for first, second, score in games)
-        return Standing(names[key], round(self.rating(key).rating), place + 1, len(places),
+        return Standing(names[key], round(ladder[place][2]), place + 1, len(places),
                         recent, names[places[place - 1]] if place > 0 else None,
                         names[places[place + 1]] if place + 1 < len(places) else None)

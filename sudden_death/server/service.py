@@ -31,7 +31,7 @@ from ..engine.game import Game
 from ..engine.series import LENGTHS
 from ..engine.state import Team
 from ..wire import protocol as p
-from ..wire.names import folded, same_name
+from ..wire.names import folded, same_name, spaced
 from .accounts import AccountError, Accounts
 from .limits import Addresses, Bucket, Limits
 from .ratings import START, Ladder
@@ -250,10 +250,7 @@ class TableService:
         if table is None or table.over:
             self.addresses.failed(address)
             raise p.ProtocolError(p.NO_TABLE, f"no game is being played at {message.code!r}")
-        name = _spaced(message.name) or signed_as
-        if len(name) > p.MAX_NAME or not name.isprintable():
-            raise p.ProtocolError(p.BAD_NAME, f"a name has at most {p.MAX_NAME} printable "
-                                              "characters")
+        name = _checked_name(message.name) if spaced(message.name) else signed_as
         watching = self.watchers.setdefault(table.code, {})
         watching[connection] = name
         self._send(connection, table.resumed(None, message.step))
@@ -299,7 +296,7 @@ class TableService:
         for code in [code for code in self.quick if code not in self.tables
                      or self.tables[code].full or self.tables[code].over]:
             del self.quick[code]  # filled, ended or forgotten since
-        name = _spaced(message.name)
+        name = spaced(message.name)
         waiting = [(abs(kept - rating), order, code)
                    for order, (code, kept) in enumerate(self.quick.items())
                    if not same_name(self.tables[code].seats[HOST_SEAT].name, name)]
@@ -570,7 +567,7 @@ class TableService:
                 self._rate(table)
             return PLAYED if (table.step, len(table.held)) != before[:2] else OTHER
         if isinstance(message, p.Chat):
-            text = _spaced(message.text)
+            text = spaced(message.text)
             if not text or len(text) > p.MAX_CHAT or not text.isprintable():
                 limit = f"a chat line has 1 to {p.MAX_CHAT} printable characters"
                 self._send(connection, p.Refused(p.BAD_MESSAGE, limit))
@@ -720,7 +717,7 @@ def _opened(seats: dict[Team, Seat], token: str) -> list[Team]:
 def _checked_name(name: str) -> str:
     """A team name as said: runs of spaces made one, but a tab, a line break, a separator or
     a direction mark refused rather than turned into spaces (`isprintable` refuses them)."""
-    name = _spaced(name)
+    name = spaced(name)
     if not name or len(name) > p.MAX_NAME or not name.isprintable():
         raise p.ProtocolError(p.BAD_NAME, f"a team name has 1 to {p.MAX_NAME} printable "
                                           "characters")
@@ -733,12 +730,6 @@ def _leaving(frame: str | bytes) -> bool:
         return isinstance(p.decode_client(frame), p.Leave)
     except p.ProtocolError:
         return False
-
-
-def _spaced(text: str) -> str:
-    """`text` with runs of plain spaces made one and none at either end; any other blank
-    (a tab, a line break, U+2028) stays, for `isprintable` to refuse."""
-    return " ".join(part for part in text.split(" ") if part)
 
 
 async def _shut(connection: ServerConnection) -> None:

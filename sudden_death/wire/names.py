@@ -19,3 +19,9 @@ def folded(name: str) -> str:
 
 def same_name(first: str, second: str) -> bool:
     return folded(first) == folded(second)
+
+
+def spaced(text: str) -> str:
+    """`text` with runs of plain spaces made one and none at either end; any other blank
+    (a tab, a line break, U+2028) stays, for `isprintable` to refuse."""
+    return " ".join(part for part in text.split(" ") if part)
