@@ -49,6 +49,7 @@ async def server(seed: int | None = 11, limits: Limits | None = None,
         for client in lab.clients:
             await client.close()
         await stop(running)
+        service.close()
 
 
 async def receive(connection: ClientConnection, timeout: float = 5) -> dict[str, Any]:

@@ -293,6 +293,7 @@ def test_with_a_certificate_the_server_speaks_wss_and_a_game_that_trusts_it_gets
                     pass
         finally:
             await stop(running)
+            service.close()
 
     run(scenario)
     if sys.version_info < (3, 11):
@@ -410,6 +411,6 @@ def test_a_seat_back_after_its_game_ended_hears_how_it_ended(tmp_path) -> None:
             await back.close()
         finally:
             await stop(running)
-            store.close()
+            service.close()  # the store too
 
     run(scenario)

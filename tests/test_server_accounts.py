@@ -39,13 +39,13 @@ def test_a_name_signs_up_signs_in_and_its_token_is_renewed(tmp_path: Path) -> No
 
 
 def test_wrong_passwords_tokens_and_names_are_one_refusal(tmp_path: Path) -> None:
-    accounts = Accounts(tmp_path)
-    accounts.sign_up("Anna", PASSWORD)
-    for name, password, token in (("Anna", "wrong one", ""), ("Nobody", PASSWORD, ""),
-                                  ("Anna", "", "not-a-token"), ("Anna", "", "")):
-        with pytest.raises(AccountError) as refused:
-            accounts.sign_in(name, password, token)
-        assert refused.value.code == p.BAD_SIGN_IN and "do not match" in str(refused.value)
+    with Accounts(tmp_path) as accounts:
+        accounts.sign_up("Anna", PASSWORD)
+        for name, password, token in (("Anna", "wrong one", ""), ("Nobody", PASSWORD, ""),
+                                      ("Anna", "", "not-a-token"), ("Anna", "", "")):
+            with pytest.raises(AccountError) as refused:
+                accounts.sign_in(name, password, token)
+            assert refused.value.code == p.BAD_SIGN_IN and "do not match" in str(refused.value)
 
 
 @pytest.mark.parametrize(("name", "code"), [
@@ -54,15 +54,15 @@ def test_wrong_passwords_tokens_and_names_are_one_refusal(tmp_path: Path) -> Non
     ("\u0301\u0301", p.BAD_NAME), ("Anna\x07", p.BAD_NAME)])
 def test_names_that_cannot_be_read_aloud_are_refused_with_the_reason(
         tmp_path: Path, name: str, code: str) -> None:
-    with pytest.raises(AccountError) as refused:
-        Accounts(tmp_path).sign_up(name, PASSWORD)
+    with Accounts(tmp_path) as accounts, pytest.raises(AccountError) as refused:
+        accounts.sign_up(name, PASSWORD)
     assert refused.value.code == code and str(refused.value)
 
 
 @pytest.mark.parametrize("password", ["", "short", "x" * (p.MAX_PASSWORD + 1), "tab\there!"])
 def test_a_weak_or_unprintable_password_is_refused(tmp_path: Path, password: str) -> None:
-    with pytest.raises(AccountError) as refused:
-        Accounts(tmp_path).sign_up("Anna", password)
+    with Accounts(tmp_path) as accounts, pytest.raises(AccountError) as refused:
+        accounts.sign_up("Anna", password)
     assert refused.value.code == p.WEAK_PASSWORD
 
 
@@ -80,21 +80,21 @@ def test_the_file_keeps_argon2id_hashes_never_a_password_or_a_token(tmp_path: Pa
     db.close()
     assert locked.startswith("$argon2id$")
     assert len(sealed) == TOKENS_KEPT and all(s.startswith("$argon2id$") for s in sealed)
-    with pytest.raises(AccountError):  # the oldest token went when a sixth was made
-        Accounts(tmp_path).sign_in("Anna", token=tokens[0])
+    with Accounts(tmp_path) as again, pytest.raises(AccountError):
+        again.sign_in("Anna", token=tokens[0])  # the oldest token went when a sixth was made
 
 
 @settings(max_examples=25, deadline=None)
 @given(st.text(min_size=1, max_size=12), st.text(min_size=1, max_size=12))
 def test_two_names_an_ear_cannot_tell_apart_are_never_two_accounts(
         first: str, second: str) -> None:
-    accounts = Accounts()  # in memory: the property needs no file
     outcomes = []
-    for name in (first, second):
-        try:
-            outcomes.append(accounts.sign_up(name, PASSWORD).name)
-        except AccountError as error:
-            outcomes.append(error.code)
+    with Accounts() as accounts:  # in memory: the property needs no file
+        for name in (first, second):
+            try:
+                outcomes.append(accounts.sign_up(name, PASSWORD).name)
+            except AccountError as error:
+                outcomes.append(error.code)
     if folded(first) == folded(second) and outcomes[0] != p.BAD_NAME:
         assert outcomes[1] == p.NAME_TAKEN
     signed = [name for name in outcomes if name not in (p.BAD_NAME, p.NAME_TAKEN)]

@@ -234,8 +234,7 @@ def test_a_seat_away_before_a_restart_is_waited_for_from_when_it_left(tmp_path: 
                 for (_code, team), handle in service.waits.items()}
         for handle in service.waits.values():
             handle.cancel()
-        assert service.store is not None
-        service.store.close()
+        service.close()
         return left
 
     left = run(scenario)
@@ -401,7 +400,7 @@ def test_the_store_keeps_no_seat_token_and_a_restarted_server_still_knows_the_se
             for client in lab.clients:
                 await client.close()
             await stop(running)
-            store.close()
+            service.close()
         again = TableService(seed=3, store=TableStore(tmp_path))
         again.restore()
         running = await start(again, "127.0.0.1", 0)
@@ -415,8 +414,7 @@ def test_the_store_keeps_no_seat_token_and_a_restarted_server_still_knows_the_se
             await stop(running)
             for handle in again.waits.values():
                 handle.cancel()
-            assert again.store is not None
-            again.store.close()
+            again.close()
         return str(host_seat["token"]), str(host_seat["code"]), answer
 
     token, code, answer = run(scenario)

@@ -56,8 +56,8 @@ def test_the_ladder_ranks_players_and_reads_back_their_last_results(tmp_path: Pa
     assert anna.recent[1].opponent == "Ben" and anna.recent[1].score == 1.0
     assert ben.recent[0].score == 0.0
     accounts.close()
-    again = Ladder(Accounts(tmp_path))  # kept in the file
-    kept = again.standing("ben")
+    with Accounts(tmp_path) as reopened:
+        kept = Ladder(reopened).standing("ben")  # kept in the file
     assert kept is not None and kept.rank == 3
 
 

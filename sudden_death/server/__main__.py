@@ -64,9 +64,7 @@ async def serve(options: argparse.Namespace) -> None:
         loop.add_signal_handler(signum, done.set)
     await done.wait()
     await stop(server)
-    if store is not None:
-        store.close()
-    accounts.close()
+    service.close()
 
 
 class JsonLines(logging.Formatter):

@@ -153,6 +153,12 @@ class Accounts:
         with self.lock:
             self.db.close()
 
+    def __enter__(self) -> Accounts:
+        return self
+
+    def __exit__(self, *_: object) -> None:
+        self.close()
+
 
 def _wrong() -> AccountError:
     return AccountError(p.BAD_SIGN_IN, "that name and password (or sign-in token) do not match")
