@@ -352,7 +352,7 @@ def test_a_game_killed_mid_down_goes_back_to_its_table_at_the_next_start(
         host.go_on.set()  # its driver finds the game gone and stops
         guest.until_said("The Hawks dropped out; waiting for them.")
         with Seat(tmp_path / "host", "--server", server.url) as again:
-            again.until_said("Main menu: Back to your table with the Bears, 1 of 11")
+            again.until_said("Main menu: Back to your table with the Bears, 1 of 13")
             again.send("return")
             guest.until_said("The Hawks are back.")
             (resumed,) = start_playing(again)

@@ -292,7 +292,8 @@ def test_a_finished_game_tells_its_story_and_is_kept(tmp_path: Path) -> None:
     assert game.opponent is Opponent.COMPUTER and (game.mine, game.theirs) == ("Hawks", "Bears")
 
     app.start()
-    press(app, "end", "up", "up", "up")  # Your record: above Report a problem, Play a friend
+    press(app, "end", "up", "up", "up", "up", "up")  # Your record: above Play online,
+    # Your rating, Report a problem, Play a friend
     # and Quit
     assert speaker.spoken[-1].text.startswith("Your record")
     press(app, "return")
@@ -319,7 +320,7 @@ def test_a_finished_game_tells_its_story_and_is_kept(tmp_path: Path) -> None:
 def test_an_empty_record_says_so(tmp_path: Path) -> None:
     speaker = RecordingSpeaker()
     app = started_app(tmp_path, speaker)
-    press(app, "end", "up", "up", "up", "return")  # above Report a problem, Play a friend, Quit
+    press(app, "end", *["up"] * 5, "return")  # above Play online, Your rating, Report...
     assert speaker.spoken[-1].text == ("Your record. No games yet. Every game you finish is "
                                        "kept here.")
     assert not (tmp_path / FILE_NAME).exists()  # reading made no file

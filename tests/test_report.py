@@ -74,7 +74,7 @@ def test_the_title_screen_item_says_the_whole_path(tmp_path: Path) -> None:
     folder = tmp_path / "cfg"
     speaker = run(tmp_path, TITLE_REPORT, folder)
     said = [m.text for m in speaker.spoken]
-    assert "Main menu: Start a game, 1 of 10" in said and "Report a problem" in said
+    assert "Main menu: Start a game, 1 of 12" in said and "Report a problem" in said
     assert said[-1] == (f"A problem report was written to {folder / FILE_NAME}. Send that "
                         "file to whoever helps you.")
     assert (folder / FILE_NAME).is_file()

@@ -101,7 +101,7 @@ def finish_game(app, rng: random.Random) -> None:
 
 def begin_series(app, length_steps: int = 0, replay: bool = False) -> None:
     """Title: Play a series; its choice; both default team names."""
-    press(app, "end", "up", "up", "up", "up", "return")  # Play a series, above Your record
+    press(app, "end", *["up"] * 6, "return")  # Play a series, above Your record
     if replay:
         press(app, "up", "space", "down")
     press(app, *["down"] * length_steps, "return")

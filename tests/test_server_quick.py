@@ -67,3 +67,26 @@ def test_a_quick_player_meets_the_nearest_rating_and_never_its_own_team_name() -
             assert stranger_seat["code"] != low_seat["code"]  # two Lions: never one table
 
     run(scenario)
+
+
+def test_two_players_who_kept_the_default_name_meet_as_the_second_default() -> None:
+    """Both games send the Hawks, with the Bears as `other`: the second joins as the Bears,
+    so two players who never named a team still get a game (and a score with two names)."""
+    async def scenario() -> None:
+        async with server() as lab:
+            first = await lab.connect()
+            await first.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Hawks", other="Bears")))
+            first_seat = await receive(first)
+            second = await lab.connect()
+            await second.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Hawks", other="Bears")))
+            second_seat = await receive(second)
+            assert second_seat["code"] == first_seat["code"] and second_seat["seat"] == 0
+            for client in (first, second):
+                start = await receive(client)
+                assert start["type"] == "start" and start["names"] == ["Bears", "Hawks"]
+            _waits, owls = await quick(lab, "Owls")  # a name and an `other` that clash
+            clash = await lab.connect()
+            await clash.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Owls", other="owls")))
+            assert (await receive(clash))["code"] != owls["code"]  # passed over: it waits
+
+    run(scenario)

@@ -70,8 +70,17 @@ from sudden_death.ui.screens.friend import (
     TableWaitScreen,
 )
 from sudden_death.ui.screens.hands import SelectionScreen, SubstitutionScreen
+from sudden_death.ui.screens.online import (
+    AccountNameScreen,
+    AccountPasswordScreen,
+    AccountScreen,
+    LobbyScreen,
+    RatingScreen,
+    ServerScreen,
+)
 from sudden_death.ui.screens.series_setup import SeriesScreen
 from sudden_death.ui.screens.welcome import NamingScreen, TypingScreen, WelcomeScreen
+from sudden_death.wire.protocol import LobbyList
 
 SEED = 4  # plan_game(4) passes every decision screen: the coin, the side, a fourth down...
 WHEN = "2026-12-01T21:40:00+00:00"
@@ -80,14 +89,15 @@ BASES = {Screen, TypingScreen, TypedSetting, DecisionScreen, ExplorerScreen}
 
 WELCOME = ("Welcome to Sudden Death, an American football card game you play by ear. You and "
            "the computer get one drive each; every down you pick players and calls. Press F1 "
-           "for help at any time.", "Main menu: Start a game, 1 of 10")
+           "for help at any time.", "Main menu: Start a game, 1 of 12")
 FRIEND = ("Play a friend on another computer: host a table and tell them its code, or join "
           "theirs.", "Play a friend: Host a table, 1 of 4")
 QUIT = ("Quit Sudden Death? No, 1 of 2",)
 QUIT_KEPT = ("Quit Sudden Death? Your game is kept for next time. No, 1 of 2",)
 
 # The title screen's buttons, by the number of Down presses from the first.
-SETTINGS, RULES, SOUNDS, SERIES, RECORD, A_FRIEND = 4, 2, 3, 5, 6, 8  # 7: Report a problem
+SETTINGS, RULES, SOUNDS, SERIES, RECORD, ONLINE, A_FRIEND = 4, 2, 3, 5, 6, 7, 10
+# 8: Your rating; 9: Report a problem
 
 
 def keys(app: App, *lines: str) -> None:
@@ -166,6 +176,13 @@ def shown(make: Callable[[App], Screen]) -> Opener:
     return lambda app: app.show(make(app))
 
 
+def shown_then(make: Callable[[App], Screen], *lines: str) -> Opener:
+    def opener(app: App) -> None:
+        app.show(make(app))
+        keys(app, *lines)
+    return opener
+
+
 def pushed_over_a_decision(make: Callable[[App], Screen]) -> Opener:
     def opener(app: App) -> None:
         playing_to(CoinScreen)(app)
@@ -189,16 +206,16 @@ CASES = [
     # -- before a game --------------------------------------------------------------------
     Case("title", WelcomeScreen, pressing(), (WelcomeScreen, ConfirmScreen), QUIT),
     Case("quit question", ConfirmScreen, pressing("escape"), (WelcomeScreen,),
-         ("Back. Main menu: Start a game, 1 of 10",)),
+         ("Back. Main menu: Start a game, 1 of 12",)),
     Case("settings", SettingsScreen, pressing(*title(SETTINGS)), (WelcomeScreen,),
-         ("Back. Main menu: Settings, 5 of 10",)),
+         ("Back. Main menu: Settings, 5 of 12",)),
     Case("keys", KeysScreen, pressing(*title(SETTINGS, "end", "up", "up", "up", "return")),
          (WelcomeScreen, SettingsScreen),
-         ("Back. Settings: Keys and controller buttons, 26 of 29",)),
+         ("Back. Settings: Keys and controller buttons, 27 of 30",)),
     Case("keys on Done", KeysScreen,
          pressing(*title(SETTINGS, "end", "up", "up", "up", "return", "end")),
          (WelcomeScreen, SettingsScreen),
-         ("Back. Settings: Keys and controller buttons, 26 of 29",)),
+         ("Back. Settings: Keys and controller buttons, 27 of 30",)),
     Case("a key waited for", KeyCapture,
          pressing(*title(SETTINGS, "end", "up", "up", "up", "return", "return")),
          (WelcomeScreen, SettingsScreen, KeysScreen),
@@ -208,11 +225,11 @@ CASES = [
     Case("table password", PasswordSettingScreen, pressing(*settings_line("table_password")),
          (WelcomeScreen, SettingsScreen), ("The table password is unchanged.",)),
     Case("how to play", RulesScreen, pressing(*title(RULES)), (WelcomeScreen,),
-         ("Back. Main menu: How to play, 3 of 10",)),
+         ("Back. Main menu: How to play, 3 of 12",)),
     Case("sounds", SoundGlossaryScreen, pressing(*title(SOUNDS)), (WelcomeScreen,),
-         ("Back. Main menu: Sounds of the game, 4 of 10",)),
+         ("Back. Main menu: Sounds of the game, 4 of 12",)),
     Case("record", RecordScreen, pressing(*title(RECORD)), (WelcomeScreen,),
-         ("Back. Main menu: Your record, 7 of 10",)),
+         ("Back. Main menu: Your record, 7 of 12",)),
     Case("a past game", PastGameScreen,
          with_a_past_game(*title(RECORD, "down", "down", "return")),
          (WelcomeScreen, RecordScreen),
@@ -254,9 +271,24 @@ CASES = [
          (TableWaitScreen, ConfirmScreen), QUIT),
     Case("chat", ChatScreen, pushed_over_a_decision(ChatScreen), (CoinScreen,),
          ("Not sent.",)),
+    # -- online ---------------------------------------------------------------------------
+    Case("the server's address", ServerScreen, pressing(*title(ONLINE, "type example")),
+         (WelcomeScreen,), WELCOME),
+    Case("your name on a server", AccountScreen, shown(AccountScreen), (WelcomeScreen,),
+         WELCOME),
+    Case("a new name", AccountNameScreen, shown_then(AccountScreen, "return", "type Anna"),
+         (AccountScreen,), ("Back. Your name on this server: A new name, 1 of 4",)),
+    Case("a password", AccountPasswordScreen,
+         shown_then(AccountScreen, "down", "return", "type Anna", "return", "type pass"),
+         (AccountScreen, AccountNameScreen), ("Back. Your name: Anna, 1 of 1",)),
+    Case("the lobby", LobbyScreen, shown(lambda app: LobbyScreen(app, LobbyList([], [], []), "")),
+         (WelcomeScreen,), WELCOME),
+    Case("your rating", RatingScreen,
+         shown(lambda app: RatingScreen(app, ["Your rating: 1520, 1st of 2."])),
+         (WelcomeScreen,), WELCOME),
     # -- the explorer ---------------------------------------------------------------------
     Case("explorer", ExplorerHome, pressing("e"), (WelcomeScreen,),
-         ("Explorer closed. Main menu: Start a game, 1 of 10",)),
+         ("Explorer closed. Main menu: Start a game, 1 of 12",)),
     Case("explorer in a game", ExplorerHome, playing_to(SelectionScreen, "e"),
          (SelectionScreen,), ("Explorer closed. Players: Power Back, 1 of 4",)),
     Case("explorer's cards", CardListScreen, pressing("e", "return"),

@@ -61,11 +61,13 @@ Serve = Callable[[], Awaitable[tuple[Served, str, str]]]
 
 class TableLink:
     def __init__(self, url: str | None, greeting: p.Message, serve: Serve | None = None,
-                 wake: Alarm | None = None) -> None:
+                 wake: Alarm | None = None, before: tuple[p.Message, ...] = ()) -> None:
         """`url`: the table server; None serves a table here with `serve` (see the module's
         docstring). `wake` is raised whenever news arrives, so the game's loop can sleep
-        until then rather than poll."""
+        until then rather than poll. `before`: sent ahead of the greeting on the first line
+        (a sign-in: a seat that comes back after a drop is its token's, and needs none)."""
         self._wake = wake
+        self.before = before
         if url is None and serve is None:
             raise ValueError("a link with no server's address needs a server to start")
         self.url = url
@@ -154,6 +156,7 @@ class TableLink:
         """Connect, greet, and exchange messages; after a drop, once seated, come back with the
         seat's token (backing off from RETRY_FIRST_S to RETRY_MAX_S) for up to RECONNECT_FOR_S."""
         greeting: p.Message = self.greeting
+        before = self.before
         ever, lost_at, delay = False, None, RETRY_FIRST_S
         while True:
             try:
@@ -161,6 +164,9 @@ class TableLink:
                                    max_size=16 * p.MAX_MESSAGE_BYTES) as connection:
                     self._news(Restored() if ever else Connected(address))
                     ever, lost_at, delay = True, None, RETRY_FIRST_S
+                    for message in before:
+                        await connection.send(p.encode(message))
+                    before = ()
                     await connection.send(p.encode(greeting))
                     self._on_line = None
                     reason = await self._exchange(connection)

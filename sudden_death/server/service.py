@@ -303,15 +303,18 @@ class TableService:
         for code in [code for code in self.quick if code not in self.tables
                      or self.tables[code].full or self.tables[code].over]:
             del self.quick[code]  # filled, ended or forgotten since
-        name = spaced(message.name)
-        waiting = [(abs(kept - rating), order, code)
-                   for order, (code, kept) in enumerate(self.quick.items())
-                   if not same_name(self.tables[code].seats[HOST_SEAT].name, name)]
+        names = [spaced(message.name), spaced(message.other)]
+        waiting = []  # (rating apart, age, code, the name this player joins it as)
+        for order, (code, kept) in enumerate(self.quick.items()):
+            theirs = self.tables[code].seats[HOST_SEAT].name
+            fits = [name for name in names if name and not same_name(theirs, name)]
+            if fits:
+                waiting.append((abs(kept - rating), order, code, fits[0]))
         if not waiting:
             return p.Host(message.version, message.name)
-        code = min(waiting)[2]
+        _apart, _age, code, name = min(waiting)
         self.paired[code] = self.quick.pop(code)  # held for this player while it joins
-        return p.Join(message.version, code, message.name)
+        return p.Join(message.version, code, name)
 
     # -- greetings ---------------------------------------------------------------------------
 

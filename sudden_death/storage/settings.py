@@ -81,6 +81,7 @@ class Settings:
     language: str = ""  # a catalog's code ("es"); empty: the system's language if there is one
     table_server: str = ""  # ws:// or wss:// URL of a table server; empty: host tables here
     waiting_sound: bool = True  # a soft pulse every few seconds while a friend chooses
+    lobby_news: bool = True  # a cue and a short line as tables open and go in the lobby
     seat_wait: int = 10  # minutes (SEAT_WAITS) a table this player hosts waits for a dropped seat
     table_password: str = ""  # asked of whoever joins a table this player hosts; empty: none
     # Under the verbosity dial (SWITCHES): None is the verbosity's own preset; True or False,
@@ -165,8 +166,8 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     if isinstance(verbosity, str) and verbosity in VERBOSITIES:
         values["verbosity"] = verbosity
     # A switch not given: the preset's.
-    for flag in ("menu_wrap", "play_sweep", "mono", "waiting_sound", "overtime", "rumble",
-                 *SWITCHES):
+    for flag in ("menu_wrap", "play_sweep", "mono", "waiting_sound", "lobby_news", "overtime",
+                 "rumble", *SWITCHES):
         value = data.get(flag)
         if isinstance(value, bool):
             values[flag] = value

@@ -62,6 +62,7 @@ class App:
         speaker.add_listener(self._heard)
         self.comfort = Comfort(self, speaker, cues)  # settings, history, field tone, how to play
         self.friends = Friends(self)  # the table played at, if any (friends.py)
+        self.online = self.friends.online  # the lobby, your name, your rating (online.py)
         self.keeper = Keeper(self)  # the game in progress and the record (keeping.py)
         self.keys = KeyMap.default()  # what each key does (keymap.py)
         self.controls = Controls(self)  # the game's own keys, sections, details (controls.py)

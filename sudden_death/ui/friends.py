@@ -20,6 +20,7 @@ from ..net.news import Alarm, TableFinder
 from ..storage.seat_file import SavedSeat, forget_seat, load_seat, save_seat
 from ..wire import protocol as p
 from .aids.comfort import Comfort
+from .online import Online
 from .play import Play
 from .screens.base import Host, Screen
 from .screens.friend import (
@@ -31,7 +32,7 @@ from .screens.friend import (
     TableWaitScreen,
 )
 from .session import Session
-from .table import TablePlay
+from .table import Greeting, TablePlay
 from .table_game import TableGame
 from .words.phrases import Names
 from .words.series import table_series_words
@@ -89,6 +90,7 @@ class Friends:
         # Set by the loop: raised by a table's link when its news arrives, so the loop sleeps
         # until then instead of polling the link.
         self.wake: Alarm | None = None
+        self.online = Online(app, self)  # the lobby's line is this table's too
 
     # -- what TablePlay asks of its host -------------------------------------------------------
 
@@ -104,6 +106,18 @@ class Friends:
 
     def take_steps(self) -> None:
         self.app.take_steps()
+
+    def signed_in(self, name: str, token: str) -> None:
+        self.online.signed_in(name, token)
+
+    def lobby_heard(self, listing: p.LobbyList) -> None:
+        self.online.lobby_heard(listing)
+
+    def standing_heard(self, standing: p.Standing) -> None:
+        self.online.standing_heard(standing)
+
+    def lobby_refused(self, code: str, words: str) -> None:
+        self.online.refused(code, words)
 
     # -- opening and leaving -------------------------------------------------------------------
 
@@ -155,11 +169,17 @@ class Friends:
             self.finder = None
 
     def _open(self, url: str | None, greeting: p.Host | p.Join | p.Resume) -> None:
+        self.open_line(url, greeting, (), _("Connecting to the table."))
+
+    def open_line(self, url: str | None, greeting: Greeting, before: tuple[p.Message, ...],
+                  words: str) -> None:
+        """A new line (the old one left), `before` sent ahead of its greeting; `words` are
+        said while it connects."""
         self.stop_looking()
         self.close_table()
-        self.table = TablePlay(self, url, greeting, self.wake)
+        self.table = TablePlay(self, url, greeting, self.wake, before)
         self.table.start()
-        self.app.show(TableWaitScreen(self.app, _("Connecting to the table.")))
+        self.app.show(TableWaitScreen(self.app, words))
 
     def close_table(self) -> None:
         """Leave the table (the friend hears it); nothing is left to go back to."""
@@ -169,9 +189,14 @@ class Friends:
             forget_seat(self.app.config_folder)
 
     def leave(self) -> None:
-        """Leave the table from its waiting screen: back to the title screen."""
+        """Leave the table from its waiting screen: back to the title screen (or, online,
+        the lobby)."""
+        online = self.table is not None and self.table.online
         self.close_table()
-        self.app.start()
+        if online:
+            self.online.back_to_lobby()
+        else:
+            self.app.start()
 
     def play_again(self) -> None:
         """Game over at a table: a rematch once both ask, or (the friend gone) Play a friend."""
@@ -180,8 +205,12 @@ class Friends:
             table.link.send(p.Rematch())
             self.app.say(rematch_asked_words(self.app.names.theirs), category=Category.DECISION)
             return
+        online = table is not None and table.online
         self.close_table()
-        self.app.show(FriendScreen(self.app))
+        if online:
+            self.online.back_to_lobby()
+        else:
+            self.app.show(FriendScreen(self.app))
 
     # -- chat ----------------------------------------------------------------------------------
 
@@ -223,10 +252,14 @@ class Friends:
         app.session.join_table(match, names)
         app.names = app.session.names
         app.comfort.history.opponent = app.opponent
-        # Translators: {mine} is the player's team, {theirs} the friend's team.
-        app.say(_("You are the {mine}; your friend plays the {theirs}.").format(
-            mine=app.names.mine, theirs=app.names.theirs), interrupt=False,
-            category=Category.DECISION)
+        if table is not None and table.online:
+            # Translators: online: {mine} is the player's team, {theirs} the other player's.
+            words = _("You are the {mine}, against the {theirs}.")
+        else:
+            # Translators: {mine} is the player's team, {theirs} the friend's team.
+            words = _("You are the {mine}; your friend plays the {theirs}.")
+        app.say(words.format(mine=app.names.mine, theirs=app.names.theirs), interrupt=False,
+                category=Category.DECISION)
         if match.table_series is not None:
             app.say(table_series_words(match.table_series), interrupt=False,
                     category=Category.DECISION)
@@ -250,6 +283,12 @@ class Friends:
         game = None if table is None else table.game
         if game is not None and game.state.outcome is not None:
             return  # the game is over already: its screen stays
+        if table is not None and table.online:  # the lobby's line lost: the title screen;
+            if table.in_lobby:                  # a table's from the lobby: the lobby again
+                app.start()
+            else:
+                self.online.back_to_lobby()
+            return
         if rename and table is not None and isinstance(table.greeting, p.Join):
             _name, code, address = self.joining
             self.join_table(rename, code, address, table.greeting.password)

@@ -61,21 +61,36 @@ class TableHost(Protocol):
 
     def chat_heard(self, name: str, text: str) -> None: ...
 
+    # Playing online (ui/online.py): what the line hears before it sits at a table.
+
+    def signed_in(self, name: str, token: str) -> None: ...
+
+    def lobby_heard(self, listing: p.LobbyList) -> None: ...
+
+    def standing_heard(self, standing: p.Standing) -> None: ...
+
+    def lobby_refused(self, code: str, words: str) -> None: ...
+
+
+Greeting = p.Host | p.Join | p.Resume | p.Quick | p.Lobby | p.AskRating
+
 
 class TablePlay:
     """One table, from the greeting to the end of its game."""
 
-    def __init__(self, host: TableHost, url: str | None,
-                 greeting: p.Host | p.Join | p.Resume, wake: Alarm | None = None) -> None:
-        """`wake`: raised by the link when news arrives (see `Friends.wake`)."""
+    def __init__(self, host: TableHost, url: str | None, greeting: Greeting,
+                 wake: Alarm | None = None, before: tuple[p.Message, ...] = ()) -> None:
+        """`wake`: raised by the link when news arrives (see `Friends.wake`). An online
+        line (`greeting` Lobby or AskRating, `before` its sign-in) sits at a table later, on
+        the same line, with `greet`."""
         self.host = host
-        self.greeting = greeting
+        self.greeting: Greeting = greeting
         self.hosting = isinstance(greeting, p.Host)
         self.url = url  # None: this game serves the table itself
         from ..net.link import TableLink
         from ..server.home import serve_here
 
-        self.link = TableLink(url, greeting, serve_here if url is None else None, wake)
+        self.link = TableLink(url, greeting, serve_here if url is None else None, wake, before)
         self.address: str | None = None
         self.code = ""
         self.token = ""
@@ -84,9 +99,21 @@ class TablePlay:
         self.game: TableGame | None = None  # the game behind the session's seam
         self.closed = False
         self.announcement = ""  # the code, for R and S while waiting for the friend
+        self.online = self.in_lobby  # began in the lobby (ui/online.py), at a table or not
 
     def start(self) -> None:
         self.link.start()
+
+    @property
+    def in_lobby(self) -> bool:
+        """An online line not yet at a table: its refusals are about the name, not a table."""
+        return isinstance(self.greeting, (p.Lobby, p.AskRating))
+
+    def greet(self, message: p.Host | p.Join | p.Quick) -> None:
+        """From the lobby to a table, on the same (signed-in) line."""
+        self.greeting = message
+        self.hosting = isinstance(message, p.Host)
+        self.link.send(message)
 
     def close(self) -> None:
         """Leave the table (the other seat hears it) and stop the line."""
@@ -104,6 +131,21 @@ class TablePlay:
     def _news(self, news: object) -> None:
         if isinstance(news, Connected):
             self.address = news.address
+        elif isinstance(news, p.SignedIn):
+            self.host.signed_in(news.name, news.token)
+        elif isinstance(news, p.LobbyList):
+            self.host.lobby_heard(news)
+        elif isinstance(news, p.Standing):
+            self.host.standing_heard(news)
+        elif isinstance(news, p.Refused) and self.in_lobby and not news.fatal:
+            self.host.lobby_refused(news.code, refusal_words(news.code, news.text))
+        elif isinstance(news, p.Seated) and isinstance(self.greeting, p.Quick):
+            first = not self.code
+            self.code, self.seat, self.token = news.code, news.seat, news.token
+            self.hosting = news.seat == Team.AWAY  # the host's seat: nobody was waiting
+            if self.hosting and first:
+                self.announcement = _waiting_for_player()
+                self.host.table_waiting(self.announcement)
         elif isinstance(news, Reconnecting):
             self.host.cue("menu_error")
             self.host.say(reconnecting_words(), interrupt=False, category=Category.NOTICE)
@@ -189,3 +231,7 @@ class TablePlay:
 
 def _waiting_for_friend() -> str:
     return _("Waiting for your friend to join.")
+
+
+def _waiting_for_player() -> str:
+    return _("Waiting for a player.")

@@ -57,10 +57,12 @@ class Join(Message, tag="join"):
 
 class Quick(Message, tag="quick"):
     """A quick game: take the seat at the table waiting longest for one whose player's
-    rating is nearest yours, or open one and wait (answered `seated`, then `start`)."""
+    rating is nearest yours, or open one and wait (answered `seated`, then `start`). `other`:
+    the team's name when the waiting team has `name` (two games' default names meet)."""
 
     version: int
     name: str
+    other: str = ""
 
 
 class Watch(Message, tag="watch"):

@@ -43,20 +43,21 @@ VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume",
                 "crowd_volume", "verbosity",
                 *SWITCHES, "menu_wrap", "play_sweep", "mono", "rumble", "key_repeat",
-                "waiting_sound", "seat_wait",
+                "waiting_sound", "lobby_news", "seat_wait",
                 "table_server",
                 "table_password", "text_size", "computer", "overtime", "speech_engine",
                 "speech_output")
 # Space and Enter step these
 CYCLED = ("language", "speech_engine", "verbosity", "menu_wrap", "voice", "text_size",
           "speech_output", "computer", "overtime", "play_sweep", "mono", "rumble",
-          "key_repeat", "waiting_sound",
+          "key_repeat", "waiting_sound", "lobby_news",
           "seat_wait",
           *SWITCHES)
 # Typed settings: Enter opens a line to type them on.
 TYPED = ("table_server", "table_password")
 # On / off settings: either arrow flips them.
-FLAGS = ("menu_wrap", "play_sweep", "mono", "rumble", "waiting_sound", "overtime", *SWITCHES)
+FLAGS = ("menu_wrap", "play_sweep", "mono", "rumble", "waiting_sound", "lobby_news", "overtime",
+         *SWITCHES)
 # The choices as spoken after "Opponent: " and "Speech output: " (N_: translated where spoken).
 COMPUTER_WORDS = {
     "random": N_("the rules' computer, picking at random"),
@@ -179,6 +180,10 @@ class SettingsScreen(Screen):
             # table is still choosing.
             return (_("Waiting sound at a table: on") if settings.waiting_sound
                     else _("Waiting sound at a table: off"))
+        if key == "lobby_news":
+            # Translators: the setting for a soft sound and a short line when a table opens
+            # or goes in the online lobby.
+            return (_("Lobby news: on") if settings.lobby_news else _("Lobby news: off"))
         if key == "overtime":
             if settings.overtime:
                 # Translators: the overtime house rule, on (it applies from the next game).

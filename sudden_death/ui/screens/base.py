@@ -9,6 +9,7 @@ from typing import Protocol
 from ...audio.protocols import Category
 from ...engine.actions import Action
 from ...language import _
+from ...wire.protocol import OpenTable
 from ..keymap import Command, Context, KeyMap
 from .menu import Group, Item, ItemKind, Menu
 
@@ -37,6 +38,28 @@ class TableRequests(Protocol):
     def look_nearby(self, name: str) -> None: ...
 
     def send_chat(self, text: str) -> None: ...
+
+    def leave(self) -> None: ...
+
+
+class OnlineRequests(Protocol):
+    """What screens ask of online play (`ui/online.py`)."""
+
+    def open(self) -> None: ...
+
+    def rating(self) -> None: ...
+
+    def server_typed(self, typed: str) -> None: ...
+
+    def sign(self, new: bool, name: str, password: str) -> None: ...
+
+    def without_name(self) -> None: ...
+
+    def quick(self) -> None: ...
+
+    def join(self, table: OpenTable) -> None: ...
+
+    def open_table(self) -> None: ...
 
     def leave(self) -> None: ...
 
@@ -85,6 +108,11 @@ class Host(Protocol):
     @property
     def friends(self) -> TableRequests:
         """Playing a friend: opening, joining and leaving a table, its chat."""
+        ...
+
+    @property
+    def online(self) -> OnlineRequests:
+        """Playing online: the server, your name, the lobby."""
         ...
 
     @property

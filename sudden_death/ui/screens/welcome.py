@@ -55,6 +55,8 @@ class WelcomeScreen(Screen):
              (_("Settings"), lambda: host.open_extra(Extra.SETTINGS)),
              (_("Play a series"), host.keeper.open_series),
              (_("Your record"), host.keeper.open_record),
+             (_("Play online"), host.online.open),
+             (_("Your rating"), host.online.rating),
              # Above Play a friend: End, Up is Play a friend, as it always was.
              (report_item(), lambda: host.open_extra(Extra.REPORT)),
              (_("Play a friend"), host.play_friend),

@@ -39,8 +39,9 @@ def _screens() -> dict[str, str]:
             "New here? Guided first drive explains each step as you play it, How to play "
             "reads the rules in short sections, and Sounds of the game plays each sound with "
             "its name. Settings changes speech speed, voice, volumes and verbosity. Your "
-            "record keeps every game you finish. Report a problem writes a text file for "
-            "whoever helps you, and says where it is."
+            "record keeps every game you finish. Play online meets other players in a "
+            "server's lobby; Your rating is your place on its ladder. Report a problem writes "
+            "a text file for whoever helps you, and says where it is."
         ),
         "naming": _(
             "Naming a team. Type a name; each letter is read back. {erase} removes the last "
@@ -88,6 +89,44 @@ def _screens() -> dict[str, str]:
             "Waiting at a table, for the server or for your friend. Every review key works "
             "meanwhile. The game goes on by itself as soon as your friend is ready. Before the "
             "game, {back} leaves the table; during it, {back} asks whether to quit."
+        ),
+        "online_server": _(
+            "No server for playing online is set. Type the address of one, such as "
+            "example.org:8765; each character is read back, and {erase} removes the last. "
+            "{activate} connects and keeps the address in Settings; {back} returns to the "
+            "title. Anyone can run a server with the command sudden-death --serve."
+        ),
+        "online_account": _(
+            "Your name on this server. A new name: type a name and a password, twice; no "
+            "e-mail is asked. A name I have: sign in with your name and password. After that "
+            "the game signs in by itself; it keeps a sign-in key, never your password. Play "
+            "without a name: quick games and tables still work, but nothing is rated. {back} "
+            "returns to the title."
+        ),
+        "online_name": _(
+            "Your name, as other players hear it in the lobby and at the table: up to 24 "
+            "characters, each read back; {erase} removes the last. {activate} goes on to the "
+            "password; {back} goes back."
+        ),
+        "online_password": _(
+            "Your password, 6 characters or more. Each character is read back and the window "
+            "shows only dots; {erase} removes the last. {activate} goes on: a new password is "
+            "typed twice, to be sure of it. {back} goes back."
+        ),
+        "lobby": _(
+            "The lobby. Quick game pairs you with whoever is waiting, nearest your rating "
+            "first, or waits for the next player; {back} stops waiting. Open a table in the "
+            "lobby lists a table of yours for anyone to join. Then come the open tables "
+            "({activate} joins one), the games being played, and who is here. A letter jumps "
+            "to the next entry that begins with it. Tables opening and going are told with a "
+            "soft sound and a short line; Settings, Lobby news, turns that off. {back} leaves "
+            "the lobby."
+        ),
+        "rating": _(
+            "Your rating on the server: the rating, your place among rated players, your last "
+            "games and the players just above and below you. Games between two signed-in "
+            "players are rated; a game you concede counts as a loss. {previous_item} and "
+            "{next_item} read the lines; {back} returns to the title."
         ),
         "coin": _("Coin toss. Choose Heads or Tails with {previous_item} and {next_item} and "
                   "press {activate}."),

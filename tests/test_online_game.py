@@ -1,0 +1,103 @@
+"""Play online with real game processes against a real table server with a --data folder
+(issue 49): two players sign up by ear, one opens a quick game and the other's quick game
+joins it, they play it out, and the game ends with both rated. A later start signs in by
+itself with the kept token (never the password) and reads Your rating. Each game is driven
+by its key script and judged by what it said (its transcript)."""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import sqlite3
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from table_driver import Seat, Server, final_score, start_playing
+
+from sudden_death.storage.sign_in_file import FILE_NAME as SIGN_IN_FILE
+
+# The title screen from its end: Quit, Play a friend, Report a problem, Your rating, Play online.
+PLAY_ONLINE = ["end", "up", "up", "up", "up", "return"]
+YOUR_RATING = ["end", "up", "up", "up", "return"]
+PASSWORDS = {"Anna": "anna's secret", "Ben": "ben's secret"}
+SEED = 4  # the away team wins this one as both drivers play it (test_net_game.replayed):
+# Anna, who waited at her quick table, has the away seat
+
+
+def sign_up(seat: Seat, name: str) -> None:
+    """Play online, a new name, its password twice; then the lobby."""
+    seat.send(*PLAY_ONLINE)
+    seat.until_said("Your name on this server: A new name, 1 of 4")
+    password = PASSWORDS[name]
+    seat.send("return", f"type {name}", "return", f"type {password}", "return",
+              f"type {password}", "return")
+    seat.until_said(f"Signed in as {name}.")
+    seat.until_said("Quick game, 1 of 4")
+
+
+@pytest.fixture(scope="module")
+def online(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Server, Seat, Seat]]:
+    tmp = tmp_path_factory.mktemp("online")
+    with Server("--seed", str(SEED), "--data", str(tmp / "server")) as server:
+        anna = Seat(tmp / "anna", "--server", server.url)
+        ben = Seat(tmp / "ben", "--server", server.url)
+        with anna, ben:
+            sign_up(anna, "Anna")
+            anna.send("return")  # Quick game: nobody waits, so Anna's table waits
+            anna.until_said("Waiting for a player.")
+            sign_up(ben, "Ben")
+            ben.send("return")  # Quick game: Anna's
+            for thread in start_playing(anna, ben):
+                thread.join(600)
+            yield tmp, server, anna, ben
+
+
+def test_two_quick_players_meet_play_it_out_and_both_are_rated(
+        online: tuple[Path, Server, Seat, Seat]) -> None:
+    tmp, _server, anna, ben = online
+    assert "The Bears joined your table." in anna.speech()  # both kept the default name
+    assert "You are the Hawks, against the Bears." in anna.speech()
+    assert "You are the Bears, against the Hawks." in ben.speech()
+    scores = final_score(anna.speech()), final_score(ben.speech())
+    assert scores[0] is not None and scores[0] == scores[1]  # one game, heard alike
+    with contextlib.closing(sqlite3.connect(tmp / "server" / "accounts.sqlite3")) as db:
+        games = db.execute("SELECT first, second, score FROM games").fetchall()
+        rated = {name: (rating, deviation) for name, rating, deviation in db.execute(
+            "SELECT folded, rating, deviation FROM ratings")}
+    assert len(games) == 1 and {games[0][0], games[0][1]} == {"anna", "ben"}
+    assert set(rated) == {"anna", "ben"}
+    assert all(deviation < 350 for _rating, deviation in rated.values())  # surer of both
+    assert final_score(anna.speech()) == {"Hawks": 7, "Bears": 0}
+    assert rated["anna"][0] > 1500 > rated["ben"][0]  # the winner up, the loser down
+
+
+def test_the_game_keeps_a_token_never_the_password(
+        online: tuple[Path, Server, Seat, Seat]) -> None:
+    tmp, server, _anna, _ben = online
+    for name in PASSWORDS:
+        folder = tmp / name.lower()
+        kept = json.loads((folder / SIGN_IN_FILE).read_text())["servers"][server.url]
+        assert kept["name"] == name and len(kept["token"]) >= 24
+        assert (folder / SIGN_IN_FILE).stat().st_mode & 0o077 == 0  # the owner's alone
+        for path in folder.rglob("*"):
+            if path.is_file():
+                assert PASSWORDS[name].encode() not in path.read_bytes(), path
+
+
+def test_a_later_start_signs_in_by_itself_and_hears_its_rating(
+        online: tuple[Path, Server, Seat, Seat]) -> None:
+    tmp, server, _anna, _ben = online
+    with contextlib.closing(sqlite3.connect(tmp / "server" / "accounts.sqlite3")) as db:
+        ratings = dict(db.execute("SELECT folded, rating FROM ratings").fetchall())
+    with Seat(tmp / "anna", "--server", server.url) as again:
+        again.send(*PLAY_ONLINE)
+        again.until_said("Signed in as Anna.")  # the kept token: no name, no password
+        again.until_said("Quick game, 1 of 4")
+        assert not any("Your name on this server" in line for line in again.speech())
+        again.send("escape")  # out of the lobby, to the title screen
+        again.until_said("Main menu: Start a game, 1 of 12")
+        again.send(*YOUR_RATING)
+        again.until_said(f"Your rating: {round(ratings['anna'])}, 1st of 2.")
+        assert again.said_starting("Last games, newest first: ").startswith(
+            "Last games, newest first: a win against Ben. Just below you: Ben.")

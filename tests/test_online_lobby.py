@@ -1,0 +1,179 @@
+"""Play online on the game's side (issue 49): the lobby read aloud and kept in step with the
+server's lists, its letters and its news, and signing in by ear with every refusal said and
+put right. The keys are pygame's own events through the loop's `_dispatch`; the lists are
+the server's messages handed to `Online` as the line hands them. The whole road, with real
+game processes and a real server, is tests/test_online_game.py."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pygame
+from app_driver import started_app
+from recording import RecordingCues, RecordingSpeaker
+
+from sudden_death.storage.sign_in_file import SignIn, load_sign_in, save_sign_in
+from sudden_death.ui.app import App
+from sudden_death.ui.run.key_script import parse_step, post_step
+from sudden_death.ui.run.loop import _dispatch
+from sudden_death.ui.screens.online import (
+    AccountNameScreen,
+    AccountPasswordScreen,
+    AccountScreen,
+    LobbyScreen,
+    ServerScreen,
+)
+from sudden_death.ui.screens.welcome import WelcomeScreen
+from sudden_death.ui.words.online import open_table_words
+from sudden_death.wire import protocol as p
+
+URL = "ws://127.0.0.1:1"
+OWLS = p.OpenTable("111111", "Owls")
+LIONS = p.OpenTable("222222", "Lions", best_of=3)
+GAME = p.GamePlayed("333333", ["Hawks", "Bears"], [7, 3], 2, watching=2)
+
+
+def keys(app: App, *lines: str) -> None:
+    for line in lines:
+        step = parse_step(line)
+        assert step is not None, line
+        pygame.event.clear()
+        post_step(step)
+        for event in pygame.event.get():
+            _dispatch(app, event)
+
+
+def said(speaker: RecordingSpeaker, since: int = 0) -> list[str]:
+    return [message.text for message in speaker.spoken[since:]]
+
+
+def in_the_lobby(tmp_path: Path, listing: p.LobbyList) -> tuple[App, RecordingSpeaker]:
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    app.online.url, app.online.name = URL, "Anna"
+    app.online.lobby_heard(listing)
+    return app, speaker
+
+
+def test_the_lobby_reads_tables_games_and_people_and_a_letter_jumps(tmp_path: Path) -> None:
+    app, speaker = in_the_lobby(tmp_path, p.LobbyList([OWLS, LIONS], [GAME], ["Anna", "Ben"]))
+    assert isinstance(app.top, LobbyScreen)
+    assert said(speaker)[-2:] == ["Lobby: 2 open, 1 playing.", "Quick game, 1 of 7"]
+    heard = len(speaker.spoken)
+    keys(app, "down", "down", "down", "down", "down")
+    assert said(speaker, heard) == [
+        "Open a table in the lobby",
+        "The Owls' table, waiting for a player",
+        "The Lions' table, waiting for a player, best of 3",
+        "Hawks 7, Bears 3, drive 2; 2 watching",
+        "Here: Ben.",  # not the player's own name
+    ]
+    heard = len(speaker.spoken)
+    keys(app, "type l", "type l")  # onwards from the focus, round the end; a table by its
+    keys(app, "type h")  # team's name, not its "The"
+    keys(app, "type z")
+    assert said(speaker, heard) == ["Leave the lobby",
+                                    "The Lions' table, waiting for a player, best of 3",
+                                    "Hawks 7, Bears 3, drive 2; 2 watching",
+                                    "Nothing begins with z."]
+
+
+def test_a_new_list_keeps_the_focus_and_its_news_is_one_short_line(tmp_path: Path) -> None:
+    app, speaker = in_the_lobby(tmp_path, p.LobbyList([OWLS], [], ["Anna"]))
+    keys(app, "down", "down")
+    assert said(speaker)[-1] == "The Owls' table, waiting for a player"
+    cues = app.comfort.cues
+    assert isinstance(cues, RecordingCues)
+    heard, played = len(speaker.spoken), len(cues.played)
+    app.online.lobby_heard(p.LobbyList([LIONS, OWLS], [], ["Anna"]))  # a table opened above
+    assert said(speaker, heard) == ["New table: the Lions'."]
+    assert cues.played[played:] == ["chat"]
+    lobby = app.top
+    assert isinstance(lobby, LobbyScreen) and lobby.menu.item is not None
+    assert lobby.menu.item.label == "The Owls' table, waiting for a player"  # still here
+    heard = len(speaker.spoken)
+    app.online.lobby_heard(p.LobbyList([], [], ["Anna"]))
+    assert said(speaker, heard) == ["2 tables gone."]
+    # Its entry gone, the focus stays where it was, but never moves onto Leave the lobby.
+    assert lobby.menu.item is not None and lobby.menu.item.label == "Nobody else is in the lobby."
+    app.comfort.change(app.comfort.settings.changed(lobby_news=False))
+    heard = len(speaker.spoken)
+    app.online.lobby_heard(p.LobbyList([OWLS], [], ["Anna"]))
+    assert said(speaker, heard) == []  # the setting off: the list changes in silence
+    assert [item.label for item in lobby.menu.group.items][2] == open_table_words(OWLS)
+
+
+def test_the_first_time_asks_a_name_and_a_mistyped_password_is_typed_again(
+        tmp_path: Path) -> None:
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    app.online.url = URL
+    app.online.lobby_heard(p.LobbyList([], [], []))  # no kept sign-in: the name first
+    assert isinstance(app.top, AccountScreen)
+    keys(app, "return", "type Anna", "return", "type short", "return")
+    assert said(speaker)[-1] == "A password has 6 characters or more; type a longer one."
+    keys(app, "type er", "return", "type shorter!", "return")
+    assert said(speaker)[-2:] == ["The two passwords differ. Type the password again, twice.",
+                                  "A password for Anna, 6 characters or more: type it and "
+                                  "press Enter."]
+    top = app.top
+    assert isinstance(top, AccountPasswordScreen) and not top.first and top.text == ""
+    assert [item.label for item in top.menu.group.items] == [""]  # dots only, none yet
+    keys(app, "type shorter")
+    assert [item.label for item in top.menu.group.items] == ["•" * 7]
+
+
+def test_each_refusal_is_said_and_leads_where_it_can_be_put_right(tmp_path: Path) -> None:
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    online = app.online
+    online.url = URL
+    online.signing = (True, "Anna")
+    online.refused(p.NAME_TAKEN, "Another player has that name. Type another.")
+    assert said(speaker)[-2] == "Another player has that name. Type another."
+    assert isinstance(app.top, AccountNameScreen) and app.top.new
+    online.signing = (True, "Anna")
+    online.refused(p.WEAK_PASSWORD, "A password has 6 to 64 characters.")
+    assert isinstance(app.top, AccountPasswordScreen) and app.top.name == "Anna"
+    online.signing = (False, "Anna")
+    online.refused(p.SLOW_DOWN, "Too many tries. Wait a minute and try again.")
+    assert isinstance(app.top, AccountScreen)
+    # A kept token the server no longer takes: forgotten, and the name asked again.
+    save_sign_in(tmp_path, URL, SignIn("Anna", "old-token"))
+    online.signing = None
+    online.refused(p.BAD_SIGN_IN, "no match")
+    assert said(speaker)[-1] == "Your saved sign-in no longer works here. Sign in again."
+    assert load_sign_in(tmp_path, URL) is None
+    online.lobby_heard(p.LobbyList([], [], []))
+    assert isinstance(app.top, AccountScreen)
+
+
+def test_no_server_set_asks_for_one_and_one_that_is_down_is_said_in_one_line(
+        tmp_path: Path) -> None:
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    keys(app, "end", "up", "up", "up", "up", "return")  # Play online
+    assert isinstance(app.top, ServerScreen)
+    assert "sudden-death --serve" in said(speaker)[-1]
+    keys(app, "type ftp://example.org", "return")
+    assert said(speaker)[-1].startswith("That is not a server's address.")
+    app.online.server_typed("127.0.0.1:1")  # nothing listens on port 1
+    assert app.comfort.settings.table_server == URL  # kept for next time
+    deadline = time.monotonic() + 30
+    while not isinstance(app.top, WelcomeScreen) and time.monotonic() < deadline:
+        app.friends.tick()
+        time.sleep(0.01)
+    assert isinstance(app.top, WelcomeScreen)
+    assert "Could not reach the table server. Check the address, or try again later." in said(
+        speaker)
+    assert app.friends.table is None
+
+
+def test_your_rating_without_a_name_says_where_to_get_one(tmp_path: Path) -> None:
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    keys(app, "end", "up", "up", "up", "return")  # Your rating
+    assert said(speaker)[-1] == ("Your rating is kept by the server you play on. Sign in "
+                                 "through Play online first.")
+    assert isinstance(app.top, WelcomeScreen) and app.friends.table is None
