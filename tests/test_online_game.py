@@ -33,7 +33,7 @@ def sign_up(seat: Seat, name: str) -> None:
     seat.send("return", f"type {name}", "return", f"type {password}", "return",
               f"type {password}", "return")
     seat.until_said(f"Signed in as {name}.")
-    seat.until_said("Quick game, 1 of 4")
+    seat.until_said("Quick game, 1 of 5")
 
 
 @pytest.fixture(scope="module")
@@ -93,7 +93,7 @@ def test_a_later_start_signs_in_by_itself_and_hears_its_rating(
     with Seat(tmp / "anna", "--server", server.url) as again:
         again.send(*PLAY_ONLINE)
         again.until_said("Signed in as Anna.")  # the kept token: no name, no password
-        again.until_said("Quick game, 1 of 4")
+        again.until_said("Quick game, 1 of 5")
         assert not any("Your name on this server" in line for line in again.speech())
         again.send("escape")  # out of the lobby, to the title screen
         again.until_said("Main menu: Start a game, 1 of 12")
@@ -101,3 +101,17 @@ def test_a_later_start_signs_in_by_itself_and_hears_its_rating(
         again.until_said(f"Your rating: {round(ratings['anna'])}, 1st of 2.")
         assert again.said_starting("Last games, newest first: ").startswith(
             "Last games, newest first: a win against Ben. Just below you: Ben.")
+
+
+def test_a_line_of_lobby_chat_reaches_the_other_game_by_ear(
+        online: tuple[Path, Server, Seat, Seat]) -> None:
+    tmp, server, _anna, _ben = online
+    with Seat(tmp / "anna", "--server", server.url) as anna, \
+            Seat(tmp / "ben", "--server", server.url) as ben:
+        for seat, name in ((anna, "Anna"), (ben, "Ben")):
+            seat.send(*PLAY_ONLINE)
+            seat.until_said(f"Signed in as {name}.")
+            seat.until_said("Quick game, 1 of 5")  # in the lobby: its first list is heard
+        anna.send("home", "down", "down", "return", "type hello all", "return")
+        anna.until_said("You: hello all")
+        ben.until_said("Anna: hello all")

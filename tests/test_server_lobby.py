@@ -129,3 +129,46 @@ def test_a_public_table_stays_public_after_a_restart() -> None:
     assert Table.from_record(table.to_record()).public is True
     private = Table("654321", new_game(2), {HOST_SEAT: Seat("Hawks")})
     assert Table.from_record(private.to_record()).public is False
+
+
+async def drained(client: ClientConnection, quiet_s: float = 0.3) -> list[dict[str, Any]]:
+    """Every message that arrives until none has for `quiet_s`."""
+    found = []
+    while True:
+        try:
+            found.append(json.loads(await asyncio.wait_for(client.recv(), quiet_s)))
+        except (asyncio.TimeoutError, TimeoutError):
+            return found
+
+
+def test_lobby_chat_reaches_everyone_else_there_from_signed_in_players_only() -> None:
+    async def scenario() -> None:
+        async with server(limits=Limits(messages_per_s=2, burst=3)) as lab:
+            lab.service.lobby_every_s = 0.05
+            anna, ben, nobody = (await in_lobby(lab, "Anna"), await in_lobby(lab, "Ben"),
+                                 await in_lobby(lab))
+            at_table, _code = await host(lab, "Owls", public=True)
+            await anna.send(p.encode(p.Chat("  anyone   for a game? ")))
+            for listener in (ben, nobody):
+                while (heard := await receive(listener))["type"] == "lobby":
+                    pass
+                assert heard == {"type": "said", "name": "Anna", "text": "anyone for a game?"}
+            assert await nothing_comes(at_table)  # a seat at a table is not in the lobby
+            assert all(message["type"] == "lobby" for message in await drained(anna))  # never
+            # its own line back
+            await nobody.send(p.encode(p.Chat("hello")))
+            while (refused := await receive(nobody))["type"] == "lobby":
+                pass
+            assert refused["type"] == "refused" and refused["code"] == p.NOT_NOW
+            assert not refused["fatal"]
+            await ben.send(p.encode(p.Chat("\u202eevil")))  # not printable: refused, not sent
+            while (bad := await receive(ben))["type"] == "lobby":
+                pass
+            assert bad["code"] == p.BAD_MESSAGE
+            for _ in range(6):  # past the line's flood limit: the line closes, as at a table
+                await ben.send(p.encode(p.Chat("spam")))
+            while (last := await receive(ben))["type"] != "refused":
+                pass
+            assert last["code"] == p.FLOOD and last["fatal"]
+
+    run(scenario)

@@ -134,12 +134,14 @@ class TableService:
             first = await asyncio.wait_for(connection.recv(), limits.greeting_s)
             greeting = p.decode_client(first)
             signed = typed = ""  # the player signed in on this line (folded, as typed)
-            while isinstance(greeting, (p.SignUp, p.SignIn, p.AskRating, p.Lobby)):
+            while isinstance(greeting, (p.SignUp, p.SignIn, p.AskRating, p.Lobby, p.Chat)):
                 if not bucket.take():
                     raise p.ProtocolError(p.FLOOD, "more than "
                                           f"{limits.messages_per_s:g} messages a second")
                 if isinstance(greeting, p.Lobby):
                     self._enter_lobby(connection, typed)
+                elif isinstance(greeting, p.Chat):
+                    self._lobby_chat(connection, greeting)
                 elif isinstance(greeting, p.AskRating):
                     self._send(connection, await self._standing(signed))
                 else:
@@ -206,6 +208,24 @@ class TableService:
         if connection in self.lobby:
             self.lobby[connection] = name
             self._lobby_changed()
+
+    def _lobby_chat(self, connection: ServerConnection, message: p.Chat) -> None:
+        """A chat line in the lobby, from a signed-in player, for everyone else there (the
+        line's own flood limit, as at a table; a player's game mutes whom it likes)."""
+        name = self.lobby.get(connection)
+        if not name:
+            why = "sign in to chat in the lobby" if name == "" else "not in the lobby"
+            self._send(connection, p.Refused(p.NOT_NOW, why))
+            return
+        text = spaced(message.text)
+        if not text or len(text) > p.MAX_CHAT or not text.isprintable():
+            limit = f"a chat line has 1 to {p.MAX_CHAT} printable characters"
+            self._send(connection, p.Refused(p.BAD_MESSAGE, limit))
+            return
+        said = p.Said(name, text)
+        for other in self.lobby:
+            if other is not connection:
+                self._send(other, said)
 
     def _leave_lobby(self, connection: ServerConnection) -> None:
         if self.lobby.pop(connection, None):  # a signed-in player went: the others hear it

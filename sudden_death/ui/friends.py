@@ -217,6 +217,9 @@ class Friends:
     def open_chat(self) -> None:
         """T: a line to the friend, over whatever screen is up (the decision waits below)."""
         table = self.table
+        if table is not None and table.in_lobby and not table.closed:
+            self.online.chat()
+            return
         if table is None or table.match is None or table.closed:
             self.app.cue("menu_error")
             self.app.say(_("Chat is for a game with a friend at a table."))
@@ -234,6 +237,8 @@ class Friends:
         self.app.say(_("You: {text}").format(text=text), category=Category.CHAT)
 
     def chat_heard(self, name: str, text: str) -> None:
+        if self.online.is_muted(name):
+            return  # muted in the lobby, for this session
         self.app.cue("chat")
         # Translators: a chat line from the friend: {name} is their team ("Bears: nice play").
         self.app.say(_("{name}: {text}").format(name=name, text=text), interrupt=False,

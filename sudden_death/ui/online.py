@@ -17,9 +17,10 @@ from ..language import _
 from ..storage.settings import server_address
 from ..storage.sign_in_file import SignIn, forget_sign_in, load_sign_in, save_sign_in
 from ..wire import protocol as p
-from ..wire.names import same_name
+from ..wire.names import folded, same_name
 from .aids.comfort import Comfort
 from .screens.base import Host, Screen
+from .screens.friend import ChatScreen
 from .screens.online import (
     AccountNameScreen,
     AccountPasswordScreen,
@@ -30,7 +31,7 @@ from .screens.online import (
 )
 from .screens.welcome import DEFAULT_HOME, other_default
 from .table import Greeting, TablePlay
-from .words.online import lobby_news_words, signed_in_words, standing_words
+from .words.online import lobby_news_words, muted_words, signed_in_words, standing_words
 
 
 class OnlineHost(Host, Protocol):
@@ -67,6 +68,7 @@ class Online:
         self.listing: p.LobbyList | None = None
         self.without = False  # the player chose to play without a name this time
         self.signing: tuple[bool, str] | None = None  # (new, name) sent, not yet answered
+        self.muted: set[str] = set()  # players whose chat is not read, folded (this session)
 
     # -- opening -------------------------------------------------------------------------------
 
@@ -217,6 +219,30 @@ class Online:
             self.back_to_lobby()
             return
         table.greet(message)
+
+    # -- chat ----------------------------------------------------------------------------------
+
+    def chat(self) -> None:
+        """A line to everyone in the lobby: for a signed-in player (the server's rule too)."""
+        if not self.name:
+            self.app.cue("menu_error")
+            self.app.say(_("Chat in the lobby is for players with a name. Sign in first."),
+                         category=Category.MENU)
+            return
+        self.app.push(ChatScreen(self.app, lobby=True))
+
+    def mute(self, name: str) -> None:
+        """Enter on a player in the lobby: their chat lines are not read (or are again)."""
+        key = folded(name)
+        muted = key not in self.muted
+        if muted:
+            self.muted.add(key)
+        else:
+            self.muted.discard(key)
+        self.app.say(muted_words(name, muted), category=Category.MENU)
+
+    def is_muted(self, name: str) -> bool:
+        return folded(name) in self.muted
 
     # -- your rating ---------------------------------------------------------------------------
 

@@ -212,14 +212,20 @@ class ChatScreen(TypingScreen):
     help_key = "chat"
     limit = MAX_CHAT
 
-    def __init__(self, host: Host) -> None:
+    def __init__(self, host: Host, lobby: bool = False) -> None:
         self.quick = -1  # the quick line shown, or -1 for typed text
+        self.lobby = lobby  # to everyone in the online lobby, not the friend at the table
         super().__init__(host)
 
     def _build(self) -> Menu:
         return Menu(_("Chat"), [Group(_("Your message"), [Item(self.text, ItemKind.TEXT)])])
 
     def prompt(self) -> str:
+        if self.lobby:
+            # Translators: names in braces are keys: {activate} and {back} as "Enter" and
+            # "Escape".
+            return self.fill(_("Message to everyone in the lobby: type it and press "
+                               "{activate}. {back} goes back."))
         # Translators: names in braces are keys: {previous_item}, {next_item}, {activate} and
         # {back} as "Up", "Down", "Enter" and "Escape".
         return self.fill(_("Message to your friend: type it, or {previous_item} and "

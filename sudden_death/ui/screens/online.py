@@ -9,7 +9,7 @@ from ...language import _
 from ...wire import protocol as p
 from ...wire.names import spaced
 from ..keymap import Command
-from ..words.online import game_played_words, here_words, open_table_words
+from ..words.online import game_played_words, here_words, open_table_words, person_words
 from .base import Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu
 from .welcome import TypingScreen
@@ -180,8 +180,10 @@ class LobbyScreen(Screen):
     def _build(self) -> Menu:
         online = self.host.online
         quick, own, leave = _("Quick game"), _("Open a table in the lobby"), _("Leave the lobby")
-        items = buttons([(quick, online.quick), (own, online.open_table)])
-        jumps = [quick, own]
+        chat = _("Chat in the lobby")
+        items = buttons([(quick, online.quick), (own, online.open_table),
+                         (chat, online.chat)])
+        jumps = [quick, own, chat]
         for table in self.listing.tables:
             items.append(Item(open_table_words(table), ItemKind.BUTTON,
                               press=self._joiner(table)))
@@ -189,9 +191,16 @@ class LobbyScreen(Screen):
         for game in self.listing.games:
             items.append(Item(game_played_words(game), ItemKind.TEXT))
             jumps.append(game.names[0])
-        here = here_words(self.listing.here, self.me)
-        items += [Item(here, ItemKind.TEXT), *buttons([(leave, online.leave)])]
-        jumps += [here, leave]
+        others = [name for name in self.listing.here if name != self.me]
+        for name in others:
+            items.append(Item(person_words(name, online.is_muted(name)), ItemKind.BUTTON,
+                              press=self._muter(name)))
+            jumps.append(name)
+        if not others:
+            items.append(Item(here_words([], self.me), ItemKind.TEXT))
+            jumps.append("")
+        items += buttons([(leave, online.leave)])
+        jumps.append(leave)
         self.jumps = [jump.casefold() for jump in jumps]
         return Menu(_("Lobby"), [Group(_("Lobby"), items)])
 
@@ -200,6 +209,12 @@ class LobbyScreen(Screen):
 
     def _joiner(self, table: p.OpenTable) -> Callable[[], None]:
         return lambda: self.host.online.join(table)
+
+    def _muter(self, name: str) -> Callable[[], None]:
+        def toggle() -> None:
+            self.host.online.mute(name)
+            self.update(self.listing)  # the entry says muted or not
+        return toggle
 
     def prompt(self) -> str:
         tables, games = len(self.listing.tables), len(self.listing.games)

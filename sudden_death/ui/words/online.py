@@ -41,6 +41,22 @@ def here_words(names: list[str], me: str) -> str:
         names=join_words(others))
 
 
+def person_words(name: str, muted: bool) -> str:
+    """A player in the lobby, as the list reads them ("Ben", or "Ben, chat muted")."""
+    if muted:
+        # Translators: a player in the lobby whose chat lines the player has muted.
+        return _("{name}, chat muted").format(name=name)
+    return name
+
+
+def muted_words(name: str, muted: bool) -> str:
+    if muted:
+        # Translators: Enter on a player in the lobby: their chat is no longer read.
+        return _("{name}'s chat muted for this session.").format(name=name)
+    # Translators: Enter again on a muted player in the lobby.
+    return _("{name}'s chat is heard again.").format(name=name)
+
+
 def lobby_news_words(before: p.LobbyList, now: p.LobbyList) -> str:
     """What changed in the lobby, in one short line ('' for nothing worth a word): a table
     opened or gone, a game begun. Who came and went is left to the list: a busy lobby's
