@@ -1,6 +1,7 @@
 """Play online with real game processes against a real table server with a --data folder
 (issue 49): two players sign up by ear, one opens a quick game and the other's quick game
-joins it, they play it out, and the game ends with both rated. A later start signs in by
+joins it, a third watches from the lobby, they play it out, and the game ends with both
+rated and the spectator's record untouched. A later start signs in by
 itself with the kept token (never the password) and reads Your rating. Each game is driven
 by its key script and judged by what it said (its transcript)."""
 
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import re
 import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
@@ -33,29 +35,42 @@ def sign_up(seat: Seat, name: str) -> None:
     seat.send("return", f"type {name}", "return", f"type {password}", "return",
               f"type {password}", "return")
     seat.until_said(f"Signed in as {name}.")
-    seat.until_said("Quick game, 1 of 5")
+    seat.said_starting("Quick game, 1 of ")
 
 
 @pytest.fixture(scope="module")
-def online(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, Server, Seat, Seat]]:
+def online(tmp_path_factory: pytest.TempPathFactory,
+           ) -> Iterator[tuple[Path, Server, Seat, Seat, Seat]]:
     tmp = tmp_path_factory.mktemp("online")
     with Server("--seed", str(SEED), "--data", str(tmp / "server")) as server:
         anna = Seat(tmp / "anna", "--server", server.url)
         ben = Seat(tmp / "ben", "--server", server.url)
-        with anna, ben:
+        cleo = Seat(tmp / "cleo", "--server", server.url)
+        with anna, ben, cleo:
             sign_up(anna, "Anna")
             anna.send("return")  # Quick game: nobody waits, so Anna's table waits
             anna.until_said("Waiting for a player.")
             sign_up(ben, "Ben")
+            anna.pause_at = 3  # a few steps in, Cleo comes to watch
             ben.send("return")  # Quick game: Anna's
-            for thread in start_playing(anna, ben):
+            threads = start_playing(anna, ben)
+            assert anna.paused.wait(120)
+            cleo.send(*PLAY_ONLINE)
+            cleo.until_said("Your name on this server: A new name, 1 of 4")
+            cleo.send("down", "down", "return")  # Play without a name: the lobby
+            cleo.said_starting("Lobby: 0 open, 1 playing.")
+            cleo.send("type b", "return")  # B: the game of the Bears (and the Hawks)
+            cleo.until_said("Watching the Bears and the Hawks.")
+            anna.go_on.set()
+            for thread in threads:
                 thread.join(600)
-            yield tmp, server, anna, ben
+            cleo.until_said("Back to the lobby, 1 of 2")
+            yield tmp, server, anna, ben, cleo
 
 
 def test_two_quick_players_meet_play_it_out_and_both_are_rated(
-        online: tuple[Path, Server, Seat, Seat]) -> None:
-    tmp, _server, anna, ben = online
+        online: tuple[Path, Server, Seat, Seat, Seat]) -> None:
+    tmp, _server, anna, ben, _cleo = online
     assert "The Bears joined your table." in anna.speech()  # both kept the default name
     assert "You are the Hawks, against the Bears." in anna.speech()
     assert "You are the Bears, against the Hawks." in ben.speech()
@@ -73,8 +88,8 @@ def test_two_quick_players_meet_play_it_out_and_both_are_rated(
 
 
 def test_the_game_keeps_a_token_never_the_password(
-        online: tuple[Path, Server, Seat, Seat]) -> None:
-    tmp, server, _anna, _ben = online
+        online: tuple[Path, Server, Seat, Seat, Seat]) -> None:
+    tmp, server, _anna, _ben, _cleo = online
     for name in PASSWORDS:
         folder = tmp / name.lower()
         kept = json.loads((folder / SIGN_IN_FILE).read_text())["servers"][server.url]
@@ -86,14 +101,14 @@ def test_the_game_keeps_a_token_never_the_password(
 
 
 def test_a_later_start_signs_in_by_itself_and_hears_its_rating(
-        online: tuple[Path, Server, Seat, Seat]) -> None:
-    tmp, server, _anna, _ben = online
+        online: tuple[Path, Server, Seat, Seat, Seat]) -> None:
+    tmp, server, _anna, _ben, _cleo = online
     with contextlib.closing(sqlite3.connect(tmp / "server" / "accounts.sqlite3")) as db:
         ratings = dict(db.execute("SELECT folded, rating FROM ratings").fetchall())
     with Seat(tmp / "anna", "--server", server.url) as again:
         again.send(*PLAY_ONLINE)
         again.until_said("Signed in as Anna.")  # the kept token: no name, no password
-        again.until_said("Quick game, 1 of 5")
+        again.said_starting("Quick game, 1 of ")
         assert not any("Your name on this server" in line for line in again.speech())
         again.send("escape")  # out of the lobby, to the title screen
         again.until_said("Main menu: Start a game, 1 of 12")
@@ -104,14 +119,30 @@ def test_a_later_start_signs_in_by_itself_and_hears_its_rating(
 
 
 def test_a_line_of_lobby_chat_reaches_the_other_game_by_ear(
-        online: tuple[Path, Server, Seat, Seat]) -> None:
-    tmp, server, _anna, _ben = online
+        online: tuple[Path, Server, Seat, Seat, Seat]) -> None:
+    tmp, server, _anna, _ben, _cleo = online
     with Seat(tmp / "anna", "--server", server.url) as anna, \
             Seat(tmp / "ben", "--server", server.url) as ben:
         for seat, name in ((anna, "Anna"), (ben, "Ben")):
             seat.send(*PLAY_ONLINE)
             seat.until_said(f"Signed in as {name}.")
-            seat.until_said("Quick game, 1 of 5")  # in the lobby: its first list is heard
+            seat.said_starting("Quick game, 1 of ")  # in the lobby: its first list is heard
         anna.send("home", "down", "down", "return", "type hello all", "return")
         anna.until_said("You: hello all")
         ben.until_said("Anna: hello all")
+
+
+def test_a_spectator_hears_both_teams_never_you_and_its_record_is_untouched(
+        online: tuple[Path, Server, Seat, Seat, Seat]) -> None:
+    tmp, _server, anna, ben, cleo = online
+    said = cleo.speech()
+    watched = said[said.index("Watching the Bears and the Hawks."):]
+    assert not [line for line in watched if re.search(r"\b(you|your)\b", line, re.I)
+                and not line.startswith(("Back to the lobby", "Play again"))]
+    assert final_score(watched) == {"Bears": 0, "Hawks": 7}  # as both players heard it
+    assert "Someone is watching your game." in anna.speech()
+    assert "Someone is watching your game." in ben.speech()
+    record = tmp / "cleo" / "record.sqlite3"
+    if record.exists():
+        with contextlib.closing(sqlite3.connect(record)) as db:
+            assert db.execute("SELECT count(*) FROM games").fetchone() == (0,)

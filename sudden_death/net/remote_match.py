@@ -31,7 +31,9 @@ class ServerRefusal(RulesError):
 
 
 class RemoteMatch:
-    def __init__(self, send: Callable[[p.Message], None], seat: Team, start: p.Start) -> None:
+    def __init__(self, send: Callable[[p.Message], None], seat: Team | None,
+                 start: p.Start) -> None:
+        """`seat` None: a spectator's game, which hears every step and never acts."""
         self._send = send
         self.seat = seat
         self.names = tuple(start.names)
@@ -44,7 +46,7 @@ class RemoteMatch:
         self.series = _series(start)  # the table's series, as it stood before this game
 
     @property
-    def human(self) -> Team:
+    def human(self) -> Team | None:
         return self.seat
 
     @property
@@ -61,12 +63,14 @@ class RemoteMatch:
 
     def pending(self) -> Decision | None:
         sent = self._sent_at is not None and self._sent_at >= self.step
-        if self.is_over or sent or self.seat not in actors(self.state):
+        if self.seat is None or self.is_over or sent or self.seat not in actors(self.state):
             return None
         return Decision(self.state.phase, self.seat, self.role_of(self.seat))
 
     def legal_actions(self) -> tuple[Action, ...]:
-        return () if self.pending() is None else legal_actions(self.state, self.seat)
+        if self.seat is None or self.pending() is None:
+            return ()
+        return legal_actions(self.state, self.seat)
 
     def advance(self) -> list[ev.Event]:
         return []
@@ -83,7 +87,7 @@ class RemoteMatch:
         return [], None
 
     def concede(self, team: Team) -> list[ev.Event]:
-        if not self.is_over:
+        if not self.is_over and self.seat is not None:
             self._send(p.Act(self.step, [action_to_wire(Concede())]))
             self._sent_at = self.step
         return []

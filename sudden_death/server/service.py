@@ -330,8 +330,8 @@ class TableService:
             fits = [name for name in names if name and not same_name(theirs, name)]
             if fits:
                 waiting.append((abs(kept - rating), order, code, fits[0]))
-        if not waiting:
-            return p.Host(message.version, message.name)
+        if not waiting:  # a new quick table, in the lobby like any public one
+            return p.Host(message.version, message.name, public=True)
         _apart, _age, code, name = min(waiting)
         self.paired[code] = self.quick.pop(code)  # held for this player while it joins
         return p.Join(message.version, code, name)

@@ -28,7 +28,8 @@ def decision_screen(host: Host, session: Session, names: Names, telling: Telling
     decision, state = match.pending(), match.state
     if decision is None:
         assert state.outcome is not None
-        return GameOverScreen(host, outcome_words(state.outcome, names), next_in_series=in_series)
+        return GameOverScreen(host, outcome_words(state.outcome, names), next_in_series=in_series,
+                              watched=names.watching)
     role = decision.role
     if decision.phase is Phase.COIN_TOSS:
         return CoinScreen(host)

@@ -37,7 +37,7 @@ from .table_game import TableGame
 from .words.phrases import Names
 from .words.series import table_series_words
 from .words.situation import situation_words
-from .words.table import rematch_asked_words, waiting_words
+from .words.table import rematch_asked_words, waiting_words, watching_screen_words
 
 
 class FriendsHost(Host, Protocol):
@@ -201,6 +201,10 @@ class Friends:
     def play_again(self) -> None:
         """Game over at a table: a rematch once both ask, or (the friend gone) Play a friend."""
         table = self.table
+        if table is not None and table.watching:  # the players choose; the spectator goes
+            self.close_table()
+            self.online.back_to_lobby()
+            return
         if table is not None and not table.closed:
             table.link.send(p.Rematch())
             self.app.say(rematch_asked_words(self.app.names.theirs), category=Category.DECISION)
@@ -220,7 +224,7 @@ class Friends:
         if table is not None and table.in_lobby and not table.closed:
             self.online.chat()
             return
-        if table is None or table.match is None or table.closed:
+        if table is None or table.match is None or table.closed or table.watching:
             self.app.cue("menu_error")
             self.app.say(_("Chat is for a game with a friend at a table."))
             return
@@ -251,12 +255,16 @@ class Friends:
 
     def table_started(self, match: TableGame, names: Names) -> None:
         app, table = self.app, self.table
-        if table is not None and table.url is not None:  # a crash can come back to it
-            save_seat(app.config_folder, SavedSeat(table.url, table.code, table.token,
+        watching = table is not None and table.watching
+        if table is not None and table.url is not None and not watching:  # a crash can come
+            save_seat(app.config_folder, SavedSeat(table.url, table.code, table.token,  # back
                                                    names.theirs))
         app.session.join_table(match, names)
         app.names = app.session.names
         app.comfort.history.opponent = app.opponent
+        if watching:
+            self._watch_started(match)
+            return
         if table is not None and table.online:
             # Translators: online: {mine} is the player's team, {theirs} the other player's.
             words = _("You are the {mine}, against the {theirs}.")
@@ -272,6 +280,16 @@ class Friends:
             app.say(situation_words(match.state, app.names), interrupt=False,
                     category=Category.INFO)
         app.show_decision(interrupt=False)
+
+    def _watch_started(self, match: TableGame) -> None:
+        """A spectator's game: both teams named, where it stands, then the watching screen."""
+        app = self.app
+        names = app.names
+        app.say(watching_screen_words(names), interrupt=False, category=Category.DECISION)
+        if match.step > 0:
+            app.say(situation_words(match.state, names), interrupt=False, category=Category.INFO)
+        app.show(TableWaitScreen(app, watching_screen_words(names), watching=True),
+                 interrupt=False, speak=False)
 
     def table_closed(self, words: str, retry: bool, password: bool = False,
                      rename: str = "") -> None:
@@ -319,6 +337,11 @@ class Friends:
         no table, nothing is recorded and it never is."""
         if self.table is None or self.table.game is not match:
             return False
+        if self.table.watching:  # a spectator never decides: the watching screen stays
+            if not match.is_over and not isinstance(self.app.stack[0], TableWaitScreen):
+                self.app.show(TableWaitScreen(self.app, watching_screen_words(self.app.names),
+                                              watching=True), speak=False)
+            return not match.is_over
         decision, down = match.pending(), match.state.down
         if decision is None:
             self.app.record("turn", mine=False, over=match.is_over)

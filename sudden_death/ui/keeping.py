@@ -280,6 +280,8 @@ class Keeper:
         the record."""
         session = self.app.session
         names = session.names
+        if names.watching:
+            return []  # a spectator's game is not theirs: no story, never in their record
         summary = summarize(event for step in session.steps for event in step)
         told = told_story(summary, names, self.app.telling)
         self._keep_finished(story_words(summary, names))

@@ -213,7 +213,11 @@ class Online:
         self._greet(p.Host(p.PROTOCOL_VERSION, self._team(), seat_wait_s=settings.seat_wait * 60,
                            public=True))
 
-    def _greet(self, message: p.Host | p.Join | p.Quick) -> None:
+    def watch(self, game: p.GamePlayed) -> None:
+        """Enter on a game in the lobby: watch it (the players hear who watches)."""
+        self._greet(p.Watch(p.PROTOCOL_VERSION, game.code))
+
+    def _greet(self, message: p.Host | p.Join | p.Quick | p.Watch) -> None:
         table = self.lines.table
         if table is None or table.closed:
             self.back_to_lobby()

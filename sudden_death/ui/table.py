@@ -35,6 +35,7 @@ from .words.table import (
     restored_words,
     table_code_words,
     timeout_words,
+    watching_words,
 )
 
 
@@ -72,7 +73,7 @@ class TableHost(Protocol):
     def lobby_refused(self, code: str, words: str) -> None: ...
 
 
-Greeting = p.Host | p.Join | p.Resume | p.Quick | p.Lobby | p.AskRating
+Greeting = p.Host | p.Join | p.Resume | p.Quick | p.Watch | p.Lobby | p.AskRating
 
 
 class TablePlay:
@@ -109,7 +110,12 @@ class TablePlay:
         """An online line not yet at a table: its refusals are about the name, not a table."""
         return isinstance(self.greeting, (p.Lobby, p.AskRating))
 
-    def greet(self, message: p.Host | p.Join | p.Quick) -> None:
+    @property
+    def watching(self) -> bool:
+        """A spectator's line: it hears the game, never acts in it."""
+        return isinstance(self.greeting, p.Watch)
+
+    def greet(self, message: p.Host | p.Join | p.Quick | p.Watch) -> None:
         """From the lobby to a table, on the same (signed-in) line."""
         self.greeting = message
         self.hosting = isinstance(message, p.Host)
@@ -163,6 +169,8 @@ class TablePlay:
         elif isinstance(news, p.Start) and self.match is not None and self.match.is_over:
             self._start(news)  # a rematch: a new game at the same table
         elif isinstance(news, p.Committed) and self.match is not None:
+            if self.watching:
+                return  # a spectator hears the reveal; who chose first is only a race
             if news.seat != self.seat and news.seat in (0, 1) and not self.match.is_over:
                 name = self.match.names[news.seat]  # the friend's choice is in, not what
                 self.host.say(chosen_words(name), interrupt=False, category=Category.NOTICE)
@@ -175,6 +183,9 @@ class TablePlay:
                 self.game.tell(events, refusal)
         elif isinstance(news, p.Start):
             self._start(news)
+        elif isinstance(news, p.Watching):
+            self.host.say(watching_words(news.name), interrupt=False,
+                          category=Category.NOTICE)
         elif isinstance(news, p.Away):
             self.host.say(away_words(news.name), interrupt=False, category=Category.NOTICE)
         elif isinstance(news, p.Said):
@@ -205,11 +216,16 @@ class TablePlay:
             self._in_game(news)
 
     def _start(self, news: p.Start) -> None:
+        home, away = news.names
+        if self.watching:
+            self.match = RemoteMatch(self.link.send, None, news)
+            self.game = TableGame(self.match)
+            self.host.table_started(self.game, Names(home, away, watching=True))
+            return
         assert self.seat is not None
         seat = Team(self.seat)
         self.match = RemoteMatch(self.link.send, seat, news)
         self.game = TableGame(self.match)
-        home, away = news.names
         names = Names(home, away, seat)
         if self.hosting:
             self.host.cue("menu_select")

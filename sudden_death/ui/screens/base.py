@@ -9,7 +9,7 @@ from typing import Protocol
 from ...audio.protocols import Category
 from ...engine.actions import Action
 from ...language import _
-from ...wire.protocol import OpenTable
+from ...wire.protocol import GamePlayed, OpenTable
 from ..keymap import Command, Context, KeyMap
 from .menu import Group, Item, ItemKind, Menu
 
@@ -64,6 +64,8 @@ class OnlineRequests(Protocol):
     def leave(self) -> None: ...
 
     def chat(self) -> None: ...
+
+    def watch(self, game: GamePlayed) -> None: ...
 
     def mute(self, name: str) -> None: ...
 

@@ -148,17 +148,23 @@ class FinalCallScreen(DecisionScreen):
 class GameOverScreen(Screen):
     help_key = "game_over"
 
-    def __init__(self, host: Host, summary: str, next_in_series: bool = False) -> None:
+    def __init__(self, host: Host, summary: str, next_in_series: bool = False,
+                 watched: bool = False) -> None:
         """`next_in_series`: the game was one of a series that goes on: Enter plays the
-        next."""
+        next. `watched`: a spectator's game: Enter goes back to the lobby."""
         self.summary = summary
         self.next_in_series = next_in_series
+        self.watched = watched
         again = _("Next game of the series") if next_in_series else _("Play again")
+        if watched:
+            again = _("Back to the lobby")
         menu = Menu(_("Game over"), [Group(_("What next"), buttons(
             [(again, host.play_again), (_("Quit"), host.quit)]))])  # nothing to lose
         super().__init__(host, menu)
 
     def prompt(self) -> str:
+        if self.watched:
+            return _("Back to the lobby, or quit?")
         if self.next_in_series:
             return _("The next game of the series, or quit?")
         return _("Play again or quit?")

@@ -176,11 +176,15 @@ class TableWaitScreen(Screen):
 
     help_key = "table_wait"
 
-    def __init__(self, host: Host, words: str, in_game: bool = False) -> None:
+    def __init__(self, host: Host, words: str, in_game: bool = False,
+                 watching: bool = False) -> None:
+        """`watching`: a spectator's screen, for the whole game: Escape stops watching."""
         self.words = words
-        self.in_game = in_game
-        label = _("Concede the game") if in_game else _("Leave the table")
-        action = host.ask_concede if in_game else host.friends.leave
+        self.in_game = in_game and not watching
+        label = _("Concede the game") if self.in_game else _("Leave the table")
+        if watching:
+            label = _("Stop watching")
+        action = host.ask_concede if self.in_game else host.friends.leave
         menu = Menu(words, [Group(_("Waiting"), [Item(words, ItemKind.TEXT),
                                                  *buttons([(label, action)])])])
         super().__init__(host, menu)

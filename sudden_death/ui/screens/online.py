@@ -189,7 +189,8 @@ class LobbyScreen(Screen):
                               press=self._joiner(table)))
             jumps.append(table.host)
         for game in self.listing.games:
-            items.append(Item(game_played_words(game), ItemKind.TEXT))
+            items.append(Item(game_played_words(game), ItemKind.BUTTON,
+                              press=self._watcher(game)))
             jumps.append(game.names[0])
         others = [name for name in self.listing.here if name != self.me]
         for name in others:
@@ -209,6 +210,9 @@ class LobbyScreen(Screen):
 
     def _joiner(self, table: p.OpenTable) -> Callable[[], None]:
         return lambda: self.host.online.join(table)
+
+    def _watcher(self, game: p.GamePlayed) -> Callable[[], None]:
+        return lambda: self.host.online.watch(game)
 
     def _muter(self, name: str) -> Callable[[], None]:
         def toggle() -> None:

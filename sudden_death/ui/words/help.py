@@ -118,10 +118,11 @@ def _screens() -> dict[str, str]:
             "first, or waits for the next player; {back} stops waiting. Open a table in the "
             "lobby lists a table of yours for anyone to join. Chat in the lobby sends a line "
             "to everyone here. Then come the open tables ({activate} joins one), the games "
-            "being played, and who is here ({activate} on a player mutes their chat for this "
-            "session, and again hears it). A letter jumps to the next entry that begins with "
-            "it. Tables opening and going are told with a soft sound and a short line; "
-            "Settings, Lobby news, turns that off. {back} leaves the lobby."
+            "being played ({activate} watches one), and who is here ({activate} on a player "
+            "mutes their chat for this session, and again hears it). A letter jumps to the "
+            "next entry that begins with it. Tables opening and going are told with a soft "
+            "sound and a short line; Settings, Lobby news, turns that off. {back} leaves the "
+            "lobby."
         ),
         "rating": _(
             "Your rating on the server: the rating, your place among rated players, your last "

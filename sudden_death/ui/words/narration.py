@@ -138,12 +138,13 @@ class Narrator:
 
     @tell.register
     def _side_chosen(self, event: ev.SideChosen) -> list[Line]:
-        if event.team is self.names.you:
+        if self.names.is_mine(event.team):
             return []  # the drive's first line says who has the ball
+        team = self.names.of(event.team)
         if event.side is Side.OFFENSE:
-            text = _("The {team} take the ball first.").format(team=self.names.theirs)
+            text = _("The {team} take the ball first.").format(team=team)
         else:
-            text = _("The {team} defend first.").format(team=self.names.theirs)
+            text = _("The {team} defend first.").format(team=team)
         return [Line(text, category=Category.COMPUTER)]
 
     @tell.register
@@ -176,7 +177,8 @@ class Narrator:
             # Blitz."
             text = _("{offense} against {defense}.")
         both = text.format(offense=offense, defense=defense)
-        if self.brief:  # the player's own call was the last thing they chose; the log keeps it
+        if self.brief and not self.names.watching:  # the player's own call was the last
+            # thing they chose; the log keeps it
             _mine, theirs = self._mine_theirs(offense, defense)
             # Translators: the other team's final call, short: "Bears: Blitz."
             said = _("{team}: {call}.").format(team=self.names.theirs, call=theirs)
@@ -264,8 +266,8 @@ class Narrator:
     @tell.register
     def _game_over(self, event: ev.GameOver) -> list[Line]:
         winner = event.outcome.winner
-        cue = "game_tied" if winner is None else ("game_won" if winner is self.names.you
-                                                  else "game_lost")
+        won = self.names.watching or self.names.is_mine(winner)
+        cue = "game_tied" if winner is None else ("game_won" if won else "game_lost")
         return [Line(outcome_words(event.outcome, self.names, self.variety, self.brief),
                      cue=cue, category=Category.GAME_OVER)]
 
@@ -274,8 +276,8 @@ class Narrator:
     def _coin(self, event: ev.CoinTossed) -> str:
         """ "The coin shows heads: you win the toss." ("Heads: ..." when short)."""
         heads = event.face is CoinFace.HEADS
-        you = event.winner is self.names.you
-        team = self.names.theirs
+        you = self.names.is_mine(event.winner)
+        team = self.names.of(event.winner)
         if self.brief:
             if heads:
                 if you:
@@ -297,7 +299,7 @@ class Narrator:
     def _drive_start(self, event: ev.DriveStarted) -> Line:
         self.offense = event.offense
         team = self.names.of(event.offense)
-        down = down_words(Down.first(event.spot), event.offense, self.names.you)
+        down = down_words(Down.first(event.spot), event.offense, self.names.viewer)
         if is_overtime(event.drive):
             return self._overtime_start(event, team, down)
         if self.brief:
@@ -336,10 +338,10 @@ class Narrator:
               converted: bool = False) -> Line:
         # Translators: the down as a sentence: "2nd and 7 at your own 31." ("2nd and 7, your own
         # 31." when short).
-        text = _("{down}.").format(down=down_words(down, offense, self.names.you,
+        text = _("{down}.").format(down=down_words(down, offense, self.names.viewer,
                                                        short=self.brief))
         if isinstance(after, ev.FirstDown) and not self.brief:  # a new set of downs: cheer it
-            where = spot_words(down.line, offense, self.names.you)
+            where = spot_words(down.line, offense, self.names.viewer)
             if down.goal_to_go:
                 text = choose(self.variety, self.brief, "first_and_goal", [
                     # Translators: a new set of downs with the goal line to gain; {spot} is a
@@ -350,7 +352,12 @@ class Narrator:
                     _("Knocking on the door: first and goal at {spot}!"),
                     _("Close to the end zone: first and goal at {spot}!"),
                 ]).format(spot=where)
-            elif converted and offense is self.names.you:
+            elif converted and self.names.watching:
+                # Translators: a spectator hears a first down made on fourth down; {team}
+                # is the offense, {spot} a spot such as "the defense's 32".
+                text = _("The {team} go for it on fourth down and make it! First down at "
+                         "{spot}!").format(team=self.names.of(offense), spot=where)
+            elif converted and self.names.is_mine(offense):
                 # Translators: the player's first down made on fourth down, called like a
                 # radio broadcast; {spot} is a spot such as "their 32".
                 text = _("You go for it on fourth down and make it! First down at "
@@ -375,12 +382,13 @@ class Narrator:
         return Line(_capital(text), field_tone=True)
 
     def _snap(self, event: ev.SnapChosen) -> list[Line]:
-        if event.choice is SnapChoice.PLAY or event.team is self.names.you:
+        if event.choice is SnapChoice.PLAY or self.names.is_mine(event.team):
             return []  # a play is just the cards that follow; your own kick is its result line
+        team = self.names.of(event.team)
         if event.choice is SnapChoice.PUNT:
-            text = _("The {team} punt.").format(team=self.names.theirs)
+            text = _("The {team} punt.").format(team=team)
         else:
-            text = _("The {team} try a field goal.").format(team=self.names.theirs)
+            text = _("The {team} try a field goal.").format(team=team)
         return [Line(text, category=Category.COMPUTER)]
 
     # -- the cards ---------------------------------------------------------------------------
@@ -392,6 +400,8 @@ class Narrator:
         away = self.names.theirs
         mine, theirs = self._mine_theirs(event.offense, event.defense)
         assert isinstance(mine, Hand) and isinstance(theirs, Hand)
+        if self.names.watching:
+            return self._reveal_watched(event, mine, theirs)
         if event.step == 1:
             if self.brief:
                 # Translators: the other team's cards, short: "Bears: Power Back, Scatback;
@@ -425,6 +435,28 @@ class Narrator:
                 mine=hand_words(mine), team=away, theirs=hand_words(theirs))
         text = " ".join(said for said in (mine_said, theirs_said, hands) if said)
         return Line(text, cue="reveal", category=Category.COMPUTER)
+
+    def _reveal_watched(self, event: ev.HandsRevealed, home: Hand, away: Hand) -> Line:
+        """A spectator's reveal: both teams' cards by name, the home team's first; then
+        both swaps, each named."""
+        names = self.names
+        if event.step == 1:
+            # Translators: a spectator hears both hands: "Hawks: Power Back, Scatback; Inside
+            # Run, Draw Play, Deep Pass. Bears: ...".
+            text = _("{home}: {home_hand}. {away}: {away_hand}.").format(
+                home=names.mine, home_hand=hand_words(home), away=names.theirs,
+                away_hand=hand_words(away))
+            return Line(text, cue="reveal", category=Category.COMPUTER)
+        home_swap, away_swap = self._mine_theirs(event.offense_swap, event.defense_swap)
+        kept = [not isinstance(swap, Swap) or swap.kind is SwapKind.KEEP
+                for swap in (home_swap, away_swap)]
+        if all(kept):
+            return Line(_("Both teams keep their cards."), cue="reveal",
+                        category=Category.COMPUTER)
+        said = [_swap_words(home_swap, names.mine, short=self.brief),
+                _swap_words(away_swap, names.theirs, short=self.brief)]
+        return Line(" ".join(words for words in said if words), cue="reveal",
+                    category=Category.COMPUTER)
 
     def _band(self, event: ev.BandSet) -> str:
         plain = event.offense_player is None and event.defense_player is None

@@ -23,9 +23,21 @@ class Names:
     home: str
     away: str
     you: Team = Team.HOME
+    # A spectator's game (watching a table): no team is "you"; every line names its team,
+    # and where a side must lead (the score, the hands) it is the home team's.
+    watching: bool = False
 
     def of(self, team: Team) -> str:
         return self.home if team is Team.HOME else self.away
+
+    def is_mine(self, team: Team | None) -> bool:
+        """Whether `team` is the player's: never for a spectator."""
+        return not self.watching and team is self.you
+
+    @property
+    def viewer(self) -> Team | None:
+        """The side a spot is counted from: the player's team, or None for a spectator."""
+        return None if self.watching else self.you
 
     @property
     def mine(self) -> str:
@@ -38,12 +50,19 @@ class Names:
         return self.of(self.you.other)
 
 
-def spot_words(spot: int, offense: Team, you: Team) -> str:
-    """A spot (yards from the offense's goal line) as the player hears it."""
+def spot_words(spot: int, offense: Team, you: Team | None) -> str:
+    """A spot (yards from the offense's goal line) as the player hears it; `you` None, as a
+    spectator hears it, from the offense's side ("their own 25", "the defense's 30")."""
     if spot == MIDFIELD:
         # Translators: the spot on the field halfway between the goal lines, as in
         # "1st and 10 at midfield".
         return _("midfield")
+    if you is None:
+        if spot < MIDFIELD:
+            return _("their own {yards}").format(yards=spot)
+        # Translators: a spectator's spot in the defending team's half, counted from their
+        # goal line, as in "Hawks ball, 2nd and 4 at the defense's 30".
+        return _("the defense's {yards}").format(yards=GOAL_LINE - spot)
     mine = offense is you
     if spot < MIDFIELD:
         if mine:
@@ -62,7 +81,7 @@ def spot_words(spot: int, offense: Team, you: Team) -> str:
     return _("your {yards}").format(yards=GOAL_LINE - spot)
 
 
-def down_words(down: Down, offense: Team, you: Team, short: bool = False) -> str:
+def down_words(down: Down, offense: Team, you: Team | None, short: bool = False) -> str:
     """ "2nd and 7 at your own 31", "1st and goal at their 6"; short: "2nd and 7, your own 31"."""
     number, spot = down_ordinal(down.number), spot_words(down.line, offense, you)
     if down.goal_to_go:

@@ -242,7 +242,7 @@ def field_goal_line(event: ev.FieldGoal, names: Names, telling: Telling,
     if telling.brief:
         text = _("Field goal good.") if event.good else _("Field goal no good.")
         return Line(text, dice=event.roll.dice, cue=cue)
-    if event.team is names.you:
+    if names.is_mine(event.team):
         # Translators: a field goal try; the result follows: "... it's good!"
         kick = n_("You kick from {count} yard...", "You kick from {count} yards...",
                   event.distance)
@@ -286,7 +286,7 @@ def punt_line(event: ev.Punt, names: Names, telling: Telling,
     else:
         # Translators: how far a punt went, as in "Punt, 40 yards." or "You punt: 40 yards."
         landing = n_("{count} yard", "{count} yards", event.net).format(count=event.net)
-    you, team = event.team is names.you, names.of(event.team)
+    you, team = names.is_mine(event.team), names.of(event.team)
     if telling.brief:
         text = _("Punt, {landing}.").format(landing=landing)
     elif telling.dice:

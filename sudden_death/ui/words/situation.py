@@ -25,7 +25,7 @@ def needs_words(state: GameState, names: Names) -> str:
             or state.outcome is not None):
         return ""
     offense = state.offense
-    you = offense is names.you
+    you = names.is_mine(offense)
     team = names.of(offense)
     behind = state.scores[offense.other] - state.scores[offense]
     if behind < 0:
@@ -73,7 +73,14 @@ def situation_words(state: GameState, names: Names) -> str:
     if state.offense is None:
         words.append(_("The game has not kicked off yet."))
         return " ".join(words)
-    if is_overtime(state.drive):
+    if names.watching:
+        # Translators: a spectator's S: the drive ({drive} of {drives}) and who has the ball
+        # follows ("Hawks ball, ...").
+        words.append(_("Drive {drive} of {drives}.").format(drive=state.drive,
+                                                             drives=LAST_DRIVE)
+                     if not is_overtime(state.drive)
+                     else _("Overtime, drive {drive}.").format(drive=state.drive))
+    elif is_overtime(state.drive):
         words.append((_("Overtime, drive {drive}, you are on offense.")
                       if state.offense is names.you else
                       _("Overtime, drive {drive}, you are on defense.")).format(
@@ -87,7 +94,8 @@ def situation_words(state: GameState, names: Names) -> str:
     if state.down is not None:
         # Translators: who has the ball and the down: "Hawks ball, 2nd and 7 at your own 31."
         words.append(_("{team} ball, {down}.").format(
-            team=names.of(state.offense), down=down_words(state.down, state.offense, names.you)))
+            team=names.of(state.offense),
+            down=down_words(state.down, state.offense, names.viewer)))
     needs = needs_words(state, names)
     if needs:
         words.append(needs)
@@ -112,6 +120,8 @@ def outcome_words(outcome: Outcome, names: Names, variety: Variety | None = None
             _("All square at the end: a tie."),
             _("Dead even: it ends in a tie."),
         ]))
+    elif names.watching:
+        words.append(_("The {team} win it!").format(team=names.of(outcome.winner)))
     elif outcome.winner is names.you:
         words.append(choose(variety, brief, "final_won", [
             _("The {team} win it!"),
@@ -154,7 +164,7 @@ def saved_game_words(state: GameState, names: Names) -> str:
     # {down} the down ("3rd and 4 at your 30").
     return _("{score}; {team} ball, {down}").format(
         score=score, team=names.of(state.offense),
-        down=down_words(state.down, state.offense, names.you))
+        down=down_words(state.down, state.offense, names.viewer))
 
 
 def damaged_save_words(aside: str) -> str:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from ...language import N_, _
 from ...net.news import NearbyTable
 from ...wire import protocol as p
+from .phrases import Names
 
 
 def code_words(code: str) -> str:
@@ -134,6 +135,19 @@ def timeout_words(name: str) -> str:
 def rematch_words(name: str) -> str:
     # Translators: {name} is the friend's team, which asks to play again at the same table.
     return _("The {name} want a rematch: Play again to accept.").format(name=name)
+
+
+def watching_screen_words(names: Names) -> str:
+    # Translators: the spectator's screen: {home} and {away} are the teams being watched.
+    return _("Watching the {home} and the {away}.").format(home=names.home, away=names.away)
+
+
+def watching_words(name: str) -> str:
+    """Someone began to watch this game (said once for each)."""
+    if not name:
+        return _("Someone is watching your game.")
+    # Translators: {name} is a player's name on the server, who began to watch this game.
+    return _("{name} is watching your game.").format(name=name)
 
 
 def rematch_asked_words(name: str) -> str:
