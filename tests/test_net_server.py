@@ -39,10 +39,11 @@ def test_a_host_gets_a_six_digit_code_and_the_away_seat_and_the_guest_the_home_s
 
 @pytest.mark.parametrize(("greeting", "code"), [
     ({"type": "host", "version": 99, "name": "Hawks"}, p.WRONG_VERSION),
-    ({"type": "host", "version": 4, "name": "Hawks", "colour": "red"}, p.WRONG_VERSION),
+    ({"type": "host", "version": 5, "name": "Hawks", "colour": "red"}, p.WRONG_VERSION),
     # A game of protocol 1 (untyped actions and states) is told the versions differ.
     ({"type": "host", "version": 1, "name": "Hawks"}, p.WRONG_VERSION),
     ({"type": "host", "version": 2, "name": "Hawks"}, p.WRONG_VERSION),  # before accounts
+    ({"type": "host", "version": 3, "name": "Hawks"}, p.WRONG_VERSION),  # before stand-ins
     ({"type": "resume", "version": 1, "code": "000000", "token": "t", "step": 3},
      p.WRONG_VERSION),
     ({"type": "join", "version": p.PROTOCOL_VERSION, "code": "000000", "name": "Bears"},
@@ -201,7 +202,8 @@ def test_a_resume_with_a_token_not_of_the_table_is_refused() -> None:
     run(scenario)
 
 
-def test_a_dropped_seat_is_waited_for_then_the_table_ends_and_the_friend_hears_why() -> None:
+def test_a_dropped_seat_is_waited_for_then_the_computer_finishes_and_the_friend_hears_why(
+        ) -> None:
     async def scenario() -> None:
         async with server() as lab:
             host, guest, _, _ = await seated_pair(lab)
@@ -209,7 +211,23 @@ def test_a_dropped_seat_is_waited_for_then_the_table_ends_and_the_friend_hears_w
             table.seat_wait_s = 0  # the host sets it; a test cannot wait ten minutes
             await guest.close()
             assert await receive(host) == {"type": "away", "name": "Bears", "wait_s": 0}
-            assert await receive(host) == {"type": "left", "name": "Bears", "reason": "timeout"}
+            assert await receive(host) == {"type": "computer", "name": "Bears", "reason": "gone"}
+            assert not table.over and table.gone == {Team.HOME}  # the game goes on
+
+
+def test_a_table_whose_seats_both_dropped_ends_when_the_wait_runs_out() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            host, guest, _, _ = await seated_pair(lab)
+            (table,) = lab.service.tables.values()
+            table.seat_wait_s = 1
+            await guest.close()
+            await host.close()
+            for _ in range(300):
+                if table.over:
+                    break
+                await asyncio.sleep(0.01)
+            assert table.over and table.left_why == "timeout" and not table.computer
 
     run(scenario)
 

@@ -127,7 +127,7 @@ def test_a_line_of_lobby_chat_reaches_the_other_game_by_ear(
             seat.send(*PLAY_ONLINE)
             seat.until_said(f"Signed in as {name}.")
             seat.said_starting("Quick game, 1 of ")  # in the lobby: its first list is heard
-        anna.send("home", "down", "down", "return", "type hello all", "return")
+        anna.send("type c", "return", "type hello all", "return")  # C: Chat in the lobby
         anna.until_said("You: hello all")
         ben.until_said("Anna: hello all")
 
@@ -146,3 +146,25 @@ def test_a_spectator_hears_both_teams_never_you_and_its_record_is_untouched(
     if record.exists():
         with contextlib.closing(sqlite3.connect(record)) as db:
             assert db.execute("SELECT count(*) FROM games").fetchone() == (0,)
+
+
+def test_a_player_plays_the_computer_online_and_it_is_not_rated(
+        online: tuple[Path, Server, Seat, Seat, Seat]) -> None:
+    tmp, server, _anna, _ben, _cleo = online
+    with contextlib.closing(sqlite3.connect(tmp / "server" / "accounts.sqlite3")) as db:
+        rated_before = db.execute("SELECT count(*) FROM games").fetchone()
+    with Seat(tmp / "anna", "--server", server.url) as anna:
+        anna.send(*PLAY_ONLINE)
+        anna.until_said("Signed in as Anna.")
+        anna.said_starting("Quick game, 1 of ")
+        anna.send("type p", "return")  # P: Play the computer, for all to watch
+        anna.until_said("You are the Hawks, against the Bears.")
+        (thread,) = start_playing(anna)
+        thread.join(300)
+        said = anna.speech()
+        assert final_score(said) is not None
+        assert not any(line.startswith(("Your table code", "The Bears joined", "The Bears have "
+                                                                               "chosen"))
+                       for line in said)
+    with contextlib.closing(sqlite3.connect(tmp / "server" / "accounts.sqlite3")) as db:
+        assert db.execute("SELECT count(*) FROM games").fetchone() == rated_before

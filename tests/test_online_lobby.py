@@ -59,11 +59,12 @@ def in_the_lobby(tmp_path: Path, listing: p.LobbyList) -> tuple[App, RecordingSp
 def test_the_lobby_reads_tables_games_and_people_and_a_letter_jumps(tmp_path: Path) -> None:
     app, speaker = in_the_lobby(tmp_path, p.LobbyList([OWLS, LIONS], [GAME], ["Anna", "Ben"]))
     assert isinstance(app.top, LobbyScreen)
-    assert said(speaker)[-2:] == ["Lobby: 2 open, 1 playing.", "Quick game, 1 of 8"]
+    assert said(speaker)[-2:] == ["Lobby: 2 open, 1 playing.", "Quick game, 1 of 9"]
     heard = len(speaker.spoken)
-    keys(app, *["down"] * 6)
+    keys(app, *["down"] * 7)
     assert said(speaker, heard) == [
         "Open a table in the lobby",
+        "Play the computer, for all to watch",
         "Chat in the lobby",
         "The Owls' table, waiting for a player",
         "The Lions' table, waiting for a player, best of 3",
@@ -82,7 +83,7 @@ def test_the_lobby_reads_tables_games_and_people_and_a_letter_jumps(tmp_path: Pa
 
 def test_a_new_list_keeps_the_focus_and_its_news_is_one_short_line(tmp_path: Path) -> None:
     app, speaker = in_the_lobby(tmp_path, p.LobbyList([OWLS], [], ["Anna"]))
-    keys(app, "down", "down", "down")
+    keys(app, "down", "down", "down", "down")
     assert said(speaker)[-1] == "The Owls' table, waiting for a player"
     cues = app.comfort.cues
     assert isinstance(cues, RecordingCues)
@@ -102,7 +103,7 @@ def test_a_new_list_keeps_the_focus_and_its_news_is_one_short_line(tmp_path: Pat
     heard = len(speaker.spoken)
     app.online.lobby_heard(p.LobbyList([OWLS], [], ["Anna"]))
     assert said(speaker, heard) == []  # the setting off: the list changes in silence
-    assert [item.label for item in lobby.menu.group.items][3] == open_table_words(OWLS)
+    assert [item.label for item in lobby.menu.group.items][4] == open_table_words(OWLS)
 
 
 def test_lobby_chat_is_for_a_name_and_a_player_can_be_muted(tmp_path: Path) -> None:
@@ -119,7 +120,7 @@ def test_lobby_chat_is_for_a_name_and_a_player_can_be_muted(tmp_path: Path) -> N
     keys(app, "return")
     assert said(speaker)[-1] == "Ben's chat is heard again."
     app.online.name = ""  # not signed in: the server would refuse, so the game says why
-    keys(app, "home", "down", "down", "return")
+    keys(app, "home", "type c", "return")
     assert said(speaker)[-1] == "Chat in the lobby is for players with a name. Sign in first."
     assert app.top is lobby
 

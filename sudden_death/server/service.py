@@ -35,6 +35,7 @@ from ..wire.names import folded, same_name, spaced
 from .accounts import AccountError, Accounts
 from .limits import Addresses, Bucket, Limits
 from .ratings import START, Ladder
+from .stand_in import stand_in_moves
 from .store import TableStore
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
 
@@ -57,6 +58,10 @@ class TableService:
     tables: dict[str, Table] = field(default_factory=dict)
     connections: dict[tuple[str, Team], ServerConnection] = field(default_factory=dict)
     waits: dict[tuple[str, Team], asyncio.TimerHandle] = field(default_factory=dict)
+    # A dropped seat's player is stood in for by the computer after this long (at most half
+    # the table's seat wait), so the one who stayed goes on playing (server/stand_in.py).
+    stand_in_after_s: float = 30.0
+    stand_ins: dict[tuple[str, Team], asyncio.TimerHandle] = field(default_factory=dict)
     closing: set[asyncio.Future[None]] = field(default_factory=set)  # stale lines closing
     rating: set[asyncio.Future[object]] = field(default_factory=set)  # games being rated
     # The last ENDED_KEPT tables that ended, oldest first: a seat away at the end still
@@ -404,6 +409,8 @@ class TableService:
                 not away.account or home.account == away.account:
             return
         score = 0.5 if outcome.winner is None else float(outcome.winner is Team.HOME)
+        if len(table.computer) == 1:  # the computer finished a dropped player's game: it
+            score = float(Team.AWAY in table.computer)  # counts for the side that stayed
         rating: asyncio.Future[object] = asyncio.ensure_future(asyncio.to_thread(
             self.ladder.record, home.account, away.account, score))
         self.rating.add(rating)  # a reference until done, so the task is not collected
@@ -464,11 +471,21 @@ class TableService:
             table.best_of = message.best_of if message.best_of in LENGTHS else 1
             table.replay_ties = message.replay_ties and table.best_of > 1
             table.public = message.public
+            if message.computer:  # the coach in the home seat: the game starts at once
+                computer = _checked_name(message.computer)
+                if same_name(computer, table.seats[HOST_SEAT].name):
+                    self.tables.pop(table.code, None)
+                    raise p.ProtocolError(p.SAME_NAME, "the computer's team needs a name of "
+                                                       "its own")
+                table.seats[HOST_SEAT.other] = Seat(computer)  # its token is never given
+                table.computer.add(HOST_SEAT.other)
             if not self._save(table):  # kept before its code and token are given out
                 self.tables.pop(table.code, None)
                 raise p.ProtocolError(p.NO_ROOM, "the server cannot keep a new table now; "
                                                  "try again later")
             self._seat(table, HOST_SEAT, connection, seat.token)
+            if table.full:  # against the computer: it plays what it owes at once
+                self._commit(table, table.start() + stand_in_moves(table))
             return table.code, HOST_SEAT
         if isinstance(message, p.Join):
             name = _checked_name(message.name)
@@ -510,9 +527,14 @@ class TableService:
                 closing = asyncio.ensure_future(old.close())
                 self.closing.add(closing)
                 closing.add_done_callback(self.closing.discard)
-            wait = self.waits.pop((table.code, team), None)
-            if wait is not None:
-                wait.cancel()
+            if team in table.gone:  # the computer finished its game: the seat is no more
+                raise p.ProtocolError(p.OVER, "you did not come back in time; the computer "
+                                              "played your seat")
+            for timers in (self.waits, self.stand_ins):
+                timer = timers.pop((table.code, team), None)
+                if timer is not None:
+                    timer.cancel()
+            table.computer.discard(team)  # the player plays again
             if table.seats[team].away_since is not None:
                 table.seats[team].away_since = None
                 self._save(table)
@@ -521,6 +543,8 @@ class TableService:
                 self._send(connection, table.resumed(team, message.step))
                 if old is None:  # the other seat heard it was away (a line taken over was not)
                     self._deliver(table.code, [(team.other, p.Back(table.seats[team].name))])
+                if table.computer:  # a choice the computer owes (a restart came between)
+                    self._commit(table, stand_in_moves(table))
             return table.code, team
         raise p.ProtocolError(p.BAD_MESSAGE, "the first message hosts, joins, resumes or "
                                              "signs in")
@@ -591,7 +615,8 @@ class TableService:
             return CLOSE  # this seat came back on another line, and was told so
         if isinstance(message, p.Act):
             before = (table.step, len(table.held), table.over)
-            self._commit(table, table.act(team, message.step, message.actions))
+            out = table.act(team, message.step, message.actions)
+            self._commit(table, out + stand_in_moves(table))
             if table.over and not before[2]:
                 LOG.info("table %s ended: game over after %d steps", code, table.step)
                 self._rate(table)
@@ -605,7 +630,10 @@ class TableService:
                 self._deliver(code, [(team.other, p.Said(table.seats[team].name, text))])
             return OTHER
         if isinstance(message, p.Rematch):
-            self._commit(table, table.ask_rematch(team, self._new_game))
+            out = table.ask_rematch(team, self._new_game)
+            if team.other in table.computer and table.rematch == {team}:
+                out = table.ask_rematch(team.other, self._new_game)  # the computer is game
+            self._commit(table, out + stand_in_moves(table))
             return OTHER
         if isinstance(message, p.Leave):
             self._end(table, table.leave(team))
@@ -630,6 +658,9 @@ class TableService:
             if table.full:
                 self._deliver(code, [(team.other, p.Away(table.seats[team].name,
                                                          table.seat_wait_s))])
+                after = min(self.stand_in_after_s, table.seat_wait_s / 2)
+                self.stand_ins[(code, team)] = asyncio.get_running_loop().call_later(
+                    after, self._stand_in, code, team, "away")
 
     def _wait_for(self, table: Table, team: Team, seconds: float | None = None) -> None:
         """Wait `seconds` (the table's whole `seat_wait_s` by default) for a seat to resume."""
@@ -638,11 +669,41 @@ class TableService:
         self.waits[(table.code, team)] = loop.call_later(wait, self._expire, table.code, team)
 
     def _expire(self, code: str, team: Team) -> None:
-        """A seat did not come back in time: the table ends, and the other seat hears why."""
+        """A seat did not come back in time: with the other seat there, the computer finishes
+        the game for it (and the seat is gone for good); else the table ends, and the other
+        seat hears why."""
         self.waits.pop((code, team), None)
         table = self.tables.get(code)
-        if table is not None and (code, team) not in self.connections:
-            self._end(table, table.leave(team, "timeout"))
+        if table is None or (code, team) in self.connections:
+            return
+        if (code, team.other) in self.connections and table.full and not table.over:
+            self._stand_in(code, team, "gone")
+            return
+        self._end(table, table.leave(team, "timeout"))
+
+    def _stand_in(self, code: str, team: Team, reason: str) -> None:
+        """The computer plays `team`'s seat from now (the other seat hears it), and makes the
+        choices it owes at once; "gone": for the rest of the game."""
+        self.stand_ins.pop((code, team), None)
+        table = self.tables.get(code)
+        if table is None or table.over or (code, team) in self.connections or \
+                (code, team.other) not in self.connections:  # nobody there to play on
+            return
+        if reason == "gone":
+            table.gone.add(team)
+            handle = self.stand_ins.pop((code, team), None)
+            if handle is not None:
+                handle.cancel()
+        elif team in table.computer:
+            return
+        table.computer.add(team)
+        LOG.info("table %s: the computer plays for the %s seat (%s)", code,
+                 team.name.lower(), reason)
+        out: Outgoing = [(team.other, p.StandIn(table.seats[team].name, reason))]
+        was_over = table.over
+        self._commit(table, out + stand_in_moves(table))
+        if table.over and not was_over:
+            self._rate(table)
 
     def _end(self, table: Table, out: Outgoing) -> None:
         was_over = table.game.is_over
@@ -662,8 +723,9 @@ class TableService:
             self.ended[code] = table
             while len(self.ended) > ENDED_KEPT:
                 self.ended.popitem(last=False)
-        for key in [key for key in self.waits if key[0] == code]:
-            self.waits.pop(key).cancel()
+        for timers in (self.waits, self.stand_ins):
+            for key in [key for key in timers if key[0] == code]:
+                timers.pop(key).cancel()
 
     def _commit(self, table: Table, out: Outgoing) -> None:
         """Keep the table, then tell the seats: no seat ever hears of a step the disk does

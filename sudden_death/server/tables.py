@@ -102,6 +102,11 @@ class Table:
     replay_ties: bool = False
     results: list[int | None] = field(default_factory=list)  # the series' games' winners
     public: bool = False  # listed in the lobby (code and all); False: found only by its code
+    # Seats the computer plays (server/stand_in.py): a player away past the takeover wait, who
+    # gets the seat back on resuming; and, of them, those `gone` past the whole seat wait,
+    # for whom the computer finishes the game.
+    computer: set[Team] = field(default_factory=set)
+    gone: set[Team] = field(default_factory=set)
 
     def __post_init__(self) -> None:
         self.first = self.first or self.game.to_json()
@@ -229,6 +234,8 @@ class Table:
             "left_why": self.left_why,
             "seat_wait_s": self.seat_wait_s, "lock": self.lock, "best_of": self.best_of,
             "replay_ties": self.replay_ties, "results": self.results, "public": self.public,
+            "computer": sorted(team.name for team in self.computer),
+            "gone": sorted(team.name for team in self.gone),
             "seats": {team.name: [seat.name, seat.seal(), seat.away_since, seat.account]
                       for team, seat in self.seats.items()},
             "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
@@ -251,6 +258,8 @@ class Table:
                 lock=str(data.get("lock", "")), best_of=int(data.get("best_of", 1)),
                 replay_ties=data.get("replay_ties", False) is True,
                 public=data.get("public", False) is True,
+                computer={Team[name] for name in data.get("computer", [])},
+                gone={Team[name] for name in data.get("gone", [])},
                 results=[None if winner is None else int(Team(int(winner)))
                          for winner in data.get("results", [])],
             )

@@ -213,6 +213,13 @@ class Online:
         self._greet(p.Host(p.PROTOCOL_VERSION, self._team(), seat_wait_s=settings.seat_wait * 60,
                            public=True))
 
+    def play_computer(self) -> None:
+        """A public table with the coach in the other seat: others may watch; not rated."""
+        settings = self.app.comfort.settings
+        team = self._team()
+        self._greet(p.Host(p.PROTOCOL_VERSION, team, seat_wait_s=settings.seat_wait * 60,
+                           public=True, computer=other_default(team)))
+
     def watch(self, game: p.GamePlayed) -> None:
         """Enter on a game in the lobby: watch it (the players hear who watches)."""
         self._greet(p.Watch(p.PROTOCOL_VERSION, game.code))

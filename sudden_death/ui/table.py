@@ -33,6 +33,7 @@ from .words.table import (
     rematch_words,
     renamed_words,
     restored_words,
+    stand_in_words,
     table_code_words,
     timeout_words,
     watching_words,
@@ -111,6 +112,11 @@ class TablePlay:
         return isinstance(self.greeting, (p.Lobby, p.AskRating))
 
     @property
+    def against_computer(self) -> bool:
+        """A table this game opened with the computer in the other seat."""
+        return isinstance(self.greeting, p.Host) and bool(self.greeting.computer)
+
+    @property
     def watching(self) -> bool:
         """A spectator's line: it hears the game, never acts in it."""
         return isinstance(self.greeting, p.Watch)
@@ -160,7 +166,7 @@ class TablePlay:
         elif isinstance(news, p.Seated):
             first = not self.code
             self.code, self.seat, self.token = news.code, news.seat, news.token
-            if self.hosting and first:
+            if self.hosting and first and not self.against_computer:  # else: it starts now
                 locked = isinstance(self.greeting, p.Host) and bool(self.greeting.password)
                 self.announcement = table_code_words(news.code, self.address, locked)
                 self.host.record("table", code=news.code)
@@ -169,8 +175,8 @@ class TablePlay:
         elif isinstance(news, p.Start) and self.match is not None and self.match.is_over:
             self._start(news)  # a rematch: a new game at the same table
         elif isinstance(news, p.Committed) and self.match is not None:
-            if self.watching:
-                return  # a spectator hears the reveal; who chose first is only a race
+            if self.watching or self.against_computer:
+                return  # the reveal says it; who chose first is a race, or the computer
             if news.seat != self.seat and news.seat in (0, 1) and not self.match.is_over:
                 name = self.match.names[news.seat]  # the friend's choice is in, not what
                 self.host.say(chosen_words(name), interrupt=False, category=Category.NOTICE)
@@ -183,6 +189,9 @@ class TablePlay:
                 self.game.tell(events, refusal)
         elif isinstance(news, p.Start):
             self._start(news)
+        elif isinstance(news, p.StandIn):
+            self.host.say(stand_in_words(news.name, news.reason), interrupt=False,
+                          category=Category.NOTICE)
         elif isinstance(news, p.Watching):
             self.host.say(watching_words(news.name), interrupt=False,
                           category=Category.NOTICE)
@@ -227,7 +236,7 @@ class TablePlay:
         self.match = RemoteMatch(self.link.send, seat, news)
         self.game = TableGame(self.match)
         names = Names(home, away, seat)
-        if self.hosting:
+        if self.hosting and not self.against_computer:
             self.host.cue("menu_select")
             self.host.say(joined_words(names.theirs), category=Category.DECISION)
         self.host.table_started(self.game, names)

@@ -18,7 +18,7 @@ import msgspec
 
 from .values import WireAction, WireEvent, WireState
 
-PROTOCOL_VERSION = 3
+PROTOCOL_VERSION = 4
 MAX_ACTIONS = 8  # an act carries one or two (the snap and the cards before 4th down)
 MAX_MESSAGE_BYTES = 64 * 1024
 CODE_DIGITS = 6
@@ -44,6 +44,9 @@ class Host(Message, tag="host"):
     best_of: int = 1
     replay_ties: bool = False
     public: bool = False  # listed in the lobby for anyone to join; False: by code only
+    # The computer (the coach) in the other seat, as the team `computer`: the game starts at
+    # once, and is never rated. "": the seat waits for a player.
+    computer: str = ""
 
 
 class Join(Message, tag="join"):
@@ -250,6 +253,14 @@ class Standing(Message, tag="standing"):
     below: str = ""
 
 
+class StandIn(Message, tag="computer"):
+    """The computer plays for `name` now: `reason` "away" (their line dropped; the seat is
+    theirs again when they come back) or "gone" (past the seat wait: it finishes the game)."""
+
+    name: str
+    reason: str = "away"
+
+
 class Watching(Message, tag="watching"):
     """Someone began to watch this table's game (said once per watcher); `count` watch now."""
 
@@ -285,7 +296,7 @@ class LobbyList(Message, tag="lobby"):
 
 
 ServerMessage = (Seated | Start | Update | Committed | Refused | Left | Away | Back | Said
-                 | RematchAsked | SignedIn | Standing | LobbyList | Watching)
+                 | RematchAsked | SignedIn | Standing | LobbyList | Watching | StandIn)
 
 # Refusal codes, said by the game in the player's language (ui/words/table.py).
 NO_TABLE = "no_table"

@@ -180,10 +180,10 @@ class LobbyScreen(Screen):
     def _build(self) -> Menu:
         online = self.host.online
         quick, own, leave = _("Quick game"), _("Open a table in the lobby"), _("Leave the lobby")
-        chat = _("Chat in the lobby")
+        chat, computer = _("Chat in the lobby"), _("Play the computer, for all to watch")
         items = buttons([(quick, online.quick), (own, online.open_table),
-                         (chat, online.chat)])
-        jumps = [quick, own, chat]
+                         (computer, online.play_computer), (chat, online.chat)])
+        jumps = [quick, own, computer, chat]
         for table in self.listing.tables:
             items.append(Item(open_table_words(table), ItemKind.BUTTON,
                               press=self._joiner(table)))

@@ -137,6 +137,16 @@ def rematch_words(name: str) -> str:
     return _("The {name} want a rematch: Play again to accept.").format(name=name)
 
 
+def stand_in_words(name: str, reason: str) -> str:
+    """The computer plays the other seat now: until its player is back, or to the end."""
+    if reason == "gone":
+        # Translators: {name} is the other team, whose player did not come back in time.
+        return _("The {name} did not come back. The computer finishes the game for "
+                 "them.").format(name=name)
+    # Translators: {name} is the other team, whose player's line dropped.
+    return _("The computer plays for the {name} until they are back.").format(name=name)
+
+
 def watching_screen_words(names: Names) -> str:
     # Translators: the spectator's screen: {home} and {away} are the teams being watched.
     return _("Watching the {home} and the {away}.").format(home=names.home, away=names.away)

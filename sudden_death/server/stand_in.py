@@ -1,0 +1,40 @@
+"""The computer in a player's seat: the coach plays for a player whose line dropped, until
+they come back (or, gone past the seat wait, to the end of the game), so the player who stayed
+is never left without a game.
+
+Its choices are the engine's coach's (`engine/smart.py`), drawn from a generator seeded by
+the table's code, the step and the seat, so a restarted server makes the same choice again.
+A choice for a card step goes through the table's hold like a player's: the other seat hears
+only that it has chosen, and nothing of what, until the reveal.
+"""
+
+from __future__ import annotations
+
+import random
+
+from ..engine.actions import Concede, actors, legal_actions
+from ..engine.smart import SmartPolicy
+from ..wire.values import action_to_wire
+from .tables import Outgoing, Table
+
+MAX_STEPS = 200  # far more than a game has: a guard, never reached by the rules
+
+
+def stand_in_moves(table: Table) -> Outgoing:
+    """Every choice the computer's seats owe now, played (and what that tells the seats):
+    until the game waits on a player, or is over."""
+    out: Outgoing = []
+    for _ in range(MAX_STEPS):
+        if table.over or not table.full:
+            return out
+        state = table.game.state
+        due = [team for team in actors(state) if team in table.computer
+               and team not in table.held]
+        if not due:
+            return out
+        team = due[0]
+        legal = tuple(action for action in legal_actions(state, team)
+                      if not isinstance(action, Concede))
+        coach = SmartPolicy(random.Random(f"{table.code}:{table.step}:{team.name}"))
+        out += table.act(team, table.step, [action_to_wire(coach.choose(state, team, legal))])
+    return out
