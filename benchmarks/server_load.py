@@ -2,6 +2,7 @@
 load, with the bots in another process.
 
     python benchmarks/server_load.py [--tables 10 1000] [--ramp 30] [--window 30] [--step 2]
+    python benchmarks/server_load.py --tables 100 --watchers 2   # 200 spectators, 100 games
 
 For each count of tables: one server process (a `TableService` as `python -m
 sudden_death.server` runs it, in a process of its own) and, in this process, that many bot
@@ -12,7 +13,8 @@ a card step, which both seats commit one after the other, takes about `--step` s
 
 Measured, in the window only:
 - server latency: inside the server, from a step's second commit being handed to the
-  service by websockets to both seats' updates queued on their connections (the frames are
+  service by websockets to both seats' updates (and every spectator's copy, with
+  `--watchers N` spectators a table) queued on their connections (the frames are
   written without waiting for the clients). It leaves out the time a frame waited in the
   kernel and the event loop before websockets decoded it; under load that wait is real, and
   the bots' round trip below includes it.
@@ -167,7 +169,7 @@ def percentiles(values: list[float]) -> dict[str, float]:
 
 
 def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
-            seed: int) -> dict[str, Any]:
+            seed: int, watchers: int = 0) -> dict[str, Any]:
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
     process = context.Process(target=server_process, args=(child,), daemon=True)
@@ -181,7 +183,7 @@ def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
         watching = asyncio.ensure_future(watch.run())
         playing = asyncio.ensure_future(play_tables(
             url, tables, seed, games=10**6, think=lambda rng: rng.uniform(0.0, step_s),
-            ramp_s=ramp_s, stats=stats))
+            ramp_s=ramp_s, stats=stats, watchers=watchers))
         await asyncio.sleep(ramp_s + min(5.0, ramp_s / 6))  # every table on, a little settled
         parent.send("window")
         watch.on = True
@@ -207,6 +209,8 @@ def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
     return {
         "tables": tables,
         "seats_connected": window["connected"],
+        "spectators": stats.watching,
+        "spectator_messages": stats.watched,
         "steps_per_s": round(window["steps"] / window["seconds"], 1),
         "commits_per_seat_per_s": round(
             window["commits"] / max(1, window["connected"]) / window["seconds"], 3),
@@ -231,11 +235,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--step", type=float, default=2.0,
                         help="a seat thinks 0 to this many seconds before a commit")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--watchers", type=int, default=0,
+                        help="spectators watching each table (issue 49: 2 with 100 tables)")
     options = parser.parse_args(argv)
     results = []
     for tables in options.tables:
         result = measure(tables, options.ramp, options.window, options.step,
-                         options.seed + tables)
+                         options.seed + tables, options.watchers)
         results.append(result)
         print(json.dumps(result), flush=True)
     base = results[0]

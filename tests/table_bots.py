@@ -10,6 +10,7 @@ nothing until both are in). Every update must be the same for both seats.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import json
 import random
 import time
@@ -47,6 +48,8 @@ class Stats:
     tokens: list[str] = field(default_factory=list)  # every seat's, to look for in logs
     resumed: int = 0  # seats that came back after their line dropped
     behind: int = 0  # resumed seats the server had gone back behind (a lost step)
+    watching: int = 0  # spectators connected
+    watched: int = 0  # messages the spectators heard
 
 
 async def _receive(connection: ClientConnection, timeout: float = ANSWER_TIMEOUT_S
@@ -56,14 +59,16 @@ async def _receive(connection: ClientConnection, timeout: float = ANSWER_TIMEOUT
 
 
 async def _quiet_for(connection: ClientConnection, seconds: float) -> None:
-    """Think for `seconds`, listening: a message now is a leak."""
-    if seconds <= 0:
-        return
-    try:
-        heard = await asyncio.wait_for(connection.recv(), seconds)
-    except (asyncio.TimeoutError, TimeoutError):
-        return
-    raise BotError(f"heard {heard[:200]!r} before committing its own choice")
+    """Think for `seconds`, listening: a message now is a leak (but for a spectator
+    coming to watch, which says nothing of the game)."""
+    deadline = time.monotonic() + seconds
+    while (left := deadline - time.monotonic()) > 0:
+        try:
+            heard = await asyncio.wait_for(connection.recv(), left)
+        except (asyncio.TimeoutError, TimeoutError):
+            return
+        if json.loads(heard).get("type") != "watching":
+            raise BotError(f"heard {heard[:200]!r} before committing its own choice")
 
 
 async def _until(connection: ClientConnection, kind: str) -> dict[str, Any]:
@@ -72,7 +77,7 @@ async def _until(connection: ClientConnection, kind: str) -> dict[str, Any]:
         message = await _receive(connection)
         if message["type"] == kind:
             return message
-        if message["type"] not in ("committed", "rematch_asked"):
+        if message["type"] not in ("committed", "rematch_asked", "watching"):
             raise BotError(f"waiting for {kind!r}, heard {message}")
 
 
@@ -81,10 +86,14 @@ class BotTable:
 
     def __init__(self, url: str, rng: random.Random, stats: Stats, games: int = 1,
                  think: Callable[[random.Random], float] = lambda rng: 0.0,
-                 comeback_s: float = 0.0) -> None:
-        """`comeback_s`: for how long a dropped line is tried again (0: a drop is an error)."""
+                 comeback_s: float = 0.0, watchers: int = 0) -> None:
+        """`comeback_s`: for how long a dropped line is tried again (0: a drop is an error).
+        `watchers`: spectators that watch the table's games (and only listen)."""
         self.url, self.rng, self.stats, self.games, self.think = url, rng, stats, games, think
         self.comeback_s = comeback_s
+        self.watchers = watchers
+        self.spectators: list[ClientConnection] = []
+        self.listening: list[asyncio.Future[None]] = []
         self.local_host: str | None = None
         self.seats: dict[Team, ClientConnection] = {}
         self.tokens: dict[Team, str] = {}
@@ -95,6 +104,8 @@ class BotTable:
     async def run(self) -> None:
         try:
             await self._sit()
+            for _ in range(self.watchers):
+                await self._watch()
             for game in range(self.games):
                 if game:
                     await self._rematch()
@@ -104,8 +115,10 @@ class BotTable:
                 KeyError, ValueError) as error:
             self.stats.errors.append(f"table {self.code}: {type(error).__name__}: {error}")
         finally:
-            for connection in self.seats.values():
+            for connection in [*self.seats.values(), *self.spectators]:
                 await connection.close()
+            for listening in self.listening:
+                listening.cancel()
 
     async def _connect(self, timeout: float) -> ClientConnection:
         """A line to the server, from `local_host` if one is set (each table its own loopback
@@ -126,6 +139,21 @@ class BotTable:
         self.stats.tokens += self.tokens.values()
         self.stats.connected += 2
         self.start = [await _until(self.seats[team], "start") for team in Team]
+
+    async def _watch(self) -> None:
+        """A spectator of this table: it hears the game (counted) until its line closes; what
+        it may hear is tests/test_server_watch.py's to check."""
+        spectator = await self._connect(ANSWER_TIMEOUT_S)
+        self.spectators.append(spectator)
+        await spectator.send(p.encode(p.Watch(p.PROTOCOL_VERSION, self.code)))
+        self.stats.watching += 1
+
+        async def listen() -> None:
+            with contextlib.suppress(ConnectionClosed):
+                async for _frame in spectator:
+                    self.stats.watched += 1
+
+        self.listening.append(asyncio.ensure_future(listen()))
 
     async def _rematch(self) -> None:
         for connection in self.seats.values():
@@ -211,14 +239,15 @@ class BotTable:
 async def play_tables(url: str, tables: int, seed: int, games: int = 1,
                       think: Callable[[random.Random], float] = lambda rng: 0.0,
                       ramp_s: float = 0.0, comeback_s: float = 0.0,
-                      stats: Stats | None = None, own_addresses: bool = False) -> Stats:
+                      stats: Stats | None = None, own_addresses: bool = False,
+                      watchers: int = 0) -> Stats:
     """`tables` bot tables at the server at `url`, started over `ramp_s` seconds; returns
     what they saw once every one has finished (into `stats`, if given, as they go). With
     `own_addresses`, each table connects from a loopback address of its own."""
     stats = stats or Stats()
     master = random.Random(seed)
     bots = [BotTable(url, random.Random(master.randrange(2**32)), stats, games, think,
-                     comeback_s) for _ in range(tables)]
+                     comeback_s, watchers) for _ in range(tables)]
     if own_addresses:
         for number, bot in enumerate(bots):
             bot.local_host = f"127.1.{number // 250}.{number % 250 + 1}"
