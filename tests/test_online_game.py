@@ -11,6 +11,7 @@ import contextlib
 import json
 import re
 import sqlite3
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -168,3 +169,23 @@ def test_a_player_plays_the_computer_online_and_it_is_not_rated(
                        for line in said)
     with contextlib.closing(sqlite3.connect(tmp / "server" / "accounts.sqlite3")) as db:
         assert db.execute("SELECT count(*) FROM games").fetchone() == rated_before
+
+
+def test_escape_stops_waiting_for_a_quick_game_and_the_lobby_is_back(
+        online: tuple[Path, Server, Seat, Seat, Seat]) -> None:
+    tmp, server, _anna, _ben, _cleo = online
+    with Seat(tmp / "ben", "--server", server.url) as ben:
+        ben.send(*PLAY_ONLINE)
+        ben.until_said("Signed in as Ben.")
+        ben.said_starting("Quick game, 1 of ")
+        ben.send("return")  # nobody waits: Ben's quick table waits
+        ben.until_said("Waiting for a player.")
+        heard = len(ben.speech())
+        ben.send("escape")
+        deadline = time.monotonic() + 30
+        while not any(line.startswith("Lobby: ") for line in ben.speech()[heard:]):
+            assert time.monotonic() < deadline, ben.speech()[heard:]
+            time.sleep(0.05)
+        lobby = next(line for line in ben.speech()[heard:] if line.startswith("Lobby: "))
+        if not lobby.startswith("Lobby: 0 open"):  # the new line was quicker than the leave:
+            ben.until_said("1 table gone.")  # the lobby's next list says so
