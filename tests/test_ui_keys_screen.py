@@ -42,7 +42,7 @@ def test_a_command_gets_the_key_pressed_and_help_and_the_game_follow(tmp_path: P
     assert said(speaker).startswith("Keys. Up and Down go through the commands; Enter gives "
                                     "the focused one a new key or button; Delete or Backspace "
                                     "puts back its own. Next control: Tab; controller: right "
-                                    "shoulder, 1 of 49")
+                                    "shoulder, 1 of 50")
     to_repeat(app)
     assert said(speaker) == "Repeat: R; controller: Y"
     press(app, "return")

@@ -32,12 +32,14 @@ from ..engine.series import LENGTHS
 from ..engine.state import Team
 from ..wire import protocol as p
 from ..wire.names import folded, same_name, spaced
+from ..wire.values import action_to_wire
 from .accounts import AccountError, Accounts
 from .limits import Addresses, Bucket, Limits
 from .ratings import START, Ladder
-from .stand_in import stand_in_moves
+from .stand_in import last_cards, stand_in_moves
 from .store import TableStore
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
+from .turn_clock import TurnClock
 
 LOG = logging.getLogger("sudden_death.server")
 # Refusals a code guesser earns: each counts against its address (Limits.failed_tries).
@@ -87,12 +89,14 @@ class TableService:
     lobby_every_s: float = 1.0  # the lobby hears its changes at most this often
     lobby_sent: float = -math.inf  # when it last heard them (monotonic)
     lobby_timer: asyncio.TimerHandle | None = None
+    turn_clock: TurnClock = field(init=False)  # tables' turn limits (turn_clock.py)
 
     def __post_init__(self) -> None:
         self.addresses = Addresses(self.limits)
         self.account_tries = Addresses(self.limits)
         self.name_tries = Addresses(self.limits)
         self.ladder = Ladder(self.accounts)
+        self.turn_clock = TurnClock(self._time_warning, self._time_up)
 
     def close(self) -> None:
         """The accounts' and the tables' files closed, once the server has stopped: an open
@@ -471,6 +475,11 @@ class TableService:
             table.best_of = message.best_of if message.best_of in LENGTHS else 1
             table.replay_ties = message.replay_ties and table.best_of > 1
             table.public = message.public
+            if message.turn_s not in p.TURN_LIMITS:
+                self.tables.pop(table.code, None)
+                raise p.ProtocolError(p.BAD_MESSAGE, "turn_s is one of "
+                                      + ", ".join(map(str, p.TURN_LIMITS)))
+            table.turn_s = message.turn_s
             if message.computer:  # the coach in the home seat: the game starts at once
                 computer = _checked_name(message.computer)
                 if same_name(computer, table.seats[HOST_SEAT].name):
@@ -503,6 +512,7 @@ class TableService:
             self._save(table)
             self._seat(table, team, connection, seat.token)
             self._deliver(table.code, table.start())
+            self._arm_turns(table)
             return table.code, team
         if isinstance(message, p.Resume):
             table = self._resumable(message.code)
@@ -541,6 +551,7 @@ class TableService:
             self._seat(table, team, connection, message.token)
             if table.full:
                 self._send(connection, table.resumed(team, message.step))
+                self._arm_turns(table)
                 if old is None:  # the other seat heard it was away (a line taken over was not)
                     self._deliver(table.code, [(team.other, p.Back(table.seats[team].name))])
                 if table.computer:  # a choice the computer owes (a restart came between)
@@ -629,6 +640,9 @@ class TableService:
             else:
                 self._deliver(code, [(team.other, p.Said(table.seats[team].name, text))])
             return OTHER
+        if isinstance(message, p.MoreTime):
+            self._send(connection, self.turn_clock.more_time(table, team))
+            return OTHER
         if isinstance(message, p.Rematch):
             out = table.ask_rematch(team, self._new_game)
             if team.other in table.computer and table.rematch == {team}:
@@ -654,6 +668,7 @@ class TableService:
                 continue
             table.seats[team].away_since = self.clock()
             self._save(table)
+            self._arm_turns(table)  # an away seat's turn does not run: its seat wait does
             self._wait_for(table, team)
             if table.full:
                 self._deliver(code, [(team.other, p.Away(table.seats[team].name,
@@ -726,14 +741,41 @@ class TableService:
         for timers in (self.waits, self.stand_ins):
             for key in [key for key in timers if key[0] == code]:
                 timers.pop(key).cancel()
+        self.turn_clock.forget(code)
 
     def _commit(self, table: Table, out: Outgoing) -> None:
         """Keep the table, then tell the seats: no seat ever hears of a step the disk does
         not have, so a server killed between the two never goes back behind its players."""
         self._save(table)
         self._deliver(table.code, out)
+        self._arm_turns(table)
         if table.public:
             self._lobby_changed()
+
+    # -- turn limits --------------------------------------------------------------------------
+
+    def _arm_turns(self, table: Table) -> None:
+        self.turn_clock.arm(table, lambda team: (table.code, team) in self.connections)
+
+    def _time_warning(self, code: str, team: Team) -> None:
+        table, connection = self.tables.get(code), self.connections.get((code, team))
+        if table is not None and connection is not None:
+            self._send(connection, p.TimeWarning(p.TURN_WARNING_S,
+                                                 self.turn_clock.extensions_left(table, team)))
+
+    def _time_up(self, code: str, team: Team, step: int) -> None:
+        """A turn ran out: both seats hear whose, and its last cards are played again."""
+        table = self.tables.get(code)
+        if table is None or table.over or table.step != step or team in table.held:
+            return
+        LOG.info("table %s: the %s seat's turn ran out at step %d", code, team.name.lower(),
+                 step)
+        out: Outgoing = [(each, p.TimeUp(table.seats[team].name)) for each in Team]
+        out += table.act(team, step, [action_to_wire(last_cards(table, team))])
+        was_over = table.over
+        self._commit(table, out + stand_in_moves(table))
+        if table.over and not was_over:
+            self._rate(table)
 
     def _save(self, table: Table) -> bool:
         """Keep `table` in the store; False (said in the log) when the store cannot write, as

@@ -12,8 +12,18 @@ from __future__ import annotations
 
 import random
 
-from ..engine.actions import Concede, actors, legal_actions
+from ..engine.actions import (
+    Action,
+    Concede,
+    PickFinal,
+    PickHand,
+    PickSwap,
+    actors,
+    legal_actions,
+)
 from ..engine.smart import SmartPolicy
+from ..engine.snapshot import action_from_dict
+from ..engine.state import Team
 from ..wire.values import action_to_wire
 from .tables import Outgoing, Table
 
@@ -38,3 +48,21 @@ def stand_in_moves(table: Table) -> Outgoing:
         coach = SmartPolicy(random.Random(f"{table.code}:{table.step}:{team.name}"))
         out += table.act(team, table.step, [action_to_wire(coach.choose(state, team, legal))])
     return out
+
+
+def last_cards(table: Table, team: Team) -> Action:
+    """What a seat whose turn ran out plays: its last pick, swap or final call again when that
+    is a choice now, else the coach's choice."""
+    state = table.game.state
+    legal = tuple(action for action in legal_actions(state, team)
+                  if not isinstance(action, Concede))
+    if isinstance(legal[0], (PickHand, PickSwap, PickFinal)):
+        for entry in reversed(table.log):
+            kept = entry.get(team.name)
+            if kept is None:
+                continue
+            action = action_from_dict(kept)
+            if type(action) is type(legal[0]) and action in legal:
+                return action
+    coach = SmartPolicy(random.Random(f"{table.code}:{table.step}:{team.name}"))
+    return coach.choose(state, team, legal)

@@ -107,6 +107,8 @@ class Table:
     # for whom the computer finishes the game.
     computer: set[Team] = field(default_factory=set)
     gone: set[Team] = field(default_factory=set)
+    turn_s: int = 0  # a turn limit (server/turn_clock.py); 0: none
+    extended: dict[Team, int] = field(default_factory=dict)  # more time asked, this game
 
     def __post_init__(self) -> None:
         self.first = self.first or self.game.to_json()
@@ -129,7 +131,7 @@ class Table:
 
     def start(self) -> Outgoing:
         message = p.Start(self.names(), self.step, state_to_wire(self.game.state), [],
-                          **self._series())
+                          turn_s=self.turn_s, **self._series())
         return [(team, message) for team in Team]
 
     def _series(self) -> dict[str, Any]:
@@ -150,7 +152,7 @@ class Table:
         held = [action_to_wire(self.held[team])] if team in self.held else []
         missed = from_json(self.events_since(heard), list[WireEvent])
         return p.Start(self.names(), self.step, state_to_wire(self.game.state), missed, held,
-                       **self._series())
+                       turn_s=self.turn_s, **self._series())
 
     def ending(self, team: Team) -> list[p.Message]:
         """What a seat that was away hears after its start when the other seat left the table
@@ -210,6 +212,7 @@ class Table:
             return [(team.other, p.RematchAsked(self.seats[team].name))]
         self._count_for_series()
         self.game, self.step, self.log, self.told, self.rematch = game(), 0, [], [], set()
+        self.extended = {}  # more time is counted a game
         self.first, self.hold = self.game.to_json(), Hold(self.game)
         return self.start()
 
@@ -236,6 +239,8 @@ class Table:
             "replay_ties": self.replay_ties, "results": self.results, "public": self.public,
             "computer": sorted(team.name for team in self.computer),
             "gone": sorted(team.name for team in self.gone),
+            "turn_s": self.turn_s,
+            "extended": {team.name: count for team, count in self.extended.items()},
             "seats": {team.name: [seat.name, seat.seal(), seat.away_since, seat.account]
                       for team, seat in self.seats.items()},
             "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
@@ -260,6 +265,9 @@ class Table:
                 public=data.get("public", False) is True,
                 computer={Team[name] for name in data.get("computer", [])},
                 gone={Team[name] for name in data.get("gone", [])},
+                turn_s=int(data.get("turn_s", 0)),
+                extended={Team[name]: int(count)
+                          for name, count in data.get("extended", {}).items()},
                 results=[None if winner is None else int(Team(int(winner)))
                          for winner in data.get("results", [])],
             )

@@ -45,6 +45,7 @@ SPEECH_OUTPUTS = ("builtin", "screen_reader", "both", "braille")  # audio.speech
 COMPUTERS = ("random", "coach")  # engine.computers' names, likewise
 MAX_PASSWORD = 64  # net.protocol's; this module imports no network code
 SEAT_WAITS = (2, 5, 10, 20, 30, 60)  # minutes a table hosted here waits for a dropped friend
+TURN_LIMITS = (0, 1, 3, 5)  # minutes each turn has at a table hosted here (0: no limit)
 # Held keys repeat (ui/run/repeat.py): the pause before the first repeat (seconds) and the
 # repeats a second, or None: off. "normal" is a screen reader's own.
 KEY_REPEATS: Mapping[str, tuple[float, int] | None] = {
@@ -83,6 +84,7 @@ class Settings:
     waiting_sound: bool = True  # a soft pulse every few seconds while a friend chooses
     lobby_news: bool = True  # a cue and a short line as tables open and go in the lobby
     seat_wait: int = 10  # minutes (SEAT_WAITS) a table this player hosts waits for a dropped seat
+    turn_limit: int = 0  # minutes (TURN_LIMITS) each turn has at a table this player hosts
     table_password: str = ""  # asked of whoever joins a table this player hosts; empty: none
     # Under the verbosity dial (SWITCHES): None is the verbosity's own preset; True or False,
     # the player's choice for that switch alone.
@@ -192,6 +194,9 @@ def from_mapping(data: Mapping[str, object]) -> Settings:
     wait = data.get("seat_wait")
     if isinstance(wait, int) and not isinstance(wait, bool) and wait in SEAT_WAITS:
         values["seat_wait"] = wait
+    limit = data.get("turn_limit")
+    if isinstance(limit, int) and not isinstance(limit, bool) and limit in TURN_LIMITS:
+        values["turn_limit"] = limit
     repeat = data.get("key_repeat")
     if isinstance(repeat, str) and repeat in KEY_REPEATS:
         values["key_repeat"] = repeat

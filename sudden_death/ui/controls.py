@@ -192,6 +192,7 @@ class Controls:
             Command.WHERE: self.where,
             Command.LAST_PLAY: self.last_play,
             Command.CHAT: self.app.friends.open_chat,
+            Command.MORE_TIME: self.app.friends.more_time,
             Command.LESSON: comfort.guide.toggle,
             Command.DETAILS: self.toggle_details,
             Command.EXPLORER: lambda: open_explorer(self.app),

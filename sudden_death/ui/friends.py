@@ -37,7 +37,12 @@ from .table_game import TableGame
 from .words.phrases import Names
 from .words.series import table_series_words
 from .words.situation import situation_words
-from .words.table import rematch_asked_words, waiting_words, watching_screen_words
+from .words.table import (
+    rematch_asked_words,
+    turn_limit_words,
+    waiting_words,
+    watching_screen_words,
+)
 
 
 class FriendsHost(Host, Protocol):
@@ -119,6 +124,9 @@ class Friends:
     def lobby_refused(self, code: str, words: str) -> None:
         self.online.refused(code, words)
 
+    def keys_filled(self, text: str) -> str:
+        return self.app.keys.fill(text)
+
     # -- opening and leaving -------------------------------------------------------------------
 
     def server(self) -> str | None:
@@ -135,7 +143,8 @@ class Friends:
         wait_s = settings.seat_wait * 60  # the host says how long a dropped seat is kept
         self._open(self.server(), p.Host(p.PROTOCOL_VERSION, name, seat_wait_s=wait_s,
                                          password=settings.table_password, best_of=best_of,
-                                         replay_ties=replay_ties))
+                                         replay_ties=replay_ties,
+                                         turn_s=settings.turn_limit * 60))
 
     def join_table(self, name: str, code: str, address: str | None, password: str = "") -> None:
         self.app.names = Names(name, name)
@@ -230,6 +239,22 @@ class Friends:
             return
         self.app.push(ChatScreen(self.app))
 
+    def more_time(self) -> None:
+        """X: the whole turn again, at a table with a turn limit (the server says how many
+        times are left, or why not)."""
+        table = self.table
+        if table is None or table.closed or table.match is None or not table.turn_s:
+            self.app.cue("menu_error")
+            self.app.say(_("There is no turn limit here."))
+        elif table.match.pending() is None:
+            self.app.cue("menu_error")
+            self.app.say(_("More time is for a choice of your own, when it is your turn."))
+        elif not table.extensions:
+            self.app.cue("menu_error")
+            self.app.say(_("No more time can be given this game."))
+        else:
+            table.link.send(p.MoreTime())
+
     def send_chat(self, text: str) -> None:
         if self.table is None or self.table.closed:
             self.app.cue("menu_error")
@@ -273,6 +298,9 @@ class Friends:
             words = _("You are the {mine}; your friend plays the {theirs}.")
         app.say(words.format(mine=app.names.mine, theirs=app.names.theirs), interrupt=False,
                 category=Category.DECISION)
+        if table is not None and table.turn_s:  # announced at the start, as WCAG asks
+            app.say(app.keys.fill(turn_limit_words(table.turn_s)), interrupt=False,
+                    category=Category.DECISION)
         if match.table_series is not None:
             app.say(table_series_words(match.table_series), interrupt=False,
                     category=Category.DECISION)

@@ -114,6 +114,7 @@ class Command(Enum):
     MATCHUPS = "matchups"
     SILENCE = "silence"
     CHAT = "chat"
+    MORE_TIME = "more_time"
     HELP = "help"
     HISTORY_BACK = "history_back"
     HISTORY_FORWARD = "history_forward"
@@ -244,6 +245,7 @@ def default_bindings() -> tuple[Binding, ...]:
         Binding(Command.MATCHUPS, _keys(pygame.K_m)),
         Binding(Command.SILENCE, _keys(pygame.K_LCTRL) + _also(pygame.K_RCTRL)),
         Binding(Command.CHAT, _keys(pygame.K_t)),
+        Binding(Command.MORE_TIME, _keys(pygame.K_a)),  # A: add time
         Binding(Command.HELP, _keys(pygame.K_F1) + _pad(Pad.BACK)),
         Binding(Command.HISTORY_BACK, _keys(pygame.K_COMMA)),
         Binding(Command.HISTORY_FORWARD, _keys(pygame.K_PERIOD)),
@@ -314,6 +316,10 @@ KEY_HELP: tuple[KeyHelp, ...] = (
             N_("{chat}, at a table, opens a line to your friend: type a message, or pick a "
                "quick one, and send it."),
             "at a table: a chat line to your friend (Up and Down: quick messages)"),
+    KeyHelp((Command.MORE_TIME,),
+            N_("{more_time}, at a table with a turn limit, asks for the whole turn again, up "
+               "to 10 times a game."),
+            "at a table with a turn limit: the whole turn again (10 times a game)"),
     KeyHelp((Command.LAST_PLAY,),
             N_("{last_play} tells the last play again in full: both final calls, the band, the "
                "dice, the result and the new down."),

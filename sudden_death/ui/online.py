@@ -211,14 +211,15 @@ class Online:
     def open_table(self) -> None:
         settings = self.app.comfort.settings
         self._greet(p.Host(p.PROTOCOL_VERSION, self._team(), seat_wait_s=settings.seat_wait * 60,
-                           public=True))
+                           public=True, turn_s=settings.turn_limit * 60))
 
     def play_computer(self) -> None:
         """A public table with the coach in the other seat: others may watch; not rated."""
         settings = self.app.comfort.settings
         team = self._team()
         self._greet(p.Host(p.PROTOCOL_VERSION, team, seat_wait_s=settings.seat_wait * 60,
-                           public=True, computer=other_default(team)))
+                           public=True, computer=other_default(team),
+                           turn_s=settings.turn_limit * 60))
 
     def watch(self, game: p.GamePlayed) -> None:
         """Enter on a game in the lobby: watch it (the players hear who watches)."""

@@ -35,6 +35,9 @@ from .words.table import (
     restored_words,
     stand_in_words,
     table_code_words,
+    time_added_words,
+    time_up_words,
+    time_warning_words,
     timeout_words,
     watching_words,
 )
@@ -73,6 +76,10 @@ class TableHost(Protocol):
 
     def lobby_refused(self, code: str, words: str) -> None: ...
 
+    def keys_filled(self, text: str) -> str:
+        """`text` with its keys named as the player's own keys are ({more_time}...)."""
+        ...
+
 
 Greeting = p.Host | p.Join | p.Resume | p.Quick | p.Watch | p.Lobby | p.AskRating
 
@@ -102,6 +109,8 @@ class TablePlay:
         self.closed = False
         self.announcement = ""  # the code, for R and S while waiting for the friend
         self.online = self.in_lobby  # began in the lobby (ui/online.py), at a table or not
+        self.turn_s = 0  # the table's turn limit, from its start (0: none)
+        self.extensions = p.MAX_EXTENSIONS  # more time that may still be asked for this game
 
     def start(self) -> None:
         self.link.start()
@@ -188,7 +197,23 @@ class TablePlay:
             if self.game is not None:
                 self.game.tell(events, refusal)
         elif isinstance(news, p.Start):
+            self.turn_s, self.extensions = news.turn_s, p.MAX_EXTENSIONS
             self._start(news)
+        elif isinstance(news, p.TimeWarning):
+            self.extensions = news.extensions
+            self.host.cue("waiting")
+            self.host.say(self.host.keys_filled(time_warning_words(news.seconds,
+                                                                   news.extensions)),
+                          interrupt=False, category=Category.NOTICE)
+        elif isinstance(news, p.TimeAdded):
+            self.extensions = news.extensions
+            self.host.say(time_added_words(news.seconds, news.extensions),
+                          category=Category.NOTICE)
+        elif isinstance(news, p.TimeUp) and self.match is not None:
+            mine = self.seat is not None and self.match.names[self.seat] == news.name
+            self.host.cue("menu_error")
+            self.host.say(time_up_words(news.name, mine), interrupt=False,
+                          category=Category.NOTICE)
         elif isinstance(news, p.StandIn):
             self.host.say(stand_in_words(news.name, news.reason), interrupt=False,
                           category=Category.NOTICE)

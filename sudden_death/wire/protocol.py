@@ -47,6 +47,10 @@ class Host(Message, tag="host"):
     # The computer (the coach) in the other seat, as the team `computer`: the game starts at
     # once, and is never rated. "": the seat waits for a player.
     computer: str = ""
+    # A turn limit in seconds (TURN_LIMITS; 0: none): warned TURN_WARNING_S before its end,
+    # extended on asking (`MoreTime`) up to MAX_EXTENSIONS times a game; a turn that runs out
+    # plays the seat's last cards again.
+    turn_s: int = 0
 
 
 class Join(Message, tag="join"):
@@ -131,6 +135,10 @@ class Chat(Message, tag="chat"):
     text: str
 
 
+class MoreTime(Message, tag="more_time"):
+    """A whole turn again for this seat's current choice, at a table with a turn limit."""
+
+
 class Rematch(Message, tag="rematch"):
     """After the game: play another at this table (it starts when both seats ask)."""
 
@@ -140,7 +148,7 @@ class Leave(Message, tag="leave"):
 
 
 ClientMessage = (Host | Join | Quick | Watch | Resume | SignUp | SignIn | AskRating | Lobby
-                 | Act | Chat | Rematch | Leave)
+                 | Act | Chat | Rematch | Leave | MoreTime)
 
 
 # -- server to game ----------------------------------------------------------------------------
@@ -169,6 +177,7 @@ class Start(Message, tag="start"):
     best_of: int = 1
     replay_ties: bool = False
     results: list[int | None] = []
+    turn_s: int = 0  # the table's turn limit (0: none), said when the game begins
 
 
 class Update(Message, tag="update"):
@@ -261,6 +270,26 @@ class StandIn(Message, tag="computer"):
     reason: str = "away"
 
 
+class TimeWarning(Message, tag="time_warning"):
+    """This seat's turn ends in `seconds`; it may ask for more time `extensions` more times."""
+
+    seconds: int
+    extensions: int
+
+
+class TimeAdded(Message, tag="time_added"):
+    """The seat has `seconds` more for this turn, and `extensions` more to ask for."""
+
+    seconds: int
+    extensions: int
+
+
+class TimeUp(Message, tag="time_up"):
+    """`name`'s turn ran out: its last cards are played again (or the coach's, with none)."""
+
+    name: str
+
+
 class Watching(Message, tag="watching"):
     """Someone began to watch this table's game (said once per watcher); `count` watch now."""
 
@@ -296,7 +325,8 @@ class LobbyList(Message, tag="lobby"):
 
 
 ServerMessage = (Seated | Start | Update | Committed | Refused | Left | Away | Back | Said
-                 | RematchAsked | SignedIn | Standing | LobbyList | Watching | StandIn)
+                 | RematchAsked | SignedIn | Standing | LobbyList | Watching | StandIn
+                 | TimeWarning | TimeAdded | TimeUp)
 
 # Refusal codes, said by the game in the player's language (ui/words/table.py).
 NO_TABLE = "no_table"
@@ -319,6 +349,9 @@ NAME_TAKEN = "name_taken"  # a sign-up whose name (folded) another player has
 BAD_SIGN_IN = "bad_sign_in"  # no such name, or not its password or token
 WEAK_PASSWORD = "weak_password"  # a sign-up's password is too short, too long or unprintable
 MIN_SEAT_WAIT_S, MAX_SEAT_WAIT_S = 10, 3600
+TURN_LIMITS = (0, 60, 180, 300)  # a host's choice of turn limit, in seconds (0: none)
+TURN_WARNING_S = 20
+MAX_EXTENSIONS = 10
 
 MAX_NAME = 24
 MAX_PASSWORD = 64

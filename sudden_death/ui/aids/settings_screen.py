@@ -19,6 +19,7 @@ from ...storage.settings import (
     SPEECH_OUTPUTS,
     SWITCHES,
     TEXT_SIZES,
+    TURN_LIMITS,
     VERBOSITIES,
     Settings,
 )
@@ -43,7 +44,7 @@ VOLUME_STEP, VOLUME_BIG_STEP = 0.1, 0.3
 SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume",
                 "crowd_volume", "verbosity",
                 *SWITCHES, "menu_wrap", "play_sweep", "mono", "rumble", "key_repeat",
-                "waiting_sound", "lobby_news", "seat_wait",
+                "waiting_sound", "lobby_news", "seat_wait", "turn_limit",
                 "table_server",
                 "table_password", "text_size", "computer", "overtime", "speech_engine",
                 "speech_output")
@@ -51,7 +52,7 @@ SETTING_KEYS = ("language", "speech_rate", "voice", "speech_volume", "cue_volume
 CYCLED = ("language", "speech_engine", "verbosity", "menu_wrap", "voice", "text_size",
           "speech_output", "computer", "overtime", "play_sweep", "mono", "rumble",
           "key_repeat", "waiting_sound", "lobby_news",
-          "seat_wait",
+          "seat_wait", "turn_limit",
           *SWITCHES)
 # Typed settings: Enter opens a line to type them on.
 TYPED = ("table_server", "table_password")
@@ -198,6 +199,14 @@ class SettingsScreen(Screen):
             return n_("Wait for a dropped friend: {minutes} minute",
                       "Wait for a dropped friend: {minutes} minutes",
                       minutes).format(minutes=minutes)
+        if key == "turn_limit":
+            if not settings.turn_limit:
+                # Translators: tables the player hosts give each turn as long as it takes.
+                return _("Turn limit at your tables: none")
+            # Translators: how long each turn has at a table the player hosts.
+            return n_("Turn limit at your tables: {minutes} minute",
+                      "Turn limit at your tables: {minutes} minutes",
+                      settings.turn_limit).format(minutes=settings.turn_limit)
         if key == "table_server":
             if not settings.table_server:
                 # Translators: no table server is set: Host a table serves it on this computer.
@@ -386,6 +395,9 @@ class SettingsScreen(Screen):
         if key == "seat_wait":
             return old.changed(seat_wait=_step(SEAT_WAITS, SEAT_WAITS.index(old.seat_wait),
                                                direction, cycle))
+        if key == "turn_limit":
+            return old.changed(turn_limit=_step(TURN_LIMITS, TURN_LIMITS.index(old.turn_limit),
+                                                direction, cycle))
         if key == "speech_output":
             outputs = SPEECH_OUTPUTS
             return old.changed(speech_output=_step(outputs, outputs.index(old.speech_output),

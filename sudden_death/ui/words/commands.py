@@ -39,6 +39,7 @@ COMMAND_NAMES: dict[Command, str] = {
     Command.MATCHUPS: N_("Matchups"),
     Command.SILENCE: N_("Silence speech"),
     Command.CHAT: N_("Chat at a table"),
+    Command.MORE_TIME: N_("More time at a table"),
     Command.HELP: N_("Help"),
     Command.HISTORY_BACK: N_("History: the message before"),
     Command.HISTORY_FORWARD: N_("History: the message after"),

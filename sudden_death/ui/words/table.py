@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ...language import N_, _
+from ...language import N_, _, n_
 from ...net.news import NearbyTable
 from ...wire import protocol as p
 from .phrases import Names
@@ -135,6 +135,47 @@ def timeout_words(name: str) -> str:
 def rematch_words(name: str) -> str:
     # Translators: {name} is the friend's team, which asks to play again at the same table.
     return _("The {name} want a rematch: Play again to accept.").format(name=name)
+
+
+def turn_limit_words(seconds: int) -> str:
+    """Said as a game with a turn limit begins."""
+    minutes = max(1, seconds // 60)
+    # Translators: a table's turn limit, said when its game begins; {more_time} is a key.
+    return n_("Each turn has {minutes} minute; {more_time} asks for more time.",
+              "Each turn has {minutes} minutes; {more_time} asks for more time.",
+              minutes).format(minutes=minutes, more_time="{more_time}")
+
+
+def time_warning_words(seconds: int, extensions: int) -> str:
+    # Translators: a turn is about to run out; {more_time} is a key; {count} how many more
+    # times more time may be asked for.
+    words = n_("{seconds} seconds left to choose.", "{seconds} seconds left to choose.",
+               seconds).format(seconds=seconds)
+    if extensions:
+        words += " " + n_("{more_time} for more time, {count} more time.",
+                          "{more_time} for more time, {count} more times.",
+                          extensions).format(count=extensions, more_time="{more_time}")
+    return words
+
+
+def time_added_words(seconds: int, extensions: int) -> str:
+    minutes = max(1, seconds // 60)
+    # Translators: more time was given for this turn: {minutes} more minutes.
+    words = n_("{minutes} more minute.", "{minutes} more minutes.", minutes).format(
+        minutes=minutes)
+    if not extensions:
+        return words + " " + _("That was the last time this game.")
+    # Translators: after more time was given: {count} more times it may be asked for.
+    return words + " " + n_("You may ask {count} more time.", "You may ask {count} more times.",
+                            extensions).format(count=extensions)
+
+
+def time_up_words(name: str, mine: bool) -> str:
+    if mine:
+        return _("Time is up: your last cards are played again.")
+    # Translators: {name} is the other team, whose turn ran out.
+    return _("The {name} ran out of time; their last cards are played again.").format(
+        name=name)
 
 
 def stand_in_words(name: str, reason: str) -> str:
