@@ -6,11 +6,13 @@ loopback; the limit is shortened on the table itself, as no host may ask for two
 from __future__ import annotations
 
 import random
+from typing import Any
 
 import pytest
 from server_lab import receive, run, server
+from websockets.asyncio.client import ClientConnection
 
-from sudden_death.engine.actions import ChooseSnap, Concede, PickHand, actors, legal_actions
+from sudden_death.engine.actions import Action, ChooseSnap, Concede, PickHand, actors, legal_actions
 from sudden_death.engine.state import SnapChoice, Team
 from sudden_death.server.stand_in import last_cards
 from sudden_death.server.tables import Seat, Table, new_game
@@ -18,7 +20,7 @@ from sudden_death.wire import protocol as p
 from sudden_death.wire.values import action_to_wire
 
 
-async def until(client, kind: str, timeout: float = 10) -> dict:  # type: ignore[no-untyped-def]
+async def until(client: ClientConnection, kind: str, timeout: float = 10) -> dict[str, Any]:
     while (message := await receive(client, timeout))["type"] != kind:
         pass
     return message
@@ -96,9 +98,10 @@ def test_a_turn_run_out_plays_the_last_pick_again_when_it_can() -> None:
     while not table.over:
         state = table.game.state
         owed = [team for team in actors(state) if team not in table.held]
-        legal = {team: [a for a in legal_actions(state, team) if not isinstance(a, Concede)
-                        and not (isinstance(a, ChooseSnap) and a.choice is not SnapChoice.PLAY)]
-                 or list(legal_actions(state, team)) for team in owed}  # play every down
+        legal: dict[Team, list[Action]] = {
+            team: [a for a in legal_actions(state, team) if not isinstance(a, Concede)
+                   and not (isinstance(a, ChooseSnap) and a.choice is not SnapChoice.PLAY)]
+            or list(legal_actions(state, team)) for team in owed}  # play every down
         if any(isinstance(options[0], PickHand) for options in legal.values()) and \
                 all(picks[team] for team in owed):
             for team in owed:
