@@ -17,6 +17,7 @@ from sudden_death.storage.sign_in_file import SignIn, load_sign_in, save_sign_in
 from sudden_death.ui.app import App
 from sudden_death.ui.run.key_script import parse_step, post_step
 from sudden_death.ui.run.loop import _dispatch
+from sudden_death.ui.screens.friend import QUICK_LINES, ChatScreen
 from sudden_death.ui.screens.online import (
     AccountNameScreen,
     AccountPasswordScreen,
@@ -198,3 +199,25 @@ def test_your_rating_without_a_name_says_where_to_get_one(tmp_path: Path) -> Non
     assert said(speaker)[-1] == ("Your rating is kept by the server you play on. Sign in "
                                  "through Play online first.")
     assert isinstance(app.top, WelcomeScreen) and app.friends.table is None
+
+
+def test_at_a_table_the_chat_line_offers_to_mute_the_other_team_for_the_session(
+        tmp_path: Path) -> None:
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    app.push(ChatScreen(app, mute="Bears"))
+    keys(app, *["down"] * (len(QUICK_LINES) + 1))
+    assert said(speaker)[-1] == "Mute the Bears' chat"
+    keys(app, "return")
+    assert said(speaker)[-1] == "The Bears' chat is muted for this session."
+    assert not isinstance(app.top, ChatScreen)  # nothing was sent
+    heard = len(speaker.spoken)
+    app.friends.chat_heard("Bears", "you will lose")
+    assert said(speaker, heard) == []
+    app.push(ChatScreen(app, mute="Bears"))
+    keys(app, "up")  # round to the last choice
+    assert said(speaker)[-1] == "Hear the Bears' chat again"
+    keys(app, "return")
+    assert said(speaker)[-1] == "The Bears' chat is heard again."
+    app.friends.chat_heard("Bears", "good game")
+    assert said(speaker)[-1] == "Bears: good game"

@@ -41,8 +41,15 @@ def test_a_spectator_hears_the_whole_game_as_the_seats_do_and_no_choice_before_i
                 assert await receive(seat) == {"type": "watching", "name": "Cleo", "count": 1}
             await spectator.send(p.encode(p.Act(0, [first_legal(GameState(), Team.HOME)])))
             assert (await receive(spectator))["code"] == p.NOT_NOW  # it cannot act...
-            await spectator.send(p.encode(p.Chat("hello")))  # ...or talk at the table
-            assert (await receive(spectator))["code"] == p.NOT_NOW  # it cannot act or talk
+            other = await lab.connect()  # a second spectator, Dan
+            assert (await watcher(other, host_seat["code"], "Dan"))["type"] == "start"
+            for seat in (host, guest):
+                assert (await receive(seat))["name"] == "Dan"
+            await spectator.send(p.encode(p.Chat("  what  a game ")))  # to the gallery only
+            assert await receive(other) == {"type": "said", "name": "Cleo", "text": "what a game"}
+            assert await nothing_comes(host) and await nothing_comes(guest)  # never the seats'
+            assert await nothing_comes(spectator)  # nor its own line back
+            await other.close()
             rng = random.Random(5)
             state, step, heard, commits = GameState(), 0, [], 0
             while state.outcome is None:

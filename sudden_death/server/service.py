@@ -300,7 +300,32 @@ class TableService:
             if not bucket.take():
                 raise p.ProtocolError(p.FLOOD, "more than "
                                       f"{self.limits.messages_per_s:g} messages a second")
+            self._gallery(table.code, connection, name, frame)
+
+    def _gallery(self, code: str, connection: ServerConnection, name: str,
+                 frame: str | bytes) -> None:
+        """A spectator's message: a chat line (from a signed-in or named spectator) goes to
+        the others watching this table, never to its seats, whose game it is; anything else
+        is refused."""
+        try:
+            message = p.decode_client(frame)
+        except p.ProtocolError as error:
+            self._send(connection, p.Refused(error.code, str(error)))
+            return
+        if not isinstance(message, p.Chat):
             self._send(connection, p.Refused(p.NOT_NOW, "a spectator watches; it cannot act"))
+            return
+        text = spaced(message.text)
+        if not name:
+            self._send(connection, p.Refused(p.NOT_NOW, "a spectator chats with a name"))
+        elif not text or len(text) > p.MAX_CHAT or not text.isprintable():
+            self._send(connection, p.Refused(
+                p.BAD_MESSAGE, f"a chat line has 1 to {p.MAX_CHAT} printable characters"))
+        else:
+            said = p.Said(name, text)
+            for other in list(self.watchers.get(code, {})):
+                if other is not connection:
+                    self._send(other, said)
 
     def _unwatch(self, connection: ServerConnection) -> None:
         for code, watching in list(self.watchers.items()):

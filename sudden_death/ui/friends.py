@@ -233,11 +233,19 @@ class Friends:
         if table is not None and table.in_lobby and not table.closed:
             self.online.chat()
             return
-        if table is None or table.match is None or table.closed or table.watching:
+        if table is not None and table.watching and not table.closed:
+            if not self.online.name:
+                self.app.cue("menu_error")
+                self.app.say(_("Chat while watching is for players with a name. Sign in "
+                               "first."))
+                return
+            self.app.push(ChatScreen(self.app, gallery=True))
+            return
+        if table is None or table.match is None or table.closed:
             self.app.cue("menu_error")
             self.app.say(_("Chat is for a game with a friend at a table."))
             return
-        self.app.push(ChatScreen(self.app))
+        self.app.push(ChatScreen(self.app, mute=self.app.names.theirs))
 
     def more_time(self) -> None:
         """X: the whole turn again, at a table with a turn limit (the server says how many

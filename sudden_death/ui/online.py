@@ -243,15 +243,16 @@ class Online:
             return
         self.app.push(ChatScreen(self.app, lobby=True))
 
-    def mute(self, name: str) -> None:
-        """Enter on a player in the lobby: their chat lines are not read (or are again)."""
+    def mute(self, name: str, team: bool = False) -> None:
+        """Enter on a player in the lobby, or the chat line's mute choice at a table (`team`):
+        their chat lines are not read (or are again), for the session."""
         key = folded(name)
         muted = key not in self.muted
         if muted:
             self.muted.add(key)
         else:
             self.muted.discard(key)
-        self.app.say(muted_words(name, muted), category=Category.MENU)
+        self.app.say(muted_words(name, muted, team), category=Category.MENU)
 
     def is_muted(self, name: str) -> bool:
         return folded(name) in self.muted

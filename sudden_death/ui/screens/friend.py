@@ -10,7 +10,7 @@ from ...language import N_, _, n_
 from ...net.news import NearbyTable
 from ...wire.protocol import CODE_DIGITS, MAX_CHAT, MAX_PASSWORD
 from ..keymap import Command
-from ..words.table import table_words
+from ..words.table import mute_choice_words, table_words
 from .base import Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu
 from .series_setup import SeriesScreen
@@ -216,15 +216,30 @@ class ChatScreen(TypingScreen):
     help_key = "chat"
     limit = MAX_CHAT
 
-    def __init__(self, host: Host, lobby: bool = False) -> None:
+    def __init__(self, host: Host, lobby: bool = False, gallery: bool = False,
+                 mute: str = "") -> None:
+        """`lobby`: to everyone in the online lobby; `gallery`: to the others watching a
+        game; else to the other seat, whose team `mute` names: after the quick lines, Up and
+        Down offer to mute its chat (or hear it again) for the session."""
         self.quick = -1  # the quick line shown, or -1 for typed text
-        self.lobby = lobby  # to everyone in the online lobby, not the friend at the table
+        self.lobby, self.gallery, self.mute = lobby, gallery, mute
         super().__init__(host)
+
+    def _choices(self) -> list[str]:
+        lines = [_(line) for line in QUICK_LINES]
+        if self.mute:
+            lines.append(mute_choice_words(self.mute, self.host.online.is_muted(self.mute)))
+        return lines
 
     def _build(self) -> Menu:
         return Menu(_("Chat"), [Group(_("Your message"), [Item(self.text, ItemKind.TEXT)])])
 
     def prompt(self) -> str:
+        if self.gallery:
+            # Translators: names in braces are keys: {activate} and {back} as "Enter" and
+            # "Escape".
+            return self.fill(_("Message to the others watching: type it and press "
+                               "{activate}. {back} goes back."))
         if self.lobby:
             # Translators: names in braces are keys: {activate} and {back} as "Enter" and
             # "Escape".
@@ -242,8 +257,12 @@ class ChatScreen(TypingScreen):
     def on_command(self, command: Command) -> bool:
         steps = {Command.PREVIOUS_ITEM: -1, Command.NEXT_ITEM: 1}
         if command in steps:
-            self.quick = (self.quick + steps[command]) % len(QUICK_LINES)
-            self.text = _(QUICK_LINES[self.quick])
+            choices, step = self._choices(), steps[command]
+            if self.quick < 0:  # from the typed line: Down to the first, Up to the last
+                self.quick = 0 if step > 0 else len(choices) - 1
+            else:
+                self.quick = (self.quick + step) % len(choices)
+            self.text = choices[self.quick]
             self._refresh()
             self.host.say(self.text, category=Category.ECHO)
             return True
@@ -251,6 +270,10 @@ class ChatScreen(TypingScreen):
 
     def confirm(self) -> None:
         text = " ".join(self.text.split())
+        if self.mute and self.quick == len(QUICK_LINES) and text == self._choices()[-1]:
+            self.host.pop(announce=False)  # the mute entry: not a line to send
+            self.host.online.mute(self.mute, team=True)
+            return
         if not text:
             self.host.cue("menu_error")
             # Translators: {back} is a key, as "Escape".

@@ -69,7 +69,9 @@ def _screens() -> dict[str, str]:
             "A message to your friend at the table. Type it, or {previous_item} and {next_item} "
             "for a quick one; {erase} removes the last letter. {activate} sends it, {back} goes "
             "back without sending. Their messages are read as they come, and kept in the "
-            "history's chat filter."
+            "history's chat filter. The last choice of {previous_item} and {next_item} mutes "
+            "the other team's chat for this session, or hears it again. Watching a game, the "
+            "line goes to the others watching."
         ),
         "table_server": _(
             "A table server's address, for playing friends through a server rather than on "

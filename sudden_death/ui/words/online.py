@@ -49,7 +49,12 @@ def person_words(name: str, muted: bool) -> str:
     return name
 
 
-def muted_words(name: str, muted: bool) -> str:
+def muted_words(name: str, muted: bool, team: bool = False) -> str:
+    if team and muted:
+        # Translators: the other team's chat at a table is no longer read.
+        return _("The {team}' chat is muted for this session.").format(team=name)
+    if team:
+        return _("The {team}' chat is heard again.").format(team=name)
     if muted:
         # Translators: Enter on a player in the lobby: their chat is no longer read.
         return _("{name}'s chat muted for this session.").format(name=name)

@@ -178,6 +178,15 @@ def time_up_words(name: str, mine: bool) -> str:
         name=name)
 
 
+def mute_choice_words(team: str, muted: bool) -> str:
+    """The chat line's last choice at a table: mute the other team's chat, or hear it again."""
+    if muted:
+        # Translators: a choice on the chat line at a table: {team} is the other team.
+        return _("Hear the {team}' chat again").format(team=team)
+    # Translators: a choice on the chat line at a table: {team} is the other team.
+    return _("Mute the {team}' chat").format(team=team)
+
+
 def stand_in_words(name: str, reason: str) -> str:
     """The computer plays the other seat now: until its player is back, or to the end."""
     if reason == "gone":
