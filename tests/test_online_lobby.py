@@ -221,3 +221,17 @@ def test_at_a_table_the_chat_line_offers_to_mute_the_other_team_for_the_session(
     assert said(speaker)[-1] == "The Bears' chat is heard again."
     app.friends.chat_heard("Bears", "good game")
     assert said(speaker)[-1] == "Bears: good game"
+
+
+def test_a_rating_the_server_will_not_give_is_said_and_the_title_is_back(tmp_path: Path) -> None:
+    from sudden_death.ui.table import TablePlay
+
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    app.online.url = URL
+    line = TablePlay(app.friends, URL, p.AskRating())
+    line.start()
+    app.friends.table = line
+    app.online.refused(p.NOT_NOW, "Not now.")  # as when the kept name is gone from the server
+    assert isinstance(app.top, WelcomeScreen) and app.friends.table is None and line.closed
+    assert "Not now." in said(speaker)

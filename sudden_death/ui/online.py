@@ -151,7 +151,8 @@ class Online:
             forget_sign_in(self.app.config_folder, self.url)
             words = _("Your saved sign-in no longer works here. Sign in again.")
         self.app.say(words, category=Category.NOTICE)
-        if isinstance(self.lines.table and self.lines.table.greeting, p.AskRating):
+        table = self.lines.table
+        if table is not None and isinstance(table.greeting, p.AskRating):
             self.lines.close_table()
             self.app.start()
             return
