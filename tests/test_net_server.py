@@ -146,14 +146,33 @@ def test_refusals_go_to_the_asking_seat_alone_and_change_nothing() -> None:
     run(scenario)
 
 
-def test_a_seat_that_leaves_is_named_to_the_other_and_the_table_closes() -> None:
+def test_a_seat_that_leaves_mid_game_is_played_out_by_the_computer_and_named_to_the_other(
+        ) -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            host, guest, _, guest_seat = await seated_pair(lab)
+            await guest.send(p.encode(p.Leave()))
+            assert await receive(host) == {"type": "computer", "name": "Bears",
+                                           "reason": "left"}
+            table = lab.service.tables[guest_seat["code"]]
+            assert table.gone == table.computer == {Team.HOME} and not table.over
+            assert (await receive(host))["type"] == "update"  # the computer called the toss
+            back = await lab.connect()  # the seat is no more
+            await back.send(p.encode(p.Resume(p.PROTOCOL_VERSION, guest_seat["code"],
+                                              guest_seat["token"], 0)))
+            assert (await receive(back))["code"] == p.OVER
+
+    run(scenario)
+
+
+def test_a_seat_that_leaves_with_the_other_away_ends_the_table() -> None:
     async def scenario() -> None:
         async with server() as lab:
             service = lab.service
             host, guest, _, _ = await seated_pair(lab)
-            await guest.send(p.encode(p.Leave()))
-            assert await receive(host) == {"type": "left", "name": "Bears", "reason": "left"}
             await host.close()
+            assert (await receive(guest))["type"] == "away"
+            await guest.send(p.encode(p.Leave()))
             for _ in range(50):
                 if not service.tables:
                     break

@@ -112,7 +112,8 @@ def test_a_lobby_line_may_listen_past_the_greeting_time_and_hears_no_card() -> N
             with_cards = 0
             while not await nothing_comes(listener):
                 pass
-            await hawks.send(p.encode(p.Leave()))
+            await hawks.send(p.encode(p.Leave()))  # the computer plays on for the Hawks...
+            await guest.send(p.encode(p.Leave()))  # ...until the Bears leave too
             while (message := await next_lobby(listener))["games"]:
                 heard.append(message)
             heard.append(message)

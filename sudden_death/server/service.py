@@ -675,6 +675,14 @@ class TableService:
             self._commit(table, out + stand_in_moves(table))
             return OTHER
         if isinstance(message, p.Leave):
+            if (not table.game.is_over and (code, team.other) in self.connections
+                    and team.other not in table.computer):
+                # Left for good mid-game, the other seat there: the computer finishes for the
+                # one who left (a rated game then counts for the one who stayed, so leaving
+                # cannot dodge a rating), and the seat is no more.
+                del self.connections[(code, team)]
+                self._stand_in(code, team, "left")
+                return CLOSE
             self._end(table, table.leave(team))
             return CLOSE
         self._send(connection, p.Refused(p.NOT_NOW, "you already have a seat"))
@@ -729,7 +737,7 @@ class TableService:
         if table is None or table.over or (code, team) in self.connections or \
                 (code, team.other) not in self.connections:  # nobody there to play on
             return
-        if reason == "gone":
+        if reason in ("gone", "left"):
             table.gone.add(team)
             handle = self.stand_ins.pop((code, team), None)
             if handle is not None:

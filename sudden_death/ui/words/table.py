@@ -189,6 +189,10 @@ def mute_choice_words(team: str, muted: bool) -> str:
 
 def stand_in_words(name: str, reason: str) -> str:
     """The computer plays the other seat now: until its player is back, or to the end."""
+    if reason == "left":
+        # Translators: {name} is the other team, whose player left the table mid-game.
+        return _("The {name} left. The computer finishes the game for them.").format(
+            name=name)
     if reason == "gone":
         # Translators: {name} is the other team, whose player did not come back in time.
         return _("The {name} did not come back. The computer finishes the game for "
