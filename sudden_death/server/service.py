@@ -226,15 +226,27 @@ class TableService:
             why = "sign in to chat in the lobby" if name == "" else "not in the lobby"
             self._send(connection, p.Refused(p.NOT_NOW, why))
             return
+        self._chat_among(self.lobby, connection, name, message)
+
+    def _chat_text(self, connection: ServerConnection, message: p.Chat) -> str | None:
+        """A chat line as it is said (runs of spaces made one); None, the sender told why,
+        when it cannot be one. The one check for a table's, the lobby's and a gallery's."""
         text = spaced(message.text)
-        if not text or len(text) > p.MAX_CHAT or not text.isprintable():
-            limit = f"a chat line has 1 to {p.MAX_CHAT} printable characters"
-            self._send(connection, p.Refused(p.BAD_MESSAGE, limit))
-            return
-        said = p.Said(name, text)
-        for other in self.lobby:
-            if other is not connection:
-                self._send(other, said)
+        if text and len(text) <= p.MAX_CHAT and text.isprintable():
+            return text
+        self._send(connection, p.Refused(
+            p.BAD_MESSAGE, f"a chat line has 1 to {p.MAX_CHAT} printable characters"))
+        return None
+
+    def _chat_among(self, lines: Iterable[ServerConnection], connection: ServerConnection,
+                    name: str, message: p.Chat) -> None:
+        """A chat line for every one of `lines` but its sender's (the lobby, a gallery)."""
+        text = self._chat_text(connection, message)
+        if text is not None:
+            said = p.Said(name, text)
+            for other in list(lines):
+                if other is not connection:
+                    self._send(other, said)
 
     def _leave_lobby(self, connection: ServerConnection) -> None:
         if self.lobby.pop(connection, None):  # a signed-in player went: the others hear it
@@ -315,17 +327,10 @@ class TableService:
         if not isinstance(message, p.Chat):
             self._send(connection, p.Refused(p.NOT_NOW, "a spectator watches; it cannot act"))
             return
-        text = spaced(message.text)
         if not name:
             self._send(connection, p.Refused(p.NOT_NOW, "a spectator chats with a name"))
-        elif not text or len(text) > p.MAX_CHAT or not text.isprintable():
-            self._send(connection, p.Refused(
-                p.BAD_MESSAGE, f"a chat line has 1 to {p.MAX_CHAT} printable characters"))
         else:
-            said = p.Said(name, text)
-            for other in list(self.watchers.get(code, {})):
-                if other is not connection:
-                    self._send(other, said)
+            self._chat_among(self.watchers.get(code, {}), connection, name, message)
 
     def _unwatch(self, connection: ServerConnection) -> None:
         for code, watching in list(self.watchers.items()):
@@ -658,11 +663,8 @@ class TableService:
                 self._rate(table)
             return PLAYED if (table.step, len(table.held)) != before[:2] else OTHER
         if isinstance(message, p.Chat):
-            text = spaced(message.text)
-            if not text or len(text) > p.MAX_CHAT or not text.isprintable():
-                limit = f"a chat line has 1 to {p.MAX_CHAT} printable characters"
-                self._send(connection, p.Refused(p.BAD_MESSAGE, limit))
-            else:
+            text = self._chat_text(connection, message)
+            if text is not None:
                 self._deliver(code, [(team.other, p.Said(table.seats[team].name, text))])
             return OTHER
         if isinstance(message, p.MoreTime):
