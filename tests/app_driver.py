@@ -10,6 +10,8 @@ from recording import RecordingCues
 
 from sudden_death.audio.protocols import Speaker
 from sudden_death.ui.app import App
+from sudden_death.ui.run.key_script import parse_step, post_step
+from sudden_death.ui.run.loop import _dispatch
 
 
 def started_app(config: Path, speaker: Speaker, seed: int = 4) -> App:
@@ -21,6 +23,18 @@ def started_app(config: Path, speaker: Speaker, seed: int = 4) -> App:
     app.start()
     app.comfort.start(config)
     return app
+
+
+def keys(app: App, *lines: str) -> None:
+    """Each line as a key script's step ("down", "type Anna"), posted as pygame events and
+    dispatched by the loop's own `_dispatch`, as a player's keyboard is."""
+    for line in lines:
+        step = parse_step(line)
+        assert step is not None, line
+        pygame.event.clear()
+        post_step(step)
+        for event in pygame.event.get():
+            _dispatch(app, event)
 
 
 def press(app: App, *names: str) -> None:

@@ -9,14 +9,11 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
-import pygame
-from app_driver import started_app
+from app_driver import keys, started_app
 from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death.storage.sign_in_file import SignIn, load_sign_in, save_sign_in
 from sudden_death.ui.app import App
-from sudden_death.ui.run.key_script import parse_step, post_step
-from sudden_death.ui.run.loop import _dispatch
 from sudden_death.ui.screens.friend import QUICK_LINES, ChatScreen
 from sudden_death.ui.screens.online import (
     AccountNameScreen,
@@ -33,16 +30,6 @@ URL = "ws://127.0.0.1:1"
 OWLS = p.OpenTable("111111", "Owls")
 LIONS = p.OpenTable("222222", "Lions", best_of=3)
 GAME = p.GamePlayed("333333", ["Hawks", "Bears"], [7, 3], 2, watching=2)
-
-
-def keys(app: App, *lines: str) -> None:
-    for line in lines:
-        step = parse_step(line)
-        assert step is not None, line
-        pygame.event.clear()
-        post_step(step)
-        for event in pygame.event.get():
-            _dispatch(app, event)
 
 
 def said(speaker: RecordingSpeaker, since: int = 0) -> list[str]:

@@ -18,9 +18,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
-import pygame
 import pytest
-from app_driver import started_app
+from app_driver import keys, started_app
 from game_script import plan_game
 from recording import RecordingSpeaker
 
@@ -40,8 +39,6 @@ from sudden_death.ui.aids.typed_settings import (
     TypedSetting,
 )
 from sudden_death.ui.app import App
-from sudden_death.ui.run.key_script import parse_step, post_step
-from sudden_death.ui.run.loop import _dispatch
 from sudden_death.ui.screens.base import ConfirmScreen, Screen
 from sudden_death.ui.screens.decisions import (
     CoinScreen,
@@ -98,18 +95,6 @@ QUIT_KEPT = ("Quit Sudden Death? Your game is kept for next time. No, 1 of 2",)
 # The title screen's buttons, by the number of Down presses from the first.
 SETTINGS, RULES, SOUNDS, SERIES, RECORD, ONLINE, A_FRIEND = 4, 2, 3, 5, 6, 7, 10
 # 8: Your rating; 9: Report a problem
-
-
-def keys(app: App, *lines: str) -> None:
-    """Each line as a key script's step, posted as pygame events and dispatched by the loop's
-    own `_dispatch`, as a player's keyboard is."""
-    for line in lines:
-        step = parse_step(line)
-        assert step is not None, line
-        pygame.event.clear()
-        post_step(step)
-        for event in pygame.event.get():
-            _dispatch(app, event)
 
 
 def title(button: int, *then: str) -> list[str]:
