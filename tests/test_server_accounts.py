@@ -4,7 +4,9 @@ WebSocket server on loopback, where a guesser is slowed down per name and per ad
 
 from __future__ import annotations
 
+import contextlib
 import sqlite3
+import threading
 from pathlib import Path
 
 import pytest
@@ -12,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from server_lab import receive, run, server
 
+from sudden_death.server import accounts as accounts_module
 from sudden_death.server.accounts import FILE_NAME, TOKENS_KEPT, AccountError, Accounts
 from sudden_death.server.limits import Limits
 from sudden_death.wire import protocol as p
@@ -196,5 +199,33 @@ def test_an_accounts_file_that_fails_is_a_refusal_in_words_and_the_line_lives(
             assert refused["code"] == p.NO_ROOM and refused["fatal"] is False
             await client.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
             assert (await receive(client))["type"] == "seated"  # tables do not need names
+
+    run(scenario)
+
+
+def test_one_sign_in_token_sent_on_two_lines_at_once_signs_in_once(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 59: both lines found the token before either spent it, and both got a new one.
+    A barrier holds each check until both have read the kept tokens, so the race is certain."""
+    both_read = threading.Barrier(2, timeout=5)
+    real = accounts_module.token_opens
+
+    def opens_after_both_read(sealed: str, token: str) -> bool:
+        with contextlib.suppress(threading.BrokenBarrierError):
+            both_read.wait()
+        return real(sealed, token)
+
+    async def scenario() -> None:
+        async with server() as lab:
+            owner = await lab.connect()
+            await owner.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
+            token = (await receive(owner))["token"]
+            monkeypatch.setattr(accounts_module, "token_opens", opens_after_both_read)
+            lines = [await lab.connect() for _ in range(2)]
+            for line in lines:
+                await line.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "Anna", token=token)))
+            answers = sorted([(await receive(line)).get("code", "signed_in")
+                              for line in lines])
+            assert answers == [p.BAD_SIGN_IN, "signed_in"]
 
     run(scenario)

@@ -109,17 +109,24 @@ class Accounts:
                                   (key,)).fetchone()
             kept = [sealed for (sealed,) in self.db.execute(
                 "SELECT sealed FROM tokens WHERE folded = ?", (key,))] if token else []
-        if row is None:
-            self._hasher.hash(password or token)  # as slow as a real try
+        if row is None:  # as slow as a real try of the same kind
+            if token:
+                seal_token(token)
+            else:
+                self._hasher.hash(password)
             raise _wrong()
         typed, locked = row
         if token:
             opened = next((sealed for sealed in kept if token_opens(sealed, token)), None)
             if opened is None:
                 raise _wrong()
+            # Spent once: the row's delete is the check, so of two lines sending one token at
+            # once (both found it above), only the one whose delete took it signs in.
             with self.lock, self.db:
-                self.db.execute("DELETE FROM tokens WHERE folded = ? AND sealed = ?",
-                                (key, opened))
+                spent = self.db.execute("DELETE FROM tokens WHERE folded = ? AND sealed = ?",
+                                        (key, opened)).rowcount
+            if spent != 1:
+                raise _wrong()
             return SignedIn(typed, self._new_token(key))
         try:
             self._hasher.verify(locked, password)
