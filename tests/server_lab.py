@@ -30,8 +30,10 @@ class Lab:
         self.service, self.url = service, url
         self.clients: list[ClientConnection] = []
 
-    async def connect(self) -> ClientConnection:
-        client = await connect(self.url)
+    async def connect(self, source: str = "") -> ClientConnection:
+        """A new client; `source`: the loopback address it comes from ("127.0.0.7"), so a
+        test has many addresses to count per address (the server listens on 127.0.0.1)."""
+        client = await connect(self.url, local_addr=(source, 0) if source else None)
         self.clients.append(client)
         return client
 

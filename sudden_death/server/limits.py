@@ -31,6 +31,11 @@ class Limits:
     failed_tries: int = 10  # wrong codes, tokens or passwords from one address...
     tries_window_s: float = 60.0  # ...within this long, before its tries are refused
     send_queue_bytes: int = 256 * 1024  # unread data queued for a client before it is dropped
+    # Slow hashes (argon2id of a password: a sign-up, a sign-in, a table's password) run on
+    # their own threads (hashing.py), so the rest of the server never waits behind them...
+    hash_threads: int = 2
+    hashes_per_address: int = 2  # ...one address may have this many asked and not yet done...
+    hashes_queued: int = 16  # ...and all addresses together this many: past either, refused
 
     @classmethod
     def shared(cls, players: int) -> Limits:
@@ -41,7 +46,8 @@ class Limits:
         return cls(per_address=max(base.per_address, players),
                    connect_burst=max(base.connect_burst, players),
                    connects_per_s=max(base.connects_per_s, players / 16),
-                   failed_tries=max(base.failed_tries, players // 3))
+                   failed_tries=max(base.failed_tries, players // 3),
+                   hashes_per_address=max(base.hashes_per_address, players // 16))
 
 
 @dataclass
@@ -118,6 +124,14 @@ class Addresses:
             for stale in [where for where, tries in self.failures.items()
                           if now - tries[-1] >= window]:
                 del self.failures[stale]
+
+    def refund(self, address: str) -> None:
+        """Take back the latest try counted for `address` (one that turned out right)."""
+        tries = self.failures.get(address)
+        if tries:
+            tries.pop()
+            if not tries:
+                del self.failures[address]
 
     def blocked_for(self, address: str) -> float:
         """How long `address` must wait before its next try counts (0: it may try now)."""

@@ -21,6 +21,7 @@ import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import partial
 from http import HTTPStatus
 
 from websockets.asyncio.server import Server, ServerConnection, broadcast, serve
@@ -34,8 +35,10 @@ from ..wire import protocol as p
 from ..wire.names import folded, same_name, spaced
 from ..wire.values import action_to_wire
 from .accounts import AccountError, Accounts
+from .hashing import Hashing, HashRefused
 from .limits import Addresses, Bucket, Limits
 from .ratings import START, Ladder
+from .sign_ins import SignIns
 from .stand_in import last_cards, stand_in_moves
 from .store import TableStore
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
@@ -76,8 +79,10 @@ class TableService:
     addresses: Addresses = field(init=False)
     # Players' names (accounts.py): in memory unless the server has a --data folder.
     accounts: Accounts = field(default_factory=Accounts)
-    account_tries: Addresses = field(init=False)  # sign-ups and wrong sign-ins, per address
-    name_tries: Addresses = field(init=False)  # wrong sign-ins, per folded name
+    account_tries: Addresses = field(init=False)  # sign-ups and sign-ins, per address
+    name_tries: Addresses = field(init=False)  # strangers' password tries, per name (sign_ins.py)
+    sign_ins: SignIns = field(init=False)  # who may try a name's password now
+    hashing: Hashing = field(init=False)  # passwords' slow hashes, bounded (hashing.py)
     ladder: Ladder = field(init=False)  # ratings, in the accounts' file (ratings.py)
     lobby: dict[ServerConnection, str] = field(default_factory=dict)  # line: name, or ""
     # Quick games' tables waiting for a player, oldest first: code to the host's rating; and
@@ -95,6 +100,8 @@ class TableService:
         self.addresses = Addresses(self.limits)
         self.account_tries = Addresses(self.limits)
         self.name_tries = Addresses(self.limits)
+        self.sign_ins = SignIns(self.account_tries, self.name_tries)
+        self.hashing = Hashing(self.limits)
         self.ladder = Ladder(self.accounts)
         self.turn_clock = TurnClock(self._time_warning, self._time_up)
 
@@ -102,6 +109,7 @@ class TableService:
         """The accounts' and the tables' files closed, once the server has stopped: an open
         SQLite connection left to the garbage collector is a ResourceWarning (Python 3.13)."""
         self.accounts.close()
+        self.hashing.close()
         if self.store is not None:
             self.store.close()
 
@@ -379,32 +387,47 @@ class TableService:
 
     async def _account_work(self, message: p.SignUp | p.SignIn,
                             address: str) -> p.SignedIn | p.Refused:
-        """A sign-up or sign-in, hashed on a thread. Each sign-up and each wrong sign-in
-        counts against the address, and a wrong sign-in against the name too: past
-        `failed_tries` a minute either is refused without a hash until the oldest try is a
-        minute old ("too many tries, wait a minute")."""
+        """A sign-up or sign-in, its slow hash on the hashing threads (hashing.py), its try
+        counted before the hash (sign_ins.py: a guesser is slowed, the name's owner is not).
+        A sign-up counts against its address; past `failed_tries` a minute, or past the
+        hashes one address or the server may have in hand, the answer is a refusal at once,
+        without a hash (`slow_down`, `busy`: not fatal)."""
         name = folded(message.name)
-        wait = max(self.account_tries.blocked_for(address),
-                   self.name_tries.blocked_for(name))
+        token = isinstance(message, p.SignIn) and bool(message.token)
+        if isinstance(message, p.SignUp):
+            wait = self.account_tries.blocked_for(address)
+            if wait <= 0:
+                self.account_tries.failed(address)  # a sign-up costs a slow hash: counted
+        else:
+            wait = self.sign_ins.ask(name, address, token=token)
         if wait > 0:
             return p.Refused(p.SLOW_DOWN, f"too many tries; wait {math.ceil(wait)} seconds")
         try:
             if isinstance(message, p.SignUp):
-                self.account_tries.failed(address)  # a sign-up costs a slow hash: counted
-                done = await asyncio.to_thread(self.accounts.sign_up, message.name,
-                                               message.password)
-            else:
+                done = await self.hashing.run(address, partial(
+                    self.accounts.sign_up, message.name, message.password))
+            elif token:  # a token's hash is cheap: it never waits behind a password's
                 done = await asyncio.to_thread(self.accounts.sign_in, message.name,
-                                               message.password, message.token)
+                                               token=message.token)
+            else:
+                done = await self.hashing.run(address, partial(
+                    self.accounts.sign_in, message.name, message.password))
+        except HashRefused as error:
+            if isinstance(message, p.SignUp):
+                self.account_tries.refund(address)
+            else:
+                self.sign_ins.untried(name, address, token=token)
+            return p.Refused(error.code, str(error))
         except AccountError as error:
-            if error.code == p.BAD_SIGN_IN:
-                self.account_tries.failed(address)
-                self.name_tries.failed(name)
             return p.Refused(error.code, str(error))
         except sqlite3.Error as error:  # a full disk, a damaged file: said, and the line lives
             LOG.error("the accounts file failed: %s", error)
             return p.Refused(p.NO_ROOM, "the server cannot keep players' names now; try "
                                         "again later")
+        if isinstance(message, p.SignIn):
+            self.sign_ins.answered(name, address, right=True, token=token)
+        else:
+            self.sign_ins.remember(name, address)
         LOG.info("a player signed %s", "up" if isinstance(message, p.SignUp) else "in")
         return p.SignedIn(done.name, done.token)
 
@@ -456,19 +479,28 @@ class TableService:
             LOG.error("a finished game could not be rated: %s", done.exception())
 
     async def _password_work(self, message: p.ClientMessage, address: str) -> Prepared:
-        """The slow part of a greeting (argon2id), on a thread so the loop keeps serving every
-        other table: a new seat's token sealed; a host's password locked; whether a join's
-        password opens its table; which seat a resume's token opens, when only the hash is
-        left (after a restart). A guesser already slowed down is refused before any hash."""
-        if isinstance(message, p.Host):
-            password = _checked_password(message.password)
-            return await asyncio.to_thread(_prepared_host, password)
-        if isinstance(message, p.Join):
-            if self.addresses.blocked_for(address) > 0:
-                return Prepared(unlocked=False)  # refused in _greet without a hash
-            table = self.tables.get(message.code.strip())
-            locked = "" if table is None else table.lock
-            return await asyncio.to_thread(_prepared_join, locked, message.password)
+        """The slow part of a greeting (argon2id), off the loop so it keeps serving every
+        other table: a host's password locked and whether a join's password opens its table
+        on the hashing threads (bounded: past them the greeting is refused at once, fatal),
+        a new seat's token sealed and a resume's token checked on the default executor, so
+        a new seat never waits behind a password. A guesser already slowed down is refused
+        before any hash."""
+        try:
+            if isinstance(message, p.Host):
+                password = _checked_password(message.password)
+                locked = await self.hashing.run(address, partial(lock, password)) \
+                    if password else ""
+                return Prepared(seat=await asyncio.to_thread(_sealed_seat), lock=locked)
+            if isinstance(message, p.Join):
+                if self.addresses.blocked_for(address) > 0:
+                    return Prepared(unlocked=False)  # refused in _greet without a hash
+                table = self.tables.get(message.code.strip())
+                kept = "" if table is None else table.lock
+                unlocked = await self.hashing.run(address, partial(
+                    unlocks, kept, message.password)) if kept else True
+                return Prepared(seat=await asyncio.to_thread(_sealed_seat), unlocked=unlocked)
+        except HashRefused as error:
+            raise p.ProtocolError(error.code, str(error)) from None
         if isinstance(message, p.Resume):
             table = self.tables.get(message.code.strip()) or self.ended.get(message.code.strip())
             if table is not None:
@@ -867,16 +899,11 @@ class Prepared:
     resumed: list[Team] | None = None
 
 
-def _prepared_host(password: str) -> Prepared:
+def _sealed_seat() -> Seat:
+    """A new seat with its token sealed (cheap: never on the password hashes' threads)."""
     seat = Seat("")
     seat.seal()
-    return Prepared(seat=seat, lock=lock(password))
-
-
-def _prepared_join(locked: str, password: str) -> Prepared:
-    seat = Seat("")
-    seat.seal()
-    return Prepared(seat=seat, unlocked=unlocks(locked, password))
+    return seat
 
 
 def _opened(seats: dict[Team, Seat], token: str) -> list[Team]:

@@ -1,0 +1,84 @@
+"""Slow hashes (argon2id of a password) on threads of their own, bounded per address and in all.
+
+A password's argon2id costs about 0.3 s of CPU on purpose. Run on asyncio's default executor,
+which also reads SQLite and seals every new seat's token, a flood of passworded `host`s or
+sign-ups from a few addresses queued everything behind it: a plain new table elsewhere waited
+15 s, a sign-in 9 s (issue 59). Here the slow hashes have their own few threads, and a hash
+is refused at once (never queued) when its address already has `hashes_per_address` asked
+and not yet done, or the server `hashes_queued` in all: the client hears `slow_down` or
+`busy` in words and may try again, and the backlog, its memory and its wait stay bounded.
+Cheap work (a token's seal, a seat's check, a file read) stays on the default executor, so
+it never waits behind a password.
+
+A slot is freed when its hash is done, not when its client goes: a line that sends a sign-up
+and hangs up still holds its slot until the thread has finished, so hanging up frees nothing.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import TypeVar
+
+from ..wire import protocol as p
+from .limits import Limits
+
+T = TypeVar("T")
+
+
+class HashRefused(Exception):
+    """A slow hash not even queued: `code` is `slow_down` (this address has enough in hand)
+    or `busy` (the server has), said to the client with `text`."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+class Hashing:
+    """The server's slow hashes: `run` one for an address, or be refused at once."""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.pool = ThreadPoolExecutor(max(1, limits.hash_threads),
+                                       thread_name_prefix="slow-hash")
+        self.lock = threading.Lock()  # the counts change on the loop and on the pool's threads
+        self.asked: dict[str, int] = {}  # per address: asked and not yet done
+        self.total = 0
+
+    def take(self, address: str) -> None:
+        """Count a hash for `address`, or raise HashRefused without counting it."""
+        with self.lock:
+            if self.total >= self.limits.hashes_queued:
+                raise HashRefused(p.BUSY, "the server has too many passwords to check now; "
+                                          "try again in a few seconds")
+            if self.asked.get(address, 0) >= self.limits.hashes_per_address:
+                raise HashRefused(p.SLOW_DOWN, "your address has passwords being checked "
+                                               "already; wait for their answers")
+            self.asked[address] = self.asked.get(address, 0) + 1
+            self.total += 1
+
+    def _done(self, address: str) -> None:
+        with self.lock:
+            self.total -= 1
+            left = self.asked.get(address, 0) - 1
+            if left > 0:
+                self.asked[address] = left
+            else:
+                self.asked.pop(address, None)
+
+    async def run(self, address: str, work: Callable[[], T]) -> T:
+        """`work()` on the slow threads, counted for `address` until it is done."""
+        self.take(address)
+        try:
+            future: Future[T] = self.pool.submit(work)
+        except RuntimeError:  # the pool is shut: the server is stopping
+            self._done(address)
+            raise
+        future.add_done_callback(lambda _: self._done(address))
+        return await asyncio.wrap_future(future)
+
+    def close(self) -> None:
+        self.pool.shutdown(wait=False, cancel_futures=True)
