@@ -6,10 +6,12 @@ from __future__ import annotations
 
 import contextlib
 import sqlite3
+import string
 import threading
 from pathlib import Path
 
 import pytest
+from argon2 import PasswordHasher
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from server_lab import receive, run, server
@@ -17,8 +19,10 @@ from server_lab import receive, run, server
 from sudden_death.server import accounts as accounts_module
 from sudden_death.server.accounts import FILE_NAME, TOKENS_KEPT, AccountError, Accounts
 from sudden_death.server.limits import Limits
+from sudden_death.server.tables import seal_token
 from sudden_death.wire import protocol as p
-from sudden_death.wire.names import folded
+from sudden_death.wire.look_alike import prototypes, skeleton
+from sudden_death.wire.names import folded, same_name
 
 PASSWORD = "correct horse"
 
@@ -236,3 +240,107 @@ def test_one_sign_in_token_sent_on_two_lines_at_once_signs_in_once(
             assert answers == [p.BAD_SIGN_IN, "signed_in"]
 
     run(scenario)
+
+
+# -- names that look or sound the same (issue 59, 6) --------------------------------------------
+
+LOOK_ALIKES = ["\u0410nna", "\u0391nna", "\u1d00nna", "Anna\ufe0f", "An\u034fna", "ANNA\U000e0100"]
+
+
+def test_look_alike_names_are_one_name_at_sign_up_and_at_a_table() -> None:
+    """Beside "Anna", the same name with a Cyrillic А, a Greek Α, a small-capital ᴀ or an
+    invisible character was a new account; "Anтon" (a Cyrillic т) beside "Anton" too; and a
+    team "Наwks" (a Cyrillic Н) could join the "Hawks"."""
+    async def scenario() -> None:
+        async with server(limits=Limits(failed_tries=100)) as lab:
+            client = await lab.connect()
+            for name in ("Anna", "Anton"):
+                await client.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, name, PASSWORD)))
+                assert (await receive(client))["type"] == "signed_in"
+            for name in [*LOOK_ALIKES, "An\u0442on"]:
+                await client.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, name, PASSWORD)))
+                refused = await receive(client)
+                assert refused.get("code") == p.NAME_TAKEN, (name, refused)
+            await client.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "\u0410nna", PASSWORD)))
+            assert (await receive(client))["name"] == "Anna"  # the one account it looks like
+            host = await lab.connect()
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+            code = (await receive(host))["code"]
+            guest = await lab.connect()
+            await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "\u041dawks")))
+            assert (await receive(guest))["code"] == p.SAME_NAME
+
+    run(scenario)
+
+
+def test_an_accounts_file_of_the_old_schema_keeps_its_keys_and_gains_skeletons(
+        tmp_path: Path) -> None:
+    """A file written before skeletons: its password and token still sign in, its two
+    look-alike accounts (made before they were refused) each still sign in by their own
+    name, and a new look-alike of either is refused."""
+    with Accounts() as maker:  # the hashes as the old server made them
+        locked = maker._hasher.hash(PASSWORD)
+    token = "t" * 24
+    db = sqlite3.connect(tmp_path / FILE_NAME)
+    db.execute("CREATE TABLE accounts (folded TEXT PRIMARY KEY, name TEXT NOT NULL, "
+               "password TEXT NOT NULL, created REAL NOT NULL)")
+    db.execute("CREATE TABLE tokens (folded TEXT NOT NULL, sealed TEXT NOT NULL, "
+               "made REAL NOT NULL)")
+    for number, name in enumerate(("Anna", "\u0410nna")):
+        db.execute("INSERT INTO accounts VALUES (?, ?, ?, ?)",
+                   (folded(name), name, locked, 1000.0 + number))
+    db.execute("INSERT INTO tokens VALUES (?, ?, ?)", ("anna", seal_token(token), 1000.0))
+    db.commit()
+    db.close()
+    with Accounts(tmp_path) as accounts:
+        assert accounts.sign_in("anna", token=token).name == "Anna"
+        assert accounts.sign_in("Anna", PASSWORD).name == "Anna"
+        assert accounts.sign_in("\u0410NNA", PASSWORD).name == "\u0410nna"  # its own key
+        for name in ("\u0391nna", "Anna\ufe0f"):
+            with pytest.raises(AccountError) as taken:
+                accounts.sign_up(name, PASSWORD)
+            assert taken.value.code == p.NAME_TAKEN
+    db = sqlite3.connect(tmp_path / FILE_NAME)
+    assert db.execute("SELECT DISTINCT skeleton, skeleton_folded FROM accounts").fetchall() \
+        == [("anna", "anna")]
+    db.close()
+
+
+def _look_alikes() -> dict[str, list[str]]:
+    """Each ASCII letter and digit's look-alikes, in either case, from Unicode's data."""
+    by_skeleton: dict[str, list[str]] = {}
+    for source, target in prototypes().items():
+        by_skeleton.setdefault(target, []).append(source)
+    return {char: sorted({alike for case in {char, char.upper(), char.lower()}
+                          for alike in by_skeleton.get(skeleton(case), [])})
+            for char in string.ascii_letters + string.digits}
+
+
+LOOKS = _look_alikes()
+INVISIBLE = ["\ufe00", "\ufe0f", "\u034f", "\u180b", "\U000e0100", "\u200b", "\u2060"]
+
+
+@st.composite
+def look_alike_pair(draw: st.DrawFn) -> tuple[str, str]:
+    """A name, and the same name with some of its letters swapped for look-alikes and
+    invisible characters put in."""
+    name = draw(st.text(string.ascii_letters + string.digits, min_size=1, max_size=12))
+    written = ""
+    for char in name:
+        if LOOKS[char] and draw(st.booleans()):
+            char = draw(st.sampled_from(LOOKS[char]))
+        written += char + draw(st.sampled_from(["", "", *INVISIBLE]))
+    return name, written
+
+
+@settings(max_examples=300, deadline=None)
+@given(look_alike_pair())
+def test_a_name_and_any_look_alike_of_it_are_one_name(pair: tuple[str, str]) -> None:
+    name, written = pair
+    assert same_name(name, written) and same_name(written, name)
+    with Accounts() as accounts:
+        accounts._hasher = PasswordHasher(time_cost=1, memory_cost=8, parallelism=1)  # quick
+        accounts.sign_up(name, PASSWORD)
+        with pytest.raises(AccountError) as refused:
+            accounts.sign_up(written, PASSWORD)
+        assert refused.value.code in (p.NAME_TAKEN, p.BAD_NAME)  # an invisible control: bad

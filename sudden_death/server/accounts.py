@@ -3,7 +3,9 @@ renewable token, and no CAPTCHA or e-mail (a player who cannot see signs up by e
 
 One SQLite file (`accounts.sqlite3` in `--data DIR`, or in memory without one), beside the
 tables' file: an account is its name as typed, the name folded as an ear compares it (no case,
-accents or spaces: `wire/names.py`), the password's argon2id hash with argon2-cffi's default
+accents or spaces: `wire/names.py`; its key, which tokens and ratings name), the name's two
+skeletons (look-alikes written as their prototypes: no two accounts share one, so "Аnna" with
+a Cyrillic А cannot sign up beside "Anna"), the password's argon2id hash with argon2-cffi's default
 cost (slow to guess on purpose), and the argon2id hashes of its sign-in tokens (cheap: a token
 has 144 random bits). The password and the tokens themselves are kept nowhere. Every call
 here hashes, so the service makes them on a thread, never on its event loop.
@@ -22,7 +24,7 @@ from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..wire import protocol as p
-from ..wire.names import folded, spaced
+from ..wire.names import folded, skeletons, spaced
 from .tables import seal_token, token_opens
 
 FILE_NAME = "accounts.sqlite3"
@@ -53,7 +55,7 @@ def checked_name(name: str) -> str:
     if not name.isprintable():  # Unicode's Other and Separator: controls, direction marks...
         raise AccountError(p.BAD_NAME, "a name has only letters, digits, marks and spaces "
                                        "that can be read aloud")
-    if not folded(name):
+    if not all(skeletons(name)):  # nothing left once invisible characters are dropped
         raise AccountError(p.BAD_NAME, "a name needs a letter or a digit")
     return name
 
@@ -84,29 +86,69 @@ class Accounts:
                             "created REAL NOT NULL)")
             self.db.execute("CREATE TABLE IF NOT EXISTS tokens (folded TEXT NOT NULL, "
                             "sealed TEXT NOT NULL, made REAL NOT NULL)")
+            self._add_skeletons()
+
+    def _add_skeletons(self) -> None:
+        """A file from before look-alike names were refused (issue 59) gets each name's two
+        skeletons, computed from the name as typed (cheap); its keys (`folded`) stay, so its
+        tokens and ratings go on working. Not unique in the file: two look-alike accounts made
+        before then both stay, and each still signs in by its own name."""
+        columns = {row[1] for row in self.db.execute("PRAGMA table_info(accounts)")}
+        with self.db:
+            for column in ("skeleton", "skeleton_folded"):
+                if column not in columns:
+                    self.db.execute(f"ALTER TABLE accounts ADD COLUMN {column} TEXT NOT NULL "
+                                    "DEFAULT ''")
+                self.db.execute(f"CREATE INDEX IF NOT EXISTS accounts_{column} ON accounts "
+                                f"({column})")
+            for key, name in self.db.execute("SELECT folded, name FROM accounts WHERE "
+                                             "skeleton = '' OR skeleton_folded = ''").fetchall():
+                self.db.execute("UPDATE accounts SET skeleton = ?, skeleton_folded = ? "
+                                "WHERE folded = ?", (*skeletons(name), key))
+
+    def _taken(self, key: str, written: str, plain: str) -> bool:
+        return self.db.execute("SELECT 1 FROM accounts WHERE folded = ? OR skeleton = ? OR "
+                               "skeleton_folded = ?", (key, written, plain)).fetchone() is not None
+
+    def _account(self, name: str) -> tuple[str, str, str] | None:
+        """The account `name` signs in to (its key, its name as typed, its password's hash):
+        the one folded as `name` is, else the oldest that looks like it."""
+        written, plain = skeletons(name)
+        for where, value in (("folded", folded(name)), ("skeleton_folded", plain),
+                             ("skeleton", written)):
+            row = self.db.execute("SELECT folded, name, password FROM accounts WHERE "
+                                  f"{where} = ? ORDER BY created LIMIT 1", (value,)).fetchone()
+            if row is not None:
+                return str(row[0]), str(row[1]), str(row[2])
+        return None
 
     def sign_up(self, name: str, password: str) -> SignedIn:
         """A new account, or AccountError: a name refused, taken (folded), or a weak password."""
         name, password = checked_name(name), checked_password(password)
-        key = folded(name)
+        key, (written, plain) = folded(name), skeletons(name)
+        with self.lock:  # a taken name costs no hash
+            if self._taken(key, written, plain):
+                raise _taken()
         locked = self._hasher.hash(password)  # before the lock: the slow part
         with self.lock:
             try:
                 with self.db:
-                    self.db.execute("INSERT INTO accounts (folded, name, password, created) "
-                                    "VALUES (?, ?, ?, ?)", (key, name, locked, time.time()))
+                    if self._taken(key, written, plain):  # signed up meanwhile
+                        raise _taken()
+                    self.db.execute("INSERT INTO accounts (folded, name, password, created, "
+                                    "skeleton, skeleton_folded) VALUES (?, ?, ?, ?, ?, ?)",
+                                    (key, name, locked, time.time(), written, plain))
             except sqlite3.IntegrityError:
-                raise AccountError(p.NAME_TAKEN, "another player has that name") from None
+                raise _taken() from None
         return SignedIn(name, self._new_token(key))
 
     def sign_in(self, name: str, password: str = "", token: str = "") -> SignedIn:
         """Signed in with the password, or with a token (which is then renewed: the old one
         stops working). A name with no account, a wrong password and a wrong token are the
         same refusal, so a guesser learns nothing from which it was."""
-        key = folded(name)
         with self.lock:
-            row = self.db.execute("SELECT name, password FROM accounts WHERE folded = ?",
-                                  (key,)).fetchone()
+            row = self._account(name)
+            key = "" if row is None else row[0]
             kept = [sealed for (sealed,) in self.db.execute(
                 "SELECT sealed FROM tokens WHERE folded = ?", (key,))] if token else []
         if row is None:  # as slow as a real try of the same kind
@@ -115,7 +157,7 @@ class Accounts:
             else:
                 self._hasher.hash(password)
             raise _wrong()
-        typed, locked = row
+        _, typed, locked = row
         if token:
             opened = next((sealed for sealed in kept if token_opens(sealed, token)), None)
             if opened is None:
@@ -141,9 +183,8 @@ class Accounts:
     def name_of(self, name: str) -> str | None:
         """The account's name as typed at sign-up, or None: no account has it."""
         with self.lock:
-            row = self.db.execute("SELECT name FROM accounts WHERE folded = ?",
-                                  (folded(name),)).fetchone()
-        return None if row is None else str(row[0])
+            row = self._account(name)
+        return None if row is None else row[1]
 
     def _new_token(self, key: str) -> str:
         token = secrets.token_urlsafe(18)  # 144 bits
@@ -165,6 +206,11 @@ class Accounts:
 
     def __exit__(self, *_: object) -> None:
         self.close()
+
+
+def _taken() -> AccountError:
+    return AccountError(p.NAME_TAKEN, "another player has that name, or one that looks or "
+                                      "sounds like it")
 
 
 def _wrong() -> AccountError:

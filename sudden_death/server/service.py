@@ -32,7 +32,7 @@ from ..engine.game import Game
 from ..engine.series import LENGTHS
 from ..engine.state import Team
 from ..wire import protocol as p
-from ..wire.names import folded, same_name, spaced
+from ..wire.names import folded, same_name, skeletons, spaced
 from ..wire.values import action_to_wire
 from .accounts import AccountError, Accounts
 from .hashing import Hashing, HashRefused
@@ -392,7 +392,7 @@ class TableService:
         A sign-up counts against its address; past `failed_tries` a minute, or past the
         hashes one address or the server may have in hand, the answer is a refusal at once,
         without a hash (`slow_down`, `busy`: not fatal)."""
-        name = folded(message.name)
+        name = skeletons(message.name)[1]  # look-alikes of a name are counted as the name
         token = isinstance(message, p.SignIn) and bool(message.token)
         if isinstance(message, p.SignUp):
             wait = self.account_tries.blocked_for(address)
