@@ -51,8 +51,8 @@ REFUSALS = {
     p.BAD_PASSWORD: N_("That is not the table's password. Ask your friend for it."),
     p.SLOW_DOWN: N_("Too many tries from this computer or for this name. Wait a minute and "
                     "try again."),
-    p.BUSY: N_("The table server has too many connections from this computer, or new ones too "
-               "fast. Wait a moment and try again."),
+    p.BUSY: N_("The table server is busy, or has too many connections from this computer. Wait "
+               "a moment and try again."),
     p.NO_ROOM: N_("The table server cannot open a new table now. Try again later."),
     p.FLOOD: N_("The game sent the table server too much at once, and it closed the line."),
     p.ELSEWHERE: N_("You joined this table from somewhere else, so this game has left it."),
