@@ -44,19 +44,18 @@ def test_a_flood_of_passworded_tables_and_sign_ups_leaves_the_rest_of_the_server
             player = await lab.connect("127.0.0.3")
             await player.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
             token = (await receive(player))["token"]
-            flood = []
+            greetings: list[tuple[ClientConnection, p.Message]] = []
             for source in flood_hosts:
                 for number in range(8):
-                    line = await lab.connect(source)
-                    flood.append(line)
-                    await line.send(p.encode(p.Host(p.PROTOCOL_VERSION, f"Flood {number}",
-                                                    password="a secret")))
+                    greetings.append((await lab.connect(source), p.Host(
+                        p.PROTOCOL_VERSION, f"Flood {number}", password="a secret")))
             for source in flood_sign_ups:
                 for number in range(4):
-                    line = await lab.connect(source)
-                    flood.append(line)
-                    await line.send(p.encode(p.SignUp(p.PROTOCOL_VERSION,
-                                                      f"{source} {number}", PASSWORD)))
+                    greetings.append((await lab.connect(source), p.SignUp(
+                        p.PROTOCOL_VERSION, f"{source} {number}", PASSWORD)))
+            for line, greeting in greetings:  # all at once, the lines open beforehand
+                await line.send(p.encode(greeting))
+            flood = [line for line, _ in greetings]
             await asyncio.sleep(0.05)  # the flood is in: its hashes are running
             plain, plain_s = await timed(await lab.connect("127.0.0.4"),
                                          p.Host(p.PROTOCOL_VERSION, "Hawks"))
