@@ -31,6 +31,8 @@ class Limits:
     failed_tries: int = 10  # wrong codes, tokens or passwords from one address...
     tries_window_s: float = 60.0  # ...within this long, before its tries are refused
     send_queue_bytes: int = 256 * 1024  # unread data queued for a client before it is dropped
+    open_tables: int = 4  # tables waiting for a player, hosted from one address...
+    public_tables: int = 500  # ...and public ones waiting in all (the lobby's own cap)
 
     @classmethod
     def shared(cls, players: int) -> Limits:
@@ -41,7 +43,8 @@ class Limits:
         return cls(per_address=max(base.per_address, players),
                    connect_burst=max(base.connect_burst, players),
                    connects_per_s=max(base.connects_per_s, players / 16),
-                   failed_tries=max(base.failed_tries, players // 3))
+                   failed_tries=max(base.failed_tries, players // 3),
+                   open_tables=max(base.open_tables, players))
 
 
 @dataclass

@@ -46,6 +46,9 @@ LOG = logging.getLogger("sudden_death.server")
 WRONG_TRIES = frozenset({p.NO_TABLE, p.BAD_TOKEN, p.BAD_PASSWORD})
 PLAYED, OTHER, CLOSE = "played", "other", "close"  # what a seat's message did (_receive)
 ENDED_KEPT = 1000  # ended tables kept in memory for seats that were away (with no store too)
+ANONYMOUS_WATCH_S = 60.0  # a spectator with no name is news at most this often a table
+CHAT_PER_S, CHAT_BURST = 1.0, 5  # lobby and gallery chat lines, per player on all lines
+CHATTERS_KEPT = 10_000  # chat rates (and hosts' addresses) kept before a sweep
 
 
 @dataclass
@@ -93,6 +96,10 @@ class TableService:
     lobby_sent: float = -math.inf  # when it last heard them (monotonic)
     lobby_timer: asyncio.TimerHandle | None = None
     turn_clock: TurnClock = field(init=False)  # tables' turn limits (turn_clock.py)
+    # Per table, each spectator's folded name (or "") and when the players last heard it.
+    watch_heard: dict[str, dict[str, float]] = field(default_factory=dict)
+    chatters: dict[str, Bucket] = field(default_factory=dict)  # lobby and gallery chat rates
+    hosted_from: dict[str, set[str]] = field(default_factory=dict)  # address: tables it opened
 
     def __post_init__(self) -> None:
         self.addresses = Addresses(self.limits)
@@ -233,7 +240,8 @@ class TableService:
             why = "sign in to chat in the lobby" if name == "" else "not in the lobby"
             self._send(connection, p.Refused(p.NOT_NOW, why))
             return
-        self._chat_among(self.lobby, connection, name, message)
+        if self._chat_allowed(connection, folded(name)):
+            self._chat_among(self.lobby, connection, name, message)
 
     def _chat_text(self, connection: ServerConnection, message: p.Chat) -> str | None:
         """A chat line as it is said (runs of spaces made one); None, the sender told why,
@@ -260,19 +268,29 @@ class TableService:
             self._lobby_changed()
 
     def _lobby_list(self) -> p.LobbyList:
-        """Only what every seat has heard already: names, scores, the drive; never a card."""
-        tables, games = [], []
-        for code, table in sorted(self.tables.items()):
+        """Only what every seat has heard already: names, scores, the drive; never a card.
+        Each list capped (the longest waiting or played first, as tables are kept in the
+        order they opened), so it fits a frame whatever strangers do; the counts are all."""
+        tables: list[p.OpenTable] = []
+        games: list[p.GamePlayed] = []
+        open_count = playing = 0
+        for code, table in self.tables.items():
             if not table.public or table.over:
                 continue
             if table.full:
-                state = table.game.state
-                games.append(p.GamePlayed(code, table.names(), list(state.scores),
-                                          state.drive, len(self.watchers.get(code, {}))))
+                playing += 1
+                if len(games) < p.MAX_LISTED_GAMES:
+                    state = table.game.state
+                    games.append(p.GamePlayed(code, table.names(), list(state.scores),
+                                              state.drive, len(self.watchers.get(code, {}))))
             elif HOST_SEAT in table.seats:
-                tables.append(p.OpenTable(code, table.seats[HOST_SEAT].name, table.best_of))
-        here = sorted(name for name in self.lobby.values() if name)
-        return p.LobbyList(tables, games, here)
+                open_count += 1
+                if len(tables) < p.MAX_LISTED_TABLES:
+                    tables.append(p.OpenTable(code, table.seats[HOST_SEAT].name,
+                                              table.best_of))
+        here = sorted(name for name in self.lobby.values() if name)[:p.MAX_LISTED_HERE]
+        return p.LobbyList(sorted(tables, key=lambda table: table.code),
+                           sorted(games, key=lambda game: game.code), here, open_count, playing)
 
     def _lobby_changed(self) -> None:
         """Tell the lobby, at most once every `lobby_every_s`: a busy server's changes are
@@ -309,8 +327,9 @@ class TableService:
         watching = self.watchers.setdefault(table.code, {})
         watching[connection] = name
         self._send(connection, table.resumed(None, message.step))
-        said = p.Watching(name, len(watching))  # the players know who watches ("": someone)
-        self._deliver(table.code, [(team, said) for team in Team])
+        if self._first_watch(table.code, name):  # the players know who watches, once
+            said = p.Watching(name, len(watching))  # ("": someone)
+            self._deliver(table.code, [(team, said) for team in Team])
         if table.public:
             self._lobby_changed()
         async for frame in connection:
@@ -320,6 +339,33 @@ class TableService:
                 raise p.ProtocolError(p.FLOOD, "more than "
                                       f"{self.limits.messages_per_s:g} messages a second")
             self._gallery(table.code, connection, name, frame)
+
+    def _first_watch(self, code: str, name: str) -> bool:
+        """Whether the players should hear that `name` watches: once a table for a name (a
+        spectator who drops and watches again is not news), and at most once a minute for
+        those who gave none."""
+        heard = self.watch_heard.setdefault(code, {})
+        key, now = folded(name), time.monotonic()
+        last = heard.get(key)
+        if last is not None and (key or now - last < ANONYMOUS_WATCH_S):
+            return False
+        heard[key] = now
+        return True
+
+    def _chat_allowed(self, connection: ServerConnection, who: str) -> bool:
+        """A lobby or gallery chat line from `who` (a folded name, else the address) within
+        its own rate, however many lines it has open: one player is one voice."""
+        bucket = self.chatters.get(who)
+        if bucket is None:
+            if len(self.chatters) > CHATTERS_KEPT:
+                self.chatters = {key: kept for key, kept in self.chatters.items()
+                                 if not kept.full()}
+            bucket = self.chatters[who] = Bucket(CHAT_PER_S, CHAT_BURST)
+        if bucket.take():
+            return True
+        self._send(connection, p.Refused(p.TOO_FAST, f"at most {CHAT_PER_S:g} chat line a "
+                                                     "second from one player"))
+        return False
 
     def _gallery(self, code: str, connection: ServerConnection, name: str,
                  frame: str | bytes) -> None:
@@ -336,7 +382,7 @@ class TableService:
             return
         if not name:
             self._send(connection, p.Refused(p.NOT_NOW, "a spectator chats with a name"))
-        else:
+        elif self._chat_allowed(connection, folded(name) or _peer(connection)):
             self._chat_among(self.watchers.get(code, {}), connection, name, message)
 
     def _unwatch(self, connection: ServerConnection) -> None:
@@ -493,14 +539,42 @@ class TableService:
         wait = self.addresses.blocked_for(address)
         if wait > 0 and isinstance(message, p.Join):
             raise _slow_down(wait)
+        if isinstance(message, p.Host) and not message.computer:
+            self._room_for_table(address, message.public)
         try:
-            return self._seat_greeted(message, connection, secret or Prepared())
+            code, team = self._seat_greeted(message, connection, secret or Prepared())
+            if isinstance(message, p.Host):
+                self.hosted_from.setdefault(address, set()).add(code)
+            return code, team
         except p.ProtocolError as error:
             if error.code in WRONG_TRIES:
                 self.addresses.failed(address)
                 if wait > 0:
                     raise _slow_down(wait) from None
             raise
+
+    def _room_for_table(self, address: str, public: bool) -> None:
+        """A new table waits for a player only while its address has fewer than
+        `open_tables` waiting and, for a public one, the lobby fewer than `public_tables`:
+        abandoned tables cannot fill the lobby (found online: 8,000 in 150 s)."""
+        if len(self.hosted_from) > CHATTERS_KEPT:  # many addresses: forget those with none
+            self.hosted_from = {where: codes for where, codes in self.hosted_from.items()
+                                if any(self._waiting(code) for code in codes)}
+        mine = self.hosted_from.get(address, set())
+        mine.intersection_update(code for code in mine if self._waiting(code))
+        if not mine:
+            self.hosted_from.pop(address, None)
+        if len(mine) >= self.limits.open_tables:
+            raise p.ProtocolError(p.TABLES, f"at most {self.limits.open_tables} tables "
+                                            "waiting for a player from one address")
+        if public and sum(1 for table in self.tables.values() if table.public
+                          and not table.full and not table.over) >= self.limits.public_tables:
+            raise p.ProtocolError(p.TABLES, "the lobby is full of tables waiting for a "
+                                            "player; join one, or try again later")
+
+    def _waiting(self, code: str) -> bool:
+        table = self.tables.get(code)
+        return table is not None and not table.full and not table.over
 
     def _seat_greeted(self, message: p.ClientMessage, connection: ServerConnection,
                       secret: Prepared) -> tuple[str, Team]:
@@ -816,6 +890,7 @@ class TableService:
                 timers.pop(key).cancel()
         for team in Team:
             self.away_spent.pop((code, team), None)
+        self.watch_heard.pop(code, None)
         self.turn_clock.forget(code)
 
     def _commit(self, table: Table, out: Outgoing) -> None:
