@@ -355,6 +355,6 @@ def test_a_game_refused_for_connecting_too_often_hears_it_as_a_refusal_in_words(
             (refusal,) = news
             assert isinstance(refusal, p.Refused) and refusal.code == p.BUSY and refusal.fatal
             assert refusal_words(refusal.code, refusal.text).startswith(
-                "The table server has too many connections from this computer")
+                "The table server is busy, or has too many connections from this computer")
 
     run(scenario)

@@ -17,7 +17,7 @@ from sudden_death.server.limits import Limits
 from sudden_death.server.tables import HOST_SEAT, Seat, Table, new_game
 from sudden_death.wire import protocol as p
 
-EMPTY = {"type": "lobby", "tables": [], "games": [], "here": []}
+EMPTY = {"type": "lobby", "tables": [], "games": [], "here": [], "open": 0, "playing": 0}
 
 
 async def in_lobby(lab: Lab, name: str = "") -> ClientConnection:
@@ -77,7 +77,7 @@ def test_the_lobby_lists_public_tables_then_their_games_and_who_is_here() -> Non
 
 def test_the_lobby_hears_a_burst_of_changes_as_one_list_a_second() -> None:
     async def scenario() -> None:
-        async with server() as lab:
+        async with server(limits=Limits(open_tables=5)) as lab:  # five tables, one address
             listener = await in_lobby(lab)
             assert await next_lobby(listener) == EMPTY
             began = time.monotonic()

@@ -36,6 +36,8 @@ class Limits:
     hash_threads: int = 2
     hashes_per_address: int = 2  # ...one address may have this many asked and not yet done...
     hashes_queued: int = 16  # ...and all addresses together this many: past either, refused
+    open_tables: int = 4  # tables waiting for a player, hosted from one address...
+    public_tables: int = 500  # ...and public ones waiting in all (the lobby's own cap)
 
     @classmethod
     def shared(cls, players: int) -> Limits:
@@ -47,7 +49,8 @@ class Limits:
                    connect_burst=max(base.connect_burst, players),
                    connects_per_s=max(base.connects_per_s, players / 16),
                    failed_tries=max(base.failed_tries, players // 3),
-                   hashes_per_address=max(base.hashes_per_address, players // 16))
+                   hashes_per_address=max(base.hashes_per_address, players // 16),
+                   open_tables=max(base.open_tables, players))
 
 
 @dataclass

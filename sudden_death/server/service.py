@@ -49,6 +49,9 @@ LOG = logging.getLogger("sudden_death.server")
 WRONG_TRIES = frozenset({p.NO_TABLE, p.BAD_TOKEN, p.BAD_PASSWORD})
 PLAYED, OTHER, CLOSE = "played", "other", "close"  # what a seat's message did (_receive)
 ENDED_KEPT = 1000  # ended tables kept in memory for seats that were away (with no store too)
+ANONYMOUS_WATCH_S = 60.0  # a spectator with no name is news at most this often a table
+CHAT_PER_S, CHAT_BURST = 1.0, 5  # lobby and gallery chat lines, per player on all lines
+CHATTERS_KEPT = 10_000  # chat rates (and hosts' addresses) kept before a sweep
 
 
 @dataclass
@@ -67,6 +70,9 @@ class TableService:
     # the table's seat wait), so the one who stayed goes on playing (server/stand_in.py).
     stand_in_after_s: float = 30.0
     stand_ins: dict[tuple[str, Team], asyncio.TimerHandle] = field(default_factory=dict)
+    # How long each seat has been away during a step (the step, the seconds), so a player who
+    # drops and comes back again and again cannot put off the computer's stand-in for ever.
+    away_spent: dict[tuple[str, Team], tuple[int, float]] = field(default_factory=dict)
     closing: set[asyncio.Future[None]] = field(default_factory=set)  # stale lines closing
     rating: set[asyncio.Future[object]] = field(default_factory=set)  # games being rated
     # The last ENDED_KEPT tables that ended, oldest first: a seat away at the end still
@@ -95,6 +101,10 @@ class TableService:
     lobby_sent: float = -math.inf  # when it last heard them (monotonic)
     lobby_timer: asyncio.TimerHandle | None = None
     turn_clock: TurnClock = field(init=False)  # tables' turn limits (turn_clock.py)
+    # Per table, each spectator's folded name (or "") and when the players last heard it.
+    watch_heard: dict[str, dict[str, float]] = field(default_factory=dict)
+    chatters: dict[str, Bucket] = field(default_factory=dict)  # lobby and gallery chat rates
+    hosted_from: dict[str, set[str]] = field(default_factory=dict)  # address: tables it opened
 
     def __post_init__(self) -> None:
         self.addresses = Addresses(self.limits)
@@ -178,8 +188,12 @@ class TableService:
             if isinstance(greeting, p.Quick):
                 rating = (await asyncio.to_thread(self.ladder.rating, signed)).rating \
                     if signed else START[0]
+                # Its seat is sealed first, so that pairing and seating are one step with no
+                # wait between: two players pressing at once can never both open a table.
+                secret = Prepared(seat=await asyncio.to_thread(_sealed_seat))
                 greeting = self._paired(greeting, rating)
-            secret = await self._password_work(greeting, address)
+            else:
+                secret = await self._password_work(greeting, address)
             try:
                 code, team = self._greet(greeting, connection, address, secret)
             except p.ProtocolError:
@@ -234,7 +248,8 @@ class TableService:
             why = "sign in to chat in the lobby" if name == "" else "not in the lobby"
             self._send(connection, p.Refused(p.NOT_NOW, why))
             return
-        self._chat_among(self.lobby, connection, name, message)
+        if self._chat_allowed(connection, folded(name)):
+            self._chat_among(self.lobby, connection, name, message)
 
     def _chat_text(self, connection: ServerConnection, message: p.Chat) -> str | None:
         """A chat line as it is said (runs of spaces made one); None, the sender told why,
@@ -261,19 +276,29 @@ class TableService:
             self._lobby_changed()
 
     def _lobby_list(self) -> p.LobbyList:
-        """Only what every seat has heard already: names, scores, the drive; never a card."""
-        tables, games = [], []
-        for code, table in sorted(self.tables.items()):
+        """Only what every seat has heard already: names, scores, the drive; never a card.
+        Each list capped (the longest waiting or played first, as tables are kept in the
+        order they opened), so it fits a frame whatever strangers do; the counts are all."""
+        tables: list[p.OpenTable] = []
+        games: list[p.GamePlayed] = []
+        open_count = playing = 0
+        for code, table in self.tables.items():
             if not table.public or table.over:
                 continue
             if table.full:
-                state = table.game.state
-                games.append(p.GamePlayed(code, table.names(), list(state.scores),
-                                          state.drive, len(self.watchers.get(code, {}))))
+                playing += 1
+                if len(games) < p.MAX_LISTED_GAMES:
+                    state = table.game.state
+                    games.append(p.GamePlayed(code, table.names(), list(state.scores),
+                                              state.drive, len(self.watchers.get(code, {}))))
             elif HOST_SEAT in table.seats:
-                tables.append(p.OpenTable(code, table.seats[HOST_SEAT].name, table.best_of))
-        here = sorted(name for name in self.lobby.values() if name)
-        return p.LobbyList(tables, games, here)
+                open_count += 1
+                if len(tables) < p.MAX_LISTED_TABLES:
+                    tables.append(p.OpenTable(code, table.seats[HOST_SEAT].name,
+                                              table.best_of))
+        here = sorted(name for name in self.lobby.values() if name)[:p.MAX_LISTED_HERE]
+        return p.LobbyList(sorted(tables, key=lambda table: table.code),
+                           sorted(games, key=lambda game: game.code), here, open_count, playing)
 
     def _lobby_changed(self) -> None:
         """Tell the lobby, at most once every `lobby_every_s`: a busy server's changes are
@@ -310,8 +335,9 @@ class TableService:
         watching = self.watchers.setdefault(table.code, {})
         watching[connection] = name
         self._send(connection, table.resumed(None, message.step))
-        said = p.Watching(name, len(watching))  # the players know who watches ("": someone)
-        self._deliver(table.code, [(team, said) for team in Team])
+        if self._first_watch(table.code, name):  # the players know who watches, once
+            said = p.Watching(name, len(watching))  # ("": someone)
+            self._deliver(table.code, [(team, said) for team in Team])
         if table.public:
             self._lobby_changed()
         async for frame in connection:
@@ -321,6 +347,33 @@ class TableService:
                 raise p.ProtocolError(p.FLOOD, "more than "
                                       f"{self.limits.messages_per_s:g} messages a second")
             self._gallery(table.code, connection, name, frame)
+
+    def _first_watch(self, code: str, name: str) -> bool:
+        """Whether the players should hear that `name` watches: once a table for a name (a
+        spectator who drops and watches again is not news), and at most once a minute for
+        those who gave none."""
+        heard = self.watch_heard.setdefault(code, {})
+        key, now = folded(name), time.monotonic()
+        last = heard.get(key)
+        if last is not None and (key or now - last < ANONYMOUS_WATCH_S):
+            return False
+        heard[key] = now
+        return True
+
+    def _chat_allowed(self, connection: ServerConnection, who: str) -> bool:
+        """A lobby or gallery chat line from `who` (a folded name, else the address) within
+        its own rate, however many lines it has open: one player is one voice."""
+        bucket = self.chatters.get(who)
+        if bucket is None:
+            if len(self.chatters) > CHATTERS_KEPT:
+                self.chatters = {key: kept for key, kept in self.chatters.items()
+                                 if not kept.full()}
+            bucket = self.chatters[who] = Bucket(CHAT_PER_S, CHAT_BURST)
+        if bucket.take():
+            return True
+        self._send(connection, p.Refused(p.TOO_FAST, f"at most {CHAT_PER_S:g} chat line a "
+                                                     "second from one player"))
+        return False
 
     def _gallery(self, code: str, connection: ServerConnection, name: str,
                  frame: str | bytes) -> None:
@@ -337,7 +390,7 @@ class TableService:
             return
         if not name:
             self._send(connection, p.Refused(p.NOT_NOW, "a spectator chats with a name"))
-        else:
+        elif self._chat_allowed(connection, folded(name) or _peer(connection)):
             self._chat_among(self.watchers.get(code, {}), connection, name, message)
 
     def _unwatch(self, connection: ServerConnection) -> None:
@@ -377,8 +430,9 @@ class TableService:
             fits = [name for name in names if name and not same_name(theirs, name)]
             if fits:
                 waiting.append((abs(kept - rating), order, code, fits[0]))
-        if not waiting:  # a new quick table, in the lobby like any public one
-            return p.Host(message.version, message.name, public=True)
+        if not waiting:  # a new quick table, in the lobby like any public one, with a turn
+            # limit: two strangers, and neither may keep the other waiting for ever.
+            return p.Host(message.version, message.name, public=True, turn_s=p.QUICK_TURN_S)
         _apart, _age, code, name = min(waiting)
         self.paired[code] = self.quick.pop(code)  # held for this player while it joins
         return p.Join(message.version, code, name)
@@ -517,14 +571,42 @@ class TableService:
         wait = self.addresses.blocked_for(address)
         if wait > 0 and isinstance(message, p.Join):
             raise _slow_down(wait)
+        if isinstance(message, p.Host) and not message.computer:
+            self._room_for_table(address, message.public)
         try:
-            return self._seat_greeted(message, connection, secret or Prepared())
+            code, team = self._seat_greeted(message, connection, secret or Prepared())
+            if isinstance(message, p.Host):
+                self.hosted_from.setdefault(address, set()).add(code)
+            return code, team
         except p.ProtocolError as error:
             if error.code in WRONG_TRIES:
                 self.addresses.failed(address)
                 if wait > 0:
                     raise _slow_down(wait) from None
             raise
+
+    def _room_for_table(self, address: str, public: bool) -> None:
+        """A new table waits for a player only while its address has fewer than
+        `open_tables` waiting and, for a public one, the lobby fewer than `public_tables`:
+        abandoned tables cannot fill the lobby (found online: 8,000 in 150 s)."""
+        if len(self.hosted_from) > CHATTERS_KEPT:  # many addresses: forget those with none
+            self.hosted_from = {where: codes for where, codes in self.hosted_from.items()
+                                if any(self._waiting(code) for code in codes)}
+        mine = self.hosted_from.get(address, set())
+        mine.intersection_update(code for code in mine if self._waiting(code))
+        if not mine:
+            self.hosted_from.pop(address, None)
+        if len(mine) >= self.limits.open_tables:
+            raise p.ProtocolError(p.TABLES, f"at most {self.limits.open_tables} tables "
+                                            "waiting for a player from one address")
+        if public and sum(1 for table in self.tables.values() if table.public
+                          and not table.full and not table.over) >= self.limits.public_tables:
+            raise p.ProtocolError(p.TABLES, "the lobby is full of tables waiting for a "
+                                            "player; join one, or try again later")
+
+    def _waiting(self, code: str) -> bool:
+        table = self.tables.get(code)
+        return table is not None and not table.full and not table.over
 
     def _seat_greeted(self, message: p.ClientMessage, connection: ServerConnection,
                       secret: Prepared) -> tuple[str, Team]:
@@ -575,6 +657,10 @@ class TableService:
             self._seat(table, team, connection, seat.token)
             self._deliver(table.code, table.start())
             self._arm_turns(table)
+            if (table.code, HOST_SEAT) not in self.connections:
+                # A table found by its code whose host dropped while it waited: the guest
+                # hears so, and the computer stands in, rather than a silent wait.
+                self._absent(table, HOST_SEAT)
             return table.code, team
         if isinstance(message, p.Resume):
             table = self._resumable(message.code)
@@ -607,7 +693,9 @@ class TableService:
                 if timer is not None:
                     timer.cancel()
             table.computer.discard(team)  # the player plays again
-            if table.seats[team].away_since is not None:
+            away_since = table.seats[team].away_since
+            if away_since is not None:
+                self._spend_away(table, team, self.clock() - away_since)
                 table.seats[team].away_since = None
                 self._save(table)
             self._seat(table, team, connection, message.token)
@@ -733,16 +821,40 @@ class TableService:
             if table is None or table.over:
                 self._forget(code)
                 continue
+            if table.public and not table.full:
+                # A public table's host dropped before anyone came: it leaves the lobby and
+                # quick pairing at once, so nobody is seated opposite a player who is gone.
+                LOG.info("table %s: its host dropped before a player came", code)
+                self._end(table, table.leave(team))
+                continue
             table.seats[team].away_since = self.clock()
             self._save(table)
             self._arm_turns(table)  # an away seat's turn does not run: its seat wait does
             self._wait_for(table, team)
             if table.full:
-                self._deliver(code, [(team.other, p.Away(table.seats[team].name,
-                                                         table.seat_wait_s))])
-                after = min(self.stand_in_after_s, table.seat_wait_s / 2)
-                self.stand_ins[(code, team)] = asyncio.get_running_loop().call_later(
-                    after, self._stand_in, code, team, "away")
+                self._absent(table, team)
+
+    def _absent(self, table: Table, team: Team) -> None:
+        """The seat opposite `team`'s hears it is away (and how long it is waited for), and
+        the computer stands in for it once the seat has been away `stand_in_after_s` in all
+        during this step: dropping and coming back does not start that wait again."""
+        seat = table.seats[team]
+        now = self.clock()
+        away_since = now if seat.away_since is None else seat.away_since
+        left = max(1, math.ceil(table.seat_wait_s - (now - away_since)))
+        self._deliver(table.code, [(team.other, p.Away(seat.name, left))])
+        spent_step, spent = self.away_spent.get((table.code, team), (table.step, 0.0))
+        if spent_step != table.step:
+            spent = 0.0
+        after = max(0.0, min(self.stand_in_after_s, table.seat_wait_s / 2) - spent)
+        self.stand_ins[(table.code, team)] = asyncio.get_running_loop().call_later(
+            after, self._stand_in, table.code, team, "away")
+
+    def _spend_away(self, table: Table, team: Team, seconds: float) -> None:
+        step, spent = self.away_spent.get((table.code, team), (table.step, 0.0))
+        if step != table.step:
+            spent = 0.0
+        self.away_spent[(table.code, team)] = (table.step, spent + max(0.0, seconds))
 
     def _wait_for(self, table: Table, team: Team, seconds: float | None = None) -> None:
         """Wait `seconds` (the table's whole `seat_wait_s` by default) for a seat to resume."""
@@ -808,6 +920,9 @@ class TableService:
         for timers in (self.waits, self.stand_ins):
             for key in [key for key in timers if key[0] == code]:
                 timers.pop(key).cancel()
+        for team in Team:
+            self.away_spent.pop((code, team), None)
+        self.watch_heard.pop(code, None)
         self.turn_clock.forget(code)
 
     def _commit(self, table: Table, out: Outgoing) -> None:
@@ -900,7 +1015,8 @@ class Prepared:
 
 
 def _sealed_seat() -> Seat:
-    """A new seat with its token sealed (cheap: never on the password hashes' threads)."""
+    """A new seat with its token sealed (a host's, a guest's, a quick player's whichever seat
+    it gets); cheap, so never on the password hashes' threads."""
     seat = Seat("")
     seat.seal()
     return seat

@@ -18,7 +18,7 @@ import msgspec
 
 from .values import WireAction, WireEvent, WireState
 
-PROTOCOL_VERSION = 4
+PROTOCOL_VERSION = 5
 MAX_ACTIONS = 8  # an act carries one or two (the snap and the cards before 4th down)
 MAX_MESSAGE_BYTES = 64 * 1024
 CODE_DIGITS = 6
@@ -317,11 +317,15 @@ class GamePlayed(msgspec.Struct, forbid_unknown_fields=True):
 
 class LobbyList(Message, tag="lobby"):
     """The lobby: public tables waiting for a player, public games being played, and the
-    signed-in players in the lobby now (each list in a stable order)."""
+    signed-in players in the lobby now (each list in a stable order). Each list is capped
+    (`MAX_LISTED_TABLES`...), so the message stays far under `MAX_MESSAGE_BYTES` however
+    many there are; `open` and `playing` count them all."""
 
     tables: list[OpenTable]
     games: list[GamePlayed]
     here: list[str]
+    open: int = 0
+    playing: int = 0
 
 
 ServerMessage = (Seated | Start | Update | Committed | Refused | Left | Away | Back | Said
@@ -348,14 +352,23 @@ SAME_NAME = "same_name"  # a join with the host's team name (wire/names.py): one
 NAME_TAKEN = "name_taken"  # a sign-up whose name (folded) another player has
 BAD_SIGN_IN = "bad_sign_in"  # no such name, or not its password or token
 WEAK_PASSWORD = "weak_password"  # a sign-up's password is too short, too long or unprintable
+TOO_FAST = "too_fast"  # chat lines from one player faster than one a second: not sent
+TABLES = "tables"  # too many tables wait for a player, from one address or in the lobby
 MIN_SEAT_WAIT_S, MAX_SEAT_WAIT_S = 10, 3600
 TURN_LIMITS = (0, 60, 180, 300)  # a host's choice of turn limit, in seconds (0: none)
+QUICK_TURN_S = 180  # a quick game's turn limit: a stranger cannot stall it for ever
 TURN_WARNING_S = 20
 MAX_EXTENSIONS = 10
 
 MAX_NAME = 24
 MAX_PASSWORD = 64
 MAX_CHAT = 200
+# The lobby's lists are capped: the longest-waiting tables, the longest-played games, the
+# first players by name. Even with every name at 24 four-byte characters the list stays
+# under 64 KiB (tests/test_server_lobby_limits.py).
+MAX_LISTED_TABLES = 50
+MAX_LISTED_GAMES = 50
+MAX_LISTED_HERE = 100
 
 _client_decoder = msgspec.json.Decoder(ClientMessage)
 _server_decoder = msgspec.json.Decoder(ServerMessage)

@@ -221,7 +221,9 @@ class LobbyScreen(Screen):
         return toggle
 
     def prompt(self) -> str:
-        tables, games = len(self.listing.tables), len(self.listing.games)
+        # A busy lobby lists only some of them (protocol.MAX_LISTED_TABLES); the counts are all.
+        tables = max(len(self.listing.tables), self.listing.open)
+        games = max(len(self.listing.games), self.listing.playing)
         # Translators: the lobby's first words: how many tables wait for a player and how many
         # games are being played.
         return _("Lobby: {tables} open, {games} playing.").format(tables=tables, games=games)

@@ -61,6 +61,9 @@ REFUSALS = {
     p.NAME_TAKEN: N_("Another player has that name. Type another."),
     p.BAD_SIGN_IN: N_("That name and password do not match. Type them again."),
     p.WEAK_PASSWORD: N_("A password has 6 to 64 characters, with no tabs or line breaks."),
+    p.TOO_FAST: N_("That chat line was not sent: one a second at most. Wait a moment."),
+    p.TABLES: N_("Too many tables are waiting for a player, from this computer or in the "
+                 "lobby. Join one of them, or try again later."),
 }
 
 
