@@ -172,6 +172,7 @@ class TableService:
                     if signed else START[0]
                 greeting = self._paired(greeting, rating)
             secret = await self._password_work(greeting, address)
+            _name_seat(secret, typed)
             try:
                 code, team = self._greet(greeting, connection, address, secret)
             except p.ProtocolError:
@@ -261,7 +262,8 @@ class TableService:
             if table.full:
                 state = table.game.state
                 games.append(p.GamePlayed(code, table.names(), list(state.scores),
-                                          state.drive, len(self.watchers.get(code, {}))))
+                                          state.drive, len(self.watchers.get(code, {})),
+                                          table.players()))
             elif HOST_SEAT in table.seats:
                 tables.append(p.OpenTable(code, table.seats[HOST_SEAT].name, table.best_of))
         here = sorted(name for name in self.lobby.values() if name)
@@ -865,6 +867,13 @@ class Prepared:
     lock: str = ""
     unlocked: bool = True
     resumed: list[Team] | None = None
+
+
+def _name_seat(secret: Prepared, typed: str) -> None:
+    """A new seat carries its signed-in player's name as typed before its table starts, so
+    the start (and the lobby) tell the other seat whom it plays ("": not signed in)."""
+    if secret.seat is not None:
+        secret.seat.player = typed
 
 
 def _prepared_host(password: str) -> Prepared:
