@@ -92,6 +92,13 @@ def _screens() -> dict[str, str]:
             "meanwhile. The game goes on by itself as soon as your friend is ready. Before the "
             "game, {back} leaves the table; during it, {back} asks whether to quit."
         ),
+        "watching": _(
+            "Watching a game from the lobby: you hear every step as both teams do, each by "
+            "name, and a card only once both sides have shown it; you never choose. "
+            "{situation}, {repeat} and the history work as in a game. {chat} sends a line to "
+            "the others watching, for a player with a name; the players never hear it. "
+            "{back} stops watching and goes back to the lobby."
+        ),
         "online_server": _(
             "No server for playing online is set. Type the address of one, such as "
             "example.org:8765; each character is read back, and {erase} removes the last. "
@@ -167,6 +174,14 @@ def _screens() -> dict[str, str]:
             "{matchups} reads each of your calls against each of theirs."
         ),
         "game_over": _("The game is over. Play again with the same team names, or quit."),
+        "game_over_online": _(
+            "The game is over. Play again asks the other player for a rematch at the same "
+            "table. Back to the lobby, or {back}, returns to the lobby; Quit ends the game."
+        ),
+        "game_over_watched": _(
+            "The game you watched is over. Back to the lobby, or {back}, returns to the "
+            "lobby, whatever the players do next; Quit ends the game."
+        ),
         "confirm": _(
             "A question. Choose Yes or No with {previous_item} and {next_item} and press "
             "{activate}. {back} means No."
