@@ -4,9 +4,12 @@ against a real server on loopback."""
 
 from __future__ import annotations
 
+import asyncio
+
 from server_lab import Lab, nothing_comes, receive, run, server
 from websockets.asyncio.client import ClientConnection
 
+from sudden_death.server.limits import Limits
 from sudden_death.server.tables import Table
 from sudden_death.wire import protocol as p
 
@@ -123,5 +126,29 @@ def test_each_seat_and_the_lobby_hear_the_players_names_as_they_typed_them() -> 
             _other, _seat = await quick(lab, "Lions", "Cleo")
             start = await receive(_other)
             assert start["players"] == ["Cleo", ""] and alone_seat["seat"] == 1
+
+    run(scenario)
+
+
+def test_two_players_who_press_quick_game_at_the_same_moment_are_always_paired() -> None:
+    """Quick game's one promise: two players waiting are paired, whatever the timing. Both
+    messages are sent at once, many times; the pairing and the new table are one step on
+    the server, so neither can open a table while the other is choosing (found online: 14
+    runs of 15 left two players waiting for ever at two tables)."""
+    async def scenario() -> None:
+        async with server(limits=Limits(connects_per_s=100, connect_burst=100)) as lab:
+            for _round in range(20):
+                first, second = await lab.connect(), await lab.connect()
+                greeting = p.encode(p.Quick(p.PROTOCOL_VERSION, "Hawks", other="Bears"))
+                await asyncio.gather(first.send(greeting), second.send(greeting))
+                seats = [await receive(first), await receive(second)]
+                assert [seat["type"] for seat in seats] == ["seated", "seated"]
+                assert seats[0]["code"] == seats[1]["code"]
+                assert sorted(seat["seat"] for seat in seats) == [0, 1]
+                for client in (first, second):
+                    assert (await receive(client))["type"] == "start"
+                    await client.send(p.encode(p.Leave()))
+                    await client.close()
+            assert not lab.service.quick and not lab.service.paired
 
     run(scenario)

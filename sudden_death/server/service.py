@@ -64,6 +64,9 @@ class TableService:
     # the table's seat wait), so the one who stayed goes on playing (server/stand_in.py).
     stand_in_after_s: float = 30.0
     stand_ins: dict[tuple[str, Team], asyncio.TimerHandle] = field(default_factory=dict)
+    # How long each seat has been away during a step (the step, the seconds), so a player who
+    # drops and comes back again and again cannot put off the computer's stand-in for ever.
+    away_spent: dict[tuple[str, Team], tuple[int, float]] = field(default_factory=dict)
     closing: set[asyncio.Future[None]] = field(default_factory=set)  # stale lines closing
     rating: set[asyncio.Future[object]] = field(default_factory=set)  # games being rated
     # The last ENDED_KEPT tables that ended, oldest first: a seat away at the end still
@@ -170,8 +173,12 @@ class TableService:
             if isinstance(greeting, p.Quick):
                 rating = (await asyncio.to_thread(self.ladder.rating, signed)).rating \
                     if signed else START[0]
+                # Its seat is sealed first, so that pairing and seating are one step with no
+                # wait between: two players pressing at once can never both open a table.
+                secret = Prepared(seat=await asyncio.to_thread(_sealed_seat))
                 greeting = self._paired(greeting, rating)
-            secret = await self._password_work(greeting, address)
+            else:
+                secret = await self._password_work(greeting, address)
             _name_seat(secret, typed)
             try:
                 code, team = self._greet(greeting, connection, address, secret)
@@ -371,8 +378,9 @@ class TableService:
             fits = [name for name in names if name and not same_name(theirs, name)]
             if fits:
                 waiting.append((abs(kept - rating), order, code, fits[0]))
-        if not waiting:  # a new quick table, in the lobby like any public one
-            return p.Host(message.version, message.name, public=True)
+        if not waiting:  # a new quick table, in the lobby like any public one, with a turn
+            # limit: two strangers, and neither may keep the other waiting for ever.
+            return p.Host(message.version, message.name, public=True, turn_s=p.QUICK_TURN_S)
         _apart, _age, code, name = min(waiting)
         self.paired[code] = self.quick.pop(code)  # held for this player while it joins
         return p.Join(message.version, code, name)
@@ -545,6 +553,10 @@ class TableService:
             self._seat(table, team, connection, seat.token)
             self._deliver(table.code, table.start())
             self._arm_turns(table)
+            if (table.code, HOST_SEAT) not in self.connections:
+                # A table found by its code whose host dropped while it waited: the guest
+                # hears so, and the computer stands in, rather than a silent wait.
+                self._absent(table, HOST_SEAT)
             return table.code, team
         if isinstance(message, p.Resume):
             table = self._resumable(message.code)
@@ -577,7 +589,9 @@ class TableService:
                 if timer is not None:
                     timer.cancel()
             table.computer.discard(team)  # the player plays again
-            if table.seats[team].away_since is not None:
+            away_since = table.seats[team].away_since
+            if away_since is not None:
+                self._spend_away(table, team, self.clock() - away_since)
                 table.seats[team].away_since = None
                 self._save(table)
             self._seat(table, team, connection, message.token)
@@ -703,16 +717,40 @@ class TableService:
             if table is None or table.over:
                 self._forget(code)
                 continue
+            if table.public and not table.full:
+                # A public table's host dropped before anyone came: it leaves the lobby and
+                # quick pairing at once, so nobody is seated opposite a player who is gone.
+                LOG.info("table %s: its host dropped before a player came", code)
+                self._end(table, table.leave(team))
+                continue
             table.seats[team].away_since = self.clock()
             self._save(table)
             self._arm_turns(table)  # an away seat's turn does not run: its seat wait does
             self._wait_for(table, team)
             if table.full:
-                self._deliver(code, [(team.other, p.Away(table.seats[team].name,
-                                                         table.seat_wait_s))])
-                after = min(self.stand_in_after_s, table.seat_wait_s / 2)
-                self.stand_ins[(code, team)] = asyncio.get_running_loop().call_later(
-                    after, self._stand_in, code, team, "away")
+                self._absent(table, team)
+
+    def _absent(self, table: Table, team: Team) -> None:
+        """The seat opposite `team`'s hears it is away (and how long it is waited for), and
+        the computer stands in for it once the seat has been away `stand_in_after_s` in all
+        during this step: dropping and coming back does not start that wait again."""
+        seat = table.seats[team]
+        now = self.clock()
+        away_since = now if seat.away_since is None else seat.away_since
+        left = max(1, math.ceil(table.seat_wait_s - (now - away_since)))
+        self._deliver(table.code, [(team.other, p.Away(seat.name, left))])
+        spent_step, spent = self.away_spent.get((table.code, team), (table.step, 0.0))
+        if spent_step != table.step:
+            spent = 0.0
+        after = max(0.0, min(self.stand_in_after_s, table.seat_wait_s / 2) - spent)
+        self.stand_ins[(table.code, team)] = asyncio.get_running_loop().call_later(
+            after, self._stand_in, table.code, team, "away")
+
+    def _spend_away(self, table: Table, team: Team, seconds: float) -> None:
+        step, spent = self.away_spent.get((table.code, team), (table.step, 0.0))
+        if step != table.step:
+            spent = 0.0
+        self.away_spent[(table.code, team)] = (table.step, spent + max(0.0, seconds))
 
     def _wait_for(self, table: Table, team: Team, seconds: float | None = None) -> None:
         """Wait `seconds` (the table's whole `seat_wait_s` by default) for a seat to resume."""
@@ -778,6 +816,8 @@ class TableService:
         for timers in (self.waits, self.stand_ins):
             for key in [key for key in timers if key[0] == code]:
                 timers.pop(key).cancel()
+        for team in Team:
+            self.away_spent.pop((code, team), None)
         self.turn_clock.forget(code)
 
     def _commit(self, table: Table, out: Outgoing) -> None:
@@ -874,6 +914,13 @@ def _name_seat(secret: Prepared, typed: str) -> None:
     the start (and the lobby) tell the other seat whom it plays ("": not signed in)."""
     if secret.seat is not None:
         secret.seat.player = typed
+
+
+def _sealed_seat() -> Seat:
+    """A new seat with its token sealed (a quick player's, whichever seat it gets)."""
+    seat = Seat("")
+    seat.seal()
+    return seat
 
 
 def _prepared_host(password: str) -> Prepared:

@@ -6,6 +6,8 @@ By default a table has no limit (a player may take as long as they like); a host
 which the players hear when the game begins (WCAG's timing rule: announced, warned, and
 extendable). The clock runs only for a seat that is connected and owes the step: a seat
 whose line dropped is waited for instead (its seat wait, then the computer: stand_in.py).
+A seat that comes back has what was left of its turn (at least the warning's 20 s), not a
+new one: dropping the line is no way to stall.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ Key = tuple[str, Team]  # (table code, seat)
 class Turn:
     step: int
     timers: list[asyncio.TimerHandle]
+    ends: float  # the loop's time when it runs out
 
 
 @dataclass
@@ -36,6 +39,8 @@ class TurnClock:
     warn: Callable[[str, Team], None]
     expire: Callable[[str, Team, int], None]
     turns: dict[Key, Turn] = field(default_factory=dict)
+    # What was left of a turn when its seat went away (the step, the seconds left).
+    paused: dict[Key, tuple[int, float]] = field(default_factory=dict)
 
     def arm(self, table: Table, connected: Callable[[Team], bool]) -> None:
         """After anything that may have moved the game: a turn for each connected seat that
@@ -48,10 +53,18 @@ class TurnClock:
             key = (table.code, team)
             turn = self.turns.get(key)
             if team not in due:
+                if turn is not None and turn.step == table.step and team not in table.held:
+                    # Away (or stood in for) with the step still owed: kept for its return.
+                    left = turn.ends - asyncio.get_running_loop().time()
+                    self.paused[key] = (turn.step, max(0.0, left))
                 self.stop(key)
             elif turn is None or turn.step != table.step:
                 self.stop(key)
-                self._start(table, team, float(table.turn_s))
+                seconds = float(table.turn_s)
+                paused = self.paused.pop(key, None)
+                if paused is not None and paused[0] == table.step:
+                    seconds = min(seconds, max(paused[1], float(p.TURN_WARNING_S)))
+                self._start(table, team, seconds)
 
     def more_time(self, table: Table, team: Team) -> p.TimeAdded | p.Refused:
         """A seat asks for its whole turn again."""
@@ -78,14 +91,16 @@ class TurnClock:
     def forget(self, code: str) -> None:
         for key in [key for key in self.turns if key[0] == code]:
             self.stop(key)
+        for team in Team:
+            self.paused.pop((code, team), None)
 
     def _start(self, table: Table, team: Team, seconds: float) -> None:
         loop = asyncio.get_running_loop()
         code, step = table.code, table.step
         timers = [loop.call_later(seconds, self._expired, code, team, step)]
-        if seconds > p.TURN_WARNING_S:
+        if seconds >= p.TURN_WARNING_S:
             timers.append(loop.call_later(seconds - p.TURN_WARNING_S, self.warn, code, team))
-        self.turns[(code, team)] = Turn(step, timers)
+        self.turns[(code, team)] = Turn(step, timers, loop.time() + seconds)
 
     def _expired(self, code: str, team: Team, step: int) -> None:
         self.turns.pop((code, team), None)

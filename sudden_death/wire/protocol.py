@@ -354,6 +354,7 @@ BAD_SIGN_IN = "bad_sign_in"  # no such name, or not its password or token
 WEAK_PASSWORD = "weak_password"  # a sign-up's password is too short, too long or unprintable
 MIN_SEAT_WAIT_S, MAX_SEAT_WAIT_S = 10, 3600
 TURN_LIMITS = (0, 60, 180, 300)  # a host's choice of turn limit, in seconds (0: none)
+QUICK_TURN_S = 180  # a quick game's turn limit: a stranger cannot stall it for ever
 TURN_WARNING_S = 20
 MAX_EXTENSIONS = 10
 
