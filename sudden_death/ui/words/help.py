@@ -128,10 +128,11 @@ def _screens() -> dict[str, str]:
             "table of yours for anyone to join; Play the computer opens one with the coach in the "
             "other seat, never rated, that others may watch. Chat in the lobby sends a line to "
             "everyone here. Then come the open tables ({activate} joins one), the games being "
-            "played ({activate} watches one), and who is here ({activate} on a player mutes their "
-            "chat for this session, and again hears it). A letter jumps to the next entry that "
-            "begins with it. Tables opening and going are told with a soft sound and a short line; "
-            "Settings, Lobby news, turns that off. {back} leaves the lobby."
+            "played, each named by who plays it ({activate} watches one), and who is here "
+            "({activate} on a player mutes their chat for this session, and again hears it). A "
+            "letter jumps to the next entry that begins with it. A game beginning, and tables "
+            "opening and going, are told with a soft sound and a short line; Settings, Lobby "
+            "news, turns that off. {back} leaves the lobby."
         ),
         "rating": _(
             "Your rating on the server: the rating, your place among rated players, your last "
