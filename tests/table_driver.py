@@ -196,7 +196,7 @@ class Seat:
                 self.send("return")  # Game over: Play again
                 continue
             if turn.get("over"):
-                self.send("down", "return")  # Game over: Quit
+                self.send("end", "return")  # Game over: Quit (the last choice)
                 return
             if turn["mine"]:
                 mine += 1

@@ -37,7 +37,7 @@ def listen(seat: Seat, player: EarPlayer, errors: list[str]) -> None:
         while True:
             turn = seat.next("turn", GAME_S)
             if turn.get("over"):
-                seat.send("down", "return")  # Game over: Quit
+                seat.send("end", "return")  # Game over: Quit, the last choice
                 return
             if not turn["mine"]:
                 continue
@@ -54,7 +54,7 @@ def listen(seat: Seat, player: EarPlayer, errors: list[str]) -> None:
                 except queue.Empty:
                     continue  # the same decision: the player goes on choosing
                 if nxt.get("over"):
-                    seat.send("down", "return")
+                    seat.send("end", "return")
                     return
                 if not nxt["mine"]:
                     break  # committed: the other player chooses now

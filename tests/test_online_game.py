@@ -60,7 +60,7 @@ def online(tmp_path_factory: pytest.TempPathFactory,
             cleo.until_said("Your name on this server: A new name, 1 of 4")
             cleo.send("down", "down", "return")  # Play without a name: the lobby
             cleo.said_starting("Lobby: 0 open, 1 playing.")
-            cleo.send("type b", "return")  # B: the game of the Bears (and the Hawks)
+            cleo.send("type b", "return")  # B: Ben's game (Ben against Anna)
             cleo.until_said("Watching the Bears and the Hawks.")
             anna.go_on.set()
             for thread in threads:
@@ -73,8 +73,11 @@ def test_two_quick_players_meet_play_it_out_and_both_are_rated(
         online: tuple[Path, Server, Seat, Seat, Seat]) -> None:
     tmp, _server, anna, ben, _cleo = online
     assert "The Bears joined your table." in anna.speech()  # both kept the default name
-    assert "You are the Hawks, against the Bears." in anna.speech()
-    assert "You are the Bears, against the Hawks." in ben.speech()
+    # Each hears whom they play, by the name the other signed in with (issue 59, 9).
+    assert "You are the Hawks; Ben plays the Bears." in anna.speech()
+    assert "You are the Bears; Anna plays the Hawks." in ben.speech()
+    # A game reached from the lobby offers the lobby again at its end.
+    assert "Play again, back to the lobby, or quit?" in anna.speech()
     scores = final_score(anna.speech()), final_score(ben.speech())
     assert scores[0] is not None and scores[0] == scores[1]  # one game, heard alike
     with contextlib.closing(sqlite3.connect(tmp / "server" / "accounts.sqlite3")) as db:
@@ -189,3 +192,31 @@ def test_escape_stops_waiting_for_a_quick_game_and_the_lobby_is_back(
         lobby = next(line for line in ben.speech()[heard:] if line.startswith("Lobby: "))
         if not lobby.startswith("Lobby: 0 open"):  # the new line was quicker than the leave:
             ben.until_said("1 table gone.")  # the lobby's next list says so
+
+
+def test_the_pairing_names_the_other_player_and_r_says_it_again(
+        online: tuple[Path, Server, Seat, Seat, Seat]) -> None:
+    """Issue 59, 9: "You are the Hawks, against the Bears." named no one, and R just after
+    it said "Signed in as Anna." The other player's name is said, and R says it again."""
+    tmp, server, _anna, _ben, _cleo = online
+    with Seat(tmp / "anna", "--server", server.url) as anna, \
+            Seat(tmp / "ben", "--server", server.url) as ben:
+        for seat, name in ((anna, "Anna"), (ben, "Ben")):
+            seat.send(*PLAY_ONLINE)
+            seat.until_said(f"Signed in as {name}.")
+            seat.said_starting("Quick game, 1 of ")
+        anna.send("return")  # Quick game: nobody waits
+        anna.until_said("Waiting for a player.")
+        ben.send("return")  # Quick game: Anna's
+        paired = {anna: "You are the Hawks; Ben plays the Bears.",
+                  ben: "You are the Bears; Anna plays the Hawks."}
+        for seat, words in paired.items():
+            seat.until_said(words)
+            signed = [line for line in seat.speech() if line.startswith("Signed in as")]
+            seat.send("r")
+            deadline = time.monotonic() + 30
+            while seat.speech().count(words) < 2:
+                assert time.monotonic() < deadline, seat.speech()[-5:]
+                time.sleep(0.02)
+            assert [line for line in seat.speech()  # R said it, not "Signed in as"
+                    if line.startswith("Signed in as")] == signed

@@ -14,7 +14,8 @@ from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death.storage.sign_in_file import SignIn, load_sign_in, save_sign_in
 from sudden_death.ui.app import App
-from sudden_death.ui.screens.friend import QUICK_LINES, ChatScreen
+from sudden_death.ui.screens.decisions import GameOverScreen
+from sudden_death.ui.screens.friend import QUICK_LINES, ChatScreen, FriendScreen, TableWaitScreen
 from sudden_death.ui.screens.online import (
     AccountNameScreen,
     AccountPasswordScreen,
@@ -56,7 +57,7 @@ def test_the_lobby_reads_tables_games_and_people_and_a_letter_jumps(tmp_path: Pa
         "Chat in the lobby",
         "The Owls' table, waiting for a player",
         "The Lions' table, waiting for a player, best of 3",
-        "Hawks 7, Bears 3, drive 2; 2 watching",
+        "Hawks 7, Bears 3, drive 2; 2 watching. Enter watches.",
         "Ben",  # who is here, but not the player's own name
     ]
     heard = len(speaker.spoken)
@@ -65,7 +66,7 @@ def test_the_lobby_reads_tables_games_and_people_and_a_letter_jumps(tmp_path: Pa
     keys(app, "type z")
     assert said(speaker, heard) == ["Leave the lobby",
                                     "The Lions' table, waiting for a player, best of 3",
-                                    "Hawks 7, Bears 3, drive 2; 2 watching",
+                                    "Hawks 7, Bears 3, drive 2; 2 watching. Enter watches.",
                                     "Nothing begins with z."]
 
 
@@ -222,3 +223,107 @@ def test_a_rating_the_server_will_not_give_is_said_and_the_title_is_back(tmp_pat
     app.online.refused(p.NOT_NOW, "Not now.")  # as when the kept name is gone from the server
     assert isinstance(app.top, WelcomeScreen) and app.friends.table is None and line.closed
     assert "Not now." in said(speaker)
+
+
+def test_the_lobby_names_who_plays_each_game_and_says_when_one_began(tmp_path: Path) -> None:
+    """Issue 59, 9: every quick game is the Hawks against the Bears, so games were told
+    apart by nothing; "drive 0" came before the kick-off; a table that filled was "1 table
+    gone", and one that filled within a second was nothing at all."""
+    app, speaker = in_the_lobby(tmp_path, p.LobbyList([OWLS], [], ["Anna"]))
+    heard = len(speaker.spoken)
+    begun = p.GamePlayed(OWLS.code, ["Bears", "Owls"], [0, 0], 0, players=["Ben", "Cleo"])
+    app.online.lobby_heard(p.LobbyList([], [begun], ["Anna"]))  # the Owls' table filled
+    assert said(speaker, heard) == ["A game began: Ben against Cleo."]
+    filled = p.GamePlayed("444444", ["Bears", "Hawks"], [0, 0], 0, players=["Dan", "Eve"])
+    later = p.GamePlayed(OWLS.code, ["Bears", "Owls"], [7, 0], 2, players=["Ben", "Cleo"],
+                         watching=1)
+    unnamed = p.GamePlayed("555555", ["Bears", "Hawks"], [3, 0], 1, players=["", ""])
+    heard = len(speaker.spoken)
+    app.online.lobby_heard(p.LobbyList([], [later, filled, unnamed], ["Anna"]))  # never open
+    assert said(speaker, heard) == ["2 games began."]
+    heard = len(speaker.spoken)
+    keys(app, *["down"] * 6)
+    assert said(speaker, heard)[3:] == [
+        "Ben against Cleo: Bears 7, Owls 0, drive 2; 1 watching. Enter watches.",
+        "Dan against Eve: Bears and Hawks, before the kick-off. Enter watches.",
+        "Bears 3, Hawks 0, drive 1. Enter watches.",  # nobody signed in: the teams name it
+    ]
+    keys(app, "type d")  # a letter finds a game by the first name heard
+    assert said(speaker)[-1].startswith("Dan against Eve")
+
+
+def test_enter_on_nobody_else_in_the_lobby_says_what_the_list_will_do(tmp_path: Path) -> None:
+    app, speaker = in_the_lobby(tmp_path, p.LobbyList([], [], ["Anna"]))
+    keys(app, "end", "up")
+    assert said(speaker)[-1] == "Nobody else is in the lobby."
+    keys(app, "return")
+    assert said(speaker)[-1].startswith("Nobody to choose yet: players are listed here")
+    assert "button" not in said(speaker)[-1] and isinstance(app.top, LobbyScreen)
+
+
+def lobby_line(app: App) -> bool:
+    """Back to the lobby: a new line to the server, greeted with lobby."""
+    table = app.friends.table
+    return table is not None and isinstance(table.greeting, p.Lobby) and table.online
+
+
+def test_after_an_online_game_back_to_the_lobby_and_escape_return_to_the_lobby(
+        tmp_path: Path) -> None:
+    """Issue 59, 9: the players heard "Play again or quit?", and Escape asked to quit the
+    program; a game reached from the lobby offers the lobby again."""
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    app.online.url = URL
+    for escape in (False, True):
+        app.show(GameOverScreen(app, "Final score.", online=True))
+        assert said(speaker)[-2:] == ["Play again, back to the lobby, or quit?",
+                                      "Play again, 1 of 3"]
+        keys(app, "f1")
+        assert said(speaker)[-1].startswith("The game is over. Play again asks the other")
+        keys(app, "escape" if escape else "down")
+        if not escape:
+            assert said(speaker)[-1] == "Back to the lobby"
+            keys(app, "return")
+        assert lobby_line(app) and said(speaker)[-1] == "Connecting to the lobby."  # no
+        # question of quitting the program comes between
+        app.friends.close_table()
+    app.show(GameOverScreen(app, "Final score."))  # against the computer: as it was
+    assert said(speaker)[-2] == "Play again or quit?"
+
+
+def test_a_spectators_back_to_the_lobby_goes_there_whatever_the_players_did(
+        tmp_path: Path) -> None:
+    """Once the players had left, a spectator's Back to the lobby opened Play a friend."""
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    app.online.url = URL
+    assert app.friends.table is None  # the players left: the table is gone
+    app.show(GameOverScreen(app, "Final score.", watched=True))
+    keys(app, "f1")
+    assert said(speaker)[-1].startswith("The game you watched is over.")
+    keys(app, "return")
+    assert lobby_line(app) and not isinstance(app.top, FriendScreen)
+    app.friends.close_table()
+
+
+def test_a_spectator_hears_a_spectators_help(tmp_path: Path) -> None:
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    app.show(TableWaitScreen(app, "Watching the Bears and the Hawks.", watching=True))
+    keys(app, "f1")
+    help_words = said(speaker)[-1]
+    assert help_words.startswith("Watching a game from the lobby")
+    assert "friend" not in help_words and "quit" not in help_words  # not a seat's help
+    assert "Escape stops watching" in help_words and "T sends a line" in help_words
+
+
+def test_the_welcome_is_said_in_full_once_a_run(tmp_path: Path) -> None:
+    speaker = RecordingSpeaker()
+    app = started_app(tmp_path, speaker)
+    assert said(speaker)[0].startswith("Welcome to Sudden Death")
+    app.online.url = URL
+    app.online.leave()  # out of the lobby: the title screen again
+    assert said(speaker)[-2:] == ["Title screen.", "Main menu: Start a game, 1 of 12"]
+    assert sum(line.startswith("Welcome to Sudden Death") for line in said(speaker)) == 1
+    keys(app, "f1")  # the help still has it all
+    assert said(speaker)[-1].startswith("Welcome screen.")

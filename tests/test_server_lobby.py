@@ -63,7 +63,8 @@ def test_the_lobby_lists_public_tables_then_their_games_and_who_is_here() -> Non
                 pass
             assert listed["tables"] == []
             assert listed["games"] == [{"code": code, "names": ["Bears", "Hawks"],
-                                        "scores": [0, 0], "drive": 0, "watching": 0}]
+                                        "scores": [0, 0], "drive": 0, "watching": 0,
+                                        "players": ["", ""]}]
             other = await in_lobby(lab, "Ben")
             assert (await next_lobby(other))["here"] == ["Anna", "Ben"]
             while (await next_lobby(listener))["here"] != ["Anna", "Ben"]:

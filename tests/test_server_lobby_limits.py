@@ -74,9 +74,9 @@ def test_the_lobby_list_fits_a_frame_with_every_list_full_of_the_longest_names()
             longest = "\U0001d538" * p.MAX_NAME  # 24 four-byte letters
             for number in range(400):
                 code = f"{number:06d}"
-                seats = {HOST_SEAT: Seat(longest)}
+                seats = {HOST_SEAT: Seat(longest, player=longest)}
                 if number % 2:
-                    seats[HOST_SEAT.other] = Seat(longest[:-1] + "B")
+                    seats[HOST_SEAT.other] = Seat(longest[:-1] + "B", player=longest)
                 table = Table(code, new_game(number), seats)
                 table.public = True
                 service.tables[code] = table

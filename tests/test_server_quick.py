@@ -10,6 +10,7 @@ from server_lab import Lab, nothing_comes, receive, run, server
 from websockets.asyncio.client import ClientConnection
 
 from sudden_death.server.limits import Limits
+from sudden_death.server.tables import Table
 from sudden_death.wire import protocol as p
 
 
@@ -91,6 +92,40 @@ def test_two_players_who_kept_the_default_name_meet_as_the_second_default() -> N
             clash = await lab.connect()
             await clash.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Owls", other="owls")))
             assert (await receive(clash))["code"] != owls["code"]  # passed over: it waits
+
+    run(scenario)
+
+
+def test_each_seat_and_the_lobby_hear_the_players_names_as_they_typed_them() -> None:
+    """Issue 59, 9: nobody was told whom they play. The start names each seat's signed-in
+    player as typed, home first ("" for a seat with none), and so do the lobby's game and a
+    spectator's start, and the table's record keeps them; names only, never a card."""
+    async def scenario() -> None:
+        async with server() as lab:
+            listener = await lab.connect()
+            await listener.send(p.encode(p.Lobby()))
+            first, first_seat = await quick(lab, "Hawks", "Ánna Lee")
+            second, second_seat = await quick(lab, "Bears", "Ben")
+            assert (first_seat["seat"], second_seat["seat"]) == (1, 0)
+            for client in (first, second):
+                start = await receive(client)
+                assert start["type"] == "start" and start["players"] == ["Ben", "Ánna Lee"]
+                assert start["names"] == ["Bears", "Hawks"] and start["held"] == []
+            code = first_seat["code"]
+            while not (listed := await receive(listener, 5)).get("games"):
+                pass
+            (game,) = listed["games"]
+            assert game["players"] == ["Ben", "Ánna Lee"] and game["code"] == code
+            spectator = await lab.connect()
+            await spectator.send(p.encode(p.Watch(p.PROTOCOL_VERSION, code)))
+            watched = await receive(spectator)
+            assert watched["players"] == ["Ben", "Ánna Lee"] and watched["held"] == []
+            kept = Table.from_record(lab.service.tables[code].to_record())
+            assert kept.players() == ["Ben", "Ánna Lee"]
+            _alone, alone_seat = await quick(lab, "Owls")  # no name: nothing to tell
+            _other, _seat = await quick(lab, "Lions", "Cleo")
+            start = await receive(_other)
+            assert start["players"] == ["Cleo", ""] and alone_seat["seat"] == 1
 
     run(scenario)
 

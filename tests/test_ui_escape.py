@@ -84,9 +84,8 @@ WHEN = "2026-12-01T21:40:00+00:00"
 # Bases that are never on the stack themselves, only their subclasses (each has cases).
 BASES = {Screen, TypingScreen, TypedSetting, DecisionScreen, ExplorerScreen}
 
-WELCOME = ("Welcome to Sudden Death, an American football card game you play by ear. You and "
-           "the computer get one drive each; every down you pick players and calls. Press F1 "
-           "for help at any time.", "Main menu: Start a game, 1 of 12")
+# Back on the title screen: the welcome was said in full when the run began (issue 59, 9).
+WELCOME = ("Title screen.", "Main menu: Start a game, 1 of 12")
 FRIEND = ("Play a friend on another computer: host a table and tell them its code, or join "
           "theirs.", "Play a friend: Host a table, 1 of 4")
 QUIT = ("Quit Sudden Death? No, 1 of 2",)

@@ -73,6 +73,7 @@ def moved_app(tmp_path: Path, seed: int = 1) -> tuple[App, RecordingSpeaker]:
     app.keys = moved_keys()
     app.controls.commands = app.controls.command_table()
     speaker.spoken.clear()  # the first title screen named the game's own keys
+    app.welcomed = False  # welcomed in full again, as a run with these keys would be
     app.start()
     return app, speaker
 

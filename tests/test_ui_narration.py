@@ -4,6 +4,7 @@ Events come from the real engine with forced dice (engine_helpers), never typed 
 
 from __future__ import annotations
 
+import random
 from fractions import Fraction
 
 import pytest
@@ -15,10 +16,24 @@ from engine_helpers import (
     fourth_down,
     pct,
     percent_for_yards,
+    step,
     three_d6,
 )
 
-from sudden_death.engine import DefCall, OffCall, Team
+from sudden_death.engine import (
+    ChooseSnap,
+    DefCall,
+    Game,
+    Hand,
+    OffCall,
+    PickHand,
+    PickSwap,
+    Player,
+    SnapChoice,
+    Swap,
+    SwapKind,
+    Team,
+)
 from sudden_death.engine import events as ev
 from sudden_death.engine.cards import OFFENSIVE_CALLS
 from sudden_death.engine.kicks import chance_at_least
@@ -279,3 +294,26 @@ def test_short_final_calls_say_only_theirs_and_the_log_keeps_both(you_attack: bo
     assert line.logged == "Deep Pass against Blitz."
     (normal,) = told([event], "normal")
     assert normal.text == "Deep Pass against Blitz." and not normal.logged
+
+
+@pytest.mark.parametrize("swapped", [True, False])
+def test_short_verbosity_confirms_your_own_swap_in_a_word(swapped: bool) -> None:
+    """Issue 59, 8: at short verbosity the player who brought a card in heard nothing of it
+    before the other team's answer. The card brought in is said in a word ("Slot Receiver
+    in."), and only for a swap: a keep stays silent, and the other team's answer follows."""
+    offense = Hand((Player.POWER_BACK, Player.SCATBACK),
+                   (OffCall.INSIDE_RUN, OffCall.DRAW, OffCall.SCREEN))
+    defense = Hand((Player.NOSE_TACKLE, Player.EDGE_SETTER),
+                   (DefCall.BLITZ, DefCall.PREVENT, DefCall.CONTAIN))
+    game = Game.from_kickoff(random.Random(3), Team.HOME)
+    step(game, ChooseSnap(SnapChoice.PLAY))
+    step(game, PickHand(offense), PickHand(defense))
+    mine = Swap(SwapKind.PLAYER, Player.SCATBACK, Player.SLOT_RECEIVER) if swapped \
+        else Swap.keep()
+    events = step(game, PickSwap(mine), PickSwap(Swap.keep()))
+    (line,) = [line for line in told(events, "short") if line.cue == "reveal"]
+    assert line.text.startswith("Slot Receiver in. ") is swapped, line.text
+    assert "Scatback" not in line.text  # a word, not the whole swap again
+    assert line.text.endswith("Bears keep.")  # then the other team's answer
+    words = len(line.text.split())
+    assert words <= 5  # a word past the card: the budget stays short

@@ -194,6 +194,7 @@ class TableService:
                 greeting = self._paired(greeting, rating)
             else:
                 secret = await self._password_work(greeting, address)
+            _name_seat(secret, typed)
             try:
                 code, team = self._greet(greeting, connection, address, secret)
             except p.ProtocolError:
@@ -290,7 +291,8 @@ class TableService:
                 if len(games) < p.MAX_LISTED_GAMES:
                     state = table.game.state
                     games.append(p.GamePlayed(code, table.names(), list(state.scores),
-                                              state.drive, len(self.watchers.get(code, {}))))
+                                              state.drive, len(self.watchers.get(code, {})),
+                                              table.players()))
             elif HOST_SEAT in table.seats:
                 open_count += 1
                 if len(tables) < p.MAX_LISTED_TABLES:
@@ -1012,6 +1014,13 @@ class Prepared:
     lock: str = ""
     unlocked: bool = True
     resumed: list[Team] | None = None
+
+
+def _name_seat(secret: Prepared, typed: str) -> None:
+    """A new seat carries its signed-in player's name as typed before its table starts, so
+    the start (and the lobby) tell the other seat whom it plays ("": not signed in)."""
+    if secret.seat is not None:
+        secret.seat.player = typed
 
 
 def _sealed_seat() -> Seat:

@@ -64,6 +64,7 @@ class Seat:
     away_since: float | None = None
     sealed: str = ""  # argon2id of the token ("" until sealed: `seal`)
     account: str = ""  # the signed-in player's name, folded ("": not signed in): rated games
+    player: str = ""  # that name as the player typed it: what the other seat and the lobby hear
 
     def seal(self) -> str:
         """The token's hash, made once (a few milliseconds: the service makes it off its
@@ -129,9 +130,13 @@ class Table:
     def names(self) -> list[str]:
         return [self.seats[team].name for team in Team]
 
+    def players(self) -> list[str]:
+        """The seats' signed-in players, home first ("": none, or the computer)."""
+        return [self.seats[team].player if team in self.seats else "" for team in Team]
+
     def start(self) -> Outgoing:
         message = p.Start(self.names(), self.step, state_to_wire(self.game.state), [],
-                          turn_s=self.turn_s, **self._series())
+                          turn_s=self.turn_s, players=self.players(), **self._series())
         return [(team, message) for team in Team]
 
     def _series(self) -> dict[str, Any]:
@@ -152,7 +157,7 @@ class Table:
         held = [action_to_wire(self.held[team])] if team in self.held else []
         missed = from_json(self.events_since(heard), list[WireEvent])
         return p.Start(self.names(), self.step, state_to_wire(self.game.state), missed, held,
-                       turn_s=self.turn_s, **self._series())
+                       turn_s=self.turn_s, players=self.players(), **self._series())
 
     def ending(self, team: Team) -> list[p.Message]:
         """What a seat that was away hears after its start when the other seat left the table
@@ -241,7 +246,8 @@ class Table:
             "gone": sorted(team.name for team in self.gone),
             "turn_s": self.turn_s,
             "extended": {team.name: count for team, count in self.extended.items()},
-            "seats": {team.name: [seat.name, seat.seal(), seat.away_since, seat.account]
+            "seats": {team.name: [seat.name, seat.seal(), seat.away_since, seat.account,
+                                  seat.player]
                       for team, seat in self.seats.items()},
             "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
         })
@@ -332,16 +338,17 @@ def _replayed(table: Table) -> list[list[Any]]:
 
 def _seat(kept: list[Any]) -> Seat:
     """A seat from its record: [name, its token's hash, when its line dropped, its signed-in
-    player's folded name]. A record
+    player's folded name, that name as typed]. A record
     from an older server holds the token itself and no drop time (connected): that token
     still opens the seat, and is sealed the next time the table is kept."""
     away = kept[2] if len(kept) > 2 else None
     account = str(kept[3]) if len(kept) > 3 else ""  # an older record: no one signed in
+    player = str(kept[4]) if len(kept) > 4 else ""  # an older record: the name unknown
     token = str(kept[1])
     when = None if away is None else float(away)
     if token.startswith("$argon2"):
-        return Seat(str(kept[0]), "", when, sealed=token, account=account)
-    return Seat(str(kept[0]), token, when, account=account)
+        return Seat(str(kept[0]), "", when, sealed=token, account=account, player=player)
+    return Seat(str(kept[0]), token, when, account=account, player=player)
 
 
 # A seat token has 144 random bits: no guesser needs slowing, so its argon2id is cheap (the

@@ -53,6 +53,7 @@ class App:
         self.speaker = speaker
         self.cues = cues
         self.running = True
+        self.welcomed = False  # the title screen welcomed the player in full (once a run)
         self.dirty = True
         self.names = Names(_(DEFAULT_HOME), _(DEFAULT_AWAY))
         self.session = Session(seed, self.names)  # the match and the screens
@@ -206,7 +207,9 @@ class App:
         game = self.keeper.in_progress()
         self.show(WelcomeScreen(self, back_to=seat.theirs if seat is not None else "",
                                 in_progress=game,
-                                series="" if game else self.keeper.series_words()))
+                                series="" if game else self.keeper.series_words(),
+                                again=self.welcomed))
+        self.welcomed = True  # the welcome in full once a run
 
     def names_chosen(self, home: str, away: str) -> None:
         self.names = Names(home, away)
@@ -308,7 +311,8 @@ class App:
         if self.friends.turn(match):
             return  # the friend's turn: waiting for them
         self.show(decision_screen(self, self.session, self.names, self.telling,
-                                  self.keeper.in_series), interrupt=interrupt)
+                                  self.keeper.in_series, self.friends.online_game),
+                  interrupt=interrupt)
 
     def ask_concede(self) -> None:
         question = _("Concede the game? The {away} would win.").format(away=self.names.theirs)

@@ -20,16 +20,17 @@ from .words.verbosity import Telling
 
 
 def decision_screen(host: Host, session: Session, names: Names, telling: Telling,
-                    in_series: bool) -> Screen:
+                    in_series: bool, online: bool = False) -> Screen:
     """The screen for the decision the game waits on (the game over screen once it is over;
-    `in_series`: a next game of a series follows)."""
+    `in_series`: a next game of a series follows; `online`: the game was reached from the
+    lobby, which its end offers again)."""
     match = session.match
     assert match is not None
     decision, state = match.pending(), match.state
     if decision is None:
         assert state.outcome is not None
         return GameOverScreen(host, outcome_words(state.outcome, names), next_in_series=in_series,
-                              watched=names.watching)
+                              watched=names.watching, online=online)
     role = decision.role
     if decision.phase is Phase.COIN_TOSS:
         return CoinScreen(host)

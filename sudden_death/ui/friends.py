@@ -38,6 +38,7 @@ from .words.phrases import Names
 from .words.series import table_series_words
 from .words.situation import situation_words
 from .words.table import (
+    paired_words,
     rematch_asked_words,
     turn_limit_words,
     waiting_words,
@@ -96,6 +97,9 @@ class Friends:
         # until then instead of polling the link.
         self.wake: Alarm | None = None
         self.online = Online(app, self)  # the lobby's line is this table's too
+        # The game being played (or just over) was reached from the lobby: its end goes back
+        # there, even once its table is gone (the other player left).
+        self.online_game = False
 
     # -- what TablePlay asks of its host -------------------------------------------------------
 
@@ -178,6 +182,7 @@ class Friends:
             self.finder = None
 
     def _open(self, url: str | None, greeting: p.Host | p.Join | p.Resume) -> None:
+        self.online_game = False  # a friend's table: not the lobby's
         self.open_line(url, greeting, (), _("Connecting to the table."))
 
     def open_line(self, url: str | None, greeting: Greeting, before: tuple[p.Message, ...],
@@ -207,6 +212,12 @@ class Friends:
         else:
             self.app.start()
 
+    def back_to_lobby(self) -> None:
+        """After an online game (a player's or a spectator's): the lobby again, whatever the
+        table did meanwhile (the players gone, a rematch begun)."""
+        self.close_table()
+        self.online.back_to_lobby()
+
     def play_again(self) -> None:
         """Game over at a table: a rematch once both ask, or (the friend gone) Play a friend."""
         table = self.table
@@ -218,7 +229,7 @@ class Friends:
             table.link.send(p.Rematch())
             self.app.say(rematch_asked_words(self.app.names.theirs), category=Category.DECISION)
             return
-        online = table is not None and table.online
+        online = self.online_game or (table is not None and table.online)
         self.close_table()
         if online:
             self.online.back_to_lobby()
@@ -293,19 +304,20 @@ class Friends:
             save_seat(app.config_folder, SavedSeat(table.url, table.code, table.token,  # back
                                                    names.theirs))
         app.session.join_table(match, names)
+        self.online_game = table is not None and table.online
         app.names = app.session.names
         app.comfort.history.opponent = app.opponent
         if watching:
             self._watch_started(match)
             return
-        if table is not None and table.online:
-            # Translators: online: {mine} is the player's team, {theirs} the other player's.
-            words = _("You are the {mine}, against the {theirs}.")
+        if table is not None and table.online:  # an announcement: R says it again
+            app.say(paired_words(app.names.mine, app.names.theirs, table.their_player),
+                    interrupt=False, category=Category.NOTICE)
         else:
             # Translators: {mine} is the player's team, {theirs} the friend's team.
             words = _("You are the {mine}; your friend plays the {theirs}.")
-        app.say(words.format(mine=app.names.mine, theirs=app.names.theirs), interrupt=False,
-                category=Category.DECISION)
+            app.say(words.format(mine=app.names.mine, theirs=app.names.theirs),
+                    interrupt=False, category=Category.DECISION)
         if table is not None and table.turn_s:  # announced at the start, as WCAG asks
             app.say(app.keys.fill(turn_limit_words(table.turn_s)), interrupt=False,
                     category=Category.DECISION)

@@ -111,6 +111,7 @@ class TablePlay:
         self.online = self.in_lobby  # began in the lobby (ui/online.py), at a table or not
         self.turn_s = 0  # the table's turn limit, from its start (0: none)
         self.extensions = p.MAX_EXTENSIONS  # more time that may still be asked for this game
+        self.players: list[str] = []  # the seats' signed-in players, home first (from start)
 
     def start(self) -> None:
         self.link.start()
@@ -129,6 +130,13 @@ class TablePlay:
     def watching(self) -> bool:
         """A spectator's line: it hears the game, never acts in it."""
         return isinstance(self.greeting, p.Watch)
+
+    @property
+    def their_player(self) -> str:
+        """The other seat's signed-in player, as they typed their name ("": none known)."""
+        if self.seat is None or len(self.players) != 2:
+            return ""
+        return self.players[1 - self.seat]
 
     def greet(self, message: p.Host | p.Join | p.Quick | p.Watch) -> None:
         """From the lobby to a table, on the same (signed-in) line."""
@@ -251,6 +259,7 @@ class TablePlay:
 
     def _start(self, news: p.Start) -> None:
         home, away = news.names
+        self.players = list(news.players)
         if self.watching:
             self.match = RemoteMatch(self.link.send, None, news)
             self.game = TableGame(self.match)

@@ -177,6 +177,9 @@ class Start(Message, tag="start"):
     best_of: int = 1
     replay_ties: bool = False
     results: list[int | None] = []
+    # The seats' signed-in players as they typed their names, home first ("": none, or the
+    # computer), so each player hears whom they play (version 5).
+    players: list[str] = []
     turn_s: int = 0  # the table's turn limit (0: none), said when the game begins
 
 
@@ -313,6 +316,7 @@ class GamePlayed(msgspec.Struct, forbid_unknown_fields=True):
     scores: list[int]
     drive: int
     watching: int = 0
+    players: list[str] = []  # the seats' signed-in players, home first ("": none)
 
 
 class LobbyList(Message, tag="lobby"):

@@ -41,6 +41,8 @@ class TableRequests(Protocol):
 
     def leave(self) -> None: ...
 
+    def back_to_lobby(self) -> None: ...
+
 
 class OnlineRequests(Protocol):
     """What screens ask of online play (`ui/online.py`)."""

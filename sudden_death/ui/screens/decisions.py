@@ -149,25 +149,42 @@ class GameOverScreen(Screen):
     help_key = "game_over"
 
     def __init__(self, host: Host, summary: str, next_in_series: bool = False,
-                 watched: bool = False) -> None:
+                 watched: bool = False, online: bool = False) -> None:
         """`next_in_series`: the game was one of a series that goes on: Enter plays the
-        next. `watched`: a spectator's game: Enter goes back to the lobby."""
+        next. `watched`: a spectator's game: Enter goes back to the lobby. `online`: a game
+        reached from the lobby: Back to the lobby is a choice, and Escape takes it."""
         self.summary = summary
         self.next_in_series = next_in_series
         self.watched = watched
+        self.online = online or watched
         again = _("Next game of the series") if next_in_series else _("Play again")
+        lobby = (_("Back to the lobby"), host.friends.back_to_lobby)
+        choices = [(again, host.play_again)]
         if watched:
-            again = _("Back to the lobby")
+            choices = [lobby]
+        elif self.online:
+            choices.append(lobby)
         menu = Menu(_("Game over"), [Group(_("What next"), buttons(
-            [(again, host.play_again), (_("Quit"), host.quit)]))])  # nothing to lose
+            [*choices, (_("Quit"), host.quit)]))])  # nothing to lose
+        if self.online:
+            self.help_key = "game_over_watched" if watched else "game_over_online"
         super().__init__(host, menu)
 
     def prompt(self) -> str:
         if self.watched:
             return _("Back to the lobby, or quit?")
+        if self.online:
+            return _("Play again, back to the lobby, or quit?")
         if self.next_in_series:
             return _("The next game of the series, or quit?")
         return _("Play again or quit?")
+
+    def on_escape(self) -> bool:
+        """Online, Escape is the way back to the lobby (not Quit's question)."""
+        if not self.online:
+            return False
+        self.host.friends.back_to_lobby()
+        return True
 
     def focus_words(self) -> str:
         return self.menu.describe(entering=True)

@@ -184,6 +184,7 @@ class TableWaitScreen(Screen):
         label = _("Concede the game") if self.in_game else _("Leave the table")
         if watching:
             label = _("Stop watching")
+            self.help_key = "watching"  # a spectator's own F1, not a seat's
         action = host.ask_concede if self.in_game else host.friends.leave
         menu = Menu(words, [Group(_("Waiting"), [Item(words, ItemKind.TEXT),
                                                  *buttons([(label, action)])])])

@@ -188,10 +188,12 @@ class LobbyScreen(Screen):
             items.append(Item(open_table_words(table), ItemKind.BUTTON,
                               press=self._joiner(table)))
             jumps.append(table.host)
+        watch_key = self.host.keys.names(Command.ACTIVATE, typing=True)
         for game in self.listing.games:
-            items.append(Item(game_played_words(game), ItemKind.BUTTON,
+            items.append(Item(game_played_words(game, watch_key), ItemKind.BUTTON,
                               press=self._watcher(game)))
-            jumps.append(game.names[0])
+            jumps.append(game.players[0] if game.players and game.players[0]
+                         else game.names[0])  # the first word heard
         others = [name for name in self.listing.here if name != self.me]
         for name in others:
             items.append(Item(person_words(name, online.is_muted(name)), ItemKind.BUTTON,
@@ -263,6 +265,13 @@ class LobbyScreen(Screen):
 
     def on_command(self, command: Command) -> bool:
         return False
+
+    def confirm(self) -> None:
+        """Enter on the one entry that is not a button, "Nobody else is in the lobby.": what
+        the list will do, not a hint about buttons."""
+        self.host.cue("menu_edge")
+        self.host.say(_("Nobody to choose yet: players are listed here as they come, and you "
+                        "hear when a table opens or a game begins."), category=Category.MENU)
 
     def on_escape(self) -> bool:
         self.host.online.leave()

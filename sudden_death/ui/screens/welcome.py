@@ -30,12 +30,14 @@ class WelcomeScreen(Screen):
     help_key = "welcome"
 
     def __init__(self, host: Host, back_to: str = "", in_progress: str = "",
-                 series: str = "") -> None:
+                 series: str = "", again: bool = False) -> None:
         """`back_to`: the friend's team at a table this game was playing when it last ended
         without leaving (a crash): then the first choice goes back to that table.
         `in_progress`: a saved game against the computer, in words: the first choice
         resumes it. `series`: a kept series with no game in progress, in words: the first
-        choice plays its next game."""
+        choice plays its next game. `again`: the welcome was heard already in this run, so
+        the screen is named in two words, not welcomed in full again (F1 still has it)."""
+        self.again = again
         back = [(_("Back to your table with the {theirs}").format(theirs=back_to),
                  host.friends.resume_table)] if back_to else []
         if in_progress:
@@ -64,6 +66,9 @@ class WelcomeScreen(Screen):
         super().__init__(host, menu)
 
     def prompt(self) -> str:
+        if self.again:
+            # Translators: back on the title screen, after the welcome was heard once.
+            return _("Title screen.")
         # Translators: {help} is a key, as "F1".
         return self.host.keys.fill(_(
             "Welcome to Sudden Death, an American football card game you play by ear. "

@@ -92,6 +92,13 @@ def _screens() -> dict[str, str]:
             "meanwhile. The game goes on by itself as soon as your friend is ready. Before the "
             "game, {back} leaves the table; during it, {back} asks whether to quit."
         ),
+        "watching": _(
+            "Watching a game from the lobby: you hear every step as both teams do, each by "
+            "name, and a card only once both sides have shown it; you never choose. "
+            "{situation}, {repeat} and the history work as in a game. {chat} sends a line to "
+            "the others watching, for a player with a name; the players never hear it. "
+            "{back} stops watching and goes back to the lobby."
+        ),
         "online_server": _(
             "No server for playing online is set. Type the address of one, such as "
             "example.org:8765; each character is read back, and {erase} removes the last. "
@@ -121,10 +128,11 @@ def _screens() -> dict[str, str]:
             "table of yours for anyone to join; Play the computer opens one with the coach in the "
             "other seat, never rated, that others may watch. Chat in the lobby sends a line to "
             "everyone here. Then come the open tables ({activate} joins one), the games being "
-            "played ({activate} watches one), and who is here ({activate} on a player mutes their "
-            "chat for this session, and again hears it). A letter jumps to the next entry that "
-            "begins with it. Tables opening and going are told with a soft sound and a short line; "
-            "Settings, Lobby news, turns that off. {back} leaves the lobby."
+            "played, each named by who plays it ({activate} watches one), and who is here "
+            "({activate} on a player mutes their chat for this session, and again hears it). A "
+            "letter jumps to the next entry that begins with it. A game beginning, and tables "
+            "opening and going, are told with a soft sound and a short line; Settings, Lobby "
+            "news, turns that off. {back} leaves the lobby."
         ),
         "rating": _(
             "Your rating on the server: the rating, your place among rated players, your last "
@@ -167,6 +175,14 @@ def _screens() -> dict[str, str]:
             "{matchups} reads each of your calls against each of theirs."
         ),
         "game_over": _("The game is over. Play again with the same team names, or quit."),
+        "game_over_online": _(
+            "The game is over. Play again asks the other player for a rematch at the same "
+            "table. Back to the lobby, or {back}, returns to the lobby; Quit ends the game."
+        ),
+        "game_over_watched": _(
+            "The game you watched is over. Back to the lobby, or {back}, returns to the "
+            "lobby, whatever the players do next; Quit ends the game."
+        ),
         "confirm": _(
             "A question. Choose Yes or No with {previous_item} and {next_item} and press "
             "{activate}. {back} means No."

@@ -425,7 +425,8 @@ class Narrator:
                        if self.telling.computer_swaps else "")
         if self.brief:
             logged = " ".join(said for said in (mine_said, theirs_said) if said)
-            return Line(theirs_said, cue="reveal", category=Category.COMPUTER,
+            said = " ".join(words for words in (_own_swap_brief(my_swap), theirs_said) if words)
+            return Line(said, cue="reveal", category=Category.COMPUTER,
                         logged=logged if mine_said else "")
         hands = ""
         if self.explains:
@@ -504,6 +505,16 @@ def _to_goal(yards: int) -> str:
     """Detailed: "25 yards to the goal line." """
     return n_("{count} yard to the goal line.", "{count} yards to the goal line.",
               yards).format(count=yards)
+
+
+def _own_swap_brief(swap: object) -> str:
+    """Short verbosity: the card the player brought in, in a word ("Blitz in."), so a player
+    who pressed Enter hears that it went in before the other team's answer ("" for a keep)."""
+    if not isinstance(swap, Swap) or swap.kind is SwapKind.KEEP or swap.into is None:
+        return ""
+    # Translators: short verbosity: the player's own swap went in; {card} is the card brought
+    # in ("Blitz in.").
+    return _("{card} in.").format(card=_(card_name(swap.into)))
 
 
 def _swap_words(swap: object, who: str, short: bool = False) -> str:

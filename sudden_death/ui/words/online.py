@@ -17,17 +17,40 @@ def open_table_words(table: p.OpenTable) -> str:
     return _("The {team}' table, waiting for a player").format(team=table.host)
 
 
-def game_played_words(game: p.GamePlayed) -> str:
-    """'Hawks 7, Bears 3, drive 2; 2 watching': what both seats have heard already."""
+def game_players_words(game: p.GamePlayed) -> str:
+    """Who plays a lobby game: "Anna against Ben" by the players' names where they have one
+    (else the team's), so two quick games of the Hawks and the Bears sound apart."""
+    home, away = (game.players if len(game.players) == 2 else ["", ""])
+    # Translators: who plays a game in the lobby: players' names, or teams ("Anna against Ben").
+    return _("{home} against {away}").format(home=home or game.names[0],
+                                             away=away or game.names[1])
+
+
+def game_played_words(game: p.GamePlayed, watch_key: str = "") -> str:
+    """'Anna against Ben: Hawks 7, Bears 3, drive 2; 2 watching. Enter watches.': who plays
+    and what both seats have heard already; before the kick-off, no drive 0. `watch_key`:
+    the key that watches it, said last."""
     home, away = game.names
-    # Translators: a game in the lobby: both teams and their scores, and which drive it is in.
-    words = _("{home} {home_score}, {away} {away_score}, drive {drive}").format(
-        home=home, away=away, home_score=game.scores[0], away_score=game.scores[1],
-        drive=game.drive)
+    if game.drive:
+        # Translators: a game in the lobby: both teams and their scores, and which drive it is
+        # in.
+        words = _("{home} {home_score}, {away} {away_score}, drive {drive}").format(
+            home=home, away=away, home_score=game.scores[0], away_score=game.scores[1],
+            drive=game.drive)
+    else:
+        # Translators: a game in the lobby that has not reached its kick-off yet.
+        words = _("{home} and {away}, before the kick-off").format(home=home, away=away)
+    if any(game.players):
+        # Translators: a game in the lobby: {players} is who plays it ("Anna against Ben"),
+        # {game} its teams and score.
+        words = _("{players}: {game}").format(players=game_players_words(game), game=words)
     if game.watching:
         # Translators: after a lobby game: how many people watch it.
         words += "; " + n_("{count} watching", "{count} watching",
                            game.watching).format(count=game.watching)
+    if watch_key:
+        # Translators: after a game in the lobby: {key} (as "Enter") watches it.
+        words += ". " + _("{key} watches.").format(key=watch_key)
     return words
 
 
@@ -63,13 +86,23 @@ def muted_words(name: str, muted: bool, team: bool = False) -> str:
 
 
 def lobby_news_words(before: p.LobbyList, now: p.LobbyList) -> str:
-    """What changed in the lobby, in one short line ('' for nothing worth a word): a table
-    opened or gone, a game begun. Who came and went is left to the list: a busy lobby's
+    """What changed in the lobby, in one short line ('' for nothing worth a word): a game
+    begun, a table opened or gone. Who came and went is left to the list: a busy lobby's
     comings would be a stream."""
     was = {table.code for table in before.tables}
     opened = [table for table in now.tables if table.code not in was]
-    gone = len(was - {table.code for table in now.tables})
+    played = {game.code for game in before.games}
+    begun = [game for game in now.games if game.code not in played]
+    # A table that filled is a game begun, not a table gone.
+    gone = len(was - {table.code for table in now.tables} - {game.code for game in begun})
     parts = []
+    if len(begun) == 1:
+        # Translators: a game just began in the lobby: {players} is who plays it ("Anna
+        # against Ben").
+        parts.append(_("A game began: {players}.").format(players=game_players_words(begun[0])))
+    elif begun:
+        parts.append(n_("{count} game began.", "{count} games began.",
+                        len(begun)).format(count=len(begun)))
     if len(opened) == 1:
         # Translators: a table just opened in the lobby: {team} is its host's team.
         parts.append(_("New table: the {team}'.").format(team=opened[0].host))

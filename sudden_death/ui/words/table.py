@@ -96,6 +96,18 @@ def waiting_words(name: str) -> str:
     return _("Waiting for the {name}.").format(name=name)
 
 
+def paired_words(mine: str, theirs: str, player: str) -> str:
+    """Online, as the game begins: the player's team and whom they play, by their name on the
+    server when they have one."""
+    if player:
+        # Translators: online: {mine} is the player's team, {player} the other player's name
+        # on the server and {theirs} their team ("You are the Hawks; Ben plays the Bears.").
+        return _("You are the {mine}; {player} plays the {theirs}.").format(
+            mine=mine, player=player, theirs=theirs)
+    # Translators: online: {mine} is the player's team, {theirs} the other player's.
+    return _("You are the {mine}, against the {theirs}.").format(mine=mine, theirs=theirs)
+
+
 def joined_words(name: str) -> str:
     # Translators: {name} is the friend's team, which has just taken the other seat.
     return _("The {name} joined your table.").format(name=name)
