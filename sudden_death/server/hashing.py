@@ -6,7 +6,10 @@ sign-ups from a few addresses queued everything behind it: a plain new table els
 15 s, a sign-in 9 s (issue 59). Here the slow hashes have their own few threads, and a hash
 is refused at once (never queued) when its address already has `hashes_per_address` asked
 and not yet done, or the server `hashes_queued` in all: the client hears `slow_down` or
-`busy` in words and may try again, and the backlog, its memory and its wait stay bounded.
+`busy` in words and may try again, and the backlog, its memory and its wait stay bounded. A
+name's owner signing in with their password from their usual address (`sign_ins.py`) has
+`hashes_for_owners` more in all kept for them, so a flood from strangers, who cannot make an
+address usual without the password, never refuses them: they wait at most for the queue.
 Cheap work (a token's seal, a seat's check, a file read) stays on the default executor, so
 it never waits behind a password.
 
@@ -48,10 +51,12 @@ class Hashing:
         self.asked: dict[str, int] = {}  # per address: asked and not yet done
         self.total = 0
 
-    def take(self, address: str) -> None:
-        """Count a hash for `address`, or raise HashRefused without counting it."""
+    def take(self, address: str, owner: bool = False) -> None:
+        """Count a hash for `address`, or raise HashRefused without counting it; `owner`: a
+        name's owner from their usual address, who may use the places kept for owners."""
+        kept = self.limits.hashes_for_owners if owner else 0
         with self.lock:
-            if self.total >= self.limits.hashes_queued:
+            if self.total >= self.limits.hashes_queued + kept:
                 raise HashRefused(p.BUSY, "the server has too many passwords to check now; "
                                           "try again in a few seconds")
             if self.asked.get(address, 0) >= self.limits.hashes_per_address:
@@ -69,9 +74,9 @@ class Hashing:
             else:
                 self.asked.pop(address, None)
 
-    async def run(self, address: str, work: Callable[[], T]) -> T:
+    async def run(self, address: str, work: Callable[[], T], owner: bool = False) -> T:
         """`work()` on the slow threads, counted for `address` until it is done."""
-        self.take(address)
+        self.take(address, owner)
         try:
             future: Future[T] = self.pool.submit(work)
         except RuntimeError:  # the pool is shut: the server is stopping

@@ -36,6 +36,7 @@ class Limits:
     hash_threads: int = 2
     hashes_per_address: int = 2  # ...one address may have this many asked and not yet done...
     hashes_queued: int = 16  # ...and all addresses together this many: past either, refused
+    hashes_for_owners: int = 8  # more in all kept for owners signing in from a usual address
     open_tables: int = 4  # tables waiting for a player, hosted from one address...
     public_tables: int = 500  # ...and public ones waiting in all (the lobby's own cap)
 

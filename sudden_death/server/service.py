@@ -467,7 +467,8 @@ class TableService:
                                                token=message.token)
             else:
                 done = await self.hashing.run(address, partial(
-                    self.accounts.sign_in, message.name, message.password))
+                    self.accounts.sign_in, message.name, message.password),
+                    owner=self.sign_ins.usual(name, address))
         except HashRefused as error:
             if isinstance(message, p.SignUp):
                 self.account_tries.refund(address)
