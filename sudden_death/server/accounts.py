@@ -4,11 +4,12 @@ renewable token, and no CAPTCHA or e-mail (a player who cannot see signs up by e
 One SQLite file (`accounts.sqlite3` in `--data DIR`, or in memory without one), beside the
 tables' file: an account is its name as typed, the name folded as an ear compares it (no case,
 accents or spaces: `wire/names.py`; its key, which tokens and ratings name), the name's two
-skeletons (look-alikes written as their prototypes: no two accounts share one, so "Аnna" with
-a Cyrillic А cannot sign up beside "Anna"), the password's argon2id hash with argon2-cffi's default
-cost (slow to guess on purpose), and the argon2id hashes of its sign-in tokens (cheap: a token
-has 144 random bits). The password and the tokens themselves are kept nowhere. Every call
-here hashes, so the service makes them on a thread, never on its event loop.
+skeletons (look-alikes written as their prototypes: no two accounts share one, so "Аnna"
+with a Cyrillic А cannot sign up beside "Anna"), the password's argon2id hash with
+argon2-cffi's default cost (slow to guess on purpose), and the argon2id hashes of its sign-in
+tokens (cheap: a token has 144 random bits). The password and the tokens themselves are kept
+nowhere. Every call here hashes, so the service makes them on a thread, never on its event
+loop (the slow ones on its own bounded threads: hashing.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """When two team names are one to a listener: the same letters whatever their case, accents
 and spaces ("Hawks", "the hawks" is not the same, but "HAWKS", "Hâwks" and "Haw ks" are), and
 whatever look-alikes stand for them ("Наwks" with a Cyrillic Н, a small-capital ᴀ, a variation
-selector after a letter: `alike`, from Unicode's skeleton in `look_alike.py`).
+selector after a letter: `skeletons`, from Unicode's skeleton in `look_alike.py`).
 
 Both sides use it: the server refuses a second seat with the first one's name, and the game
 refuses a computer team named as the player's, so a final score never names one team twice.
