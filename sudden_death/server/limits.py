@@ -44,7 +44,7 @@ class Limits:
                    connect_burst=max(base.connect_burst, players),
                    connects_per_s=max(base.connects_per_s, players / 16),
                    failed_tries=max(base.failed_tries, players // 3),
-                   open_tables=max(base.open_tables, players))
+                   open_tables=max(base.open_tables, players // 4))
 
 
 @dataclass
