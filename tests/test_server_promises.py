@@ -478,3 +478,52 @@ def test_whatever_a_spectator_hears_both_seats_heard_already_in_the_same_order(
             assert is_subsequence(watched, heard[guest]), watched
 
     run(scenario)
+
+
+# -- kin: the lobby's end, a table's chat and its end ----------------------------------------
+
+def test_a_lobby_line_that_sits_at_a_table_hears_the_lobby_no_more() -> None:
+    """Protocol: `lobby` is heard "now and again as it changes, until this line hosts, joins
+    or goes"."""
+    async def scenario() -> None:
+        async with server() as lab:
+            lab.service.lobby_every_s = 0.01
+            seated_line = await lab.connect()
+            await seated_line.send(p.encode(p.Lobby()))
+            assert (await receive(seated_line))["type"] == "lobby"
+            watching = await lab.connect()  # a second lobby line, to know the changes came
+            await watching.send(p.encode(p.Lobby()))
+            await receive(watching)
+            await seated_line.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", public=True)))
+            seated = await until(seated_line, "seated")
+            for name in ("Owls", "Lions"):  # the lobby changes twice more
+                other = await lab.connect()
+                await other.send(p.encode(p.Host(p.PROTOCOL_VERSION, name, public=True)))
+                await receive(other)
+            while len((await until(watching, "lobby"))["tables"]) < 3:
+                pass
+            assert [message["type"] for message in await drained(seated_line)] == []
+            assert seated["seat"] == int(AWAY)
+
+    run(scenario)
+
+
+def test_a_seat_leaving_reaches_the_spectator_and_a_chat_line_only_the_other_seat() -> None:
+    """Protocol: `said` is "the other seat's chat line" (never back to its sender, never a
+    spectator); a spectator hears "a seat leaving" (`left`), but not `away`."""
+    async def scenario() -> None:
+        async with server() as lab:
+            host, guest, host_seat, _ = await seated_pair(lab)
+            spectator, _start = await watch(lab, host_seat["code"])
+            await until(host, "watching")
+            await until(guest, "watching")
+            await host.send(p.encode(p.Chat("good  luck")))
+            assert await receive(guest) == {"type": "said", "name": "Hawks", "text": "good luck"}
+            assert await drained(host) == []  # never its own line back
+            await guest.close()  # the guest drops; then the host leaves: the table ends
+            assert (await until(host, "away"))["name"] == "Bears"
+            await host.send(p.encode(p.Leave()))
+            assert await drained(spectator) == [{"type": "left", "name": "Hawks",
+                                                 "reason": "left"}]
+
+    run(scenario)
