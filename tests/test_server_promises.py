@@ -210,7 +210,6 @@ def test_the_turn_clock_stops_for_a_seat_that_is_away_and_runs_again_when_it_is_
             seated = await receive(host)
             code = seated["code"]
             table = lab.service.tables[code]
-            table.turn_s = 1  # shorter than any host may ask, for the test's sake
             guest = await lab.connect()
             await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
             guest_seat = await receive(guest)
@@ -220,8 +219,9 @@ def test_the_turn_clock_stops_for_a_seat_that_is_away_and_runs_again_when_it_is_
             await guest.close()
             await until(host, "away")
             assert (code, HOME) not in turns  # away: waited for, not timed
-            assert [message["type"] for message in await drained(host, 2.0)] == []  # no
-            assert table.step == 0  # time_up, nothing played for it past its turn
+            table.turn_s = 1  # shorter than any host may ask, for the test's sake
+            assert [message["type"] for message in await drained(host, 1.5)] == []  # no
+            assert table.step == 0 and not turns  # time_up, nothing played past a turn
             back = await lab.connect()
             await back.send(p.encode(p.Resume(p.PROTOCOL_VERSION, code, guest_seat["token"])))
             await until(back, "start")
@@ -273,19 +273,19 @@ def test_the_warning_goes_to_the_seat_that_owes_the_step_and_the_end_to_both_sea
             await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
             await until(guest, "start")
             spectator, _start = await watch(lab, code)
-            guest_heard = [await until(guest, "time_warning")]
-            while guest_heard[-1]["type"] != "update":
-                guest_heard.append(await receive(guest))
-            kinds = [message["type"] for message in guest_heard]
-            assert kinds[0] == "time_warning" and "time_up" in kinds  # warned, then the end
-            assert guest_heard[0] == {"type": "time_warning", "seconds": 1, "extensions": 10}
             host_heard = [await receive(host)]
             while host_heard[-1]["type"] != "update":
                 host_heard.append(await receive(host))
             host_kinds = [message["type"] for message in host_heard]
             assert "time_warning" not in host_kinds  # not the host's turn
             assert {"type": "time_up", "name": "Bears"} in host_heard
-            table.turn_s = 0  # no more turns: the spectator's stream, then quiet
+            guest_heard = [await until(guest, "time_warning")]
+            while guest_heard[-1]["type"] != "update":
+                guest_heard.append(await receive(guest))
+            kinds = [message["type"] for message in guest_heard]
+            assert kinds[0] == "time_warning" and "time_up" in kinds  # warned, then the end
+            assert guest_heard[0] == {"type": "time_warning", "seconds": 1, "extensions": 10}
+            lab.service.turn_clock.forget(code)  # no more turns: the spectator's stream
             watched = [message["type"] for message in await drained(spectator)]
             assert watched == ["update"]  # the toss played for the Bears: no warning, no end
 
@@ -525,5 +525,23 @@ def test_a_seat_leaving_reaches_the_spectator_and_a_chat_line_only_the_other_sea
             await host.send(p.encode(p.Leave()))
             assert await drained(spectator) == [{"type": "left", "name": "Hawks",
                                                  "reason": "left"}]
+
+    run(scenario)
+
+
+def test_with_both_seats_away_nobody_is_stood_in_for_and_the_table_ends_at_the_wait() -> None:
+    """Protocol: "With both seats away, nobody is stood in for, and the table ends when the
+    wait runs out (`left`, `timeout`)": the computer never plays a game nobody is at."""
+    async def scenario() -> None:
+        async with server() as lab:
+            host, guest, host_seat, _ = await seated_pair(lab)
+            code = host_seat["code"]
+            table = lab.service.tables[code]
+            table.seat_wait_s = 2  # the computer would come at half of it
+            await asyncio.gather(guest.close(), host.close())  # both drop at once
+            await settled(lambda: code in lab.service.ended)
+            ended = lab.service.ended[code]
+            assert ended.computer == set() and ended.step == 0  # nothing played for them
+            assert ended.left and ended.left_why == "timeout"
 
     run(scenario)
