@@ -7,6 +7,7 @@ frames a real server sent; the app is the real one, its speech recorded."""
 from __future__ import annotations
 
 import asyncio
+import json
 import unicodedata
 from pathlib import Path
 
@@ -107,6 +108,15 @@ async def computer_frames() -> dict[str, str]:
         leaver, stayer, _, _ = await seated_pair(lab)
         await leaver.send(p.encode(p.Leave()))
         await next_computer(stayer)
+        hawks = await lab.connect()  # a guest's seated and start, and a spectator's start
+        await hawks.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+        code = json.loads(await hawks.recv())["code"]
+        bears = await lab.connect()
+        await bears.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
+        frames["seated"], frames["start"] = str(await bears.recv()), str(await bears.recv())
+        cleo = await lab.connect()
+        await cleo.send(p.encode(p.Watch(p.PROTOCOL_VERSION, code, "Cleo")))
+        frames["watch_start"] = str(await cleo.recv())
     return frames
 
 
@@ -121,7 +131,7 @@ def test_the_computer_in_the_other_seat_is_said_for_the_reason_the_server_gave(
     """Protocol: `computer` `away` ("the seat is its player's again the moment they
     resume"), `gone` (past the seat wait: it finishes the game) and `left` (the player left
     mid-game: it finishes the game at once) each have their own words."""
-    assert sorted(frames) == ["away", "gone", "left"]
+    assert {"away", "gone", "left"} <= set(frames)
     speaker = RecordingSpeaker()
     app = started_app(tmp_path, speaker)
     expected = {
@@ -136,3 +146,38 @@ def test_the_computer_in_the_other_seat_is_said_for_the_reason_the_server_gave(
         heard = len(speaker.spoken)
         line.tick()
         assert said(speaker, heard) == [words], reason
+
+
+def test_the_other_seats_choice_is_said_as_made_and_never_ones_own_nor_to_a_spectator(
+        tmp_path: Path, frames: dict[str, str], monkeypatch: pytest.MonkeyPatch) -> None:
+    """Protocol: `committed`: "Both seats hear it: the one that chose, and the other, whose
+    game says 'The Hawks have chosen' (never what)"; a spectator's game is told the reveal."""
+    greetings: dict[str, p.Join | p.Watch] = {
+        "seat": p.Join(p.PROTOCOL_VERSION, "123456", "Bears"),
+        "spectator": p.Watch(p.PROTOCOL_VERSION, "123456")}
+    starts = {"seat": [frames["seated"], frames["start"]], "spectator": [frames["watch_start"]]}
+    for who, greeting in greetings.items():
+        speaker = RecordingSpeaker()
+        app = started_app(tmp_path / who, speaker)
+        line = TablePlay(app.friends, URL, greeting)
+        app.friends.table = line
+        inbox: list[object] = [p.decode_server(frame) for frame in starts[who]]
+
+        def poll(inbox: list[object] = inbox) -> list[object]:
+            out = list(inbox)
+            inbox.clear()
+            return out
+
+        monkeypatch.setattr(line.link, "poll", poll)  # as the line hands the game its news
+        line.tick()
+        assert line.match is not None, who
+        heard = {}
+        for seat in (0, 1):  # the Bears (home, this seat) and the Hawks choose
+            inbox.append(p.Committed(line.match.step, seat))
+            count = len(speaker.spoken)
+            line.tick()
+            heard[seat] = said(speaker, count)
+        if who == "seat":
+            assert heard == {0: [], 1: ["The Hawks have chosen."]}
+        else:
+            assert heard == {0: [], 1: []}, heard
