@@ -604,3 +604,24 @@ def test_a_quick_player_is_never_left_silent_at_a_table_whose_host_dropped() -> 
             assert "away" in heard and "computer" in heard, heard
 
     run(scenario)
+
+
+def test_a_spectator_coming_back_from_a_step_hears_the_events_the_seats_heard_since() -> None:
+    """Protocol: `watch`'s `step` is "the last step heard, when coming back": its `start`
+    carries the events of every later step, as the seats heard them, and no earlier one."""
+    async def scenario() -> None:
+        async with server(seed=43) as lab:
+            host, guest, host_seat, _ = await seated_pair(lab)
+            table = lab.service.tables[host_seat["code"]]
+            await to_a_card_step(table, {AWAY: host, HOME: guest})
+            updates = [message for message in await drained(guest)
+                       if message["type"] == "update"]
+            assert len(updates) >= 2 and updates[-1]["step"] == table.step
+            since = updates[0]["step"]  # heard the first step, then the line dropped
+            _spectator, frame = await watch(lab, host_seat["code"], "Cleo", since)
+            start = json.loads(frame)
+            assert start["step"] == table.step
+            assert start["events"] == [event for update in updates[1:]
+                                       for event in update["events"]]
+
+    run(scenario)
