@@ -626,3 +626,26 @@ def test_a_spectator_coming_back_from_a_step_hears_the_events_the_seats_heard_si
                                        for event in update["events"]]
 
     run(scenario)
+
+
+def test_a_rematch_asked_reaches_the_other_seat_only_and_its_start_the_spectator_too() -> None:
+    """Protocol: `rematch_asked` is "the other seat would play again" (to that seat alone);
+    the new game's `start` reaches both seats and the spectator, which hears every game at
+    the table."""
+    async def scenario() -> None:
+        async with server() as lab:
+            host, guest, host_seat, _ = await seated_pair(lab)
+            spectator, _start = await watch(lab, host_seat["code"])
+            await guest.send(p.encode(p.Act(0, [action_to_wire(Concede())])))  # game over
+            ended = await until(guest, "update")
+            assert await until(host, "update") == ended == await receive(spectator)
+            await host.send(p.encode(p.Rematch()))
+            assert await until(guest, "rematch_asked") == {"type": "rematch_asked",
+                                                           "name": "Hawks"}
+            assert await drained(host) == [] and await drained(spectator) == []
+            await guest.send(p.encode(p.Rematch()))
+            again = await until(host, "start")
+            assert await until(guest, "start") == again and again["step"] == 0
+            assert await receive(spectator) == again
+
+    run(scenario)
