@@ -51,7 +51,7 @@ class Limits:
                    connects_per_s=max(base.connects_per_s, players / 16),
                    failed_tries=max(base.failed_tries, players // 3),
                    hashes_per_address=max(base.hashes_per_address, players // 16),
-                   open_tables=max(base.open_tables, players))
+                   open_tables=max(base.open_tables, players // 4))
 
 
 @dataclass

@@ -336,6 +336,9 @@ class TableService:
         if table is None or table.over:
             self.addresses.failed(address)
             raise p.ProtocolError(p.NO_TABLE, f"no game is being played at {message.code!r}")
+        if not table.full:  # a real code, but nothing to watch yet
+            raise p.ProtocolError(p.NOT_NOW, "the game at that table has not begun; watch it "
+                                             "once both teams are there")
         name = _checked_name(message.name) if spaced(message.name) else signed_as
         watching = self.watchers.setdefault(table.code, {})
         watching[connection] = name
