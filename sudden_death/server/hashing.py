@@ -13,10 +13,10 @@ address usual without the password, never refuses them: they wait at most for th
 Cheap work (a token's seal, a seat's check, a file read) stays on the default executor, so
 it never waits behind a password.
 
-Sign-in tokens are checked the same way on a lane of their own (`Hashing(limits, 1,
-"sign-in tokens")`): a token's hash is cheap (20 ms, five of them for an account's five
+Sign-in tokens are checked the same way on a lane of their own (`Hashing(limits,
+what="sign-in tokens")`): a token's hash is cheap (20 ms, five of them for an account's five
 tokens), but tokens from many addresses at once would otherwise fill the default executor
-that seals new seats; on their own thread, under the same bounds, they cannot.
+that seals new seats; on their own threads, under the same bounds, they cannot.
 
 A slot is freed when its hash is done, not when its client goes: a line that sends a sign-up
 and hangs up still holds its slot until the thread has finished, so hanging up frees nothing.

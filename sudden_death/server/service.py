@@ -113,7 +113,7 @@ class TableService:
         self.name_tries = Addresses(self.limits)
         self.sign_ins = SignIns(self.account_tries, self.name_tries)
         self.hashing = Hashing(self.limits)
-        self.token_checks = Hashing(self.limits, 1, "sign-in tokens")
+        self.token_checks = Hashing(self.limits, what="sign-in tokens")
         self.ladder = Ladder(self.accounts)
         self.turn_clock = TurnClock(self._time_warning, self._time_up)
 
