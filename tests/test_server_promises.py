@@ -315,6 +315,9 @@ class FakeLoop:
         self.timers.append(timer)
         return timer
 
+    def time(self) -> float:
+        return self.now
+
     def run_until(self, when: float) -> None:
         while due := sorted((timer for timer in self.timers
                              if not timer.cancelled and timer.when <= when),
@@ -548,11 +551,6 @@ def test_with_both_seats_away_nobody_is_stood_in_for_and_the_table_ends_at_the_w
     run(scenario)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a real bug: `watch` of a table still waiting for its second player (a public one is "
-    "in the lobby's `tables`, code and all) crashes the line's handler: Table.names() has "
-    "no home seat yet (KeyError in TableService._watch via Table.resumed), so the spectator "
-    "hears no answer in words, only a close with 1011 (internal error)"))
 def test_watching_a_table_still_waiting_for_its_player_is_answered_in_words() -> None:
     """Protocol: `watch` is "answered `start`", or refused (`no_table` for a code with no
     game); every refusal is answered in words, and the table's seat is untouched."""
@@ -567,7 +565,7 @@ def test_watching_a_table_still_waiting_for_its_player_is_answered_in_words() ->
                 answer = await receive(spectator)
             except Exception as error:  # the line closed with no word: the bug
                 pytest.fail(f"no answer, the line closed: {error!r}")
-            assert answer["type"] in ("start", "refused"), answer
+            assert answer["type"] == "refused" and answer["code"] == p.NOT_NOW, answer
             guest = await lab.connect()  # the table still takes its player
             await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
             assert (await receive(guest))["type"] == "seated"
@@ -576,12 +574,6 @@ def test_watching_a_table_still_waiting_for_its_player_is_answered_in_words() ->
     run(scenario)
 
 
-@pytest.mark.xfail(strict=True, reason=(
-    "a real bug: a quick table whose waiting host's line dropped stays in `quick` (and in "
-    "the lobby), so the next quick player is seated there and the game starts; but the "
-    "stand-in is only armed in TableService._gone when the table was full, so the player "
-    "hears neither `away` nor `computer` and waits out the host's whole seat wait "
-    "(600 s by default) with no word"))
 def test_a_quick_player_is_never_left_silent_at_a_table_whose_host_dropped() -> None:
     """Protocol: a dropped seat is waited for (`away`), and "while the other seat is there,
     the computer takes the dropped seat after 30 s". A quick player paired with a host whose
