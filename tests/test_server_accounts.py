@@ -344,3 +344,23 @@ def test_a_name_and_any_look_alike_of_it_are_one_name(pair: tuple[str, str]) -> 
         with pytest.raises(AccountError) as refused:
             accounts.sign_up(written, PASSWORD)
         assert refused.value.code in (p.NAME_TAKEN, p.BAD_NAME)  # an invisible control: bad
+
+
+def test_a_player_signing_in_often_with_the_right_password_is_never_slowed() -> None:
+    """A right sign-in is counted when it arrives and given back once right: only wrong ones
+    make an address wait (its hashes are bounded apart: test_server_hashing.py)."""
+    async def scenario() -> None:
+        async with server(limits=Limits(failed_tries=3)) as lab:
+            line = await lab.connect()
+            await line.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
+            assert (await receive(line))["type"] == "signed_in"
+            for _ in range(5):
+                await line.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
+                assert (await receive(line))["type"] == "signed_in"
+            for guess in range(3):
+                await line.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "Anna", f"guess {guess}")))
+                assert (await receive(line))["code"] in (p.BAD_SIGN_IN, p.SLOW_DOWN)
+            await line.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
+            assert (await receive(line))["code"] == p.SLOW_DOWN  # its own guesses count
+
+    run(scenario)

@@ -13,8 +13,9 @@ at once each got their guesses in. Now:
   owner's usual address: it counts against that address only, never the name's strangers'
   count. A password from any other address counts against the name as well, so strangers
   together get `failed_tries` guesses a minute at a name, however many addresses they use.
-- Every password tried (right or wrong) and every sign-up counts against its address: each
-  costs a slow hash.
+- Each sign-up, and each sign-in until it turns out right, counts against its address. A
+  right one is given back: a player signing in often is no guesser, and what their hashes
+  cost is bounded by `hashing.py` (a few at once per address, right ones too).
 
 The trade-off: an owner at a new address while a stranger guesses their name waits, with
 their password, for the minute to pass; their kept token works meanwhile, and the game keeps
@@ -60,14 +61,12 @@ class SignIns:
         return 0.0
 
     def answered(self, name: str, address: str, *, right: bool, token: bool = False) -> None:
-        """The try's outcome: a right one is the owner's, whose address is usual from now on;
-        its count against the name goes back, and a token's against its address too (a
-        password's stays: it cost a slow hash)."""
+        """The try's outcome: a right one is the owner's, whose address is usual from now on,
+        and its counts against the name and the address go back."""
         if not right:
             return
         stranger = not token and not self.usual(name, address)
-        if token:
-            self.addresses.refund(address)
+        self.addresses.refund(address)
         if stranger:
             self.names.refund(name)
         self.remember(name, address)
