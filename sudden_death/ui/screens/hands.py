@@ -245,8 +245,8 @@ class SubstitutionScreen(DecisionScreen):
         self.out = out
         if self.menu.telling.brief and not self.teach_bring_in:
             # Translators: the list of cards that can come in, short (the card going out was
-            # just said): "Bring in: Prevent".
-            title = _("Bring in:")
+            # just said): "In: Prevent". One word: its answer, "In.", confirms the card went in.
+            title = _("In:")
         elif not self.teach_bring_in:
             # Translators: the list of cards that can come in for {card}, once the player has
             # brought one in before: "In for Blitz: Prevent".

@@ -508,13 +508,14 @@ def _to_goal(yards: int) -> str:
 
 
 def _own_swap_brief(swap: object) -> str:
-    """Short verbosity: the card the player brought in, in a word ("Blitz in."), so a player
-    who pressed Enter hears that it went in before the other team's answer ("" for a keep)."""
+    """Short verbosity: "In.", so a player who pressed Enter on a card in the list "In:" hears
+    that it went in before the other team's answer ("" for a keep). One word, and the list's
+    title is one word shorter for it: a down is no longer than before (speech_economy)."""
     if not isinstance(swap, Swap) or swap.kind is SwapKind.KEEP or swap.into is None:
         return ""
-    # Translators: short verbosity: the player's own swap went in; {card} is the card brought
-    # in ("Blitz in.").
-    return _("{card} in.").format(card=_(card_name(swap.into)))
+    # Translators: short verbosity: the card the player chose in the list "In:" went into
+    # the hand. One word if you can.
+    return _("In.")
 
 
 def _swap_words(swap: object, who: str, short: bool = False) -> str:
