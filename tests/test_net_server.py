@@ -51,6 +51,8 @@ def test_a_host_gets_a_six_digit_code_and_the_away_seat_and_the_guest_the_home_s
      p.NO_TABLE),
     ({"type": "host", "version": p.PROTOCOL_VERSION, "name": ""}, p.BAD_NAME),
     ({"type": "host", "version": p.PROTOCOL_VERSION, "name": "x" * 25}, p.BAD_NAME),
+    # Only variation selectors: a name with nothing to say aloud.
+    ({"type": "host", "version": p.PROTOCOL_VERSION, "name": "\ufe0f\ufe0e"}, p.BAD_NAME),
     ({"type": "act", "step": 0, "actions": []}, p.BAD_MESSAGE),
     ({"type": "dance"}, p.BAD_MESSAGE),
     ("not json at all", p.BAD_MESSAGE),

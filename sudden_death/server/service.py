@@ -1050,6 +1050,8 @@ def _checked_name(name: str) -> str:
     if not name or len(name) > p.MAX_NAME or not name.isprintable():
         raise p.ProtocolError(p.BAD_NAME, f"a team name has 1 to {p.MAX_NAME} printable "
                                           "characters")
+    if not all(skeletons(name)):  # only invisible characters: silent when read aloud
+        raise p.ProtocolError(p.BAD_NAME, "a team name needs something to say")
     return name
 
 
