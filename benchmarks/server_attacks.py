@@ -29,9 +29,9 @@ For each window: the bot round trip (second commit sent to both updates received
 process, which includes its own CPU share) and the server's own step latency, p50 / p99, and
 each attack's p99 as a ratio of the quiet one. The goal: within 2x. And what a player in the
 lobby meets meanwhile, from addresses of their own (127.3.0.x): a lobby line that listens all
-along (cut off or not, its largest list in bytes, chat lines and `watching` heard per second
-by a seat), a plain new table every second (seated in how long: p50 / max) and a sign-in with
-the right password every two seconds (how long).
+along (cut off or not, its largest list in bytes, the chat lines it heard and the `watching` a
+seat heard, each over the whole window), a plain new table every second (seated in how long:
+p50 / max) and a sign-in with the right password every two seconds (how long).
 """
 
 from __future__ import annotations

@@ -299,3 +299,25 @@ def test_short_verbosity_leaves_the_cards_out_of_later_downs_and_explains_once_a
     # Later downs open on the focus ("Players: Power Back, checked"): no question, and no
     # card list read back.
     assert len(screens) > len(fresh) + 2 and not again
+
+
+@pytest.mark.parametrize("verbosity", VERBOSITIES)
+def test_the_last_card_checked_says_the_hand_is_full_in_a_word_at_short(
+        tmp_path: Path, verbosity: str) -> None:
+    """Short verbosity: the check that fills the last list says "Full." (the list's name was
+    just heard with the focus); the others say which list and what Enter does."""
+    app, speaker = game_app(tmp_path, verbosity)
+    play(app, ["return", "type Jets", "return", "return", "return", "return"])
+    assert isinstance(app.top, SelectionScreen)
+    press(app, "space", "down", "space")  # two players: the calls list opens
+    assert texts(speaker)[-1].startswith("Players full. Calls:" if verbosity == "short"
+                                         else "Checked, players full. Calls:")
+    press(app, "space", "down", "space", "down", "space")  # three calls: the hand is full
+    last = texts(speaker)[-1]
+    if verbosity == "short":
+        assert last == "Full."
+    else:
+        assert last == "Checked, calls full. Enter confirms."
+    press(app, "up", "space")  # one call off: the list says how far it has got again
+    assert texts(speaker)[-1] == ("Unchecked, 1 to go" if verbosity == "short"
+                                  else "Unchecked, 2 picked, 1 to go")

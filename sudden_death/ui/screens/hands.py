@@ -87,7 +87,11 @@ class SelectionScreen(DecisionScreen):
         open_lists = [group for group in lists if len(group.checked()) < (group.limit or 0)]
         if not open_lists:  # short verbosity trusts the player to know Enter
             if self.menu.telling.brief:
-                return f"{count}."
+                # Translators: short verbosity: the last list just filled, so the hand has
+                # every card it takes (Enter plays it): "Full.", "Blitz, checked, full.".
+                # One word if you can.
+                full = _("full")
+                return f"{full}."
             # Translators: {count} says the last list is full: "calls full"; {activate} is a
             # key, as "Enter".
             return self.host.keys.fill(_("{count}. {activate} confirms."), count=count)
