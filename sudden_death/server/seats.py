@@ -14,7 +14,6 @@ import asyncio
 import logging
 import math
 import secrets
-import sqlite3
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Iterable
@@ -32,6 +31,7 @@ from ..wire.values import action_to_wire
 from .chat import bad_chat, chat_text
 from .checks import checked_name, checked_password, slow_down
 from .hashing import Hashing, HashRefused
+from .keeping import Keeper
 from .limits import Addresses, Limits
 from .lines import leaving
 from .postman import Postman
@@ -79,13 +79,15 @@ class Seats:
     # hears how, from a server with no store (the one a game serves at home) as from the file.
     ended: OrderedDict[str, Table] = field(default_factory=OrderedDict)
     opened: int = 0
-    storage_failing: bool = False  # the store's last write failed (a full disk...)
     clock: Callable[[], float] = time.time  # wall-clock: a seat's drop time outlives the process
     turn_clock: TurnClock = field(init=False)  # tables' turn limits (turn_clock.py)
     hosted_from: dict[str, set[str]] = field(default_factory=dict)  # address: tables it opened
 
+    keeper: Keeper = field(init=False)  # every change kept before a seat hears of it
+
     def __post_init__(self) -> None:
         self.turn_clock = TurnClock(self._time_warning, self._time_up)
+        self.keeper = Keeper(self.store)
 
     def restore(self) -> None:
         """The stored tables, each seat away until it resumes (call inside the loop)."""
@@ -102,7 +104,6 @@ class Seats:
                 self._wait_for(table, team, max(0.0, table.seat_wait_s - (now - seat.away_since)))
         LOG.info("%d tables restored", len(self.tables))
 
-
     def sign_seat(self, code: str, team: Team, signed: str) -> None:
         """The seat just taken belongs to the player signed in on its line (a seat resumed
         keeps the player it had)."""
@@ -112,8 +113,7 @@ class Seats:
         seat = table.seats[team]
         if not seat.account:
             seat.account = signed
-            self._save(table)
-
+            self.keeper.keep(table)
 
     async def password_work(self, message: p.ClientMessage, address: str) -> Prepared:
         """The slow part of a greeting (argon2id), off the loop so it keeps serving every
@@ -146,8 +146,8 @@ class Seats:
                 return Prepared(resumed=found)
         return Prepared()
 
-    def greet(self, message: p.ClientMessage, connection: ServerConnection,
-               address: str, secret: Prepared | None = None) -> tuple[str, Team]:
+    async def greet(self, message: p.ClientMessage, connection: ServerConnection,
+                    address: str, secret: Prepared | None = None) -> tuple[str, Team]:
         """Seat the greeting's sender; a wrong code, token or password counts against its
         address, and an address with too many of them lately is not heard: no join at all,
         and only a resume with its seat's true token (a player whose line dropped)."""
@@ -157,7 +157,7 @@ class Seats:
         if isinstance(message, p.Host) and not message.computer:
             self._room_for_table(address, message.public)
         try:
-            code, team = self._seat_greeted(message, connection, secret or Prepared())
+            code, team = await self._seat_greeted(message, connection, secret or Prepared())
             if isinstance(message, p.Host):
                 self.hosted_from.setdefault(address, set()).add(code)
             return code, team
@@ -191,9 +191,10 @@ class Seats:
         table = self.tables.get(code)
         return table is not None and not table.full and not table.over
 
-    def _seat_greeted(self, message: p.ClientMessage, connection: ServerConnection,
-                      secret: Prepared) -> tuple[str, Team]:
-        """`secret`: what `_password_work` made off the loop for this greeting."""
+    async def _seat_greeted(self, message: p.ClientMessage, connection: ServerConnection,
+                            secret: Prepared) -> tuple[str, Team]:
+        """`secret`: what `password_work` made off the loop for this greeting. Each seat is
+        told only once its table is kept (awaited: no wait at all with the embedded store)."""
         if isinstance(message, p.Host):
             seat = secret.seat or Seat(message.name)
             table = self._open(checked_name(message.name), message.seat_wait_s, secret.lock,
@@ -215,7 +216,7 @@ class Seats:
                                                        "its own")
                 table.seats[HOST_SEAT.other] = Seat(computer)  # its token is never given
                 table.computer.add(HOST_SEAT.other)
-            if not self._save(table):  # kept before its code and token are given out
+            if not await self.keeper.kept(table):  # kept before its code and token are given
                 self.tables.pop(table.code, None)
                 raise p.ProtocolError(p.NO_ROOM, "the server cannot keep a new table now; "
                                                  "try again later")
@@ -236,7 +237,7 @@ class Seats:
             seat = secret.seat or Seat(name)
             seat.name = name
             table.seats[team] = seat
-            self._save(table)
+            await self.keeper.kept(table)
             self._seat(table, team, connection, seat.token)
             self.deliver(table.code, table.start())
             self._arm_turns(table)
@@ -280,7 +281,7 @@ class Seats:
             if away_since is not None:
                 self._spend_away(table, team, self.clock() - away_since)
                 table.seats[team].away_since = None
-                self._save(table)
+                await self.keeper.kept(table)
             self._seat(table, team, connection, message.token)
             if table.full:
                 self.postman.send(connection, table.resumed(team, message.step))
@@ -414,11 +415,14 @@ class Seats:
                 self._end(table, table.leave(team))
                 continue
             table.seats[team].away_since = self.clock()
-            self._save(table)
             self._arm_turns(table)  # an away seat's turn does not run: its seat wait does
             self._wait_for(table, team)
-            if table.full:
-                self._absent(table, team)
+            self.keeper.keep(table, partial(self._still_away, table, team))
+
+    def _still_away(self, table: Table, team: Team) -> None:
+        """Once the drop is kept: the other seat hears of it, unless the seat is back."""
+        if table.full and not table.over and (table.code, team) not in self.connections:
+            self._absent(table, team)
 
     def _absent(self, table: Table, team: Team) -> None:
         """The seat opposite `team`'s hears it is away (and how long it is waited for), and
@@ -514,7 +518,10 @@ class Seats:
     def _commit(self, table: Table, out: Outgoing) -> None:
         """Keep the table, then tell the seats: no seat ever hears of a step the disk does
         not have, so a server killed between the two never goes back behind its players."""
-        self._save(table)
+        self.keeper.keep(table, partial(self._told, table, out))
+
+    def _told(self, table: Table, out: Outgoing) -> None:
+        """A kept change, told: the seats, the spectators, the turn clock, the lobby."""
         self.deliver(table.code, out)
         self._arm_turns(table)
         if table.public:
@@ -544,25 +551,6 @@ class Seats:
         self._commit(table, out + stand_in_moves(table))
         if table.over and not was_over:
             self.rate(table)
-
-    def _save(self, table: Table) -> bool:
-        """Keep `table` in the store; False (said in the log) when the store cannot write, as
-        when its disk is full: the table goes on in memory, and no new table is opened until
-        a save succeeds again (`storage_failing`)."""
-        if self.store is None:
-            return True
-        try:
-            self.store.save(table)
-        except (sqlite3.Error, OSError) as error:
-            if not self.storage_failing:
-                LOG.error("the data folder cannot be written (%s): open tables go on in memory "
-                          "only, and no new table is opened until it can", error)
-            self.storage_failing = True
-            return False
-        if self.storage_failing:
-            LOG.warning("the data folder can be written again")
-        self.storage_failing = False
-        return True
 
     # -- sending -----------------------------------------------------------------------------
 

@@ -199,7 +199,7 @@ class TableService:
             secret = await self.seats.password_work(greeting, address)
         name_seat(secret, typed)
         try:
-            code, team = self.seats.greet(greeting, connection, address, secret)
+            code, team = await self.seats.greet(greeting, connection, address, secret)
         except p.ProtocolError:
             if rating is not None and isinstance(greeting, p.Join):
                 self.pairing.failed(greeting.code, rating)

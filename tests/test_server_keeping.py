@@ -1,0 +1,187 @@
+"""Writes before words (sudden_death/server/keeping.py): no seat hears of a change before the
+store has kept it, a table's changes are told in the order they were made, and a store that
+fails is said once while the game goes on, with an embedded store that writes at once and
+with one whose writes take time, as a database server's do."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import sqlite3
+from collections.abc import Awaitable
+from pathlib import Path
+from typing import Any
+
+import pytest
+from server_lab import run
+from table_bots import play_tables
+
+from sudden_death.engine.state import Team
+from sudden_death.server.keeping import Keeper
+from sudden_death.server.limits import Limits
+from sudden_death.server.service import TableService, address, start, stop
+from sudden_death.server.store import TableStore
+from sudden_death.server.tables import Seat, Table, new_game
+from sudden_death.wire import protocol as p
+
+
+def table(code: str = "000001", step: int = 0) -> Table:
+    made = Table(code, new_game(1), {Team.AWAY: Seat("Hawks")})
+    made.step = step  # only what the store is asked to keep: the record is not played
+    return made
+
+
+class SlowStore:
+    """The embedded store behind a delay: each write is a snapshot of the table when asked,
+    kept after a seeded 0 to `most_s` seconds, so later writes may finish first."""
+
+    def __init__(self, folder: Path, seed: int, most_s: float = 0.02) -> None:
+        self.inner = TableStore(folder)
+        self.rng = random.Random(seed)
+        self.most_s = most_s
+        self.kept: dict[str, int] = {}  # table: the highest step written
+        self.pending = self.most_pending = 0
+
+    def save(self, table: Table) -> Awaitable[None]:
+        snapshot = Table.from_record(table.to_record())
+        return asyncio.ensure_future(self._later(snapshot, self.rng.uniform(0, self.most_s)))
+
+    async def _later(self, snapshot: Table, delay: float) -> None:
+        self.pending += 1
+        self.most_pending = max(self.most_pending, self.pending)
+        try:
+            await asyncio.sleep(delay)
+            self.inner.save(snapshot)
+            self.kept[snapshot.code] = max(self.kept.get(snapshot.code, 0), snapshot.step)
+        finally:
+            self.pending -= 1
+
+    def open_tables(self) -> list[Table]:
+        return self.inner.open_tables()
+
+    def ended(self, code: str) -> Table | None:
+        return self.inner.ended(code)
+
+    def close(self) -> None:
+        self.inner.close()
+
+
+def test_an_embedded_write_tells_at_once_with_nothing_queued(tmp_path: Path) -> None:
+    store = TableStore(tmp_path)
+    keeper = Keeper(store)
+    told: list[int] = []
+    kept = table("000042")
+    keeper.keep(kept, lambda: told.append(len(store.open_tables())))  # no loop: no wait
+    assert told == [1] and keeper.queues == {}  # told once the row was there
+    assert [found.code for found in store.open_tables()] == ["000042"]
+    store.close()
+
+
+def test_slow_writes_are_told_after_they_are_kept_in_the_order_made() -> None:
+    async def scenario() -> list[tuple[str, int, bool]]:
+        written: dict[int, asyncio.Event] = {}
+
+        class Gate:
+            """Each write waits for its own event: the test finishes them out of order."""
+
+            def save(self, saved: Table) -> Awaitable[None]:
+                event = written[saved.step] = asyncio.Event()
+                return asyncio.ensure_future(event.wait())
+
+        keeper = Keeper(Gate())
+        told: list[tuple[str, int, bool]] = []
+        first, other = table("000001"), table("000002")
+        for step in (1, 2, 3):
+            first.step = step
+            keeper.keep(first, lambda step=step: told.append(  # type: ignore[misc]
+                ("000001", step, written[step].is_set())))
+        other.step = 9
+        keeper.keep(other, lambda: told.append(("000002", 9, written[9].is_set())))
+        for step in (3, 9, 2):  # the later writes first
+            written[step].set()
+            await asyncio.sleep(0)
+        await asyncio.sleep(0.01)
+        assert [entry for entry in told if entry[0] == "000001"] == []  # 1 is not kept yet
+        written[1].set()
+        await asyncio.sleep(0.01)
+        assert keeper.queues == {}
+        return told
+
+    told = run(scenario)
+    assert told == [("000002", 9, True), ("000001", 1, True), ("000001", 2, True),
+                    ("000001", 3, True)]
+
+
+@pytest.mark.parametrize("slow", [False, True])
+def test_a_failing_store_is_said_once_the_game_goes_on_and_new_tables_wait(
+        slow: bool, caplog: pytest.LogCaptureFixture) -> None:
+    class Full:
+        broken = True
+
+        def save(self, saved: Table) -> Awaitable[None] | None:
+            if not slow:
+                if self.broken:
+                    raise sqlite3.OperationalError("database or disk is full")
+                return None
+            return asyncio.ensure_future(self._later())
+
+        async def _later(self) -> None:
+            await asyncio.sleep(0)
+            if self.broken:
+                raise OSError(28, "No space left on device")
+
+    async def scenario() -> tuple[list[str], bool, bool]:
+        store = Full()
+        keeper = Keeper(store)
+        told: list[str] = []
+        for number in range(3):
+            keeper.keep(table(), lambda number=number: told.append(str(number)))  # type: ignore[misc]
+        refused = await keeper.kept(table("000002"))  # a new table is not given out
+        store.broken = False
+        accepted = await keeper.kept(table("000003"))
+        return told, refused, accepted
+
+    with caplog.at_level(logging.WARNING, logger="sudden_death.server"):
+        told, refused, accepted = run(scenario)
+    assert told == ["0", "1", "2"]  # every change still told, in order
+    assert refused is False and accepted is True
+    errors = [record for record in caplog.records if record.levelno == logging.ERROR]
+    assert len(errors) == 1 and "cannot be written" in errors[0].getMessage()
+    assert any("can be written again" in record.getMessage() for record in caplog.records)
+
+
+def test_with_a_slow_store_no_seat_hears_a_step_before_it_is_kept(tmp_path: Path) -> None:
+    """Three bot tables play whole games against a store whose writes take up to 20 ms and
+    finish out of order: every update a seat is sent names a step the store already has."""
+    store = SlowStore(tmp_path, seed=5)
+    early: list[tuple[str, int, int]] = []
+
+    async def scenario() -> Any:
+        service = TableService(seed=4, store=store,  # type: ignore[arg-type]
+                               limits=Limits(connects_per_s=100, connect_burst=100))
+        send = service.postman.send
+
+        def checked(line: Any, message: p.Message) -> None:
+            if isinstance(message, p.Update):
+                for (code, _team), held in service.seats.connections.items():
+                    if held is line and store.kept.get(code, -1) < message.step:
+                        early.append((code, message.step, store.kept.get(code, -1)))
+            send(line, message)
+
+        service.postman.send = checked  # type: ignore[method-assign]
+        running = await start(service, "127.0.0.1", 0)
+        try:
+            return await asyncio.wait_for(play_tables(address(running, tls=False), 3, seed=8),
+                                          60)
+        finally:
+            await stop(running)
+            service.close()
+
+    stats = run(scenario)
+    assert stats.errors == [] and stats.games == 3
+    assert stats.steps > 10 and store.most_pending >= 2  # writes really overlapped
+    assert early == []
+    again = TableStore(tmp_path)  # and what was kept is there for a restarted server
+    assert all(again.ended(code) is not None for code in store.kept)
+    again.close()
