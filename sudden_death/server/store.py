@@ -87,9 +87,11 @@ class TableStore:
         (stores.TableStore.save)."""
         code, game = table.code, table.games
         kept_game, kept_steps = self._written.get(code, (-1, 0))
-        start = kept_steps if kept_game == game and kept_steps <= table.step else 0
+        # A new table, a new game, one loaded from a whole record: its start and every step.
+        fresh = kept_game != game or kept_steps > table.step
+        start = 0 if fresh else kept_steps
         with self._transaction() as db:
-            if start == 0:  # a new table, a new game, or one loaded from a whole record
+            if fresh:
                 db.execute("INSERT OR REPLACE INTO games (code, game, first) VALUES (?, ?, ?)",
                            (code, game, table.first))
                 db.execute("DELETE FROM steps WHERE code = ? AND game = ? AND step >= ?",
