@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -109,3 +112,45 @@ def test_a_damaged_table_is_named_skipped_and_left_in_the_file(
     after = [rows(tmp_path, f"SELECT * FROM {name} WHERE code = '100001' ORDER BY 1, 2")
              for name in ("tables", "games", "steps")]
     assert after == [[row for row in table if row[0] == "100001"] for table in kept]
+
+
+FULL_DISK = """
+import json, resource, sqlite3, sys
+from pathlib import Path
+from test_contract_stores import advance, seated
+from sudden_death.server.store import TableStore
+folder = Path(sys.argv[1])
+store = TableStore(folder)
+table = seated()
+store.save(table)
+soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+size = (folder / "tables.sqlite3-wal").stat().st_size
+resource.setrlimit(resource.RLIMIT_FSIZE, (size + 20_000, hard))  # the disk is nearly full
+failed = None
+while failed is None and advance(table):
+    try:
+        store.save(table)
+    except (sqlite3.Error, OSError):
+        failed = table.step
+resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))  # and has room again
+advance(table)
+store.save(table)
+print(json.dumps({"failed": failed, "step": table.step}))
+"""
+
+
+def test_a_save_the_disk_refused_leaves_the_store_usable_once_it_has_room(
+        tmp_path: Path) -> None:
+    """A write past the disk's room fails, the save raises, and nothing half-done is left:
+    once there is room the next save keeps every step, the ones the failed save held too."""
+    tests = Path(__file__).resolve().parent
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(tests), str(tests.parent)])}
+    result = subprocess.run([sys.executable, "-c", FULL_DISK, str(tmp_path)], env=env,
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr
+    said = json.loads(result.stdout)
+    assert said["failed"] is not None and said["failed"] < said["step"]
+    store = TableStore(tmp_path)
+    found = reloaded(store)
+    assert found.step == said["step"] and len(found.log) == said["step"]
+    store.close()

@@ -79,13 +79,16 @@ class TableStore:
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
+        """One transaction; whatever fails in it, the COMMIT included (a full disk), is rolled
+        back, so the next save starts clean once the disk can be written again."""
         self._db.execute("BEGIN IMMEDIATE")
         try:
             yield self._db
+            self._db.execute("COMMIT")
         except BaseException:
-            self._db.execute("ROLLBACK")
+            if self._db.in_transaction:
+                self._db.execute("ROLLBACK")
             raise
-        self._db.execute("COMMIT")
 
     def save(self, table: Table) -> None:
         """The header, and the steps of the table's game not yet written, in one transaction
@@ -95,6 +98,11 @@ class TableStore:
         # A new table, a new game, one loaded from a whole record: its start and every step.
         fresh = kept_game != game or kept_steps > table.step
         start = 0 if fresh else kept_steps
+        # Made before the transaction: sealing a new seat's token hashes (milliseconds), and
+        # the file's write lock is not held meanwhile.
+        header = table.header_record()
+        steps = [(code, game, index, *table.step_record(index))
+                 for index in range(start, table.step)]
         with self._transaction() as db:
             if fresh:
                 db.execute("INSERT OR REPLACE INTO games (code, game, first) VALUES (?, ?, ?)",
@@ -102,15 +110,13 @@ class TableStore:
                 db.execute("DELETE FROM steps WHERE code = ? AND game = ? AND step >= ?",
                            (code, game, table.step))
             db.executemany("INSERT OR REPLACE INTO steps (code, game, step, actions, told) "
-                           "VALUES (?, ?, ?, ?, ?)",
-                           [(code, game, index, *table.step_record(index))
-                            for index in range(start, table.step)])
+                           "VALUES (?, ?, ?, ?, ?)", steps)
             # An upsert, not a replace: the row changes in place, its key's index page not.
             db.execute("INSERT INTO tables (code, record, over, layout, game) VALUES "
                        "(?, ?, ?, ?, ?) ON CONFLICT (code) DO UPDATE SET record = "
                        "excluded.record, over = excluded.over, layout = excluded.layout, "
                        "game = excluded.game",
-                       (code, table.header_record(), table.over, PARTS, game))
+                       (code, header, table.over, PARTS, game))
         if table.left:  # final: no rematch follows, so nothing more to append
             self._written.pop(code, None)
         else:
