@@ -147,7 +147,8 @@ def test_guessers_at_a_name_are_slowed_together_and_its_owner_still_signs_in() -
 
     async def scenario() -> None:
         async with server(limits=Limits(failed_tries=3, tries_window_s=60)) as lab:
-            lab.service.account_tries.clock = lab.service.name_tries.clock = lambda: now[0]
+            desk = lab.service.desk
+            desk.account_tries.clock = desk.name_tries.clock = lambda: now[0]
             owner = await lab.connect(owner_at)
             await owner.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
             token = (await receive(owner))["token"]

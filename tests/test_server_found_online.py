@@ -67,7 +67,7 @@ def test_a_guest_who_joins_a_private_table_whose_host_dropped_hears_it_and_gets_
         ) -> None:
     async def scenario() -> None:
         async with server() as lab:
-            lab.service.stand_in_after_s = 0.3
+            lab.service.seats.stand_in_after_s = 0.3
             host = await lab.connect()
             await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
             code = (await receive(host))["code"]
@@ -95,11 +95,11 @@ def test_dropping_and_coming_back_does_not_start_the_computers_wait_again() -> N
             lab.service.clock = lambda: now[0]
             line, guest, host_seat, _guest_seat = await seated_pair(lab)
             code = host_seat["code"]
-            lab.service.stand_in_after_s = 30.0
+            lab.service.seats.stand_in_after_s = 30.0
             for dropped in range(2):
                 await line.close()
                 await until(guest, "away")
-                timer = lab.service.stand_ins[(code, HOST_SEAT)]
+                timer = lab.service.seats.stand_ins[(code, HOST_SEAT)]
                 due = timer.when() - asyncio.get_running_loop().time()
                 if dropped == 0:
                     assert 29 < due <= 30
@@ -130,7 +130,7 @@ def test_a_turn_goes_on_from_where_it_was_when_its_seat_comes_back() -> None:
             await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
             guest_seat = await receive(guest)
             await until(guest, "start")
-            clock = lab.service.turn_clock
+            clock = lab.service.seats.turn_clock
             loop = asyncio.get_running_loop()
             turn = clock.turns[(code, GUEST)]  # the guest owes the toss
             turn.ends = loop.time() + 5  # as if 55 s of it had gone
@@ -164,7 +164,7 @@ def test_a_quick_game_has_a_turn_limit_both_players_hear() -> None:
             assert p.QUICK_TURN_S in p.TURN_LIMITS
             table = next(iter(lab.service.tables.values()))
             assert {team for team in Team if (table.code, team) in
-                    lab.service.turn_clock.turns} == {GUEST}
+                    lab.service.seats.turn_clock.turns} == {GUEST}
             assert await nothing_comes(first)
 
     run(scenario)

@@ -79,7 +79,7 @@ def test_a_flood_of_passworded_tables_and_sign_ups_leaves_the_rest_of_the_server
             kinds = {kind(answer) for answer in answers}
             assert kinds <= {"seated", "signed_in", p.BUSY, p.SLOW_DOWN}, kinds
             assert p.BUSY in kinds and p.SLOW_DOWN in kinds  # the bounds said in words
-            assert lab.service.hashing.total == 0 and not lab.service.hashing.asked
+            assert lab.service.desk.hashing.total == 0 and not lab.service.desk.hashing.asked
 
     run(scenario)
 
@@ -127,6 +127,6 @@ def test_wrong_sign_in_tokens_from_many_addresses_are_bounded_on_their_own_lane(
             kinds = [kind(await receive(line, timeout=30)) for line in lines]
             assert set(kinds) <= {p.BAD_SIGN_IN, p.BUSY, p.SLOW_DOWN}, kinds
             assert p.BUSY in kinds and p.BAD_SIGN_IN in kinds
-            assert lab.service.token_checks.total == 0
+            assert lab.service.desk.token_checks.total == 0
 
     run(scenario)

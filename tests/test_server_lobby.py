@@ -47,7 +47,7 @@ async def next_lobby(client: ClientConnection, timeout: float = 5) -> dict[str, 
 def test_the_lobby_lists_public_tables_then_their_games_and_who_is_here() -> None:
     async def scenario() -> None:
         async with server() as lab:
-            lab.service.lobby_every_s = 0.05
+            lab.service.lobby.every_s = 0.05
             listener = await in_lobby(lab, "Anna")
             assert await next_lobby(listener) == {**EMPTY, "here": ["Anna"]}
             await host(lab, "Owls", public=False)  # by code only: never listed
@@ -96,7 +96,7 @@ def test_the_lobby_hears_a_burst_of_changes_as_one_list_a_second() -> None:
 def test_a_lobby_line_may_listen_past_the_greeting_time_and_hears_no_card() -> None:
     async def scenario() -> None:
         async with server(limits=Limits(greeting_s=0.5)) as lab:
-            lab.service.lobby_every_s = 0.01
+            lab.service.lobby.every_s = 0.01
             listener = await in_lobby(lab)
             heard = [await next_lobby(listener)]
             idle = await lab.connect()  # says nothing: closed after greeting_s
@@ -146,7 +146,7 @@ async def drained(client: ClientConnection, quiet_s: float = 0.3) -> list[dict[s
 def test_lobby_chat_reaches_everyone_else_there_from_signed_in_players_only() -> None:
     async def scenario() -> None:
         async with server(limits=Limits(messages_per_s=2, burst=3)) as lab:
-            lab.service.lobby_every_s = 0.05
+            lab.service.lobby.every_s = 0.05
             anna, ben, nobody = (await in_lobby(lab, "Anna"), await in_lobby(lab, "Ben"),
                                  await in_lobby(lab))
             at_table, _code = await host(lab, "Owls", public=True)

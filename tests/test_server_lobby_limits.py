@@ -12,8 +12,8 @@ from server_lab import Lab, receive, run, server
 from websockets.asyncio.client import ClientConnection
 
 from sudden_death.engine.state import Team
+from sudden_death.server.chat import CHAT_BURST
 from sudden_death.server.limits import Limits
-from sudden_death.server.service import CHAT_BURST
 from sudden_death.server.tables import HOST_SEAT, Seat, Table, new_game
 from sudden_death.wire import protocol as p
 
@@ -55,7 +55,7 @@ def test_an_address_has_a_few_tables_waiting_and_the_lobby_a_few_hundred() -> No
             _client, seat = await hosted(lab, "Team 4")  # a table filled: a place is free
             assert seat["type"] == "seated"
             # The lobby's own cap counts public tables from every address.
-            lab.service.limits = Limits(connects_per_s=1000, connect_burst=1000,
+            lab.service.seats.limits = Limits(connects_per_s=1000, connect_burst=1000,
                                         open_tables=10, public_tables=3)
             _client, refused = await hosted(lab, "Team 5")
             assert refused["code"] == p.TABLES
@@ -83,14 +83,14 @@ def test_the_lobby_list_fits_a_frame_with_every_list_full_of_the_longest_names()
             listener = await lab.connect()
             await listener.send(p.encode(p.Lobby()))
             for number in range(3 * p.MAX_LISTED_HERE):  # lines named as the longest
-                service.lobby[await lab.connect()] = longest[:-3] + f"{number:03d}"
-            listing = service._lobby_list()
+                service.lobby.lines[await lab.connect()] = longest[:-3] + f"{number:03d}"
+            listing = service.lobby.listing()
             assert len(p.encode(listing)) < p.MAX_MESSAGE_BYTES // 2
             assert (listing.open, listing.playing) == (200, 200)
             assert len(listing.tables) == p.MAX_LISTED_TABLES
             assert len(listing.games) == p.MAX_LISTED_GAMES
             assert len(listing.here) == p.MAX_LISTED_HERE
-            service._tell_lobby()
+            service.lobby.tell()
             heard = await until(listener, "lobby")
             heard = await until(listener, "lobby")  # the big one, and the line still open
             assert heard["open"] == 200 and len(heard["tables"]) == p.MAX_LISTED_TABLES

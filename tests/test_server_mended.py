@@ -236,8 +236,8 @@ def test_a_seat_away_before_a_restart_is_waited_for_from_when_it_left(tmp_path: 
         service.restore()
         loop = asyncio.get_running_loop()
         left = {team: handle.when() - loop.time()
-                for (_code, team), handle in service.waits.items()}
-        for handle in service.waits.values():
+                for (_code, team), handle in service.seats.waits.items()}
+        for handle in service.seats.waits.values():
             handle.cancel()
         service.close()
         return left
@@ -358,7 +358,7 @@ def test_the_slow_password_hash_runs_off_the_servers_event_loop(
     table's reveal, so the service hashes and checks on a thread."""
     import threading
 
-    from sudden_death.server import service, tables
+    from sudden_death.server import seats, tables
 
     threads: list[int] = []
 
@@ -368,8 +368,8 @@ def test_the_slow_password_hash_runs_off_the_servers_event_loop(
             return real(*args)
         return call
 
-    monkeypatch.setattr(service, "lock", recorded(tables.lock))
-    monkeypatch.setattr(service, "unlocks", recorded(tables.unlocks))
+    monkeypatch.setattr(seats, "lock", recorded(tables.lock))
+    monkeypatch.setattr(seats, "unlocks", recorded(tables.unlocks))
 
     async def scenario() -> int:
         async with server() as lab:
@@ -417,7 +417,7 @@ def test_the_store_keeps_no_seat_token_and_a_restarted_server_still_knows_the_se
             for client in lab.clients:
                 await client.close()
             await stop(running)
-            for handle in again.waits.values():
+            for handle in again.seats.waits.values():
                 handle.cancel()
             again.close()
         return str(host_seat["token"]), str(host_seat["code"]), answer

@@ -170,7 +170,7 @@ def test_a_private_table_never_reaches_the_lobby_waiting_or_played_and_a_public_
     waits nor once its game is played (a quick table is public: listed both ways)."""
     async def scenario() -> None:
         async with server() as lab:
-            lab.service.lobby_every_s = 0.01
+            lab.service.lobby.every_s = 0.01
             listener = await lab.connect()
             await listener.send(p.encode(p.Lobby()))
             heard = [await receive(listener)]
@@ -214,7 +214,7 @@ def test_the_turn_clock_stops_for_a_seat_that_is_away_and_runs_again_when_it_is_
             await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
             guest_seat = await receive(guest)
             await until(host, "start")
-            turns = lab.service.turn_clock.turns
+            turns = lab.service.seats.turn_clock.turns
             assert set(turns) == {(code, HOME)}  # the guest calls the toss: its turn alone
             await guest.close()
             await until(host, "away")
@@ -245,7 +245,7 @@ def test_the_turn_clock_stops_for_a_seat_whose_choice_is_held() -> None:
             await until(guest, "start")
             table = lab.service.tables[code]
             await to_a_card_step(table, {AWAY: host, HOME: guest})
-            turns = lab.service.turn_clock.turns
+            turns = lab.service.seats.turn_clock.turns
             assert set(turns) == {(code, HOME), (code, AWAY)}  # both owe this card step
             await guest.send(p.encode(p.Act(table.step, [playable(table, HOME)])))
             await until(guest, "committed")
@@ -285,7 +285,7 @@ def test_the_warning_goes_to_the_seat_that_owes_the_step_and_the_end_to_both_sea
             kinds = [message["type"] for message in guest_heard]
             assert kinds[0] == "time_warning" and "time_up" in kinds  # warned, then the end
             assert guest_heard[0] == {"type": "time_warning", "seconds": 1, "extensions": 10}
-            lab.service.turn_clock.forget(code)  # no more turns: the spectator's stream
+            lab.service.seats.turn_clock.forget(code)  # no more turns: the spectator's stream
             assert await receive(spectator) == host_heard[-1]  # the toss played for the Bears
             assert await drained(spectator) == []  # and neither the warning nor the end
 
@@ -371,7 +371,7 @@ def test_the_computer_takes_a_dropped_seat_at_half_a_short_seat_wait_then_finish
     only the other seat hears it: a spectator hears neither `away` nor `computer`."""
     async def scenario() -> None:
         async with server() as lab:
-            assert lab.service.stand_in_after_s == 30.0  # the default: longer than half
+            assert lab.service.seats.stand_in_after_s == 30.0  # the default: longer than half
             host, guest, host_seat, _ = await seated_pair(lab)
             table = lab.service.tables[host_seat["code"]]
             table.seat_wait_s = 1  # shorter than any host may ask, for the test's sake
@@ -490,7 +490,7 @@ def test_a_lobby_line_that_sits_at_a_table_hears_the_lobby_no_more() -> None:
     or goes"."""
     async def scenario() -> None:
         async with server() as lab:
-            lab.service.lobby_every_s = 0.01
+            lab.service.lobby.every_s = 0.01
             seated_line = await lab.connect()
             await seated_line.send(p.encode(p.Lobby()))
             assert (await receive(seated_line))["type"] == "lobby"
@@ -543,8 +543,8 @@ def test_with_both_seats_away_nobody_is_stood_in_for_and_the_table_ends_at_the_w
             table = lab.service.tables[code]
             table.seat_wait_s = 2  # the computer would come at half of it
             await asyncio.gather(guest.close(), host.close())  # both drop at once
-            await settled(lambda: code in lab.service.ended)
-            ended = lab.service.ended[code]
+            await settled(lambda: code in lab.service.seats.ended)
+            ended = lab.service.seats.ended[code]
             assert ended.computer == set() and ended.step == 0  # nothing played for them
             assert ended.left and ended.left_why == "timeout"
 
@@ -580,12 +580,12 @@ def test_a_quick_player_is_never_left_silent_at_a_table_whose_host_dropped() -> 
     line dropped while waiting hears that (or is not paired with it at all)."""
     async def scenario() -> None:
         async with server() as lab:
-            lab.service.stand_in_after_s = 0.2
+            lab.service.seats.stand_in_after_s = 0.2
             host = await lab.connect()
             await host.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Hawks")))
             code = (await receive(host))["code"]
             await host.close()
-            await settled(lambda: not any(key[0] == code for key in lab.service.connections))
+            await settled(lambda: not any(key[0] == code for key in lab.service.seats.connections))
             guest = await lab.connect()
             await guest.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Bears")))
             seated = await receive(guest)

@@ -36,7 +36,8 @@ def test_two_quick_players_are_paired_and_a_third_waits_at_a_new_table() -> None
                 assert start["type"] == "start" and start["names"] == ["Bears", "Hawks"]
             _third, third_seat = await quick(lab, "Owls")
             assert third_seat["code"] != first_seat["code"]
-            assert list(lab.service.quick) == [third_seat["code"]] and not lab.service.paired
+            pairing = lab.service.pairing
+            assert list(pairing.quick) == [third_seat["code"]] and not pairing.paired
 
     run(scenario)
 
@@ -55,11 +56,11 @@ def test_a_quick_player_meets_the_nearest_rating_and_never_its_own_team_name() -
             for name in ("Low", "High", "Near", "Far"):
                 lab.service.accounts.sign_up(name, "password one")
             for _ in range(6):  # High climbs, Low falls
-                lab.service.ladder.record("high", "far", 1.0)
-                lab.service.ladder.record("low", "far", 0.0)
+                lab.service.desk.ladder.record("high", "far", 1.0)
+                lab.service.desk.ladder.record("low", "far", 0.0)
             for _ in range(3):  # Near climbs less
-                lab.service.ladder.record("near", "far", 1.0)
-            rating = {name: lab.service.ladder.rating(name).rating
+                lab.service.desk.ladder.record("near", "far", 1.0)
+            rating = {name: lab.service.desk.ladder.rating(name).rating
                       for name in ("low", "high", "near")}
             assert abs(rating["near"] - rating["high"]) < abs(rating["near"] - rating["low"])
             low_seat = await signed_quick(lab, "Low", "Lions")  # waits longest
@@ -149,6 +150,6 @@ def test_two_players_who_press_quick_game_at_the_same_moment_are_always_paired()
                     assert (await receive(client))["type"] == "start"
                     await client.send(p.encode(p.Leave()))
                     await client.close()
-            assert not lab.service.quick and not lab.service.paired
+            assert not lab.service.pairing.quick and not lab.service.pairing.paired
 
     run(scenario)

@@ -92,7 +92,7 @@ def test_a_conceded_game_between_signed_in_players_is_rated_a_loss() -> None:
             await guest.send(p.encode(p.Act(0, wire_actions({"action": "Concede"}))))
             update = await receive(host)
             assert update["type"] == "update" and update["state"]["outcome"] is not None
-            while lab.service.rating:  # rated on a thread
+            while lab.service.desk.rating:  # rated on a thread
                 await asyncio.sleep(0.01)
             anna, ben = await standing_of(lab, "Anna"), await standing_of(lab, "Ben")
             assert anna["type"] == "standing" and (anna["rank"], anna["of"]) == (1, 2)
@@ -114,7 +114,7 @@ def test_a_game_with_a_player_not_signed_in_is_not_rated_and_asking_needs_a_name
                 assert (await receive(client))["type"] == "start"
             await guest.send(p.encode(p.Act(0, wire_actions({"action": "Concede"}))))
             assert (await receive(host))["type"] == "update"
-            assert not lab.service.rating
+            assert not lab.service.desk.rating
             anna = await standing_of(lab, "Anna")
             assert anna == {"type": "standing", "name": "Anna", "rating": 0, "rank": 0,
                             "of": 0, "recent": [], "above": "", "below": ""}

@@ -69,7 +69,7 @@ async def dropped_pair(lab: Lab, wait_s: int | None = None
 def test_the_computer_plays_for_a_dropped_player_who_gets_the_seat_back() -> None:
     async def scenario() -> None:
         async with server() as lab:
-            lab.service.stand_in_after_s = 0.2
+            lab.service.seats.stand_in_after_s = 0.2
             guest, host_seat, _guest_seat, state = await dropped_pair(lab)
             stood = await until(guest, "computer")
             assert stood == {"type": "computer", "name": "Hawks", "reason": "away"}
@@ -100,7 +100,7 @@ def test_a_player_gone_past_the_seat_wait_has_the_game_finished_and_it_counts_fo
         ) -> None:
     async def scenario() -> None:
         async with server() as lab:
-            lab.service.stand_in_after_s = 0.1
+            lab.service.seats.stand_in_after_s = 0.1
             for name in ("Anna", "Ben"):
                 lab.service.accounts.sign_up(name, "password one")
             host = await lab.connect()
@@ -128,10 +128,11 @@ def test_a_player_gone_past_the_seat_wait_has_the_game_finished_and_it_counts_fo
             state, _step, _heard = await play_on(guest, state_from_dict(start["state"]), 0)
             assert state.outcome is not None  # the computer played the Hawks to the end
             for _ in range(100):  # rated on a thread
-                if lab.service.ladder.standing("ben") is not None:
+                if lab.service.desk.ladder.standing("ben") is not None:
                     break
                 await asyncio.sleep(0.02)
-            ben, anna = lab.service.ladder.standing("ben"), lab.service.ladder.standing("anna")
+            ladder = lab.service.desk.ladder
+            ben, anna = ladder.standing("ben"), ladder.standing("anna")
             assert ben is not None and anna is not None
             assert ben.recent[0].score == 1.0 and anna.recent[0].score == 0.0  # whatever the
             # score: the game counts for the one who stayed
@@ -168,7 +169,7 @@ def test_a_host_may_play_the_computer_which_plays_at_once_rematches_and_is_never
             assert again["step"] == 0  # a new game, whose toss the computer calls at once:
             assert (await until(host, "update"))["step"] == 1
             await asyncio.sleep(0.2)
-            assert lab.service.ladder.standing("anna") is None  # never rated
+            assert lab.service.desk.ladder.standing("anna") is None  # never rated
             clash = await lab.connect()
             await clash.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", computer="hawks")))
             assert (await until(clash, "refused"))["code"] == p.SAME_NAME

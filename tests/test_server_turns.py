@@ -83,7 +83,8 @@ def test_more_time_is_given_ten_times_a_game_and_no_limit_means_no_clock() -> No
             assert (await until(other, "start"))["turn_s"] == 0
             await other.send(p.encode(p.MoreTime()))
             assert (await until(other, "refused"))["code"] == p.NOT_NOW
-            assert not any(key[0] == free_seat["code"] for key in lab.service.turn_clock.turns)
+            turns = lab.service.seats.turn_clock.turns
+            assert not any(key[0] == free_seat["code"] for key in turns)
             odd = await lab.connect()
             await odd.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Owls", turn_s=7)))
             assert (await until(odd, "refused"))["code"] == p.BAD_MESSAGE

@@ -80,7 +80,7 @@ def test_a_spectator_hears_the_whole_game_as_the_seats_do_and_no_choice_before_i
 def test_the_lobby_counts_spectators_and_a_wrong_code_is_no_game() -> None:
     async def scenario() -> None:
         async with server() as lab:
-            lab.service.lobby_every_s = 0.01
+            lab.service.lobby.every_s = 0.01
             host, guest, host_seat, _ = await seated_pair(lab, public=True)
             code = host_seat["code"]
             listener = await lab.connect()
@@ -119,7 +119,7 @@ def test_ten_thousand_fuzzed_messages_from_the_seats_never_reach_a_spectator_or_
 
     async def scenario() -> None:
         async with server(seed=5, limits=Limits(messages_per_s=1e6, burst=10**6)) as lab:
-            lab.service.lobby_every_s = 0.0
+            lab.service.lobby.every_s = 0.0
             host, guest, host_seat, _ = await seated_pair(lab, public=True)
             code = host_seat["code"]
             seats = {Team.AWAY: host, Team.HOME: guest}

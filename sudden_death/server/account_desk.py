@@ -1,0 +1,145 @@
+"""Accounts and ratings as the server serves them: sign-ups, sign-ins, a player's standing,
+and the rating of a game that ended.
+
+It owns the slow hashes' lanes (hashing.py: passwords and tables' passwords on one, sign-in
+tokens on another), the tries counted per address and per name (sign_ins.py), and the games
+being rated on a thread. What lasts (accounts, tokens, ratings, rated games) is in the
+accounts store (`Accounts` and its `Ladder`, SQLite today); this role never touches a table's
+seats or a line: it answers with messages, and the service sends them.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import sqlite3
+from dataclasses import dataclass, field
+from functools import partial
+
+from ..engine.state import Team
+from ..wire import protocol as p
+from ..wire.names import skeletons
+from .accounts import AccountError, Accounts
+from .hashing import Hashing, HashRefused
+from .limits import Addresses, Limits
+from .ratings import START, Ladder
+from .sign_ins import SignIns
+from .tables import Table
+
+LOG = logging.getLogger("sudden_death.server")
+
+
+@dataclass
+class AccountDesk:
+    accounts: Accounts
+    limits: Limits
+    account_tries: Addresses = field(init=False)  # sign-ups and sign-ins, per address
+    name_tries: Addresses = field(init=False)  # strangers' password tries, per name
+    sign_ins: SignIns = field(init=False)  # who may try a name's password now
+    hashing: Hashing = field(init=False)  # passwords' slow hashes, bounded (hashing.py)
+    token_checks: Hashing = field(init=False)  # sign-in tokens' hashes, bounded alike
+    ladder: Ladder = field(init=False)  # ratings, in the accounts' file (ratings.py)
+    rating: set[asyncio.Future[object]] = field(default_factory=set)  # games being rated
+
+    def __post_init__(self) -> None:
+        self.account_tries = Addresses(self.limits)
+        self.name_tries = Addresses(self.limits)
+        self.sign_ins = SignIns(self.account_tries, self.name_tries)
+        self.hashing = Hashing(self.limits)
+        self.token_checks = Hashing(self.limits, what="sign-in tokens")
+        self.ladder = Ladder(self.accounts)
+
+    def close(self) -> None:
+        self.accounts.close()
+        self.hashing.close()
+        self.token_checks.close()
+
+    async def work(self, message: p.SignUp | p.SignIn, address: str) -> p.SignedIn | p.Refused:
+        """A sign-up or sign-in, its slow hash on the hashing threads (hashing.py), its try
+        counted before the hash (sign_ins.py: a guesser is slowed, the name's owner is not).
+        A sign-up counts against its address; past `failed_tries` a minute, or past the
+        hashes one address or the server may have in hand, the answer is a refusal at once,
+        without a hash (`slow_down`, `busy`: not fatal)."""
+        name = skeletons(message.name)[1]  # look-alikes of a name are counted as the name
+        token = isinstance(message, p.SignIn) and bool(message.token)
+        if isinstance(message, p.SignUp):
+            wait = self.account_tries.blocked_for(address)
+            if wait <= 0:
+                self.account_tries.failed(address)  # a sign-up costs a slow hash: counted
+        else:
+            wait = self.sign_ins.ask(name, address, token=token)
+        if wait > 0:
+            return p.Refused(p.SLOW_DOWN, f"too many tries; wait {math.ceil(wait)} seconds")
+        try:
+            if isinstance(message, p.SignUp):
+                done = await self.hashing.run(address, partial(
+                    self.accounts.sign_up, message.name, message.password))
+            elif token:  # a token's hash is cheap: it never waits behind a password's
+                done = await self.token_checks.run(address, partial(
+                    self.accounts.sign_in, message.name, token=message.token),
+                    owner=self.sign_ins.usual(name, address))
+            else:
+                done = await self.hashing.run(address, partial(
+                    self.accounts.sign_in, message.name, message.password),
+                    owner=self.sign_ins.usual(name, address))
+        except HashRefused as error:
+            if isinstance(message, p.SignUp):
+                self.account_tries.refund(address)
+            else:
+                self.sign_ins.untried(name, address, token=token)
+            return p.Refused(error.code, str(error))
+        except AccountError as error:
+            return p.Refused(error.code, str(error))
+        except sqlite3.Error as error:  # a full disk, a damaged file: said, and the line lives
+            LOG.error("the accounts file failed: %s", error)
+            return p.Refused(p.NO_ROOM, "the server cannot keep players' names now; try "
+                                        "again later")
+        if isinstance(message, p.SignIn):
+            self.sign_ins.answered(name, address, right=True, token=token)
+        else:
+            self.sign_ins.remember(name, address)
+        LOG.info("a player signed %s", "up" if isinstance(message, p.SignUp) else "in")
+        return p.SignedIn(done.name, done.token)
+
+    async def standing(self, signed: str) -> p.Standing | p.Refused:
+        if not signed:
+            return p.Refused(p.NOT_NOW, "sign in first to hear your rating")
+        try:
+            found = await asyncio.to_thread(self.ladder.standing, signed)
+        except sqlite3.Error as error:
+            LOG.error("the accounts file failed: %s", error)
+            return p.Refused(p.NO_ROOM, "the server cannot read ratings now")
+        if found is None:
+            name = await asyncio.to_thread(self.accounts.name_of, signed)
+            return p.Standing(name or signed)
+        return p.Standing(found.name, found.rating, found.rank, found.of,
+                          [(result.opponent, result.score) for result in found.recent],
+                          found.above or "", found.below or "")
+
+    def rate(self, table: Table) -> None:
+        """A game that ended by play (a concession too) between two signed-in players is
+        rated, on a thread; a game left before its end, or against itself, is not."""
+        outcome = table.game.state.outcome
+        home, away = (table.seats.get(team) for team in Team)
+        if outcome is None or home is None or away is None or not home.account or \
+                not away.account or home.account == away.account:
+            return
+        score = 0.5 if outcome.winner is None else float(outcome.winner is Team.HOME)
+        if len(table.computer) == 1:  # the computer finished a dropped player's game: it
+            score = float(Team.AWAY in table.computer)  # counts for the side that stayed
+        rating: asyncio.Future[object] = asyncio.ensure_future(asyncio.to_thread(
+            self.ladder.record, home.account, away.account, score))
+        self.rating.add(rating)  # a reference until done, so the task is not collected
+        rating.add_done_callback(self._rated)
+
+    def _rated(self, done: asyncio.Future[object]) -> None:
+        self.rating.discard(done)
+        if not done.cancelled() and done.exception() is not None:
+            LOG.error("a finished game could not be rated: %s", done.exception())
+
+    async def quick_rating(self, signed: str) -> float:
+        """A quick player's rating, to pair the nearest (a newcomer's for one not signed in)."""
+        if not signed:
+            return START[0]
+        return (await asyncio.to_thread(self.ladder.rating, signed)).rating

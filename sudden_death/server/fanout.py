@@ -1,0 +1,74 @@
+"""The fan-out seam: a message for everyone on a topic, not for one line.
+
+Topics are the lobby's listeners (`LOBBY`) and each table's spectators (`watch_topic(code)`): the
+roles publish there and never loop over other roles' lines. Today's implementation is
+`LocalFanOut`, in this process; a cluster's (Valkey pub/sub, a later issue) publishes through
+the engine and delivers to the lines each process holds, under the same contract, which
+tests/test_contract_fanout.py states: per topic, messages arrive in the order published;
+a line hears a topic only while subscribed; `but` (the sender) never hears its own; nothing is
+delivered, encoded or kept for a topic nobody subscribed to. It never decides who may
+subscribe (the roles do) and never holds a table's secrets: only what every subscriber may hear.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Hashable
+from typing import Any, Protocol
+
+from ..wire import protocol as p
+
+LOBBY = "lobby"
+
+
+def watch_topic(code: str) -> str:
+    """The topic of the spectators of the table with `code`."""
+    return f"watch:{code}"
+
+
+class FanOut(Protocol):
+    """Where a message goes beyond one line. A `line` is whatever the delivery callable takes
+    (a WebSocket connection in the server)."""
+
+    def subscribe(self, topic: str, line: Hashable) -> None:
+        """From now, `line` hears what is published on `topic` (again: no change)."""
+
+    def unsubscribe(self, topic: str, line: Hashable) -> None:
+        """From now, `line` hears nothing more of `topic` (not subscribed: no change)."""
+
+    def publish(self, topic: str, message: p.Message, but: Hashable | None = None) -> None:
+        """`message` for every line on `topic` except `but`, in the order published."""
+
+    def subscribed(self, topic: str) -> int:
+        """How many lines hear `topic` now."""
+
+
+class LocalFanOut:
+    """The fan-out of one process: topics in a dictionary, each message encoded once and
+    queued on each line by `deliver` (the postman's, which never waits on a client)."""
+
+    def __init__(self, deliver: Callable[[Any, str], None]) -> None:
+        self._deliver = deliver
+        self._topics: dict[str, dict[Hashable, None]] = {}  # in the order lines came
+
+    def subscribe(self, topic: str, line: Hashable) -> None:
+        self._topics.setdefault(topic, {})[line] = None
+
+    def unsubscribe(self, topic: str, line: Hashable) -> None:
+        lines = self._topics.get(topic)
+        if lines is None:
+            return
+        lines.pop(line, None)
+        if not lines:
+            del self._topics[topic]
+
+    def publish(self, topic: str, message: p.Message, but: Hashable | None = None) -> None:
+        lines = self._topics.get(topic)
+        if not lines:
+            return  # nobody hears it: not even encoded
+        frame = p.encode(message)
+        for line in list(lines):
+            if line is not but:
+                self._deliver(line, frame)
+
+    def subscribed(self, topic: str) -> int:
+        return len(self._topics.get(topic, ()))

@@ -1,0 +1,122 @@
+"""The lobby: who is here, the list of open tables and games being played, its chat, and how
+often it hears its news.
+
+It owns the lines in the lobby and their players' names (presence), the news throttle and
+the list's caps. It reads the tables only through the `tables` and `watching` callables the
+service gives it (what every seat has heard already: names, scores, the drive; never a
+card), and never touches a seat, a spectator or a table's state. What it says to everyone
+here goes through the fan-out's `LOBBY` topic.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import math
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+from websockets.asyncio.server import ServerConnection
+
+from ..wire import protocol as p
+from ..wire.names import folded
+from .chat import ChatRates, bad_chat, chat_text, too_fast
+from .fanout import LOBBY, FanOut
+from .postman import Postman
+from .tables import HOST_SEAT, Table
+
+
+@dataclass
+class Lobby:
+    """`tables`: every table the service holds; `watching`: how many watch a table."""
+
+    postman: Postman
+    fanout: FanOut
+    chat_rates: ChatRates
+    tables: Callable[[], Iterable[Table]]
+    watching: Callable[[str], int]
+    every_s: float = 1.0  # the lobby hears its changes at most this often
+    lines: dict[ServerConnection, str] = field(default_factory=dict)  # line: name, or ""
+    sent: float = -math.inf  # when it last heard them (monotonic)
+    timer: asyncio.TimerHandle | None = None
+
+    def __contains__(self, line: ServerConnection) -> bool:
+        return line in self.lines
+
+    def enter(self, line: ServerConnection, name: str) -> None:
+        """The line hears the lobby now, and again as it changes; `name`: the player signed
+        in on it, as typed ("" for none)."""
+        self.lines[line] = name
+        self.fanout.subscribe(LOBBY, line)
+        self.postman.send(line, self.listing())
+        if name:  # the others hear who came
+            self.changed()
+
+    def rename(self, line: ServerConnection, name: str) -> None:
+        if line in self.lines:
+            self.lines[line] = name
+            self.changed()
+
+    def leave(self, line: ServerConnection) -> None:
+        self.fanout.unsubscribe(LOBBY, line)
+        if self.lines.pop(line, None):  # a signed-in player went: the others hear it
+            self.changed()
+
+    def chat(self, line: ServerConnection, message: p.Chat) -> None:
+        """A chat line in the lobby, from a signed-in player, for everyone else there (one
+        line a second a player; a player's game mutes whom it likes)."""
+        name = self.lines.get(line)
+        if not name:
+            why = "sign in to chat in the lobby" if name == "" else "not in the lobby"
+            self.postman.send(line, p.Refused(p.NOT_NOW, why))
+            return
+        if not self.chat_rates.allowed(folded(name)):
+            self.postman.send(line, too_fast())
+            return
+        text = chat_text(message)
+        if text is None:
+            self.postman.send(line, bad_chat())
+            return
+        self.fanout.publish(LOBBY, p.Said(name, text), but=line)
+
+    def listing(self) -> p.LobbyList:
+        """Only what every seat has heard already: names, scores, the drive; never a card.
+        Each list capped (the longest waiting or played first, as tables are kept in the
+        order they opened), so it fits a frame whatever strangers do; the counts are all."""
+        tables: list[p.OpenTable] = []
+        games: list[p.GamePlayed] = []
+        open_count = playing = 0
+        for table in self.tables():
+            if not table.public or table.over:
+                continue
+            if table.full:
+                playing += 1
+                if len(games) < p.MAX_LISTED_GAMES:
+                    state = table.game.state
+                    games.append(p.GamePlayed(table.code, table.names(), list(state.scores),
+                                              state.drive, self.watching(table.code),
+                                              table.players()))
+            elif HOST_SEAT in table.seats:
+                open_count += 1
+                if len(tables) < p.MAX_LISTED_TABLES:
+                    tables.append(p.OpenTable(table.code, table.seats[HOST_SEAT].name,
+                                              table.best_of))
+        here = sorted(name for name in self.lines.values() if name)[:p.MAX_LISTED_HERE]
+        return p.LobbyList(sorted(tables, key=lambda table: table.code),
+                           sorted(games, key=lambda game: game.code), here, open_count, playing)
+
+    def changed(self) -> None:
+        """Tell the lobby, at most once every `every_s`: a busy server's changes are
+        gathered into one list rather than a stream of them."""
+        if not self.lines or self.timer is not None:
+            return
+        due = self.sent + self.every_s - time.monotonic()
+        if due <= 0:
+            self.tell()
+        else:
+            self.timer = asyncio.get_running_loop().call_later(due, self.tell)
+
+    def tell(self) -> None:
+        self.timer = None
+        self.sent = time.monotonic()
+        self.fanout.publish(LOBBY, self.listing())

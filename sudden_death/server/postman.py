@@ -1,0 +1,42 @@
+"""The one way a message leaves the server: queued on a client's line, never waited on.
+
+Every role sends through a `Postman`, so the defence against a client that never reads lives
+in one place: `broadcast` queues the frame without waiting for that client, and a client that
+has left more than `send_queue_bytes` unread is cut off instead (its seat is then away, and
+may resume). A message for many lines is encoded once. It never decides who hears what: the
+roles and the fan-out do.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from websockets.asyncio.server import ServerConnection, broadcast
+
+from ..wire import protocol as p
+
+LOG = logging.getLogger("sudden_death.server")
+
+
+@dataclass
+class Postman:
+    """`limit_bytes`: what a client may leave unread before it is cut off."""
+
+    limit_bytes: int
+    dropped: int = 0  # clients dropped for leaving too much unread
+
+    def send(self, line: ServerConnection, message: p.Message) -> None:
+        self.send_frame(line, p.encode(message))
+
+    def send_frame(self, line: ServerConnection, frame: str) -> None:
+        """Queue an encoded message for a client, never waiting on it."""
+        transport = line.transport
+        queued = transport.get_write_buffer_size() if transport is not None else 0
+        if queued > self.limit_bytes:
+            if not transport.is_closing():
+                self.dropped += 1
+                LOG.warning("a client that does not read was dropped (%d bytes unread)", queued)
+                transport.abort()
+            return
+        broadcast([line], frame)

@@ -1,0 +1,616 @@
+"""Seats and tables: greeting a newcomer into a seat, a seat's steps, a seat away and the
+computer standing in for it, a seat that never comes back, a table's end, and turn limits.
+
+It owns the open tables, which line holds which seat, the timers that wait for a seat (and
+for the computer to take it), the tables that ended lately, and the tables store's writes:
+every change is kept before any seat hears of it. It never reads a lobby line or a
+spectator: what the spectators and the lobby should know goes out through `tell_watchers`
+and `lobby_changed`, and a game to rate through `rate`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import secrets
+import sqlite3
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import partial
+
+from websockets.asyncio.server import ServerConnection
+
+from ..engine.game import Game
+from ..engine.series import LENGTHS
+from ..engine.state import Team
+from ..wire import protocol as p
+from ..wire.names import same_name
+from ..wire.values import action_to_wire
+from .chat import bad_chat, chat_text
+from .checks import checked_name, checked_password, slow_down
+from .hashing import Hashing, HashRefused
+from .limits import Addresses, Limits
+from .lines import leaving
+from .postman import Postman
+from .stand_in import last_cards, stand_in_moves
+from .store import TableStore
+from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
+from .turn_clock import TurnClock
+
+LOG = logging.getLogger("sudden_death.server")
+# Refusals a code guesser earns: each counts against its address (Limits.failed_tries).
+WRONG_TRIES = frozenset({p.NO_TABLE, p.BAD_TOKEN, p.BAD_PASSWORD})
+PLAYED, OTHER, CLOSE = "played", "other", "close"  # what a seat's message did (receive)
+ENDED_KEPT = 1000  # ended tables kept in memory for seats that were away (with no store too)
+HOSTS_KEPT = 10_000  # addresses whose waiting tables are counted, before a sweep
+
+
+@dataclass
+class Seats:
+    """Every open table, and who is connected to which seat. `seed`: table n's dice come from
+    seed + n (tests and replays); None: from the system's entropy. `store`: where tables are
+    kept, so they outlive the process."""
+
+    postman: Postman
+    limits: Limits
+    addresses: Addresses  # wrong codes, tokens and passwords, per address
+    hashing: Hashing  # tables' passwords hashed on the accounts' bounded lane
+    tell_watchers: Callable[[str, Outgoing], None]
+    lobby_changed: Callable[[], None]
+    rate: Callable[[Table], None]
+    forget_watchers: Callable[[str], None]
+    seed: int | None = None
+    store: TableStore | None = None
+    tables: dict[str, Table] = field(default_factory=dict)
+    connections: dict[tuple[str, Team], ServerConnection] = field(default_factory=dict)
+    waits: dict[tuple[str, Team], asyncio.TimerHandle] = field(default_factory=dict)
+    # A dropped seat's player is stood in for by the computer after this long (at most half
+    # the table's seat wait), so the one who stayed goes on playing (server/stand_in.py).
+    stand_in_after_s: float = 30.0
+    stand_ins: dict[tuple[str, Team], asyncio.TimerHandle] = field(default_factory=dict)
+    # How long each seat has been away during a step (the step, the seconds), so a player who
+    # drops and comes back again and again cannot put off the computer's stand-in for ever.
+    away_spent: dict[tuple[str, Team], tuple[int, float]] = field(default_factory=dict)
+    closing: set[asyncio.Future[None]] = field(default_factory=set)  # stale lines closing
+    # The last ENDED_KEPT tables that ended, oldest first: a seat away at the end still
+    # hears how, from a server with no store (the one a game serves at home) as from the file.
+    ended: OrderedDict[str, Table] = field(default_factory=OrderedDict)
+    opened: int = 0
+    storage_failing: bool = False  # the store's last write failed (a full disk...)
+    clock: Callable[[], float] = time.time  # wall-clock: a seat's drop time outlives the process
+    turn_clock: TurnClock = field(init=False)  # tables' turn limits (turn_clock.py)
+    hosted_from: dict[str, set[str]] = field(default_factory=dict)  # address: tables it opened
+
+    def __post_init__(self) -> None:
+        self.turn_clock = TurnClock(self._time_warning, self._time_up)
+
+    def restore(self) -> None:
+        """The stored tables, each seat away until it resumes (call inside the loop)."""
+        if self.store is None:
+            return
+        now = self.clock()
+        for table in self.store.open_tables():
+            self.tables[table.code] = table
+            for team, seat in table.seats.items():
+                # A seat whose line dropped before the restart is waited for from then; one
+                # still connected when the server stopped, from now.
+                if seat.away_since is None:
+                    seat.away_since = now
+                self._wait_for(table, team, max(0.0, table.seat_wait_s - (now - seat.away_since)))
+        LOG.info("%d tables restored", len(self.tables))
+
+
+    def sign_seat(self, code: str, team: Team, signed: str) -> None:
+        """The seat just taken belongs to the player signed in on its line (a seat resumed
+        keeps the player it had)."""
+        table = self.tables.get(code)
+        if not signed or table is None or team not in table.seats:
+            return
+        seat = table.seats[team]
+        if not seat.account:
+            seat.account = signed
+            self._save(table)
+
+
+    async def password_work(self, message: p.ClientMessage, address: str) -> Prepared:
+        """The slow part of a greeting (argon2id), off the loop so it keeps serving every
+        other table: a host's password locked and whether a join's password opens its table
+        on the hashing threads (bounded: past them the greeting is refused at once, fatal),
+        a new seat's token sealed and a resume's token checked on the default executor, so
+        a new seat never waits behind a password. A guesser already slowed down is refused
+        before any hash."""
+        try:
+            if isinstance(message, p.Host):
+                password = checked_password(message.password)
+                locked = await self.hashing.run(address, partial(lock, password)) \
+                    if password else ""
+                return Prepared(seat=await asyncio.to_thread(sealed_seat), lock=locked)
+            if isinstance(message, p.Join):
+                if self.addresses.blocked_for(address) > 0:
+                    return Prepared(unlocked=False)  # refused in _greet without a hash
+                table = self.tables.get(message.code.strip())
+                kept = "" if table is None else table.lock
+                unlocked = await self.hashing.run(address, partial(
+                    unlocks, kept, message.password)) if kept else True
+                return Prepared(seat=await asyncio.to_thread(sealed_seat), unlocked=unlocked)
+        except HashRefused as error:
+            raise p.ProtocolError(error.code, str(error)) from None
+        if isinstance(message, p.Resume):
+            table = self.tables.get(message.code.strip()) or self.ended.get(message.code.strip())
+            if table is not None:
+                seats = dict(table.seats)
+                found = await asyncio.to_thread(_opened, seats, message.token)
+                return Prepared(resumed=found)
+        return Prepared()
+
+    def greet(self, message: p.ClientMessage, connection: ServerConnection,
+               address: str, secret: Prepared | None = None) -> tuple[str, Team]:
+        """Seat the greeting's sender; a wrong code, token or password counts against its
+        address, and an address with too many of them lately is not heard: no join at all,
+        and only a resume with its seat's true token (a player whose line dropped)."""
+        wait = self.addresses.blocked_for(address)
+        if wait > 0 and isinstance(message, p.Join):
+            raise slow_down(wait)
+        if isinstance(message, p.Host) and not message.computer:
+            self._room_for_table(address, message.public)
+        try:
+            code, team = self._seat_greeted(message, connection, secret or Prepared())
+            if isinstance(message, p.Host):
+                self.hosted_from.setdefault(address, set()).add(code)
+            return code, team
+        except p.ProtocolError as error:
+            if error.code in WRONG_TRIES:
+                self.addresses.failed(address)
+                if wait > 0:
+                    raise slow_down(wait) from None
+            raise
+
+    def _room_for_table(self, address: str, public: bool) -> None:
+        """A new table waits for a player only while its address has fewer than
+        `open_tables` waiting and, for a public one, the lobby fewer than `public_tables`:
+        abandoned tables cannot fill the lobby (found online: 8,000 in 150 s)."""
+        if len(self.hosted_from) > HOSTS_KEPT:  # many addresses: forget those with none
+            self.hosted_from = {where: codes for where, codes in self.hosted_from.items()
+                                if any(self._waiting(code) for code in codes)}
+        mine = self.hosted_from.get(address, set())
+        mine.intersection_update(code for code in mine if self._waiting(code))
+        if not mine:
+            self.hosted_from.pop(address, None)
+        if len(mine) >= self.limits.open_tables:
+            raise p.ProtocolError(p.TABLES, f"at most {self.limits.open_tables} tables "
+                                            "waiting for a player from one address")
+        if public and sum(1 for table in self.tables.values() if table.public
+                          and not table.full and not table.over) >= self.limits.public_tables:
+            raise p.ProtocolError(p.TABLES, "the lobby is full of tables waiting for a "
+                                            "player; join one, or try again later")
+
+    def _waiting(self, code: str) -> bool:
+        table = self.tables.get(code)
+        return table is not None and not table.full and not table.over
+
+    def _seat_greeted(self, message: p.ClientMessage, connection: ServerConnection,
+                      secret: Prepared) -> tuple[str, Team]:
+        """`secret`: what `_password_work` made off the loop for this greeting."""
+        if isinstance(message, p.Host):
+            seat = secret.seat or Seat(message.name)
+            table = self._open(checked_name(message.name), message.seat_wait_s, secret.lock,
+                               seat)
+            # A series the server does not know (best of 4, of -1) is single games.
+            table.best_of = message.best_of if message.best_of in LENGTHS else 1
+            table.replay_ties = message.replay_ties and table.best_of > 1
+            table.public = message.public
+            if message.turn_s not in p.TURN_LIMITS:
+                self.tables.pop(table.code, None)
+                raise p.ProtocolError(p.BAD_MESSAGE, "turn_s is one of "
+                                      + ", ".join(map(str, p.TURN_LIMITS)))
+            table.turn_s = message.turn_s
+            if message.computer:  # the coach in the home seat: the game starts at once
+                computer = checked_name(message.computer)
+                if same_name(computer, table.seats[HOST_SEAT].name):
+                    self.tables.pop(table.code, None)
+                    raise p.ProtocolError(p.SAME_NAME, "the computer's team needs a name of "
+                                                       "its own")
+                table.seats[HOST_SEAT.other] = Seat(computer)  # its token is never given
+                table.computer.add(HOST_SEAT.other)
+            if not self._save(table):  # kept before its code and token are given out
+                self.tables.pop(table.code, None)
+                raise p.ProtocolError(p.NO_ROOM, "the server cannot keep a new table now; "
+                                                 "try again later")
+            self._seat(table, HOST_SEAT, connection, seat.token)
+            if table.full:  # against the computer: it plays what it owes at once
+                self._commit(table, table.start() + stand_in_moves(table))
+            return table.code, HOST_SEAT
+        if isinstance(message, p.Join):
+            name = checked_name(message.name)
+            table = self._table(message.code)
+            if not secret.unlocked and table.lock:
+                raise p.ProtocolError(p.BAD_PASSWORD, "that is not this table's password")
+            if table.full:
+                raise p.ProtocolError(p.TABLE_FULL, "both seats at that table are taken")
+            if same_name(name, table.seats[HOST_SEAT].name):  # a score must name two teams
+                raise p.ProtocolError(p.SAME_NAME, "the other team at that table has that name")
+            team = HOST_SEAT.other
+            seat = secret.seat or Seat(name)
+            seat.name = name
+            table.seats[team] = seat
+            self._save(table)
+            self._seat(table, team, connection, seat.token)
+            self.deliver(table.code, table.start())
+            self._arm_turns(table)
+            if (table.code, HOST_SEAT) not in self.connections:
+                # A table found by its code whose host dropped while it waited: the guest
+                # hears so, and the computer stands in, rather than a silent wait.
+                self._absent(table, HOST_SEAT)
+            return table.code, team
+        if isinstance(message, p.Resume):
+            table = self._resumable(message.code)
+            found = secret.resumed
+            if found is None:  # a table read from the store just now: a hash or two
+                found = _opened(table.seats, message.token)
+            if not found:
+                raise p.ProtocolError(p.BAD_TOKEN, "that seat token is not one of this table's")
+            team = found[0]
+            if table.over:  # it ended while this seat was away: it hears how, and no more
+                self.connections.pop((table.code, team), None)
+                self.postman.send(connection, p.Seated(table.code, int(team), message.token))
+                self.postman.send(connection, table.resumed(team, message.step))
+                for ending in table.ending(team):
+                    self.postman.send(connection, ending)
+                return table.code, team
+            old = self.connections.get((table.code, team))
+            if old is not None:  # the same seat from a new line: the old one is stale
+                del self.connections[(table.code, team)]
+                self.postman.send(old, p.Refused(p.ELSEWHERE, "this seat was taken up on another "
+                                                       "line", fatal=True))
+                closing = asyncio.ensure_future(old.close())
+                self.closing.add(closing)
+                closing.add_done_callback(self.closing.discard)
+            if team in table.gone:  # the computer finished its game: the seat is no more
+                raise p.ProtocolError(p.OVER, "you did not come back in time; the computer "
+                                              "played your seat")
+            for timers in (self.waits, self.stand_ins):
+                timer = timers.pop((table.code, team), None)
+                if timer is not None:
+                    timer.cancel()
+            table.computer.discard(team)  # the player plays again
+            away_since = table.seats[team].away_since
+            if away_since is not None:
+                self._spend_away(table, team, self.clock() - away_since)
+                table.seats[team].away_since = None
+                self._save(table)
+            self._seat(table, team, connection, message.token)
+            if table.full:
+                self.postman.send(connection, table.resumed(team, message.step))
+                self._arm_turns(table)
+                if old is None:  # the other seat heard it was away (a line taken over was not)
+                    self.deliver(table.code, [(team.other, p.Back(table.seats[team].name))])
+                if table.computer:  # a choice the computer owes (a restart came between)
+                    self._commit(table, stand_in_moves(table))
+            return table.code, team
+        raise p.ProtocolError(p.BAD_MESSAGE, "the first message hosts, joins, resumes or "
+                                             "signs in")
+
+    def _table(self, code: str) -> Table:
+        found = self.tables.get(code.strip())
+        if found is None or found.over:
+            raise p.ProtocolError(p.NO_TABLE, f"no open table has the code {code!r}")
+        return found
+
+    def _resumable(self, code: str) -> Table:
+        """The table a seat comes back to: an open one, or one that ended while the seat was
+        away (the server may have forgotten it, or restarted just after its last step)."""
+        table = self.tables.get(code.strip()) or self.ended.get(code.strip())
+        if table is None and self.store is not None:
+            table = self.store.ended(code.strip())
+        if table is None:
+            raise p.ProtocolError(p.NO_TABLE, f"no table has the code {code!r}")
+        return table
+
+    def _new_game(self) -> Game:
+        """A new game's dice: game n of this server's from seed + n, else the system's."""
+        seed = None if self.seed is None else self.seed + self.opened
+        self.opened += 1
+        return new_game(seed)
+
+    def _open(self, name: str, seat_wait_s: int, locked: str, seat: Seat) -> Table:
+        if not p.MIN_SEAT_WAIT_S <= seat_wait_s <= p.MAX_SEAT_WAIT_S:
+            raise p.ProtocolError(p.BAD_MESSAGE, f"seat_wait_s is {p.MIN_SEAT_WAIT_S} to "
+                                                 f"{p.MAX_SEAT_WAIT_S} seconds")
+        code = _new_code(self.tables)
+        seat.name = name
+        table = Table(code, self._new_game(), {HOST_SEAT: seat}, seat_wait_s=seat_wait_s,
+                      lock=locked)
+        self.tables[code] = table
+        LOG.info("table %s opened", code)
+        return table
+
+    def _seat(self, table: Table, team: Team, connection: ServerConnection,
+              token: str) -> None:
+        self.connections[(table.code, team)] = connection
+        self.postman.send(connection, p.Seated(table.code, int(team), token))
+        if table.public:  # a table opened, or its game began
+            self.lobby_changed()
+
+
+    # -- a seated connection -----------------------------------------------------------------
+
+    def receive(self, code: str, team: Team, frame: str | bytes,
+                 connection: ServerConnection) -> str:
+        """One message from a seat: PLAYED when it moved the game (a step committed or
+        played), CLOSE when the connection should close, OTHER for anything else (what the
+        flood limit counts: a game moves only as fast as both seats, so its own moves are
+        never a flood)."""
+        table = self.tables.get(code)
+        current = self.connections.get((code, team)) is connection
+        if current and table is not None:
+            try:
+                message = p.decode_client(frame)
+            except p.ProtocolError as error:
+                self.postman.send(connection, p.Refused(error.code, str(error)))
+                return OTHER
+        elif table is None or table.over:  # it ended while this seat was away, or was let go
+            if not leaving(frame):
+                self.postman.send(connection, p.Refused(p.OVER, "the game at this table is over",
+                                                 fatal=True))
+            return CLOSE
+        else:
+            return CLOSE  # this seat came back on another line, and was told so
+        if isinstance(message, p.Act):
+            before = (table.step, len(table.held), table.over)
+            out = table.act(team, message.step, message.actions)
+            self._commit(table, out + stand_in_moves(table))
+            if table.over and not before[2]:
+                LOG.info("table %s ended: game over after %d steps", code, table.step)
+                self.rate(table)
+            return PLAYED if (table.step, len(table.held)) != before[:2] else OTHER
+        if isinstance(message, p.Chat):
+            text = chat_text(message)
+            if text is None:
+                self.postman.send(connection, bad_chat())
+            else:
+                self.deliver(code, [(team.other, p.Said(table.seats[team].name, text))])
+            return OTHER
+        if isinstance(message, p.MoreTime):
+            self.postman.send(connection, self.turn_clock.more_time(table, team))
+            return OTHER
+        if isinstance(message, p.Rematch):
+            out = table.ask_rematch(team, self._new_game)
+            if team.other in table.computer and table.rematch == {team}:
+                out = table.ask_rematch(team.other, self._new_game)  # the computer is game
+            self._commit(table, out + stand_in_moves(table))
+            return OTHER
+        if isinstance(message, p.Leave):
+            if (not table.game.is_over and (code, team.other) in self.connections
+                    and team.other not in table.computer):
+                # Left for good mid-game, the other seat there: the computer finishes for the
+                # one who left (a rated game then counts for the one who stayed, so leaving
+                # cannot dodge a rating), and the seat is no more.
+                del self.connections[(code, team)]
+                self._stand_in(code, team, "left")
+                return CLOSE
+            self._end(table, table.leave(team))
+            return CLOSE
+        self.postman.send(connection, p.Refused(p.NOT_NOW, "you already have a seat"))
+        return OTHER
+
+    def gone(self, connection: ServerConnection) -> None:
+        """A connection closed without leaving: its seat is away, and the other seat hears it
+        is waited for (up to the table's `seat_wait_s`)."""
+        for (code, team), known in list(self.connections.items()):
+            if known is not connection:
+                continue
+            del self.connections[(code, team)]
+            table = self.tables.get(code)
+            if table is None or table.over:
+                self._forget(code)
+                continue
+            if table.public and not table.full:
+                # A public table's host dropped before anyone came: it leaves the lobby and
+                # quick pairing at once, so nobody is seated opposite a player who is gone.
+                LOG.info("table %s: its host dropped before a player came", code)
+                self._end(table, table.leave(team))
+                continue
+            table.seats[team].away_since = self.clock()
+            self._save(table)
+            self._arm_turns(table)  # an away seat's turn does not run: its seat wait does
+            self._wait_for(table, team)
+            if table.full:
+                self._absent(table, team)
+
+    def _absent(self, table: Table, team: Team) -> None:
+        """The seat opposite `team`'s hears it is away (and how long it is waited for), and
+        the computer stands in for it once the seat has been away `stand_in_after_s` in all
+        during this step: dropping and coming back does not start that wait again."""
+        seat = table.seats[team]
+        now = self.clock()
+        away_since = now if seat.away_since is None else seat.away_since
+        left = max(1, math.ceil(table.seat_wait_s - (now - away_since)))
+        self.deliver(table.code, [(team.other, p.Away(seat.name, left))])
+        spent_step, spent = self.away_spent.get((table.code, team), (table.step, 0.0))
+        if spent_step != table.step:
+            spent = 0.0
+        after = max(0.0, min(self.stand_in_after_s, table.seat_wait_s / 2) - spent)
+        self.stand_ins[(table.code, team)] = asyncio.get_running_loop().call_later(
+            after, self._stand_in, table.code, team, "away")
+
+    def _spend_away(self, table: Table, team: Team, seconds: float) -> None:
+        step, spent = self.away_spent.get((table.code, team), (table.step, 0.0))
+        if step != table.step:
+            spent = 0.0
+        self.away_spent[(table.code, team)] = (table.step, spent + max(0.0, seconds))
+
+    def _wait_for(self, table: Table, team: Team, seconds: float | None = None) -> None:
+        """Wait `seconds` (the table's whole `seat_wait_s` by default) for a seat to resume."""
+        loop = asyncio.get_running_loop()
+        wait = table.seat_wait_s if seconds is None else seconds
+        self.waits[(table.code, team)] = loop.call_later(wait, self._expire, table.code, team)
+
+    def _expire(self, code: str, team: Team) -> None:
+        """A seat did not come back in time: with the other seat there, the computer finishes
+        the game for it (and the seat is gone for good); else the table ends, and the other
+        seat hears why."""
+        self.waits.pop((code, team), None)
+        table = self.tables.get(code)
+        if table is None or (code, team) in self.connections:
+            return
+        if (code, team.other) in self.connections and table.full and not table.over:
+            self._stand_in(code, team, "gone")
+            return
+        self._end(table, table.leave(team, "timeout"))
+
+    def _stand_in(self, code: str, team: Team, reason: str) -> None:
+        """The computer plays `team`'s seat from now (the other seat hears it), and makes the
+        choices it owes at once; "gone": for the rest of the game."""
+        self.stand_ins.pop((code, team), None)
+        table = self.tables.get(code)
+        if table is None or table.over or (code, team) in self.connections or \
+                (code, team.other) not in self.connections:  # nobody there to play on
+            return
+        if reason in ("gone", "left"):
+            table.gone.add(team)
+            handle = self.stand_ins.pop((code, team), None)
+            if handle is not None:
+                handle.cancel()
+        elif team in table.computer:
+            return
+        table.computer.add(team)
+        LOG.info("table %s: the computer plays for the %s seat (%s)", code,
+                 team.name.lower(), reason)
+        out: Outgoing = [(team.other, p.StandIn(table.seats[team].name, reason))]
+        was_over = table.over
+        self._commit(table, out + stand_in_moves(table))
+        if table.over and not was_over:
+            self.rate(table)
+
+    def _end(self, table: Table, out: Outgoing) -> None:
+        was_over = table.game.is_over
+        self._commit(table, out)
+        if out and table.left_by is not None:
+            how = "did not come back" if table.left_why == "timeout" else "left"
+            LOG.info("table %s ended: the %s seat %s%s", table.code, table.left_by.name.lower(),
+                     how, " after the game" if was_over else "")
+        if not any(key[0] == table.code for key in self.connections):
+            self._forget(table.code)
+
+    def _forget(self, code: str) -> None:
+        table = self.tables.pop(code, None)
+        if table is not None and table.public:
+            self.lobby_changed()
+        if table is not None and table.over:
+            self.ended[code] = table
+            while len(self.ended) > ENDED_KEPT:
+                self.ended.popitem(last=False)
+        for timers in (self.waits, self.stand_ins):
+            for key in [key for key in timers if key[0] == code]:
+                timers.pop(key).cancel()
+        for team in Team:
+            self.away_spent.pop((code, team), None)
+        self.forget_watchers(code)
+        self.turn_clock.forget(code)
+
+    def _commit(self, table: Table, out: Outgoing) -> None:
+        """Keep the table, then tell the seats: no seat ever hears of a step the disk does
+        not have, so a server killed between the two never goes back behind its players."""
+        self._save(table)
+        self.deliver(table.code, out)
+        self._arm_turns(table)
+        if table.public:
+            self.lobby_changed()
+
+    # -- turn limits --------------------------------------------------------------------------
+
+    def _arm_turns(self, table: Table) -> None:
+        self.turn_clock.arm(table, lambda team: (table.code, team) in self.connections)
+
+    def _time_warning(self, code: str, team: Team) -> None:
+        table, connection = self.tables.get(code), self.connections.get((code, team))
+        if table is not None and connection is not None:
+            self.postman.send(connection, p.TimeWarning(p.TURN_WARNING_S,
+                                                 self.turn_clock.extensions_left(table, team)))
+
+    def _time_up(self, code: str, team: Team, step: int) -> None:
+        """A turn ran out: both seats hear whose, and its last cards are played again."""
+        table = self.tables.get(code)
+        if table is None or table.over or table.step != step or team in table.held:
+            return
+        LOG.info("table %s: the %s seat's turn ran out at step %d", code, team.name.lower(),
+                 step)
+        out: Outgoing = [(each, p.TimeUp(table.seats[team].name)) for each in Team]
+        out += table.act(team, step, [action_to_wire(last_cards(table, team))])
+        was_over = table.over
+        self._commit(table, out + stand_in_moves(table))
+        if table.over and not was_over:
+            self.rate(table)
+
+    def _save(self, table: Table) -> bool:
+        """Keep `table` in the store; False (said in the log) when the store cannot write, as
+        when its disk is full: the table goes on in memory, and no new table is opened until
+        a save succeeds again (`storage_failing`)."""
+        if self.store is None:
+            return True
+        try:
+            self.store.save(table)
+        except (sqlite3.Error, OSError) as error:
+            if not self.storage_failing:
+                LOG.error("the data folder cannot be written (%s): open tables go on in memory "
+                          "only, and no new table is opened until it can", error)
+            self.storage_failing = True
+            return False
+        if self.storage_failing:
+            LOG.warning("the data folder can be written again")
+        self.storage_failing = False
+        return True
+
+    # -- sending -----------------------------------------------------------------------------
+
+    def deliver(self, code: str, out: Outgoing) -> None:
+        for team, message in out:
+            connection = self.connections.get((code, team))
+            if connection is not None:
+                self.postman.send(connection, message)
+        self.tell_watchers(code, out)
+
+
+@dataclass
+class Prepared:
+    """What a greeting needed hashed, made off the loop (`Seats.password_work`): a
+    host's or a guest's new seat with its token sealed, a host's password locked, whether a
+    join's password opened its table, and the seats a resume's token opens (None: not
+    looked at yet)."""
+
+    seat: Seat | None = None
+    lock: str = ""
+    unlocked: bool = True
+    resumed: list[Team] | None = None
+
+
+def name_seat(secret: Prepared, typed: str) -> None:
+    """A new seat carries its signed-in player's name as typed before its table starts, so
+    the start (and the lobby) tell the other seat whom it plays ("": not signed in)."""
+    if secret.seat is not None:
+        secret.seat.player = typed
+
+
+def sealed_seat() -> Seat:
+    """A new seat with its token sealed (a host's, a guest's, a quick player's whichever seat
+    it gets); cheap, so never on the password hashes' threads."""
+    seat = Seat("")
+    seat.seal()
+    return seat
+
+
+def _opened(seats: dict[Team, Seat], token: str) -> list[Team]:
+    return [team for team, seat in seats.items() if seat.opens(token)]
+
+
+def _new_code(taken: Iterable[str]) -> str:
+    used = set(taken)
+    while True:
+        code = f"{secrets.randbelow(10 ** p.CODE_DIGITS):0{p.CODE_DIGITS}d}"
+        if code not in used:
+            return code
+
+
