@@ -12,10 +12,11 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 from glicko2 import Player
 
-from .accounts import Accounts
+from .accounts import Accounts, SignedIn
 
 START = (1500.0, 350.0, 0.06)  # Glicko-2's own start: rating, deviation, volatility
 RECENT = 10  # results "Your rating" reads back
@@ -112,3 +113,33 @@ class Ladder:
         return Standing(names[key], round(ladder[place][2]), place + 1, len(places),
                         recent, names[places[place - 1]] if place > 0 else None,
                         names[places[place + 1]] if place + 1 < len(places) else None)
+
+
+class RatedAccounts:
+    """The embedded `stores.AccountStore`: the accounts and their ladder in one SQLite file
+    (in `folder`, or in memory without one), each call one transaction of theirs."""
+
+    def __init__(self, folder: Path | None = None) -> None:
+        self.accounts = Accounts(folder)
+        self.ladder = Ladder(self.accounts)
+
+    def sign_up(self, name: str, password: str) -> SignedIn:
+        return self.accounts.sign_up(name, password)
+
+    def sign_in(self, name: str, password: str = "", token: str = "") -> SignedIn:
+        return self.accounts.sign_in(name, password, token)
+
+    def name_of(self, name: str) -> str | None:
+        return self.accounts.name_of(name)
+
+    def rating(self, key: str) -> Rating:
+        return self.ladder.rating(key)
+
+    def record(self, first: str, second: str, score: float) -> tuple[Rating, Rating]:
+        return self.ladder.record(first, second, score)
+
+    def standing(self, key: str) -> Standing | None:
+        return self.ladder.standing(key)
+
+    def close(self) -> None:
+        self.accounts.close()

@@ -110,6 +110,7 @@ class Table:
     gone: set[Team] = field(default_factory=set)
     turn_s: int = 0  # a turn limit (server/turn_clock.py); 0: none
     extended: dict[Team, int] = field(default_factory=dict)  # more time asked, this game
+    games: int = 0  # games played at this table before this one (a rematch starts one more)
 
     def __post_init__(self) -> None:
         self.first = self.first or self.game.to_json()
@@ -216,6 +217,7 @@ class Table:
         if self.rematch != set(Team):
             return [(team.other, p.RematchAsked(self.seats[team].name))]
         self._count_for_series()
+        self.games += 1  # a store keeps each game's steps apart (server/store.py)
         self.game, self.step, self.log, self.told, self.rematch = game(), 0, [], [], set()
         self.extended = {}  # more time is counted a game
         self.first, self.hold = self.game.to_json(), Hold(self.game)
@@ -245,6 +247,7 @@ class Table:
             "computer": sorted(team.name for team in self.computer),
             "gone": sorted(team.name for team in self.gone),
             "turn_s": self.turn_s,
+            "games": self.games,
             "extended": {team.name: count for team, count in self.extended.items()},
             "seats": {team.name: [seat.name, seat.seal(), seat.away_since, seat.account,
                                   seat.player]
@@ -272,6 +275,7 @@ class Table:
                 computer={Team[name] for name in data.get("computer", [])},
                 gone={Team[name] for name in data.get("gone", [])},
                 turn_s=int(data.get("turn_s", 0)),
+                games=int(data.get("games", 0)),
                 extended={Team[name]: int(count)
                           for name, count in data.get("extended", {}).items()},
                 results=[None if winner is None else int(Team(int(winner)))
@@ -288,6 +292,55 @@ class Table:
         except (ValueError, KeyError, TypeError, IndexError) as error:
             raise SnapshotError(f"a table record does not decode: {error}") from None
         return table
+
+    # -- a record in parts: a header and a step at a time (server/store.py) ------------------
+
+    def header_record(self) -> str:
+        """Everything `to_record` keeps but the game and its steps: seats, flags, held choices
+        and counters. Small (no game state), so a store can rewrite it at every step and append
+        the step alone (`step_record`); `from_parts` rebuilds the table from them."""
+        return json.dumps({
+            "format": RECORD_FORMAT, "code": self.code, "step": self.step,
+            "left": self.left,
+            "left_by": None if self.left_by is None else self.left_by.name,
+            "left_why": self.left_why,
+            "seat_wait_s": self.seat_wait_s, "lock": self.lock, "best_of": self.best_of,
+            "replay_ties": self.replay_ties, "results": self.results, "public": self.public,
+            "computer": sorted(team.name for team in self.computer),
+            "gone": sorted(team.name for team in self.gone),
+            "turn_s": self.turn_s, "games": self.games,
+            "extended": {team.name: count for team, count in self.extended.items()},
+            "seats": {team.name: [seat.name, seat.seal(), seat.away_since, seat.account,
+                                  seat.player]
+                      for team, seat in self.seats.items()},
+            "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
+        })
+
+    def step_record(self, index: int) -> tuple[str, str]:
+        """Step `index` of this game: its actions (the log's entry) and its events as they
+        were sent, each as JSON text."""
+        return json.dumps(self.log[index]), json.dumps(self.told[index])
+
+    @classmethod
+    def from_parts(cls, header: str, first: str, steps: Iterable[tuple[str, str]]) -> Table:
+        """The table `header_record`, `first` and its `step_record`s (in order) were written
+        from: the game is the replay of the steps' actions from `first`, so no step keeps a
+        copy of the game state. SnapshotError for anything that does not fit."""
+        try:
+            data = json.loads(header)
+            pairs = [(json.loads(actions), json.loads(told)) for actions, told in steps]
+            game = Game.from_json(first)
+            for entry, _ in pairs:
+                game.apply({Team[name]: action_from_dict(kept) for name, kept in entry.items()})
+            data.update(game=game.to_json(), first=first, log=[entry for entry, _ in pairs],
+                        told=[told for _, told in pairs])
+            text = json.dumps(data)
+        except SnapshotError:
+            raise
+        # A step the rules refuse raises a RulesError, which is a ValueError.
+        except (ValueError, KeyError, TypeError, IndexError, AttributeError) as error:
+            raise SnapshotError(f"a table's steps do not replay: {error}") from None
+        return cls.from_record(text)
 
     # -- internals ---------------------------------------------------------------------------
 

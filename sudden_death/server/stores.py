@@ -1,0 +1,105 @@
+"""The stores seam: what a table server keeps past its own process (tables with their steps
+and seats, accounts, sign-in tokens, ratings and rated games), as two typing Protocols, so the
+embedded SQLite files (store.py, accounts.py with ratings.py) and a database server
+(PostgreSQL, a later issue) can each stand behind the service unchanged. A store keeps and
+finds; it never decides anything about a game (the rules and the seats are tables.py's and the
+service's), never sends a message, never holds a plaintext password or seat token, and never
+deletes a record it cannot read (it names it in the log and skips it). Every method is
+synchronous and has finished its write when it returns, so the service, which calls it before
+it sends, never tells a seat anything its store could lose in a crash of the process. Both
+Protocols are checked by tests/test_contract_stores.py, which any new implementation must pass
+unchanged.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Protocol
+
+from .accounts import SignedIn
+from .ratings import Rating, Standing
+from .tables import Table
+
+
+class TableStore(Protocol):
+    """Tables, each a header (seats, flags, held choices, counters) and its games' steps."""
+
+    def save(self, table: Table) -> None:
+        """Keep `table` as it is now, in one transaction: its header, and the steps of its
+        current game (`table.games`) not yet kept, appended in order; steps already kept are
+        not written again. When it returns the whole table is durable past a kill of this
+        process (SIGKILL included); when it raises (sqlite3.Error, OSError...) nothing of
+        this save is kept and the table as last saved stands."""
+        ...
+
+    def open_tables(self) -> list[Table]:
+        """Every table not over, each rebuilt from its header and its current game's steps in
+        order (a rematch's game never shows an earlier game's steps). A table that does not
+        rebuild is named in the log and skipped, never deleted."""
+        ...
+
+    def ended(self, code: str) -> Table | None:
+        """The table with `code` if it is over (left, or its game ended), else None: for a
+        seat that comes back to hear how it ended."""
+        ...
+
+    def claim(self, code: str, owner: str) -> bool:
+        """Whether `owner` (a server, named the same across its restarts) now holds the table
+        `code`: True when no one held it or `owner` already did, False when another owner
+        holds it. Durable when it returns: two processes, each with its own store on the same
+        data, never both get True for one code until the holder releases it."""
+        ...
+
+    def release(self, code: str, owner: str) -> None:
+        """`owner` lets go of `code`, durably when it returns; another owner's claim stands."""
+        ...
+
+    def close(self) -> None:
+        """Close the store's files or connections; every completed save is already durable."""
+        ...
+
+
+class AccountStore(Protocol):
+    """Players' accounts, sign-in tokens and ratings. Each call may hash on purpose (argon2id,
+    tens of milliseconds): the service makes them on threads, never on its event loop, so an
+    implementation must be safe to call from several threads."""
+
+    def sign_up(self, name: str, password: str) -> SignedIn:
+        """A new account with a new sign-in token, both durable when it returns; AccountError
+        when the name is refused or taken (folded, or a look-alike) or the password weak."""
+        ...
+
+    def sign_in(self, name: str, password: str = "", token: str = "") -> SignedIn:
+        """Signed in with the password or with a token; a new token is returned and, with a
+        token, the old one is spent (durably, before it returns: of two calls with one token,
+        one succeeds). AccountError: the same refusal for every wrong name, password or token."""
+        ...
+
+    def name_of(self, name: str) -> str | None:
+        """The account's name as typed at sign-up, or None: no account has it."""
+        ...
+
+    def rating(self, key: str) -> Rating:
+        """The account's rating (`key`: its folded name); Glicko-2's start before any game."""
+        ...
+
+    def record(self, first: str, second: str, score: float) -> tuple[Rating, Rating]:
+        """A finished game between two accounts (`score` is the first's): both ratings and the
+        game kept in one transaction, durable when it returns; the new ratings returned."""
+        ...
+
+    def standing(self, key: str) -> Standing | None:
+        """The account's place among rated players, its recent results newest first; None
+        before its first rated game."""
+        ...
+
+    def close(self) -> None:
+        """Close the store; every completed call is already durable."""
+        ...
+
+
+if TYPE_CHECKING:  # mypy checks that the embedded stores are ones the seam accepts
+    from .ratings import RatedAccounts
+    from .store import TableStore as SQLiteTables
+
+    _TABLES: type[TableStore] = SQLiteTables
+    _ACCOUNTS: type[AccountStore] = RatedAccounts

@@ -1,0 +1,400 @@
+"""The stores seam's contract (server/stores.py): one suite per Protocol, run against every
+implementation listed here, which a later one (PostgreSQL) must pass unchanged. A store is made
+by a factory from a folder (its data's place), named as "module:callable" so a child process can
+make one too: the child writes, is SIGKILLed, and a new store on the same folder must read every
+write whose call had returned. A second store on the same folder stands for a second server
+process. Games are played by the engine's coach from seeds, so every run plays the same steps.
+"""
+
+from __future__ import annotations
+
+import importlib
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from sudden_death.engine.actions import Concede, actors, legal_actions
+from sudden_death.engine.smart import SmartPolicy
+from sudden_death.engine.state import Team
+from sudden_death.server.accounts import AccountError
+from sudden_death.server.ratings import START, Rating, Result
+from sudden_death.server.stores import AccountStore, TableStore
+from sudden_death.server.tables import Seat, Table, new_game
+from sudden_death.wire.values import action_to_wire
+
+ROOT = Path(__file__).resolve().parent.parent
+TESTS = Path(__file__).resolve().parent
+
+# Every implementation of each seam: "module:callable" taking the folder its data lives in.
+TABLE_STORES = {"sqlite": "sudden_death.server.store:TableStore"}
+ACCOUNT_STORES = {"sqlite": "sudden_death.server.ratings:RatedAccounts"}
+CODE = "424242"
+
+
+def made(spec: str, folder: Path) -> Any:
+    module, name = spec.split(":")
+    return getattr(importlib.import_module(module), name)(folder)
+
+
+def table_store(kind: str, folder: Path) -> TableStore:
+    store: TableStore = made(TABLE_STORES[kind], folder)
+    return store
+
+
+def account_store(kind: str, folder: Path) -> AccountStore:
+    store: AccountStore = made(ACCOUNT_STORES[kind], folder)
+    return store
+
+
+# -- tables played by the coach ----------------------------------------------------------------
+
+def seated(code: str = CODE, seed: int = 11) -> Table:
+    return Table(code, new_game(seed), {Team.HOME: Seat("Hawks"), Team.AWAY: Seat("Bears")})
+
+
+def advance(table: Table) -> bool:
+    """One step played by the coach for both seats (through the hold, as players' actions go);
+    False when the table is over."""
+    before = table.step
+    for _ in range(10):
+        if table.over or table.step != before:
+            break
+        state = table.game.state
+        team = next(each for each in actors(state) if each not in table.held)
+        legal = tuple(action for action in legal_actions(state, team)
+                      if not isinstance(action, Concede))
+        coach = SmartPolicy(random.Random(f"{table.code}:{table.step}:{team.name}"))
+        table.act(team, table.step, [action_to_wire(coach.choose(state, team, legal))])
+    return table.step > before
+
+
+def rematched(table: Table, seed: int) -> None:
+    """Both seats ask to play again after the game: a new game at the same table."""
+    assert table.game.is_over and not table.left
+    for team in Team:
+        table.ask_rematch(team, lambda: new_game(seed))
+    assert table.step == 0 and not table.game.is_over
+
+
+def scripted(seed: int = 11) -> Iterator[Table]:
+    """One table, yielded after every change (the same object): each step, and each rematch
+    once a game is over, for as long as the caller takes."""
+    table = seated(seed=seed)
+    yield table
+    while True:
+        if not advance(table):
+            rematched(table, seed + table.games + 1)
+        yield table
+
+
+def point(table: Table) -> tuple[int, int]:
+    return table.games, table.step
+
+
+def same_play(found: Table, expected: Table) -> None:
+    """The same game at the same point: game number, every step's actions and events in order,
+    and the game state the steps lead to."""
+    assert point(found) == point(expected)
+    assert found.log == expected.log
+    assert found.told == expected.told
+    assert found.game.to_json() == expected.game.to_json()
+    assert found.first == expected.first
+
+
+def reloaded(store: TableStore, code: str = CODE) -> Table:
+    found = [table for table in store.open_tables() if table.code == code]
+    if found:
+        return found[0]
+    ended = store.ended(code)
+    assert ended is not None, f"table {code} was not kept"
+    return ended
+
+
+# -- a child process that writes, then is killed --------------------------------------------------
+
+def child_saves(spec: str, folder: str) -> None:
+    """Run in a child: save the scripted table after every change, and say so on stdout only
+    once the save has returned; forever, until killed."""
+    store = made(spec, Path(folder))
+    for table in scripted():
+        store.save(table)
+        print(*point(table), flush=True)
+
+
+def child_signs_up(spec: str, folder: str) -> None:
+    """Run in a child: two accounts and a rated game; what the calls returned on stdout, once
+    they have returned; then wait to be killed."""
+    store = made(spec, Path(folder))
+    anna = store.sign_up("Anna", "anna's password")
+    store.sign_up("Ben", "ben's password")
+    after, _ = store.record("anna", "ben", 1.0)
+    print(json.dumps({"token": anna.token, "rating": [after.rating, after.deviation,
+                                                      after.volatility]}), flush=True)
+    time.sleep(120)
+
+
+def child(function: str, spec: str, folder: Path) -> subprocess.Popen[str]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), str(ROOT)])}
+    return subprocess.Popen(
+        [sys.executable, "-c", f"import test_contract_stores as t; t.{function}"
+                               f"({spec!r}, {str(folder)!r})"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+
+def killed(process: subprocess.Popen[str]) -> str:
+    """SIGKILL, and what the child said on stderr (its pipes closed)."""
+    os.kill(process.pid, signal.SIGKILL)
+    _out, err = process.communicate(timeout=20)
+    assert process.returncode == -signal.SIGKILL, err
+    return err
+
+
+# -- the table store's contract ---------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", TABLE_STORES)
+def test_contract_tables_every_saved_step_survives_a_sigkill(kind: str, tmp_path: Path) -> None:
+    """Killed while it saves one step after another (across rematches), a process loses none
+    that save() had returned for: a new store reads the table at that point or later, with
+    exactly the steps that were played."""
+    process = child("child_saves", TABLE_STORES[kind], tmp_path)
+    assert process.stdout is not None
+    said = [tuple(map(int, process.stdout.readline().split())) for _ in range(150)]
+    err = killed(process)  # at once: most likely in the middle of a save
+    assert all(len(each) == 2 for each in said), err
+    last = said[-1]
+    assert last[0] >= 1  # the kill came after at least one rematch
+    store = table_store(kind, tmp_path)
+    found = reloaded(store)
+    assert point(found) >= last, (point(found), last)
+    for count, expected in enumerate(scripted()):
+        assert count < 100_000, f"no point {point(found)} in the script"
+        if point(expected) == point(found):
+            same_play(found, expected)
+            break
+    store.close()
+
+
+@pytest.mark.parametrize("kind", TABLE_STORES)
+@pytest.mark.parametrize("every", [1, 3])
+def test_contract_tables_steps_come_back_in_order(kind: str, every: int,
+                                                  tmp_path: Path) -> None:
+    """Saved after every step or every third, a table comes back with its steps in the order
+    they were played, to a store that did not write them (a second process)."""
+    store = table_store(kind, tmp_path)
+    table = seated()
+    store.save(table)
+    played = 0
+    while advance(table) and played < 30:
+        played += 1
+        if played % every == 0:
+            store.save(table)
+    store.save(table)
+    other = table_store(kind, tmp_path)
+    found = reloaded(other)
+    same_play(found, table)
+    assert [list(entry) for entry in found.log] == [list(entry) for entry in table.log]
+    other.close()
+    store.close()
+
+
+@pytest.mark.parametrize("kind", TABLE_STORES)
+def test_contract_tables_a_rematch_keeps_its_game_apart(kind: str, tmp_path: Path) -> None:
+    """A rematch's new game at the same table comes back with its own steps only, never the
+    earlier game's (saved or not at the rematch itself)."""
+    store = table_store(kind, tmp_path)
+    table = seated()
+    while advance(table):
+        store.save(table)
+    old_first = table.first
+    assert table.step > 3
+    rematched(table, 12)
+    for _ in range(2):
+        advance(table)
+    store.save(table)  # no save between the rematch and these steps
+    found = reloaded(table_store(kind, tmp_path))
+    assert point(found) == (1, 2) and found.first != old_first
+    same_play(found, table)
+    assert not found.game.is_over
+    store.close()
+
+
+@pytest.mark.parametrize("kind", TABLE_STORES)
+def test_contract_tables_a_claim_is_held_by_one_owner(kind: str, tmp_path: Path) -> None:
+    """Two stores on the same data stand for two server processes: while one holds a table,
+    the other is refused it, until the holder releases it; a claim outlives the store."""
+    first, second = table_store(kind, tmp_path), table_store(kind, tmp_path)
+    assert first.claim(CODE, "alpha")
+    assert not second.claim(CODE, "beta")
+    assert first.claim(CODE, "alpha")  # holding it already: still held
+    assert second.claim("515151", "beta")  # another table is free
+    second.release(CODE, "beta")  # not beta's to release
+    assert not second.claim(CODE, "beta")
+    first.close()
+    third = table_store(kind, tmp_path)  # the holder's process gone: the claim stands
+    assert not third.claim(CODE, "gamma")
+    third.release(CODE, "alpha")
+    assert second.claim(CODE, "beta")
+    assert not third.claim(CODE, "alpha")
+    second.close()
+    third.close()
+
+
+@pytest.mark.parametrize("kind", TABLE_STORES)
+def test_contract_tables_ended_ones_are_found_by_code_only(kind: str, tmp_path: Path) -> None:
+    store = table_store(kind, tmp_path)
+    left, finished, playing = seated("100001"), seated("100002", 5), seated("100003", 6)
+    advance(left)
+    left.leave(Team.HOME)
+    while advance(finished):
+        pass
+    advance(playing)
+    for table in (left, finished, playing):
+        store.save(table)
+    other = table_store(kind, tmp_path)
+    assert [table.code for table in other.open_tables()] == ["100003"]
+    kept_left, kept_finished = other.ended("100001"), other.ended("100002")
+    assert kept_left is not None and kept_left.left and kept_left.left_by == Team.HOME
+    assert kept_finished is not None and kept_finished.game.is_over
+    same_play(kept_finished, finished)
+    assert other.ended("100003") is None and other.ended("999999") is None
+    other.close()
+    store.close()
+
+
+# A round: steps played, then a seat away or not, a rematch (once the game is over) or not,
+# and a save or not.
+ROUNDS = st.lists(st.tuples(st.integers(0, 50), st.booleans(), st.booleans(), st.booleans()),
+                  min_size=1, max_size=8)
+
+
+@pytest.mark.parametrize("kind", TABLE_STORES)
+def test_contract_tables_any_saves_reload_to_the_same_record(
+        kind: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+    """Whatever happens between saves (steps, a seat away, rematches, a leave at the end), the
+    table a second store reads after each save has the record the table had when saved."""
+    saved_points: set[tuple[int, int]] = set()
+
+    @settings(max_examples=30, deadline=None)
+    @given(ROUNDS, st.booleans(), st.integers(0, 1000))
+    def check(rounds: list[tuple[int, bool, bool, bool]], leave: bool, seed: int) -> None:
+        folder = tmp_path_factory.mktemp("tables")
+        store = table_store(kind, folder)
+        table = seated(seed=seed)
+
+        def saved() -> None:
+            store.save(table)
+            saved_points.add(point(table))
+            reader = table_store(kind, folder)
+            assert json.loads(reloaded(reader).to_record()) == json.loads(table.to_record())
+            reader.close()
+
+        for steps, away, again, save in rounds:
+            for _ in range(steps):
+                advance(table)
+            if away:
+                table.seats[Team.AWAY].away_since = 1_000_000.0 + table.step
+            if again and table.game.is_over:
+                rematched(table, seed + table.games + 1)
+            if save:
+                saved()
+        if leave:
+            table.leave(Team.AWAY)
+        saved()
+        store.close()
+
+    check()
+    assert any(games >= 1 and step > 0 for games, step in saved_points)  # rematches were kept
+
+
+# -- the account store's contract -------------------------------------------------------------
+
+@pytest.mark.parametrize("kind", ACCOUNT_STORES)
+def test_contract_accounts_an_account_and_its_rating_survive_a_sigkill(
+        kind: str, tmp_path: Path) -> None:
+    process = child("child_signs_up", ACCOUNT_STORES[kind], tmp_path)
+    assert process.stdout is not None
+    line = process.stdout.readline()
+    err = killed(process)
+    assert line, err
+    said = json.loads(line)
+    store = account_store(kind, tmp_path)
+    assert store.name_of("anna") == "Anna"
+    assert store.rating("anna") == Rating(*said["rating"])
+    standing = store.standing("anna")
+    assert standing is not None and standing.rank == 1 and standing.of == 2
+    assert standing.recent == (Result("Ben", 1.0),)
+    assert store.sign_in("Anna", "anna's password").name == "Anna"
+    assert store.sign_in("Anna", token=said["token"]).name == "Anna"  # its token too
+    store.close()
+
+
+@pytest.mark.parametrize("kind", ACCOUNT_STORES)
+def test_contract_accounts_a_token_is_spent_once(kind: str, tmp_path: Path) -> None:
+    store = account_store(kind, tmp_path)
+    first = store.sign_up("Cleo", "cleo's password")
+    renewed = store.sign_in("Cleo", token=first.token)
+    assert renewed.token != first.token
+    with pytest.raises(AccountError):
+        store.sign_in("Cleo", token=first.token)
+    other = account_store(kind, tmp_path)  # another process sees it spent, and the new one
+    with pytest.raises(AccountError):
+        other.sign_in("Cleo", token=first.token)
+    assert other.sign_in("Cleo", token=renewed.token).name == "Cleo"
+    with pytest.raises(AccountError):
+        other.sign_up("cleo", "another password")  # taken, folded
+    with pytest.raises(AccountError):
+        other.sign_in("Cleo", "a wrong password")
+    assert other.name_of("Dora") is None
+    other.close()
+    store.close()
+
+
+@pytest.mark.parametrize("kind", ACCOUNT_STORES)
+def test_contract_accounts_ratings_are_kept_as_returned(kind: str, tmp_path: Path) -> None:
+    """Any sequence of rated games: each rating a store reads back, in this process or the
+    next, is the one `record` last returned for it; results come back newest first."""
+    store = account_store(kind, tmp_path)
+    for name in ("Anna", "Ben", "Cleo"):
+        store.sign_up(name, "a fine password")
+    assert store.standing("anna") is None and store.rating("anna") == Rating(*START)
+    last: dict[str, Rating] = {}
+    games: list[tuple[str, str, float]] = []
+
+    @settings(max_examples=20, deadline=None)
+    @given(st.lists(st.tuples(st.sampled_from(["anna", "ben", "cleo"]),
+                              st.sampled_from(["anna", "ben", "cleo"]),
+                              st.sampled_from([0.0, 0.5, 1.0])), max_size=6))
+    def check(played: list[tuple[str, str, float]]) -> None:
+        for first, second, score in played:
+            if first == second:
+                continue
+            last[first], last[second] = store.record(first, second, score)
+            games.append((first, second, score))
+        for key, rating in last.items():
+            assert store.rating(key) == rating
+
+    check()
+    reopened = account_store(kind, tmp_path)
+    for key, rating in last.items():
+        assert reopened.rating(key) == rating
+    names = {"anna": "Anna", "ben": "Ben", "cleo": "Cleo"}
+    anna = [(names[second if first == "anna" else first],
+             score if first == "anna" else 1.0 - score)
+            for first, second, score in reversed(games) if "anna" in (first, second)]
+    standing = reopened.standing("anna")
+    assert (standing is None) == (not anna)
+    if standing is not None:
+        assert [(kept.opponent, kept.score) for kept in standing.recent] == anna[:10]
+    reopened.close()
+    store.close()
