@@ -4,15 +4,19 @@ embedded SQLite files (store.py, accounts.py with ratings.py) and a database ser
 (PostgreSQL, a later issue) can each stand behind the service unchanged. A store keeps and
 finds; it never decides anything about a game (the rules and the seats are tables.py's and the
 service's), never sends a message, never holds a plaintext password or seat token, and never
-deletes a record it cannot read (it names it in the log and skips it). Every method is
-synchronous and has finished its write when it returns, so the service, which calls it before
-it sends, never tells a seat anything its store could lose in a crash of the process. Both
+deletes a record it cannot read (it names it in the log and skips it). A table store's `save`
+has either finished its write when it returns None (the embedded store: well under a
+millisecond, so on the loop) or returns an awaitable that completes once the write is durable
+(a database server's); the seats role waits for it through keeping.py's Keeper before it tells
+any seat, so no seat hears anything its store could lose in a crash of the process. The other
+methods are synchronous today. Both
 Protocols are checked by tests/test_contract_stores.py, which any new implementation must pass
 unchanged.
 """
 
 from __future__ import annotations
 
+from collections.abc import Awaitable
 from typing import TYPE_CHECKING, Protocol
 
 from .accounts import SignedIn
@@ -23,12 +27,13 @@ from .tables import Table
 class TableStore(Protocol):
     """Tables, each a header (seats, flags, held choices, counters) and its games' steps."""
 
-    def save(self, table: Table) -> None:
+    def save(self, table: Table) -> Awaitable[None] | None:
         """Keep `table` as it is now, in one transaction: its header, and the steps of its
         current game (`table.games`) not yet kept, appended in order; steps already kept are
-        not written again. When it returns the whole table is durable past a kill of this
-        process (SIGKILL included); when it raises (sqlite3.Error, OSError...) nothing of
-        this save is kept and the table as last saved stands."""
+        not written again. When it returns None, or the awaitable it returns completes, the
+        whole table is durable past a kill of this process (SIGKILL included); when either
+        raises (sqlite3.Error, OSError: keeping.STORE_ERRORS) nothing of this save is kept and
+        the table as last saved stands."""
         ...
 
     def open_tables(self) -> list[Table]:
