@@ -63,6 +63,12 @@ class SlowStore:
     def ended(self, code: str) -> Table | None:
         return self.inner.ended(code)
 
+    def claim(self, code: str, owner: str) -> bool:
+        return self.inner.claim(code, owner)
+
+    def release(self, code: str, owner: str) -> None:
+        self.inner.release(code, owner)
+
     def close(self) -> None:
         self.inner.close()
 
@@ -158,7 +164,7 @@ def test_with_a_slow_store_no_seat_hears_a_step_before_it_is_kept(tmp_path: Path
     early: list[tuple[str, int, int]] = []
 
     async def scenario() -> Any:
-        service = TableService(seed=4, store=store,  # type: ignore[arg-type]
+        service = TableService(seed=4, store=store,
                                limits=Limits(connects_per_s=100, connect_burst=100))
         send = service.postman.send
 

@@ -56,11 +56,11 @@ def test_a_quick_player_meets_the_nearest_rating_and_never_its_own_team_name() -
             for name in ("Low", "High", "Near", "Far"):
                 lab.service.accounts.sign_up(name, "password one")
             for _ in range(6):  # High climbs, Low falls
-                lab.service.desk.ladder.record("high", "far", 1.0)
-                lab.service.desk.ladder.record("low", "far", 0.0)
+                lab.service.desk.store.record("high", "far", 1.0)
+                lab.service.desk.store.record("low", "far", 0.0)
             for _ in range(3):  # Near climbs less
-                lab.service.desk.ladder.record("near", "far", 1.0)
-            rating = {name: lab.service.desk.ladder.rating(name).rating
+                lab.service.desk.store.record("near", "far", 1.0)
+            rating = {name: lab.service.desk.store.rating(name).rating
                       for name in ("low", "high", "near")}
             assert abs(rating["near"] - rating["high"]) < abs(rating["near"] - rating["low"])
             low_seat = await signed_quick(lab, "Low", "Lions")  # waits longest

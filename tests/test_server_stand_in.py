@@ -128,10 +128,10 @@ def test_a_player_gone_past_the_seat_wait_has_the_game_finished_and_it_counts_fo
             state, _step, _heard = await play_on(guest, state_from_dict(start["state"]), 0)
             assert state.outcome is not None  # the computer played the Hawks to the end
             for _ in range(100):  # rated on a thread
-                if lab.service.desk.ladder.standing("ben") is not None:
+                if lab.service.desk.store.standing("ben") is not None:
                     break
                 await asyncio.sleep(0.02)
-            ladder = lab.service.desk.ladder
+            ladder = lab.service.desk.store
             ben, anna = ladder.standing("ben"), ladder.standing("anna")
             assert ben is not None and anna is not None
             assert ben.recent[0].score == 1.0 and anna.recent[0].score == 0.0  # whatever the
@@ -169,7 +169,7 @@ def test_a_host_may_play_the_computer_which_plays_at_once_rematches_and_is_never
             assert again["step"] == 0  # a new game, whose toss the computer calls at once:
             assert (await until(host, "update"))["step"] == 1
             await asyncio.sleep(0.2)
-            assert lab.service.desk.ladder.standing("anna") is None  # never rated
+            assert lab.service.desk.store.standing("anna") is None  # never rated
             clash = await lab.connect()
             await clash.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", computer="hawks")))
             assert (await until(clash, "refused"))["code"] == p.SAME_NAME

@@ -4,7 +4,8 @@ and the rating of a game that ended.
 It owns the slow hashes' lanes (hashing.py: passwords and tables' passwords on one, sign-in
 tokens on another), the tries counted per address and per name (sign_ins.py), and the games
 being rated on a thread. What lasts (accounts, tokens, ratings, rated games) is in the
-accounts store (`Accounts` and its `Ladder`, SQLite today); this role never touches a table's
+accounts store (`stores.AccountStore`: `ratings.RatedAccounts`, SQLite, today); this role
+never touches a table's
 seats or a line: it answers with messages, and the service sends them.
 """
 
@@ -20,11 +21,12 @@ from functools import partial
 from ..engine.state import Team
 from ..wire import protocol as p
 from ..wire.names import skeletons
-from .accounts import AccountError, Accounts
+from .accounts import AccountError
 from .hashing import Hashing, HashRefused
 from .limits import Addresses, Limits
-from .ratings import START, Ladder
+from .ratings import START
 from .sign_ins import SignIns
+from .stores import AccountStore
 from .tables import Table
 
 LOG = logging.getLogger("sudden_death.server")
@@ -32,14 +34,13 @@ LOG = logging.getLogger("sudden_death.server")
 
 @dataclass
 class AccountDesk:
-    accounts: Accounts
+    store: AccountStore  # accounts, tokens, ratings and rated games (stores.py)
     limits: Limits
     account_tries: Addresses = field(init=False)  # sign-ups and sign-ins, per address
     name_tries: Addresses = field(init=False)  # strangers' password tries, per name
     sign_ins: SignIns = field(init=False)  # who may try a name's password now
     hashing: Hashing = field(init=False)  # passwords' slow hashes, bounded (hashing.py)
     token_checks: Hashing = field(init=False)  # sign-in tokens' hashes, bounded alike
-    ladder: Ladder = field(init=False)  # ratings, in the accounts' file (ratings.py)
     rating: set[asyncio.Future[object]] = field(default_factory=set)  # games being rated
 
     def __post_init__(self) -> None:
@@ -48,10 +49,9 @@ class AccountDesk:
         self.sign_ins = SignIns(self.account_tries, self.name_tries)
         self.hashing = Hashing(self.limits)
         self.token_checks = Hashing(self.limits, what="sign-in tokens")
-        self.ladder = Ladder(self.accounts)
 
     def close(self) -> None:
-        self.accounts.close()
+        self.store.close()
         self.hashing.close()
         self.token_checks.close()
 
@@ -74,14 +74,14 @@ class AccountDesk:
         try:
             if isinstance(message, p.SignUp):
                 done = await self.hashing.run(address, partial(
-                    self.accounts.sign_up, message.name, message.password))
+                    self.store.sign_up, message.name, message.password))
             elif token:  # a token's hash is cheap: it never waits behind a password's
                 done = await self.token_checks.run(address, partial(
-                    self.accounts.sign_in, message.name, token=message.token),
+                    self.store.sign_in, message.name, token=message.token),
                     owner=self.sign_ins.usual(name, address))
             else:
                 done = await self.hashing.run(address, partial(
-                    self.accounts.sign_in, message.name, message.password),
+                    self.store.sign_in, message.name, message.password),
                     owner=self.sign_ins.usual(name, address))
         except HashRefused as error:
             if isinstance(message, p.SignUp):
@@ -106,12 +106,12 @@ class AccountDesk:
         if not signed:
             return p.Refused(p.NOT_NOW, "sign in first to hear your rating")
         try:
-            found = await asyncio.to_thread(self.ladder.standing, signed)
+            found = await asyncio.to_thread(self.store.standing, signed)
         except sqlite3.Error as error:
             LOG.error("the accounts file failed: %s", error)
             return p.Refused(p.NO_ROOM, "the server cannot read ratings now")
         if found is None:
-            name = await asyncio.to_thread(self.accounts.name_of, signed)
+            name = await asyncio.to_thread(self.store.name_of, signed)
             return p.Standing(name or signed)
         return p.Standing(found.name, found.rating, found.rank, found.of,
                           [(result.opponent, result.score) for result in found.recent],
@@ -129,7 +129,7 @@ class AccountDesk:
         if len(table.computer) == 1:  # the computer finished a dropped player's game: it
             score = float(Team.AWAY in table.computer)  # counts for the side that stayed
         rating: asyncio.Future[object] = asyncio.ensure_future(asyncio.to_thread(
-            self.ladder.record, home.account, away.account, score))
+            self.store.record, home.account, away.account, score))
         self.rating.add(rating)  # a reference until done, so the task is not collected
         rating.add_done_callback(self._rated)
 
@@ -142,4 +142,4 @@ class AccountDesk:
         """A quick player's rating, to pair the nearest (a newcomer's for one not signed in)."""
         if not signed:
             return START[0]
-        return (await asyncio.to_thread(self.ladder.rating, signed)).rating
+        return (await asyncio.to_thread(self.store.rating, signed)).rating

@@ -80,7 +80,7 @@ class Keeper:
         try:
             written = self.store.save(table)
         except STORE_ERRORS as error:
-            self._failed(error)
+            self.failed(error)
             return None
         if written is None:
             self._succeeded()
@@ -95,7 +95,7 @@ class Keeper:
                     try:
                         await written
                     except STORE_ERRORS as error:
-                        self._failed(error)
+                        self.failed(error)
                     else:
                         self._succeeded()
                 queue.popleft()
@@ -103,7 +103,8 @@ class Keeper:
         finally:
             self.queues.pop(code, None)
 
-    def _failed(self, error: BaseException) -> None:
+    def failed(self, error: BaseException) -> None:
+        """The store could not write (a claim, a save): said once, until it can again."""
         if not self.failing:
             LOG.error("the data folder cannot be written (%s): open tables go on in memory "
                       "only, and no new table is opened until it can", error)

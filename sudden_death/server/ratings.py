@@ -119,8 +119,9 @@ class RatedAccounts:
     """The embedded `stores.AccountStore`: the accounts and their ladder in one SQLite file
     (in `folder`, or in memory without one), each call one transaction of theirs."""
 
-    def __init__(self, folder: Path | None = None) -> None:
-        self.accounts = Accounts(folder)
+    def __init__(self, folder: Path | None = None, accounts: Accounts | None = None) -> None:
+        """The file in `folder` (in memory without one), or `accounts` already open."""
+        self.accounts = Accounts(folder) if accounts is None else accounts
         self.ladder = Ladder(self.accounts)
 
     def sign_up(self, name: str, password: str) -> SignedIn:

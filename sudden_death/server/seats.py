@@ -31,12 +31,12 @@ from ..wire.values import action_to_wire
 from .chat import bad_chat, chat_text
 from .checks import checked_name, checked_password, slow_down
 from .hashing import Hashing, HashRefused
-from .keeping import Keeper
+from .keeping import STORE_ERRORS, Keeper
 from .limits import Addresses, Limits
 from .lines import leaving
 from .postman import Postman
 from .stand_in import last_cards, stand_in_moves
-from .store import TableStore
+from .stores import TableStore
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
 from .turn_clock import TurnClock
 
@@ -46,6 +46,7 @@ WRONG_TRIES = frozenset({p.NO_TABLE, p.BAD_TOKEN, p.BAD_PASSWORD})
 PLAYED, OTHER, CLOSE = "played", "other", "close"  # what a seat's message did (receive)
 ENDED_KEPT = 1000  # ended tables kept in memory for seats that were away (with no store too)
 HOSTS_KEPT = 10_000  # addresses whose waiting tables are counted, before a sweep
+CLAIM_TRIES = 20  # new codes tried when another server sharing the store holds one
 
 
 @dataclass
@@ -64,6 +65,7 @@ class Seats:
     forget_watchers: Callable[[str], None]
     seed: int | None = None
     store: TableStore | None = None
+    owner: str = ""  # this server's name in the store's claims, the same across its restarts
     tables: dict[str, Table] = field(default_factory=dict)
     connections: dict[tuple[str, Team], ServerConnection] = field(default_factory=dict)
     waits: dict[tuple[str, Team], asyncio.TimerHandle] = field(default_factory=dict)
@@ -95,6 +97,9 @@ class Seats:
             return
         now = self.clock()
         for table in self.store.open_tables():
+            if not self.store.claim(table.code, self.owner):
+                LOG.info("table %s is played by another server (%s)", table.code, self.owner)
+                continue
             self.tables[table.code] = table
             for team, seat in table.seats.items():
                 # A seat whose line dropped before the restart is waited for from then; one
@@ -320,13 +325,29 @@ class Seats:
         if not p.MIN_SEAT_WAIT_S <= seat_wait_s <= p.MAX_SEAT_WAIT_S:
             raise p.ProtocolError(p.BAD_MESSAGE, f"seat_wait_s is {p.MIN_SEAT_WAIT_S} to "
                                                  f"{p.MAX_SEAT_WAIT_S} seconds")
-        code = _new_code(self.tables)
+        code = self._claimed_code()
         seat.name = name
         table = Table(code, self._new_game(), {HOST_SEAT: seat}, seat_wait_s=seat_wait_s,
                       lock=locked)
         self.tables[code] = table
         LOG.info("table %s opened", code)
         return table
+
+    def _claimed_code(self) -> str:
+        """A new table's code, claimed for this server in the store: another server sharing
+        the store may hold a code this one has never seen."""
+        for _ in range(CLAIM_TRIES):
+            code = _new_code(self.tables)
+            if self.store is None:
+                return code
+            try:
+                if self.store.claim(code, self.owner):
+                    return code
+            except STORE_ERRORS as error:
+                self.keeper.failed(error)
+                break
+        raise p.ProtocolError(p.NO_ROOM, "the server cannot keep a new table now; try again "
+                                         "later")
 
     def _seat(self, table: Table, team: Team, connection: ServerConnection,
               token: str) -> None:
@@ -504,6 +525,7 @@ class Seats:
         if table is not None and table.public:
             self.lobby_changed()
         if table is not None and table.over:
+            self._release(code)
             self.ended[code] = table
             while len(self.ended) > ENDED_KEPT:
                 self.ended.popitem(last=False)
@@ -514,6 +536,15 @@ class Seats:
             self.away_spent.pop((code, team), None)
         self.forget_watchers(code)
         self.turn_clock.forget(code)
+
+    def _release(self, code: str) -> None:
+        """An ended table is no longer this server's to play (a seat may still read how it
+        ended, from any server)."""
+        if self.store is not None:
+            try:
+                self.store.release(code, self.owner)
+            except STORE_ERRORS as error:
+                self.keeper.failed(error)
 
     def _commit(self, table: Table, out: Outgoing) -> None:
         """Keep the table, then tell the seats: no seat ever hears of a step the disk does

@@ -18,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import ssl
 import time
 from collections.abc import Callable
@@ -41,8 +42,9 @@ from .lines import bound_kernel_queue, peer, shut
 from .lobby import Lobby
 from .pairing import QuickPairing
 from .postman import Postman
+from .ratings import RatedAccounts
 from .seats import CLOSE, OTHER, PLAYED, Prepared, Seats, name_seat, sealed_seat
-from .store import TableStore
+from .stores import TableStore
 from .tables import HOST_SEAT, Table
 
 __all__ = ["PLAYED", "TableService", "address", "start", "stop"]
@@ -61,6 +63,9 @@ class TableService:
     limits: Limits = field(default_factory=Limits)
     accounts: Accounts = field(default_factory=Accounts)
     clock: Callable[[], float] = time.time  # wall-clock: a seat's drop time outlives the process
+    # This server's name in the store's claims on tables: the same across its restarts, so it
+    # takes its own tables back; servers sharing one store each need their own.
+    name: str = field(default_factory=socket.gethostname)
     postman: Postman = field(init=False)
     addresses: Addresses = field(init=False)  # lines and wrong codes, per address
     desk: AccountDesk = field(init=False)
@@ -74,7 +79,7 @@ class TableService:
         fanout = LocalFanOut(self.postman.send_frame)
         chat_rates = ChatRates()
         self.addresses = Addresses(self.limits)
-        self.desk = AccountDesk(self.accounts, self.limits)
+        self.desk = AccountDesk(RatedAccounts(accounts=self.accounts), self.limits)
         self.lobby = Lobby(self.postman, fanout, chat_rates,
                            tables=lambda: self.seats.tables.values(),
                            watching=lambda code: self.gallery.count(code))
@@ -87,7 +92,7 @@ class TableService:
         self.seats = Seats(self.postman, self.limits, self.addresses, self.desk.hashing,
                            tell_watchers=self.gallery.tell, lobby_changed=self.lobby.changed,
                            rate=self.desk.rate, forget_watchers=self.gallery.forget,
-                           seed=self.seed, store=self.store, clock=self._now)
+                           seed=self.seed, store=self.store, owner=self.name, clock=self._now)
 
     def _now(self) -> float:
         return self.clock()  # read at each call: a test may set the service's clock later
