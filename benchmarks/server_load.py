@@ -73,6 +73,7 @@ def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
     """The server, timing every step it plays; answers the bench's "window" (start timing),
     "samples" (the step latencies since, and stop timing) and "report" (everything, then
     stop). `per_address`: its limit on lines from one address (the bots share one here)."""
+    from sudden_death.server.collector import settle
     from sudden_death.server.limits import Limits
     from sudden_death.server.service import PLAYED, TableService, address, start, stop
 
@@ -92,6 +93,7 @@ def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
     async def main() -> None:
         service = TimedService(limits=Limits.shared(per_address))
         running = await start(service, "127.0.0.1", 0)
+        settle(asyncio.get_running_loop())  # the collector as `python -m sudden_death.server`
         watch = LagWatch()
         watching = asyncio.ensure_future(watch.run())
         pipe.send(address(running, tls=False))
