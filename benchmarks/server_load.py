@@ -25,7 +25,8 @@ Measured, in the window only:
   word a bot hears), the server's resident memory (now and its peak) and its CPU time over
   the window as a share of one core.
 - each process's event-loop lag (how late a 10 ms timer fires: what any frame waits before
-  it is read or sent) and its garbage collector's full passes, which stop the process. The
+  it is read or sent; p50, p95, p99 and max) and its garbage collector's passes, each
+  generation apart (count, longest and total pause): every pass stops the process. The
   server's lag plus its latency is the time from a commit arriving to the reveals sent.
 
 Each count prints one JSON line; a summary compares each count's p99 with the first one's.
@@ -72,6 +73,7 @@ def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
     """The server, timing every step it plays; answers the bench's "window" (start timing),
     "samples" (the step latencies since, and stop timing) and "report" (everything, then
     stop). `per_address`: its limit on lines from one address (the bots share one here)."""
+    from sudden_death.server.collector import settle
     from sudden_death.server.limits import Limits
     from sudden_death.server.service import PLAYED, TableService, address, start, stop
 
@@ -99,6 +101,7 @@ def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
     async def main() -> None:
         service = TimedService(limits=Limits.shared(per_address))
         running = await start(service, "127.0.0.1", 0)
+        settle(asyncio.get_running_loop())  # the collector as `python -m sudden_death.server`
         watch = LagWatch()
         watching = asyncio.ensure_future(watch.run())
         pipe.send(address(running, tls=False))
@@ -131,39 +134,50 @@ def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
 
 class LagWatch:
     """How late an event loop runs a 10 ms timer: the time any ready work waits for the loop
-    (a frame waiting to be read, a reveal waiting to be sent). Also counts the garbage
-    collector's full passes and their longest pause, which stop everything."""
+    (a frame waiting to be read, a reveal waiting to be sent). Also times every pass of the
+    garbage collector, each generation apart: any pass stops the whole process, a young one
+    too (its pause grows with what the survivors' generation holds)."""
 
     TICK_S = 0.01
+    GENERATIONS = (0, 1, 2)
 
     def __init__(self) -> None:
         self.lags: list[float] = []
-        self.gc_pauses: list[float] = []
+        self.gc_pauses: dict[int, list[float]] = {gen: [] for gen in self.GENERATIONS}
         self._gc_started = 0.0
         self.on = False
 
     def _gc(self, phase: str, info: dict[str, int]) -> None:
-        if info.get("generation") != 2:
-            return
         if phase == "start":
             self._gc_started = time.perf_counter()
         elif self.on:
-            self.gc_pauses.append(time.perf_counter() - self._gc_started)
+            pause = time.perf_counter() - self._gc_started
+            self.gc_pauses.setdefault(info.get("generation", -1), []).append(pause)
 
     async def run(self) -> None:
         import gc
 
         gc.callbacks.append(self._gc)
-        while True:
-            asked = time.perf_counter()
-            await asyncio.sleep(self.TICK_S)
-            if self.on:
-                self.lags.append(max(0.0, time.perf_counter() - asked - self.TICK_S))
+        try:
+            while True:
+                asked = time.perf_counter()
+                await asyncio.sleep(self.TICK_S)
+                if self.on:
+                    self.lags.append(max(0.0, time.perf_counter() - asked - self.TICK_S))
+        finally:
+            gc.callbacks.remove(self._gc)
 
     def report(self) -> dict[str, Any]:
+        full = self.gc_pauses.get(2, [])
+        every = [pause for pauses in self.gc_pauses.values() for pause in pauses]
         return {"loop_lag": percentiles(self.lags),
-                "full_gc_passes": len(self.gc_pauses),
-                "longest_full_gc_ms": round(max(self.gc_pauses, default=0.0) * 1000, 1)}
+                "gc": {str(gen): {"passes": len(pauses),
+                                  "max_ms": round(max(pauses, default=0.0) * 1000, 2),
+                                  "total_ms": round(sum(pauses) * 1000, 1)}
+                       for gen, pauses in sorted(self.gc_pauses.items())},
+                "longest_gc_ms": round(max(every, default=0.0) * 1000, 2),
+                "full_gc_passes": len(full),
+                "longest_full_gc_ms": round(max(full, default=0.0) * 1000, 1)}
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -268,9 +282,11 @@ def main(argv: list[str] | None = None) -> int:
         for name in ("server_loop", "bot_loop"):
             lag = result[name]["loop_lag"]
             if "p99_ms" in lag:
-                line.append(f"{name} lag p99 {lag['p99_ms']} max {lag['max_ms']} ms, "
-                            f"{result[name]['full_gc_passes']} full GCs "
-                            f"(longest {result[name]['longest_full_gc_ms']} ms)")
+                passes = ", ".join(f"gen {gen}: {each['passes']} x max {each['max_ms']} ms"
+                                   for gen, each in result[name]["gc"].items())
+                line.append(f"{name} lag p50 {lag['p50_ms']} p99 {lag['p99_ms']} "
+                            f"max {lag['max_ms']} ms, GC {passes} "
+                            f"(longest {result[name]['longest_gc_ms']} ms)")
         print("  " + " | ".join(line))
     return 0 if all(result["errors"] == 0 for result in results) else 1
 

@@ -16,6 +16,7 @@ import ssl
 import sys
 from pathlib import Path
 
+from . import collector
 from .accounts import Accounts
 from .limits import Limits
 from .service import TableService, address, start, stop
@@ -57,6 +58,7 @@ async def serve(options: argparse.Namespace) -> None:
     service = TableService(seed=options.seed, store=store, limits=limits, accounts=accounts)
     service.restore()
     server = await start(service, options.host, options.port, tls)
+    settled = collector.settle(asyncio.get_running_loop())  # no full collection's long stop
     print(json.dumps({"listening": address(server, tls is not None)}), flush=True)
     done = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -64,6 +66,7 @@ async def serve(options: argparse.Namespace) -> None:
         loop.add_signal_handler(signum, done.set)
     await done.wait()
     await stop(server)
+    settled.undo()
     service.close()
 
 

@@ -1,0 +1,102 @@
+"""The table server's collector settings (server/collector.py, issue 60): what survives
+start-up is frozen, no automatic full collection comes, the server's own sweep frees cycles,
+and all of it is undone so no other test runs with it."""
+
+from __future__ import annotations
+
+import asyncio
+import gc
+from collections.abc import Iterator
+
+import pytest
+
+from sudden_death.server import collector
+
+
+class Cycle:
+    def __init__(self) -> None:
+        self.me = self
+
+
+@pytest.fixture
+def restored() -> Iterator[None]:
+    """Whatever a test does, the collector as it was afterwards."""
+    thresholds, enabled = gc.get_threshold(), gc.isenabled()
+    yield
+    gc.unfreeze()
+    gc.set_threshold(*thresholds)
+    if enabled:
+        gc.enable()
+
+
+def test_settle_freezes_the_start_up_and_stops_automatic_full_collections(
+        restored: None) -> None:
+    before = gc.get_threshold()
+    kept = [Cycle() for _ in range(100)]
+    settled = collector.settle()
+    try:
+        assert settled.frozen >= gc.get_freeze_count() > len(kept)
+        collected = {id(each) for each in gc.get_objects()}  # every generation, none frozen
+        assert not any(id(cycle) in collected for cycle in kept)
+        young, middle, full = gc.get_threshold()
+        assert (young, middle) == (collector.YOUNG, collector.MIDDLE)
+        assert full >= 10**9
+        assert settled.thresholds == before
+    finally:
+        settled.undo()
+    assert gc.get_threshold() == before
+    assert gc.get_freeze_count() == 0
+
+
+def _full_passes_while_growing(survivors: int = 300_000) -> int:
+    """Full collections while the heap grows by `survivors` live objects (as tables do)."""
+    full = gc.get_stats()[2]["collections"]
+    kept = [Cycle() for _ in range(survivors)]
+    passes = gc.get_stats()[2]["collections"] - full
+    del kept
+    return passes
+
+
+def test_old_cycles_wait_for_the_sweep(restored: None) -> None:
+    settled = collector.settle()
+    try:
+        cycles = [Cycle() for _ in range(50)]
+        for _ in range(3):
+            gc.collect(1)  # the cycles survive into the old generation ...
+        full = gc.get_stats()[2]["collections"]
+        del cycles
+        for _ in range(50):  # ... where young passes, however many, leave them
+            _ = [Cycle() for _ in range(collector.YOUNG)]
+        assert gc.get_stats()[2]["collections"] == full
+        found = settled.sweep()
+        assert found >= 50
+        assert settled.sweeps == 1 and settled.swept == found
+        assert settled.longest_sweep_s > 0
+    finally:
+        settled.undo()
+
+
+def test_no_full_pass_comes_by_itself(restored: None) -> None:
+    gc.collect()
+    assert _full_passes_while_growing() > 0  # the interpreter's own thresholds: some
+    settled = collector.settle()
+    middle = gc.get_stats()[1]["collections"]
+    try:
+        assert _full_passes_while_growing() == 0
+        assert gc.get_stats()[1]["collections"] > middle  # the young generations still run
+    finally:
+        settled.undo()
+
+
+def test_the_sweep_runs_on_the_loop_until_undone(restored: None) -> None:
+    async def run() -> collector.Settled:
+        settled = collector.settle(asyncio.get_running_loop(), sweep_s=0.01)
+        await asyncio.sleep(0.2)
+        settled.undo()
+        sweeps = settled.sweeps
+        await asyncio.sleep(0.05)
+        assert settled.sweeps == sweeps  # no sweep after undo
+        return settled
+
+    settled = asyncio.run(run())
+    assert settled.sweeps >= 2
