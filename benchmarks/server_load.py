@@ -106,24 +106,28 @@ def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
         watching = asyncio.ensure_future(watch.run())
         pipe.send(address(running, tls=False))
         loop = asyncio.get_running_loop()
-        cpu = 0.0
-        wall = 0.0
+        cpu = wall = used = 0.0
+        rss = peak = 0
         while True:
             ask = await loop.run_in_executor(None, pipe.recv)
             if ask == "window":
                 service.timing, cpu, wall = True, _cpu_s(), time.perf_counter()
                 watch.on = True
+            elif ask == "stop":  # the window is over: what follows (the bots' lines all
+                # closing at once) is not play, and is not measured
+                service.timing = watch.on = False
+                used, wall = _cpu_s() - cpu, time.perf_counter() - wall
+                rss, peak = _memory_kib()  # at the end of the window, as the bots play
+                pipe.send("stopped")
             elif ask == "samples":
                 pipe.send(list(service.samples))
                 service.samples.clear()
                 service.timing = False
             elif ask == "report":
-                rss, peak = _memory_kib()
-                used = _cpu_s() - cpu
                 watching.cancel()
                 pipe.send({"samples": service.samples, "rss_kib": rss, "peak_kib": peak,
                            "watch": watch.report(),
-                           "cpu_share": used / max(1e-9, time.perf_counter() - wall),
+                           "cpu_share": used / max(1e-9, wall),
                            "tables": len(service.tables),
                            "connections": len(service.seats.connections)})
                 await stop(running)
@@ -217,6 +221,8 @@ def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
                   "trips": stats.round_trips[trips:],
                   "seconds": elapsed, "connected": stats.connected}
         watch.on = False
+        parent.send("stop")  # the server stops measuring before the bots' lines close
+        await asyncio.get_running_loop().run_in_executor(None, parent.recv)
         playing.cancel()
         watching.cancel()
         with contextlib.suppress(asyncio.CancelledError):
