@@ -5,10 +5,12 @@ ended table go. Two servers sharing one data folder never both play a table."""
 from __future__ import annotations
 
 import asyncio
+import json
 from pathlib import Path
 from typing import Any
 
 from server_lab import receive, run
+from test_server_load import ServerProcess
 from websockets.asyncio.client import connect
 
 from sudden_death.server.service import TableService, address, start, stop
@@ -72,3 +74,33 @@ def test_an_ended_table_is_let_go_and_two_servers_never_share_a_code(tmp_path: P
 
     ended, held, both = run(scenario)
     assert ended != held and both
+
+
+def test_a_server_process_takes_back_only_the_tables_claimed_under_its_name(
+        tmp_path: Path) -> None:
+    """`--name`: two server processes on one data folder, one after the other; the table the
+    first opened is restored by it, restarted, and not by the other."""
+    def started(name: str) -> ServerProcess:
+        return ServerProcess("--data", str(tmp_path), "--name", name)
+
+    async def hosted_on(url: str) -> str:
+        async with connect(url) as host:
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+            return str((await receive(host))["code"])
+
+    first = started("tables-1")
+    try:
+        code = asyncio.run(hosted_on(first.url))
+    finally:
+        assert first.stop() == 0
+    other, again = started("tables-2"), None
+    try:
+        assert other.stop() == 0
+        again = started("tables-1")
+    finally:
+        if again is not None:
+            assert again.stop() == 0
+    restored = [json.loads(line)["message"] for log in (other.log, again.log if again else "")
+                for line in log.splitlines() if "restored" in line]
+    assert restored == ["0 tables restored", "1 tables restored"], restored
+    assert f"table {code} opened" in first.log

@@ -39,6 +39,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="players one address may stand for (default %(default)s): its "
                              "open connections, new ones a second and wrong codes grow with "
                              "it; behind a reverse proxy every client has the proxy's address")
+    parser.add_argument("--name", default=None,
+                        help="this server's name in the tables' claims (default: the machine's "
+                             "host name): the same across its restarts, so it takes its own "
+                             "tables back; servers sharing one store each need their own")
     parser.add_argument("--log-json", action="store_true",
                         help="log one JSON object a line (time, level, message) on stderr")
     options = parser.parse_args(argv)
@@ -55,7 +59,9 @@ async def serve(options: argparse.Namespace) -> None:
     store = None if options.data is None else TableStore(options.data)
     limits = Limits.shared(options.per_address)
     accounts = Accounts(options.data)  # in memory without --data
-    service = TableService(seed=options.seed, store=store, limits=limits, accounts=accounts)
+    named = {} if options.name is None else {"name": options.name}
+    service = TableService(seed=options.seed, store=store, limits=limits, accounts=accounts,
+                           **named)
     service.restore()
     server = await start(service, options.host, options.port, tls)
     settled = collector.settle(asyncio.get_running_loop())  # no full collection's long stop
