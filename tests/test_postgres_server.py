@@ -72,6 +72,7 @@ def test_postgres_cluster_takes_a_row_and_gives_it_back(postgres: PostgresCluste
     assert asyncio.run(_write_and_read(postgres.url)) == [(7, "Sudden Death")]
 
 
+@pytest.mark.timeout(120)  # a connection cut by the restart must not hang
 def test_postgres_committed_row_survives_an_immediate_restart(postgres: PostgresCluster) -> None:
     async def scenario() -> None:
         old = await psycopg.AsyncConnection.connect(postgres.url, autocommit=True)
