@@ -235,3 +235,30 @@ def test_the_checks_see_what_they_look_for() -> None:
     assert "sudden_death.ui.session" in graph["sudden_death.ui.app"]
     assert "sudden_death.ui.words.phrases" in graph["sudden_death.ui.words.narration"]
     assert late_imports()[("sudden_death.audio.synth", "pyttsx3")] == 2
+
+
+# Only the table server's --postgres path may load psycopg (the `server` extra's): a player's
+# game, and a server on SQLite, never need it. A module of that path is added here.
+POSTGRES_MODULES = {"sudden_death.server.postgres_schema"}
+
+
+def postgres_importers() -> set[str]:
+    """Every module that imports psycopg, or a module of POSTGRES_MODULES, from outside them."""
+    found = modules()
+    packages = {path for path in found if (PACKAGE.parent / path.replace(".", "/")).is_dir()}
+    importers = set()
+    for name, tree in found.items():
+        for node in ast.walk(tree):
+            if isinstance(node, (ast.Import, ast.ImportFrom)):
+                for target in imported(name, name in packages, node):
+                    if target.split(".")[0] == "psycopg" or target in POSTGRES_MODULES:
+                        importers.add(name)
+    return importers - POSTGRES_MODULES
+
+
+def test_only_the_postgres_path_imports_psycopg() -> None:
+    assert postgres_importers() == set()
+    # Not blind: the schema module itself imports psycopg, and would be caught elsewhere.
+    assert "sudden_death.server.postgres_schema" in {
+        name for name, tree in modules().items() for node in ast.walk(tree)
+        if isinstance(node, ast.Import) and any(a.name == "psycopg" for a in node.names)}
