@@ -92,9 +92,10 @@ def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path
         metadata = next(archive.read(n).decode() for n in names if n.endswith("/METADATA"))
     assert {"sudden_death/sounds/LICENSES.md", "sudden_death/sounds/GPL-2.txt"} <= names
     # The PostgreSQL schema's migrations (server/postgres_schema.py reads them from the package).
-    assert {n for n in names if n.endswith(".sql")} == {
-        f"sudden_death/{path.relative_to(ROOT / 'sudden_death').as_posix()}"
-        for path in (ROOT / "sudden_death" / "server" / "migrations").glob("*.sql")} != set()
+    migrations = {f"sudden_death/server/migrations/{path.name}"
+                  for path in (ROOT / "sudden_death" / "server" / "migrations").glob("*.sql")}
+    assert migrations
+    assert {n for n in names if n.endswith(".sql")} == migrations
     assert any(n.endswith(".dist-info/licenses/sounds/GPL-2.txt") for n in names)
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)  # the game's, MIT
     assert "License-Expression: MIT AND GPL-2.0-or-later" in metadata
