@@ -77,7 +77,7 @@ def test_two_quick_players_meet_play_it_out_and_both_are_rated(
     assert "You are the Hawks; Ben plays the Bears." in anna.speech()
     assert "You are the Bears; Anna plays the Hawks." in ben.speech()
     # A game reached from the lobby offers the lobby again at its end.
-    assert "Play again, back to the lobby, or quit?" in anna.speech()
+    anna.until_said("Play again, back to the lobby, or quit?")  # said just after the score
     scores = final_score(anna.speech()), final_score(ben.speech())
     assert scores[0] is not None and scores[0] == scores[1]  # one game, heard alike
     with contextlib.closing(sqlite3.connect(tmp / "server" / "accounts.sqlite3")) as db:
