@@ -22,7 +22,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import random
 import sqlite3
 import statistics
 import sys
@@ -35,15 +34,15 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "tests"))
 
-from sudden_death.engine.actions import Concede, actors, legal_actions  # noqa: E402
+from coach_steps import advance  # noqa: E402
+
 from sudden_death.engine.game import Game  # noqa: E402
-from sudden_death.engine.smart import SmartPolicy  # noqa: E402
 from sudden_death.engine.snapshot import action_from_dict  # noqa: E402
 from sudden_death.engine.state import Team  # noqa: E402
 from sudden_death.server.store import TableStore  # noqa: E402
 from sudden_death.server.tables import Seat, Table, new_game  # noqa: E402
-from sudden_death.wire.values import action_to_wire  # noqa: E402
 
 STEPS = 40
 
@@ -78,21 +77,6 @@ class GameInHeader(Table):
 
     def header_record(self) -> str:
         return f'{super().header_record()[:-1]}, "game": {json.dumps(self.game.to_json())}}}'
-
-
-def advance(table: Table) -> bool:
-    """One step, both seats played by the coach (as tests/test_contract_stores.py plays)."""
-    before = table.step
-    for _ in range(10):
-        if table.over or table.step != before:
-            break
-        state = table.game.state
-        team = next(each for each in actors(state) if each not in table.held)
-        legal = tuple(action for action in legal_actions(state, team)
-                      if not isinstance(action, Concede))
-        coach = SmartPolicy(random.Random(f"{table.code}:{table.step}:{team.name}"))
-        table.act(team, table.step, [action_to_wire(coach.choose(state, team, legal))])
-    return table.step > before
 
 
 def long_seeds(count: int) -> list[int]:

@@ -11,7 +11,6 @@ from __future__ import annotations
 import importlib
 import json
 import os
-import random
 import signal
 import subprocess
 import sys
@@ -21,17 +20,15 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from coach_steps import advance
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from sudden_death.engine.actions import Concede, actors, legal_actions
-from sudden_death.engine.smart import SmartPolicy
 from sudden_death.engine.state import Team
 from sudden_death.server.accounts import AccountError
 from sudden_death.server.ratings import START, Rating, Result
 from sudden_death.server.stores import AccountStore, TableStore
 from sudden_death.server.tables import Seat, Table, new_game
-from sudden_death.wire.values import action_to_wire
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
@@ -61,22 +58,6 @@ def account_store(kind: str, folder: Path) -> AccountStore:
 
 def seated(code: str = CODE, seed: int = 11) -> Table:
     return Table(code, new_game(seed), {Team.HOME: Seat("Hawks"), Team.AWAY: Seat("Bears")})
-
-
-def advance(table: Table) -> bool:
-    """One step played by the coach for both seats (through the hold, as players' actions go);
-    False when the table is over."""
-    before = table.step
-    for _ in range(10):
-        if table.over or table.step != before:
-            break
-        state = table.game.state
-        team = next(each for each in actors(state) if each not in table.held)
-        legal = tuple(action for action in legal_actions(state, team)
-                      if not isinstance(action, Concede))
-        coach = SmartPolicy(random.Random(f"{table.code}:{table.step}:{team.name}"))
-        table.act(team, table.step, [action_to_wire(coach.choose(state, team, legal))])
-    return table.step > before
 
 
 def rematched(table: Table, seed: int) -> None:

@@ -236,24 +236,8 @@ class Table:
     # -- a record ----------------------------------------------------------------------------
 
     def to_record(self) -> str:
-        return json.dumps({
-            "format": RECORD_FORMAT, "code": self.code, "game": self.game.to_json(),
-            "first": self.first, "step": self.step, "log": self.log, "told": self.told,
-            "left": self.left,
-            "left_by": None if self.left_by is None else self.left_by.name,
-            "left_why": self.left_why,
-            "seat_wait_s": self.seat_wait_s, "lock": self.lock, "best_of": self.best_of,
-            "replay_ties": self.replay_ties, "results": self.results, "public": self.public,
-            "computer": sorted(team.name for team in self.computer),
-            "gone": sorted(team.name for team in self.gone),
-            "turn_s": self.turn_s,
-            "games": self.games,
-            "extended": {team.name: count for team, count in self.extended.items()},
-            "seats": {team.name: [seat.name, seat.seal(), seat.away_since, seat.account,
-                                  seat.player]
-                      for team, seat in self.seats.items()},
-            "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
-        })
+        return json.dumps({**self._header(), "game": self.game.to_json(), "first": self.first,
+                           "log": self.log, "told": self.told})
 
     @classmethod
     def from_record(cls, text: str) -> Table:
@@ -299,7 +283,11 @@ class Table:
         """Everything `to_record` keeps but the game and its steps: seats, flags, held choices
         and counters. Small (no game state), so a store can rewrite it at every step and append
         the step alone (`step_record`); `from_parts` rebuilds the table from them."""
-        return json.dumps({
+        return json.dumps(self._header())
+
+    def _header(self) -> dict[str, Any]:
+        """The fields both records keep: one list, so a field added is kept by both."""
+        return {
             "format": RECORD_FORMAT, "code": self.code, "step": self.step,
             "left": self.left,
             "left_by": None if self.left_by is None else self.left_by.name,
@@ -314,7 +302,7 @@ class Table:
                                   seat.player]
                       for team, seat in self.seats.items()},
             "held": {team.name: action_to_dict(action) for team, action in self.held.items()},
-        })
+        }
 
     def step_record(self, index: int) -> tuple[str, str]:
         """Step `index` of this game: its actions (the log's entry) and its events as they
