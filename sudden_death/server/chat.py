@@ -35,6 +35,15 @@ def too_fast() -> p.Refused:
     return p.Refused(p.TOO_FAST, f"at most {CHAT_PER_S:g} chat line a second from one player")
 
 
+def said(rates: ChatRates, who: str, name: str, message: p.Chat) -> p.Said | p.Refused:
+    """A lobby or gallery chat line from `name` (rated as `who`: a folded name, else the
+    address) as the others hear it, or the sender's refusal: too fast, or not a chat line."""
+    if not rates.allowed(who):
+        return too_fast()
+    text = chat_text(message)
+    return bad_chat() if text is None else p.Said(name, text)
+
+
 @dataclass
 class ChatRates:
     """Each player's chat bucket, shared by the lobby and every gallery."""

@@ -20,7 +20,7 @@ from websockets.asyncio.server import ServerConnection
 from ..engine.state import Team
 from ..wire import protocol as p
 from ..wire.names import folded, spaced
-from .chat import ChatRates, bad_chat, chat_text, too_fast
+from .chat import ChatRates, said
 from .checks import checked_name, slow_down
 from .fanout import FanOut, watch_topic
 from .limits import Addresses, Bucket
@@ -110,14 +110,12 @@ class Gallery:
             return
         if not name:
             self.postman.send(line, p.Refused(p.NOT_NOW, "a spectator chats with a name"))
-        elif not self.chat_rates.allowed(folded(name) or peer(line)):
-            self.postman.send(line, too_fast())
         else:
-            text = chat_text(message)
-            if text is None:
-                self.postman.send(line, bad_chat())
+            heard = said(self.chat_rates, folded(name) or peer(line), name, message)
+            if isinstance(heard, p.Refused):
+                self.postman.send(line, heard)
             else:
-                self.fanout.publish(watch_topic(code), p.Said(name, text), but=line)
+                self.fanout.publish(watch_topic(code), heard, but=line)
 
     def unwatch(self, line: ServerConnection) -> None:
         for code, watching in list(self.watchers.items()):

@@ -20,7 +20,7 @@ from websockets.asyncio.server import ServerConnection
 
 from ..wire import protocol as p
 from ..wire.names import folded
-from .chat import ChatRates, bad_chat, chat_text, too_fast
+from .chat import ChatRates, said
 from .fanout import LOBBY, FanOut
 from .postman import Postman
 from .tables import HOST_SEAT, Table
@@ -70,14 +70,11 @@ class Lobby:
             why = "sign in to chat in the lobby" if name == "" else "not in the lobby"
             self.postman.send(line, p.Refused(p.NOT_NOW, why))
             return
-        if not self.chat_rates.allowed(folded(name)):
-            self.postman.send(line, too_fast())
-            return
-        text = chat_text(message)
-        if text is None:
-            self.postman.send(line, bad_chat())
-            return
-        self.fanout.publish(LOBBY, p.Said(name, text), but=line)
+        heard = said(self.chat_rates, folded(name), name, message)
+        if isinstance(heard, p.Refused):
+            self.postman.send(line, heard)
+        else:
+            self.fanout.publish(LOBBY, heard, but=line)
 
     def listing(self) -> p.LobbyList:
         """Only what every seat has heard already: names, scores, the drive; never a card.
