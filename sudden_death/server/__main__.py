@@ -65,11 +65,12 @@ async def serve(options: argparse.Namespace) -> None:
     service.restore()
     server = await start(service, options.host, options.port, tls)
     settled = collector.settle(asyncio.get_running_loop())  # no full collection's long stop
-    print(json.dumps({"listening": address(server, tls is not None)}), flush=True)
     done = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):
         loop.add_signal_handler(signum, done.set)
+    # Said once SIGTERM already stops it cleanly: a supervisor may stop it the moment it hears.
+    print(json.dumps({"listening": address(server, tls is not None)}), flush=True)
     await done.wait()
     await stop(server)
     settled.undo()
