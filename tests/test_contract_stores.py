@@ -203,10 +203,12 @@ def test_contract_tables_a_rematch_keeps_its_game_apart(kind: str, tmp_path: Pat
     for _ in range(2):
         advance(table)
     store.save(table)  # no save between the rematch and these steps
-    found = reloaded(table_store(kind, tmp_path))
+    reader = table_store(kind, tmp_path)
+    found = reloaded(reader)
     assert point(found) == (1, 2) and found.first != old_first
     same_play(found, table)
     assert not found.game.is_over
+    reader.close()
     store.close()
 
 
