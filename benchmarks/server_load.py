@@ -28,6 +28,10 @@ Measured, in the window only:
   it is read or sent; p50, p95, p99 and max) and its garbage collector's passes, each
   generation apart (count, longest and total pause): every pass stops the process. The
   server's lag plus its latency is the time from a commit arriving to the reveals sent.
+- after the window, once every bot's line has closed: what one full collection in the server
+  finds (`server_cycles_left`, cyclic garbage nothing else would free, since the server runs
+  no full pass) and how long it stops the server (`server_full_pass_ms`, what a periodic
+  sweep would cost).
 
 Each count prints one JSON line; a summary compares each count's p99 with the first one's.
 """
@@ -37,6 +41,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
 import json
 import multiprocessing
 import resource
@@ -73,7 +78,7 @@ def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
     """The server, timing every step it plays; answers the bench's "window" (start timing),
     "samples" (the step latencies since, and stop timing) and "report" (everything, then
     stop). `per_address`: its limit on lines from one address (the bots share one here)."""
-    from sudden_death.server.collector import settle
+    from sudden_death.server.collector import settle, sweep_needed
     from sudden_death.server.limits import Limits
     from sudden_death.server.service import PLAYED, TableService, address, start, stop
 
@@ -101,7 +106,8 @@ def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
     async def main() -> None:
         service = TimedService(limits=Limits.shared(per_address))
         running = await start(service, "127.0.0.1", 0)
-        settle(asyncio.get_running_loop())  # the collector as `python -m sudden_death.server`
+        # the collector as `python -m sudden_death.server` sets it
+        settle(asyncio.get_running_loop(), sweep_needed())
         watch = LagWatch()
         watching = asyncio.ensure_future(watch.run())
         pipe.send(address(running, tls=False))
@@ -125,15 +131,32 @@ def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
                 service.timing = False
             elif ask == "report":
                 watching.cancel()
+                # Every bot's line is closed: what a full collection would still find now
+                # is cyclic garbage the server made, which without a sweep nothing frees.
+                await _lines_gone(service)
+                started = time.perf_counter()
+                cycles_left = gc.collect()
+                full_pass_ms = (time.perf_counter() - started) * 1000
                 pipe.send({"samples": service.samples, "rss_kib": rss, "peak_kib": peak,
                            "watch": watch.report(),
                            "cpu_share": used / max(1e-9, wall),
                            "tables": len(service.tables),
-                           "connections": len(service.seats.connections)})
+                           "connections": len(service.seats.connections),
+                           "cycles_left": cycles_left,
+                           "full_pass_ms": round(full_pass_ms, 1)})
                 await stop(running)
                 return
 
     asyncio.run(main())
+
+
+async def _lines_gone(service: Any, patience_s: float = 30.0) -> None:
+    """Wait until the server has seen every bot's line close (or `patience_s`), and a little
+    more for the closings' last callbacks."""
+    ends = time.monotonic() + patience_s
+    while service.seats.connections and time.monotonic() < ends:
+        await asyncio.sleep(0.1)
+    await asyncio.sleep(1.0)
 
 
 class LagWatch:
@@ -159,8 +182,6 @@ class LagWatch:
             self.gc_pauses.setdefault(info.get("generation", -1), []).append(pause)
 
     async def run(self) -> None:
-        import gc
-
         gc.callbacks.append(self._gc)
         try:
             while True:
@@ -250,6 +271,8 @@ def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
         "server_peak_rss_mb": round(served["peak_kib"] / 1024, 1),
         "server_cpu_share": round(served["cpu_share"], 3),
         "server_loop": served["watch"],
+        "server_cycles_left": served["cycles_left"],
+        "server_full_pass_ms": served["full_pass_ms"],
         "bot_loop": watch.report(),
         "ramp_s": ramp_s, "window_s": window_s, "step_s": step_s,
     }

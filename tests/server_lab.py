@@ -16,11 +16,21 @@ from sudden_death.engine.actions import legal_actions
 from sudden_death.engine.state import GameState, Team
 from sudden_death.server.accounts import Accounts
 from sudden_death.server.limits import Limits
+from sudden_death.server.lines import untangle
 from sudden_death.server.service import TableService, address, start, stop
 from sudden_death.wire import protocol as p
 from sudden_death.wire.values import WireAction, action_to_wire, from_json
 
 QUIET_S = 0.3  # how long a seat listens for a message that must not come
+
+
+class Client(ClientConnection):
+    """A test's client, which like the server's lines (lines.Line) leaves no reference cycle
+    once closed: a test can then ask the collector what the server left."""
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        untangle(self)
 
 
 class Lab:
@@ -33,7 +43,8 @@ class Lab:
     async def connect(self, source: str = "") -> ClientConnection:
         """A new client; `source`: the loopback address it comes from ("127.0.0.7"), so a
         test has many addresses to count per address (the server listens on 127.0.0.1)."""
-        client = await connect(self.url, local_addr=(source, 0) if source else None)
+        client = await connect(self.url, local_addr=(source, 0) if source else None,
+                               create_connection=Client)
         self.clients.append(client)
         return client
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import gc
+import sys
 from collections.abc import Iterator
 
 import pytest
@@ -100,3 +101,18 @@ def test_the_sweep_runs_on_the_loop_until_undone(restored: None) -> None:
 
     settled = asyncio.run(run())
     assert settled.sweeps >= 2
+
+
+def test_no_sweep_is_planned_where_the_server_leaves_no_cycles(restored: None) -> None:
+    """Python 3.11 and later: the lines leave no cycles (test_server_cycles.py), so no full
+    pause is planned at all; 3.10 still sweeps every SWEEP_S."""
+    expected = collector.SWEEP_S if sys.version_info < (3, 11) else None
+    assert collector.sweep_needed() == expected
+
+    async def run() -> collector.Settled:
+        settled = collector.settle(asyncio.get_running_loop(), None)
+        await asyncio.sleep(0.1)
+        settled.undo()
+        return settled
+
+    assert asyncio.run(run()).sweeps == 0

@@ -64,7 +64,8 @@ async def serve(options: argparse.Namespace) -> None:
                            **named)
     service.restore()
     server = await start(service, options.host, options.port, tls)
-    settled = collector.settle(asyncio.get_running_loop())  # no full collection's long stop
+    # No full collection's long stop (a rare sweep only on Python 3.10: collector.py)
+    settled = collector.settle(asyncio.get_running_loop(), collector.sweep_needed())
     done = asyncio.Event()
     loop = asyncio.get_running_loop()
     for signum in (signal.SIGTERM, signal.SIGINT):

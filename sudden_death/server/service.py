@@ -38,7 +38,7 @@ from .chat import ChatRates
 from .fanout import LocalFanOut
 from .gallery import Gallery
 from .limits import Addresses, Bucket, Limits
-from .lines import bound_kernel_queue, peer, shut
+from .lines import Line, bound_kernel_queue, peer, shut
 from .lobby import Lobby
 from .pairing import QuickPairing
 from .postman import Postman
@@ -221,7 +221,7 @@ async def start(service: TableService, host: str, port: int,
     """Listen on `host`:`port` (0: a free port); the server is running when this returns."""
     return await serve(service.handle, host, port, ssl=tls, max_size=p.MAX_MESSAGE_BYTES,
                        open_timeout=service.limits.handshake_s, compression=None,
-                       process_request=service.admit)
+                       process_request=service.admit, create_connection=Line)
 
 
 def address(server: Server, tls: bool) -> str:
