@@ -106,9 +106,12 @@ def test_untangled_lines_are_what_makes_the_difference(monkeypatch: pytest.Monke
     the test above can fail."""
     from sudden_death.server import service as service_module
 
+    if sys.version_info >= (3, 13):
+        pytest.skip("Python 3.13 leaves neither cycle with websockets' own connection class "
+                    "(measured): the walk finds nothing either way")
     monkeypatch.setattr(service_module, "Line", ServerConnection)
     left = _left_after_every_way_a_line_ends()
     kinds = {type(each).__name__ for each in left}
-    assert "ServerProtocol" in kinds  # the cut line's parse error, on every Python
+    assert "ServerProtocol" in kinds  # the cut line's parse error, up to 3.12
     if sys.version_info < (3, 12):  # CPython 3.12 breaks the transport's own (gh-100348)
         assert "_SelectorSocketTransport" in kinds

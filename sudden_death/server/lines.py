@@ -68,8 +68,9 @@ def untangle(line: Connection) -> None:
       CPython clears it on close from 3.12 (gh-100348) and so does this, once the transport
       has stopped reading (it is closing; under TLS, the socket transport beneath);
     - a line cut without a closing handshake leaves websockets' protocol holding the parse
-      error, whose traceback holds the parser's frame, which holds the protocol: the error
-      is kept (a ConnectionClosed names it as its cause), its traceback is dropped."""
+      error, whose traceback holds the parser's frame, which holds the protocol (up to
+      Python 3.12): the error is kept (a ConnectionClosed names it as its cause), its
+      traceback is dropped."""
     transport: Any = line.transport
     raw = getattr(getattr(transport, "_ssl_protocol", None), "_transport", None) or transport
     if raw.is_closing() and getattr(raw, "_read_ready_cb", None) is not None:
