@@ -57,6 +57,7 @@ def check_launch(source: FuzzSource, heard: list[Message], games: int) -> None:
     assert texts[-1].startswith(said_as("Score: {score}.")), texts[-1]
 
 
+@pytest.mark.soak
 def test_two_hundred_fuzzed_games_never_crash(monkeypatch: pytest.MonkeyPatch, tmp_path: Path,
                                               capfd: pytest.CaptureFixture[str]) -> None:
     threads = threading.active_count()

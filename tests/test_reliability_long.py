@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import pytest
 from scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -37,6 +38,7 @@ def test_twenty_five_games_with_real_audio_leave_nothing_behind(tmp_path: Path) 
     assert after["threads"] <= figures["after_game_10"]["threads"]
 
 
+@pytest.mark.soak
 def test_sixty_silent_games_stay_flat(tmp_path: Path) -> None:
     figures = load_benchmark().run_session(60, seed=5, sound=False, config=tmp_path)
     check(figures, 60, 8.0)
