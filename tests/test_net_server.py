@@ -39,12 +39,13 @@ def test_a_host_gets_a_six_digit_code_and_the_away_seat_and_the_guest_the_home_s
 
 @pytest.mark.parametrize(("greeting", "code"), [
     ({"type": "host", "version": 99, "name": "Hawks"}, p.WRONG_VERSION),
-    ({"type": "host", "version": 6, "name": "Hawks", "colour": "red"}, p.WRONG_VERSION),
+    ({"type": "host", "version": 7, "name": "Hawks", "colour": "red"}, p.WRONG_VERSION),
     # A game of protocol 1 (untyped actions and states) is told the versions differ.
     ({"type": "host", "version": 1, "name": "Hawks"}, p.WRONG_VERSION),
     ({"type": "host", "version": 2, "name": "Hawks"}, p.WRONG_VERSION),  # before accounts
     ({"type": "host", "version": 3, "name": "Hawks"}, p.WRONG_VERSION),  # before stand-ins
     ({"type": "host", "version": 4, "name": "Hawks"}, p.WRONG_VERSION),  # an uncapped lobby
+    ({"type": "host", "version": 5, "name": "Hawks"}, p.WRONG_VERSION),  # never told `busy`
     ({"type": "resume", "version": 1, "code": "000000", "token": "t", "step": 3},
      p.WRONG_VERSION),
     ({"type": "join", "version": p.PROTOCOL_VERSION, "code": "000000", "name": "Bears"},

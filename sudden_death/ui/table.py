@@ -23,6 +23,7 @@ from .words.phrases import Names
 from .words.table import (
     away_words,
     back_words,
+    busy_words,
     chosen_words,
     joined_words,
     left_words,
@@ -34,6 +35,7 @@ from .words.table import (
     renamed_words,
     restored_words,
     stand_in_words,
+    steady_words,
     table_code_words,
     time_added_words,
     time_up_words,
@@ -228,6 +230,10 @@ class TablePlay:
         elif isinstance(news, p.Watching):
             self.host.say(watching_words(news.name), interrupt=False,
                           category=Category.NOTICE)
+        elif isinstance(news, p.Busy):
+            self.host.say(busy_words(), interrupt=False, category=Category.NOTICE)
+        elif isinstance(news, p.Steady):
+            self.host.say(steady_words(), interrupt=False, category=Category.NOTICE)
         elif isinstance(news, p.Away):
             self.host.say(away_words(news.name), interrupt=False, category=Category.NOTICE)
         elif isinstance(news, p.Said):

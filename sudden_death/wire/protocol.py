@@ -18,7 +18,7 @@ import msgspec
 
 from .values import WireAction, WireEvent, WireState
 
-PROTOCOL_VERSION = 5
+PROTOCOL_VERSION = 6
 MAX_ACTIONS = 8  # an act carries one or two (the snap and the cards before 4th down)
 MAX_MESSAGE_BYTES = 64 * 1024
 CODE_DIGITS = 6
@@ -300,6 +300,15 @@ class Watching(Message, tag="watching"):
     count: int
 
 
+class Busy(Message, tag="busy"):
+    """The server cannot keep this table's steps now (its database is away): what the seats
+    commit waits and is answered once kept, never before. Said once, until `steady`."""
+
+
+class Steady(Message, tag="steady"):
+    """The server keeps steps again (after `busy`): what waited is answered now."""
+
+
 class OpenTable(msgspec.Struct, forbid_unknown_fields=True):
     """A public table waiting for a player: its code, the host's team, the series' length."""
 
@@ -334,7 +343,7 @@ class LobbyList(Message, tag="lobby"):
 
 ServerMessage = (Seated | Start | Update | Committed | Refused | Left | Away | Back | Said
                  | RematchAsked | SignedIn | Standing | LobbyList | Watching | StandIn
-                 | TimeWarning | TimeAdded | TimeUp)
+                 | TimeWarning | TimeAdded | TimeUp | Busy | Steady)
 
 # Refusal codes, said by the game in the player's language (ui/words/table.py).
 NO_TABLE = "no_table"

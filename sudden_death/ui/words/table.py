@@ -132,6 +132,14 @@ def restored_words() -> str:
     return _("Connected again.")
 
 
+def busy_words() -> str:
+    return _("The table server is busy; trying again.")
+
+
+def steady_words() -> str:
+    return _("The table server is back.")
+
+
 def away_words(name: str) -> str:
     # Translators: {name} is the friend's team, whose connection dropped.
     return _("The {name} dropped out; waiting for them.").format(name=name)
