@@ -153,7 +153,14 @@ def same_play(found: Table, expected: Table) -> None:
     assert found.first == expected.first
 
 
-def reloaded(store: TableStore, answer: Answers, code: str = CODE) -> Table:
+def as_is(value: T | Awaitable[T]) -> T:
+    """A store call's answer from a store that answers at once (SQLite's)."""
+    assert not isinstance(value, Awaitable), "an awaitable: answer it on the test's loop"
+    return value
+
+
+def reloaded(store: TableStore, code: str = CODE,
+             answer: Callable[[Any], Any] = as_is) -> Table:
     found = [table for table in answer(store.open_tables()) if table.code == code]
     if found:
         return found[0]
@@ -218,7 +225,7 @@ def test_contract_tables_every_saved_step_survives_a_sigkill(kind: str, place: P
     last = said[-1]
     assert last[0] >= 1  # the kill came after at least one rematch
     store = table_store(kind, place, answer)
-    found = reloaded(store, answer)
+    found = reloaded(store, answer=answer)
     assert point(found) >= last, (point(found), last)
     for count, expected in enumerate(scripted()):
         assert count < 100_000, f"no point {point(found)} in the script"
@@ -244,7 +251,7 @@ def test_contract_tables_steps_come_back_in_order(kind: str, every: int,
             answer(store.save(table))
     answer(store.save(table))
     other = table_store(kind, place, answer)
-    found = reloaded(other, answer)
+    found = reloaded(other, answer=answer)
     same_play(found, table)
     assert [list(entry) for entry in found.log] == [list(entry) for entry in table.log]
     answer(other.close())
@@ -267,7 +274,7 @@ def test_contract_tables_a_rematch_keeps_its_game_apart(kind: str, place: Place,
         advance(table)
     answer(store.save(table))  # no save between the rematch and these steps
     reader = table_store(kind, place, answer)
-    found = reloaded(reader, answer)
+    found = reloaded(reader, answer=answer)
     assert point(found) == (1, 2) and found.first != old_first
     same_play(found, table)
     assert not found.game.is_over
@@ -345,7 +352,7 @@ def test_contract_tables_any_saves_reload_to_the_same_record(
             answer(store.save(table))
             saved_points.add(point(table))
             reader = table_store(kind, place, answer)
-            assert (json.loads(reloaded(reader, answer).to_record())
+            assert (json.loads(reloaded(reader, answer=answer).to_record())
                     == json.loads(table.to_record()))
             answer(reader.close())
 

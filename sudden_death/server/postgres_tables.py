@@ -30,9 +30,11 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from ..engine.errors import SnapshotError
-from .postgres_schema import migrate
+from .postgres_schema import SchemaTooNew, migrate
 from .stores import StoreError
 from .tables import Table
+
+__all__ = ["PgTableStore", "SchemaTooNew", "opened"]
 
 LOG = logging.getLogger("sudden_death.server")
 CONNECT_TIMEOUT_S = 10  # a first connection that cannot be made says so, rather than hang
