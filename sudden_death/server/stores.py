@@ -1,20 +1,20 @@
-"""The stores seam: what a table server keeps past its own process (tables with their steps
-and seats, accounts, sign-in tokens, ratings and rated games), as two typing Protocols, so the
+"""The stores seam: what a table server keeps past its own process (tables with their steps and
+seats, accounts, sign-in tokens, ratings and rated games), as two typing Protocols, so the
 embedded SQLite files (store.py, accounts.py with ratings.py) and a database server
-(PostgreSQL, a later issue) can each stand behind the service unchanged. A store keeps and
-finds; it never decides anything about a game (the rules and the seats are tables.py's and the
-service's), never sends a message, never holds a plaintext password or seat token, and never
-deletes a record it cannot read (it names it in the log and skips it). A table store's `save`
-has either finished its write when it returns None (the embedded store: well under a
-millisecond, so on the loop) or returns an awaitable that completes once the write is durable
-(a database server's); the seats role waits for it through keeping.py's Keeper before it tells
-any seat, so no seat hears anything its store could lose in a crash of the process. The table
-store's other calls are alike: each returns its answer (the embedded store, at once, with no
-task made) or an awaitable of it (postgres_tables.py's, whose answers come over a connection),
-and the seats role awaits only what is awaitable, so neither store makes the other slower and
-no call blocks the event loop. The account store's calls are synchronous, made on threads. Both
-Protocols are checked by tests/test_contract_stores.py, which any new implementation must pass
-unchanged.
+(PostgreSQL: postgres_tables.py for the tables) can each stand behind the service unchanged. A
+store keeps and finds; it never decides anything about a game (the rules and the seats are
+tables.py's and the service's), never sends a message, never holds a plaintext password or seat
+token, and never deletes a record it cannot read (it names it in the log and skips it). A table
+store's `save` has either finished its write when it returns None (the embedded store: well
+under a millisecond, so on the loop) or returns an awaitable that completes once the write is
+durable (a database server's); the seats role waits for it through keeping.py's Keeper before
+it tells any seat, so no seat hears anything its store could lose in a crash of the process.
+The table store's other calls are alike: each returns its answer (the embedded store, at once,
+with no task made) or an awaitable of it (postgres_tables.py's, whose answers come over a
+connection), and the seats role awaits only what is awaitable, so neither store makes the other
+slower and no call blocks the event loop. The account store's calls are synchronous, made on
+threads. Both Protocols are checked by tests/test_contract_stores.py, which any new
+implementation must pass unchanged.
 """
 
 from __future__ import annotations
