@@ -99,6 +99,7 @@ async def serve(options: argparse.Namespace) -> None:
         await stop(server)
         settled.undo()
     finally:
+        await service.settled()  # a database's writes still under way finish first
         closing = service.close()
         if closing is not None:  # a database's pool
             await closing

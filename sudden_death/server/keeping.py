@@ -114,6 +114,13 @@ class Keeper:
         finally:
             self.queues.pop(code, None)
 
+    async def settled(self) -> None:
+        """Every write handed over so far done (and its words told): before the store closes,
+        so a server stopping loses nothing it had accepted. At once with the embedded store,
+        which leaves nothing pending."""
+        while self.drains:
+            await asyncio.gather(*self.drains, return_exceptions=True)
+
     def failed(self, error: BaseException) -> None:
         """The store could not write (a claim, a save): said once, until it can again."""
         if not self.failing:

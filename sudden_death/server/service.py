@@ -102,6 +102,10 @@ class TableService:
         """Every open table (the seats role's)."""
         return self.seats.tables
 
+    async def settled(self) -> None:
+        """Every change already handed to the tables store written: call before `close`."""
+        await self.seats.keeper.settled()
+
     def close(self) -> Awaitable[None] | None:
         """The accounts' and the tables' files closed, once the server has stopped: an open
         SQLite connection left to the garbage collector is a ResourceWarning (Python 3.13).
