@@ -1,13 +1,20 @@
 """The stores seam's contract (server/stores.py): one suite per Protocol, run against every
-implementation listed here, which a later one (PostgreSQL) must pass unchanged. A store is made
-by a factory from a folder (its data's place), named as "module:callable" so a child process can
-make one too: the child writes, is SIGKILLed, and a new store on the same folder must read every
-write whose call had returned. A second store on the same folder stands for a second server
-process. Games are played by the engine's coach from seeds, so every run plays the same steps.
+implementation listed here, each of which passes it unchanged. A store is made by a factory
+from a place (where its data lives: a folder for SQLite, a fresh database's URL for PostgreSQL),
+named as "module:callable" so a child process can make one too: the child writes, is SIGKILLed,
+and a new store on the same place must read every write whose call had returned. A second store
+on the same place stands for a second server process. Games are played by the engine's coach
+from seeds, so every run plays the same steps.
+
+A store's call may answer with an awaitable (stores.py: a database server's store); `answer`
+awaits it on the test's own event loop, so each assertion reads the same for every store. The
+PostgreSQL stores run against a private cluster (tests/postgres_places.py): without PostgreSQL
+they skip, unless SUDDEN_DEATH_REQUIRE_POSTGRES is set, when they fail.
 """
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import json
 import os
@@ -15,14 +22,15 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Awaitable, Callable, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import pytest
 from coach_steps import advance
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from postgres_places import new_database, postgres_server  # noqa: F401 (a fixture)
 
 from sudden_death.engine.state import Team
 from sudden_death.server.accounts import AccountError
@@ -33,24 +41,76 @@ from sudden_death.server.tables import Seat, Table, new_game
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
 
-# Every implementation of each seam: "module:callable" taking the folder its data lives in.
-TABLE_STORES = {"sqlite": "sudden_death.server.store:TableStore"}
+# Every implementation of each seam: "module:callable" taking the place its data lives in (a
+# folder for "sqlite", a database's URL for "postgres"), returning the store or an awaitable of it.
+TABLE_STORES = {"sqlite": "sudden_death.server.store:TableStore",
+                "postgres": "sudden_death.server.postgres_tables:opened"}
 ACCOUNT_STORES = {"sqlite": "sudden_death.server.ratings:RatedAccounts"}
 CODE = "424242"
+T = TypeVar("T")
+Place = Any  # a Path (sqlite) or a URL (postgres)
 
 
-def made(spec: str, folder: Path) -> Any:
+class Answers:
+    """The test's own event loop: a store call's answer, awaited there when the store gave
+    an awaitable of it (a database server's store), else as it is."""
+
+    def __init__(self) -> None:
+        self.loop = asyncio.new_event_loop()
+
+    def __call__(self, value: T | Awaitable[T]) -> T:
+        if isinstance(value, Awaitable):
+            return self.loop.run_until_complete(_awaited(value))
+        return value
+
+    def close(self) -> None:
+        self.loop.run_until_complete(self.loop.shutdown_asyncgens())
+        self.loop.close()
+
+
+async def _awaited(value: Awaitable[T]) -> T:
+    return await value
+
+
+@pytest.fixture
+def answer() -> Iterator[Answers]:
+    answers = Answers()
+    yield answers
+    answers.close()
+
+
+@pytest.fixture
+def places(kind: str, tmp_path_factory: pytest.TempPathFactory,
+           request: pytest.FixtureRequest) -> Callable[[], Place]:
+    """A new, empty place for a store of `kind` at each call."""
+    if kind == "sqlite":
+        return lambda: tmp_path_factory.mktemp("store")
+    cluster = request.getfixturevalue("postgres_server")  # skips without PostgreSQL
+    return lambda: new_database(cluster)
+
+
+@pytest.fixture
+def place(places: Callable[[], Place]) -> Place:
+    return places()
+
+
+def placed(kind: str, text: str) -> Place:
+    """A place handed to a child process as text, as its store takes it."""
+    return Path(text) if kind == "sqlite" else text
+
+
+def made(spec: str, place: Place, answer: Answers) -> Any:
     module, name = spec.split(":")
-    return getattr(importlib.import_module(module), name)(folder)
+    return answer(getattr(importlib.import_module(module), name)(place))
 
 
-def table_store(kind: str, folder: Path) -> TableStore:
-    store: TableStore = made(TABLE_STORES[kind], folder)
+def table_store(kind: str, place: Place, answer: Answers) -> TableStore:
+    store: TableStore = made(TABLE_STORES[kind], place, answer)
     return store
 
 
-def account_store(kind: str, folder: Path) -> AccountStore:
-    store: AccountStore = made(ACCOUNT_STORES[kind], folder)
+def account_store(kind: str, place: Place, answer: Answers) -> AccountStore:
+    store: AccountStore = made(ACCOUNT_STORES[kind], place, answer)
     return store
 
 
@@ -93,30 +153,38 @@ def same_play(found: Table, expected: Table) -> None:
     assert found.first == expected.first
 
 
-def reloaded(store: TableStore, code: str = CODE) -> Table:
-    found = [table for table in store.open_tables() if table.code == code]
+def as_is(value: T | Awaitable[T]) -> T:
+    """A store call's answer from a store that answers at once (SQLite's)."""
+    assert not isinstance(value, Awaitable), "an awaitable: answer it on the test's loop"
+    return value
+
+
+def reloaded(store: TableStore, code: str = CODE,
+             answer: Callable[[Any], Any] = as_is) -> Table:
+    found = [table for table in answer(store.open_tables()) if table.code == code]
     if found:
         return found[0]
-    ended = store.ended(code)
+    ended = answer(store.ended(code))
     assert ended is not None, f"table {code} was not kept"
     return ended
 
 
 # -- a child process that writes, then is killed --------------------------------------------------
 
-def child_saves(spec: str, folder: str) -> None:
+def child_saves(kind: str, place: str) -> None:
     """Run in a child: save the scripted table after every change, and say so on stdout only
-    once the save has returned; forever, until killed."""
-    store = made(spec, Path(folder))
+    once the save has returned (on the child's own event loop); forever, until killed."""
+    answer = Answers()
+    store = made(TABLE_STORES[kind], placed(kind, place), answer)
     for table in scripted():
-        store.save(table)
+        answer(store.save(table))
         print(*point(table), flush=True)
 
 
-def child_signs_up(spec: str, folder: str) -> None:
+def child_signs_up(kind: str, place: str) -> None:
     """Run in a child: two accounts and a rated game; what the calls returned on stdout, once
     they have returned; then wait to be killed."""
-    store = made(spec, Path(folder))
+    store = made(ACCOUNT_STORES[kind], placed(kind, place), Answers())
     anna = store.sign_up("Anna", "anna's password")
     store.sign_up("Ben", "ben's password")
     after, _ = store.record("anna", "ben", 1.0)
@@ -125,11 +193,11 @@ def child_signs_up(spec: str, folder: str) -> None:
     time.sleep(120)
 
 
-def child(function: str, spec: str, folder: Path) -> subprocess.Popen[str]:
+def child(function: str, kind: str, place: Place) -> subprocess.Popen[str]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(TESTS), str(ROOT)])}
     return subprocess.Popen(
         [sys.executable, "-c", f"import test_contract_stores as t; t.{function}"
-                               f"({spec!r}, {str(folder)!r})"],
+                               f"({kind!r}, {str(place)!r})"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
 
 
@@ -144,98 +212,102 @@ def killed(process: subprocess.Popen[str]) -> str:
 # -- the table store's contract ---------------------------------------------------------------
 
 @pytest.mark.parametrize("kind", TABLE_STORES)
-def test_contract_tables_every_saved_step_survives_a_sigkill(kind: str, tmp_path: Path) -> None:
+def test_contract_tables_every_saved_step_survives_a_sigkill(kind: str, place: Place,
+                                                            answer: Answers) -> None:
     """Killed while it saves one step after another (across rematches), a process loses none
     that save() had returned for: a new store reads the table at that point or later, with
     exactly the steps that were played."""
-    process = child("child_saves", TABLE_STORES[kind], tmp_path)
+    process = child("child_saves", kind, place)
     assert process.stdout is not None
     said = [tuple(map(int, process.stdout.readline().split())) for _ in range(150)]
     err = killed(process)  # at once: most likely in the middle of a save
     assert all(len(each) == 2 for each in said), err
     last = said[-1]
     assert last[0] >= 1  # the kill came after at least one rematch
-    store = table_store(kind, tmp_path)
-    found = reloaded(store)
+    store = table_store(kind, place, answer)
+    found = reloaded(store, answer=answer)
     assert point(found) >= last, (point(found), last)
     for count, expected in enumerate(scripted()):
         assert count < 100_000, f"no point {point(found)} in the script"
         if point(expected) == point(found):
             same_play(found, expected)
             break
-    store.close()
+    answer(store.close())
 
 
 @pytest.mark.parametrize("kind", TABLE_STORES)
 @pytest.mark.parametrize("every", [1, 3])
 def test_contract_tables_steps_come_back_in_order(kind: str, every: int,
-                                                  tmp_path: Path) -> None:
+                                                  place: Place, answer: Answers) -> None:
     """Saved after every step or every third, a table comes back with its steps in the order
     they were played, to a store that did not write them (a second process)."""
-    store = table_store(kind, tmp_path)
+    store = table_store(kind, place, answer)
     table = seated()
-    store.save(table)
+    answer(store.save(table))
     played = 0
     while advance(table) and played < 30:
         played += 1
         if played % every == 0:
-            store.save(table)
-    store.save(table)
-    other = table_store(kind, tmp_path)
-    found = reloaded(other)
+            answer(store.save(table))
+    answer(store.save(table))
+    other = table_store(kind, place, answer)
+    found = reloaded(other, answer=answer)
     same_play(found, table)
     assert [list(entry) for entry in found.log] == [list(entry) for entry in table.log]
-    other.close()
-    store.close()
+    answer(other.close())
+    answer(store.close())
 
 
 @pytest.mark.parametrize("kind", TABLE_STORES)
-def test_contract_tables_a_rematch_keeps_its_game_apart(kind: str, tmp_path: Path) -> None:
+def test_contract_tables_a_rematch_keeps_its_game_apart(kind: str, place: Place,
+                                                        answer: Answers) -> None:
     """A rematch's new game at the same table comes back with its own steps only, never the
     earlier game's (saved or not at the rematch itself)."""
-    store = table_store(kind, tmp_path)
+    store = table_store(kind, place, answer)
     table = seated()
     while advance(table):
-        store.save(table)
+        answer(store.save(table))
     old_first = table.first
     assert table.step > 3
     rematched(table, 12)
     for _ in range(2):
         advance(table)
-    store.save(table)  # no save between the rematch and these steps
-    reader = table_store(kind, tmp_path)
-    found = reloaded(reader)
+    answer(store.save(table))  # no save between the rematch and these steps
+    reader = table_store(kind, place, answer)
+    found = reloaded(reader, answer=answer)
     assert point(found) == (1, 2) and found.first != old_first
     same_play(found, table)
     assert not found.game.is_over
-    reader.close()
-    store.close()
+    answer(reader.close())
+    answer(store.close())
 
 
 @pytest.mark.parametrize("kind", TABLE_STORES)
-def test_contract_tables_a_claim_is_held_by_one_owner(kind: str, tmp_path: Path) -> None:
+def test_contract_tables_a_claim_is_held_by_one_owner(kind: str, place: Place,
+                                                      answer: Answers) -> None:
     """Two stores on the same data stand for two server processes: while one holds a table,
     the other is refused it, until the holder releases it; a claim outlives the store."""
-    first, second = table_store(kind, tmp_path), table_store(kind, tmp_path)
-    assert first.claim(CODE, "alpha")
-    assert not second.claim(CODE, "beta")
-    assert first.claim(CODE, "alpha")  # holding it already: still held
-    assert second.claim("515151", "beta")  # another table is free
-    second.release(CODE, "beta")  # not beta's to release
-    assert not second.claim(CODE, "beta")
-    first.close()
-    third = table_store(kind, tmp_path)  # the holder's process gone: the claim stands
-    assert not third.claim(CODE, "gamma")
-    third.release(CODE, "alpha")
-    assert second.claim(CODE, "beta")
-    assert not third.claim(CODE, "alpha")
-    second.close()
-    third.close()
+    first, second = table_store(kind, place, answer), table_store(kind, place, answer)
+    assert answer(first.claim(CODE, "alpha"))
+    assert not answer(second.claim(CODE, "beta"))
+    assert answer(first.claim(CODE, "alpha"))  # holding it already: still held
+    assert answer(second.claim("515151", "beta"))  # another table is free
+    answer(second.release(CODE, "beta"))  # not beta's to release
+    assert not answer(second.claim(CODE, "beta"))
+    answer(first.close())
+    third = table_store(kind, place, answer)  # the holder's process gone: the claim stands
+    assert not answer(third.claim(CODE, "gamma"))
+    answer(third.release(CODE, "alpha"))
+    assert answer(second.claim(CODE, "beta"))
+    assert not answer(third.claim(CODE, "alpha"))
+    answer(second.close())
+    answer(third.close())
 
 
 @pytest.mark.parametrize("kind", TABLE_STORES)
-def test_contract_tables_ended_ones_are_found_by_code_only(kind: str, tmp_path: Path) -> None:
-    store = table_store(kind, tmp_path)
+def test_contract_tables_ended_ones_are_found_by_code_only(kind: str, place: Place,
+                                                           answer: Answers) -> None:
+    store = table_store(kind, place, answer)
     left, finished, playing = seated("100001"), seated("100002", 5), seated("100003", 6)
     advance(left)
     left.leave(Team.HOME)
@@ -243,16 +315,17 @@ def test_contract_tables_ended_ones_are_found_by_code_only(kind: str, tmp_path: 
         pass
     advance(playing)
     for table in (left, finished, playing):
-        store.save(table)
-    other = table_store(kind, tmp_path)
-    assert [table.code for table in other.open_tables()] == ["100003"]
-    kept_left, kept_finished = other.ended("100001"), other.ended("100002")
+        answer(store.save(table))
+    other = table_store(kind, place, answer)
+    assert [table.code for table in answer(other.open_tables())] == ["100003"]
+    kept_left, kept_finished = (answer(other.ended("100001")),
+                                   answer(other.ended("100002")))
     assert kept_left is not None and kept_left.left and kept_left.left_by == Team.HOME
     assert kept_finished is not None and kept_finished.game.is_over
     same_play(kept_finished, finished)
-    assert other.ended("100003") is None and other.ended("999999") is None
-    other.close()
-    store.close()
+    assert answer(other.ended("100003")) is None and answer(other.ended("999999")) is None
+    answer(other.close())
+    answer(store.close())
 
 
 # A round: steps played, then a seat away or not, a rematch (once the game is over) or not,
@@ -263,7 +336,7 @@ ROUNDS = st.lists(st.tuples(st.integers(0, 50), st.booleans(), st.booleans(), st
 
 @pytest.mark.parametrize("kind", TABLE_STORES)
 def test_contract_tables_any_saves_reload_to_the_same_record(
-        kind: str, tmp_path_factory: pytest.TempPathFactory) -> None:
+        kind: str, places: Callable[[], Place], answer: Answers) -> None:
     """Whatever happens between saves (steps, a seat away, rematches, a leave at the end), the
     table a second store reads after each save has the record the table had when saved."""
     saved_points: set[tuple[int, int]] = set()
@@ -271,16 +344,17 @@ def test_contract_tables_any_saves_reload_to_the_same_record(
     @settings(max_examples=30, deadline=None)
     @given(ROUNDS, st.booleans(), st.integers(0, 1000))
     def check(rounds: list[tuple[int, bool, bool, bool]], leave: bool, seed: int) -> None:
-        folder = tmp_path_factory.mktemp("tables")
-        store = table_store(kind, folder)
+        place = places()
+        store = table_store(kind, place, answer)
         table = seated(seed=seed)
 
         def saved() -> None:
-            store.save(table)
+            answer(store.save(table))
             saved_points.add(point(table))
-            reader = table_store(kind, folder)
-            assert json.loads(reloaded(reader).to_record()) == json.loads(table.to_record())
-            reader.close()
+            reader = table_store(kind, place, answer)
+            assert (json.loads(reloaded(reader, answer=answer).to_record())
+                    == json.loads(table.to_record()))
+            answer(reader.close())
 
         for steps, away, again, save in rounds:
             for _ in range(steps):
@@ -294,7 +368,7 @@ def test_contract_tables_any_saves_reload_to_the_same_record(
         if leave:
             table.leave(Team.AWAY)
         saved()
-        store.close()
+        answer(store.close())
 
     check()
     assert any(games >= 1 and step > 0 for games, step in saved_points)  # rematches were kept
@@ -304,14 +378,14 @@ def test_contract_tables_any_saves_reload_to_the_same_record(
 
 @pytest.mark.parametrize("kind", ACCOUNT_STORES)
 def test_contract_accounts_an_account_and_its_rating_survive_a_sigkill(
-        kind: str, tmp_path: Path) -> None:
-    process = child("child_signs_up", ACCOUNT_STORES[kind], tmp_path)
+        kind: str, place: Place, answer: Answers) -> None:
+    process = child("child_signs_up", kind, place)
     assert process.stdout is not None
     line = process.stdout.readline()
     err = killed(process)
     assert line, err
     said = json.loads(line)
-    store = account_store(kind, tmp_path)
+    store = account_store(kind, place, answer)
     assert store.name_of("anna") == "Anna"
     assert store.rating("anna") == Rating(*said["rating"])
     standing = store.standing("anna")
@@ -323,14 +397,15 @@ def test_contract_accounts_an_account_and_its_rating_survive_a_sigkill(
 
 
 @pytest.mark.parametrize("kind", ACCOUNT_STORES)
-def test_contract_accounts_a_token_is_spent_once(kind: str, tmp_path: Path) -> None:
-    store = account_store(kind, tmp_path)
+def test_contract_accounts_a_token_is_spent_once(kind: str, place: Place,
+                                                 answer: Answers) -> None:
+    store = account_store(kind, place, answer)
     first = store.sign_up("Cleo", "cleo's password")
     renewed = store.sign_in("Cleo", token=first.token)
     assert renewed.token != first.token
     with pytest.raises(AccountError):
         store.sign_in("Cleo", token=first.token)
-    other = account_store(kind, tmp_path)  # another process sees it spent, and the new one
+    other = account_store(kind, place, answer)  # another process sees it spent, and the new one
     with pytest.raises(AccountError):
         other.sign_in("Cleo", token=first.token)
     assert other.sign_in("Cleo", token=renewed.token).name == "Cleo"
@@ -344,10 +419,11 @@ def test_contract_accounts_a_token_is_spent_once(kind: str, tmp_path: Path) -> N
 
 
 @pytest.mark.parametrize("kind", ACCOUNT_STORES)
-def test_contract_accounts_ratings_are_kept_as_returned(kind: str, tmp_path: Path) -> None:
+def test_contract_accounts_ratings_are_kept_as_returned(kind: str, place: Place,
+                                                        answer: Answers) -> None:
     """Any sequence of rated games: each rating a store reads back, in this process or the
     next, is the one `record` last returned for it; results come back newest first."""
-    store = account_store(kind, tmp_path)
+    store = account_store(kind, place, answer)
     for name in ("Anna", "Ben", "Cleo"):
         store.sign_up(name, "a fine password")
     assert store.standing("anna") is None and store.rating("anna") == Rating(*START)
@@ -368,7 +444,7 @@ def test_contract_accounts_ratings_are_kept_as_returned(kind: str, tmp_path: Pat
             assert store.rating(key) == rating
 
     check()
-    reopened = account_store(kind, tmp_path)
+    reopened = account_store(kind, place, answer)
     for key, rating in last.items():
         assert reopened.rating(key) == rating
     names = {"anna": "Anna", "ben": "Ben", "cleo": "Cleo"}

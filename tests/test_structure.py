@@ -31,6 +31,8 @@ LATE_IMPORTS = {
         "Windows and macOS only, and only when the player asks for their screen reader",
     ("sudden_death.audio.espeak_manifest", "hashlib"):
         "about 4 ms, paid on the speech worker's thread instead of at start-up",
+    ("sudden_death.server.__main__", "postgres_tables"):
+        "psycopg is the server extra's: only --postgres needs it, a player installs none",
 }
 
 
@@ -239,17 +241,26 @@ def test_the_checks_see_what_they_look_for() -> None:
 
 # Only the table server's --postgres path may load psycopg (the `server` extra's): a player's
 # game, and a server on SQLite, never need it. A module of that path is added here.
-POSTGRES_MODULES = {"sudden_death.server.postgres_schema"}
+POSTGRES_MODULES = {"sudden_death.server.postgres_schema", "sudden_death.server.postgres_tables"}
+# Where that path begins: imported inside the function that runs only with --postgres (each
+# also in LATE_IMPORTS), never at the top of a module.
+POSTGRES_ENTRIES = {("sudden_death.server.__main__", "postgres_tables")}
 
 
-def postgres_importers() -> set[str]:
-    """Every module that imports psycopg, or a module of POSTGRES_MODULES, from outside them."""
-    found = modules()
+def postgres_importers(found: dict[str, ast.Module] | None = None) -> set[str]:
+    """Every module that imports psycopg, or a module of POSTGRES_MODULES, from outside them
+    (other than at one of POSTGRES_ENTRIES, inside a function)."""
+    found = modules() if found is None else found
     packages = {path for path in found if (PACKAGE.parent / path.replace(".", "/")).is_dir()}
     importers = set()
     for name, tree in found.items():
+        entries = {id(node) for func in ast.walk(tree)
+                   if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
+                   for node in ast.walk(func)
+                   if isinstance(node, ast.ImportFrom)
+                   and (name, (node.module or "")) in POSTGRES_ENTRIES}
         for node in ast.walk(tree):
-            if isinstance(node, (ast.Import, ast.ImportFrom)):
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in entries:
                 for target in imported(name, name in packages, node):
                     if target.split(".")[0] == "psycopg" or target in POSTGRES_MODULES:
                         importers.add(name)
@@ -258,6 +269,15 @@ def postgres_importers() -> set[str]:
 
 def test_only_the_postgres_path_imports_psycopg() -> None:
     assert postgres_importers() == set()
+    assert set(POSTGRES_ENTRIES) <= set(LATE_IMPORTS)
+    # Not blind: the entry's import at the top of the module, where every server start (and
+    # the game's --serve) would run it, is caught.
+    found = modules()
+    main = found["sudden_death.server.__main__"]
+    planted = ast.parse("from .postgres_tables import PgTableStore")
+    found["sudden_death.server.__main__"] = ast.Module(body=[*planted.body, *main.body],
+                                                       type_ignores=[])
+    assert postgres_importers(found) == {"sudden_death.server.__main__"}
     # Not blind: the schema module itself imports psycopg, and would be caught elsewhere.
     assert "sudden_death.server.postgres_schema" in {
         name for name, tree in modules().items() for node in ast.walk(tree)

@@ -1,7 +1,9 @@
 """`python -m sudden_death.server`: run a table server until SIGTERM or Ctrl+C (exit 0).
 
 Its first line on standard output is `{"listening": "ws://HOST:PORT"}`, so a script that
-starts it with `--port 0` learns the port it got.
+starts it with `--port 0` learns the port it got. With `--postgres URL` the tables are kept in
+PostgreSQL (postgres_tables.py), imported only then: psycopg is the `server` extra's, and a
+player's game, or a server on SQLite, starts without it.
 """
 
 from __future__ import annotations
@@ -21,6 +23,15 @@ from .accounts import Accounts
 from .limits import Limits
 from .service import TableService, address, start, stop
 from .store import TableStore
+from .stores import StoreError
+from .stores import TableStore as Tables
+
+NEEDS_EXTRA = ("--postgres needs the PostgreSQL client, which the game alone does not "
+               "install: pip install 'sudden-death[server]'")
+
+
+class Refused(Exception):
+    """What stops the server before it serves, in one line for stderr (exit 2)."""
 
 
 def parse(argv: list[str] | None) -> argparse.Namespace:
@@ -30,7 +41,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                         help="the address to listen on (0.0.0.0 serves the whole network)")
     parser.add_argument("--port", type=int, default=8765, help="the port; 0 picks a free one")
     parser.add_argument("--data", type=Path, default=None,
-                        help="where the tables are kept (a folder)")
+                        help="where the tables and players' names are kept (a folder)")
+    parser.add_argument("--postgres", default=None, metavar="URL",
+                        help="keep the tables in PostgreSQL instead "
+                             "(postgresql://USER@HOST:PORT/DB; created and migrated at start; "
+                             "needs pip install 'sudden-death[server]'); players' names stay "
+                             "in --data's accounts file for now (in memory without --data)")
     parser.add_argument("--tls-cert", type=Path, default=None, help="certificate (PEM)")
     parser.add_argument("--tls-key", type=Path, default=None, help="its private key (PEM)")
     parser.add_argument("--seed", type=int, default=None,
@@ -56,26 +72,52 @@ async def serve(options: argparse.Namespace) -> None:
     if options.tls_cert is not None:
         tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         tls.load_cert_chain(options.tls_cert, options.tls_key)
-    store = None if options.data is None else TableStore(options.data)
+    store: Tables | None = None
+    if options.postgres is not None:
+        store = await postgres_tables(options.postgres)
+    elif options.data is not None:
+        store = TableStore(options.data)
     limits = Limits.shared(options.per_address)
     accounts = Accounts(options.data)  # in memory without --data
     named = {} if options.name is None else {"name": options.name}
     service = TableService(seed=options.seed, store=store, limits=limits, accounts=accounts,
                            **named)
-    service.restore()
-    server = await start(service, options.host, options.port, tls)
-    # No full collection's long stop (a rare sweep only on Python 3.10: collector.py)
-    settled = collector.settle(asyncio.get_running_loop(), collector.sweep_needed())
-    done = asyncio.Event()
-    loop = asyncio.get_running_loop()
-    for signum in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(signum, done.set)
-    # Said once SIGTERM already stops it cleanly: a supervisor may stop it the moment it hears.
-    print(json.dumps({"listening": address(server, tls is not None)}), flush=True)
-    await done.wait()
-    await stop(server)
-    settled.undo()
-    service.close()
+    try:
+        restoring = service.restore()
+        if restoring is not None:  # a database's answers are awaited
+            await restoring
+        server = await start(service, options.host, options.port, tls)
+        # No full collection's long stop (a rare sweep only on Python 3.10: collector.py)
+        settled = collector.settle(asyncio.get_running_loop(), collector.sweep_needed())
+        done = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for signum in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(signum, done.set)
+        # Said once SIGTERM already stops it cleanly: a supervisor may stop it the moment it
+        # hears.
+        print(json.dumps({"listening": address(server, tls is not None)}), flush=True)
+        await done.wait()
+        await stop(server)
+        settled.undo()
+    finally:
+        await service.settled()  # a database's writes still under way finish first
+        closing = service.close()
+        if closing is not None:  # a database's pool
+            await closing
+
+
+async def postgres_tables(url: str) -> Tables:
+    """The tables' store in PostgreSQL at `url`, its schema created or migrated first; Refused
+    (one line, no traceback) without psycopg, for a URL that does not lead to a database
+    this server may use, or for a database a newer server has migrated."""
+    try:  # only here: psycopg is the server extra's (docs/architecture.md)
+        from .postgres_tables import PgTableStore, SchemaTooNew
+    except ImportError as error:
+        raise Refused(NEEDS_EXTRA) from error
+    try:
+        return await PgTableStore.open(url)
+    except (SchemaTooNew, StoreError) as error:  # a newer schema; a wrong URL, no database...
+        raise Refused(f"the PostgreSQL database cannot be used: {error}") from error
 
 
 class JsonLines(logging.Formatter):
@@ -97,7 +139,10 @@ def main(argv: list[str] | None = None) -> int:
     logging.getLogger("websockets").setLevel(logging.WARNING)  # not a line per connection
     try:
         asyncio.run(serve(options))
-    except (OSError, sqlite3.Error) as error:  # the port is taken, the data unreadable...
+    except Refused as error:  # no database client, a database that cannot be used
+        print(f"sudden_death.server: {error}", file=sys.stderr)
+        return 2
+    except (OSError, sqlite3.Error, StoreError) as error:  # the port is taken, the data...
         print(f"sudden_death.server: {error}", file=sys.stderr)
         return 2
     return 0

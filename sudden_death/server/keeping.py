@@ -20,12 +20,14 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
+from .stores import StoreError
 from .tables import Table
 
 LOG = logging.getLogger("sudden_death.server")
-# What a store raises when it cannot write (a full disk, a broken file, a database away);
-# anything else is a mistake in the server, and is not hidden as a storage failure.
-STORE_ERRORS = (sqlite3.Error, OSError)
+# What a store raises when it cannot write (a full disk, a broken file, a database away:
+# StoreError, raised from the database driver's error); anything else is a mistake in the
+# server, and is not hidden as a storage failure.
+STORE_ERRORS = (sqlite3.Error, OSError, StoreError)
 
 
 class Saving(Protocol):
@@ -51,13 +53,22 @@ class Keeper:
         """Write `table`, then `tell` (the seats, the spectators, the lobby) once it is kept
         and every earlier change of this table has been told."""
         written = self._write(table)
-        queue = self.queues.get(table.code)
-        if written is None and not queue:
+        if written is None and not self.queues.get(table.code):
             tell()
             return
+        self._queued(table.code, written, tell)
+
+    def after(self, code: str, written: Awaitable[None]) -> None:
+        """Await a write of the store's other than a save (a claim let go) after every write
+        of table `code` made before it, so it never overtakes them; nothing is told."""
+        self._queued(code, written, _nothing)
+
+    def _queued(self, code: str, written: Awaitable[None] | None,
+                tell: Callable[[], None]) -> None:
+        queue = self.queues.get(code)
         if queue is None:
-            queue = self.queues[table.code] = deque()
-            drain = asyncio.ensure_future(self._drain(table.code, queue))
+            queue = self.queues[code] = deque()
+            drain = asyncio.ensure_future(self._drain(code, queue))
             self.drains.add(drain)  # a reference until done, so the task is not collected
             drain.add_done_callback(self.drains.discard)
         queue.append((written, tell))
@@ -102,6 +113,13 @@ class Keeper:
                 tell()
         finally:
             self.queues.pop(code, None)
+
+    async def settled(self) -> None:
+        """Every write handed over so far done (and its words told): before the store closes,
+        so a server stopping loses nothing it had accepted. At once with the embedded store,
+        which leaves nothing pending."""
+        while self.drains:
+            await asyncio.gather(*self.drains, return_exceptions=True)
 
     def failed(self, error: BaseException) -> None:
         """The store could not write (a claim, a save): said once, until it can again."""

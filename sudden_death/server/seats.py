@@ -16,7 +16,7 @@ import math
 import secrets
 import time
 from collections import OrderedDict
-from collections.abc import Callable, Iterable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -36,7 +36,7 @@ from .limits import Addresses, Limits
 from .lines import leaving
 from .postman import Postman
 from .stand_in import last_cards, stand_in_moves
-from .stores import TableStore
+from .stores import TableStore, answered
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
 from .turn_clock import TurnClock
 
@@ -84,6 +84,7 @@ class Seats:
     clock: Callable[[], float] = time.time  # wall-clock: a seat's drop time outlives the process
     turn_clock: TurnClock = field(init=False)  # tables' turn limits (turn_clock.py)
     hosted_from: dict[str, set[str]] = field(default_factory=dict)  # address: tables it opened
+    claiming: set[str] = field(default_factory=set)  # new codes whose claims are awaited
 
     keeper: Keeper = field(init=False)  # every change kept before a seat hears of it
 
@@ -91,23 +92,49 @@ class Seats:
         self.turn_clock = TurnClock(self._time_warning, self._time_up)
         self.keeper = Keeper(self.store)
 
-    def restore(self) -> None:
-        """The stored tables, each seat away until it resumes (call inside the loop)."""
+    def restore(self) -> Awaitable[None] | None:
+        """The stored tables, each seat away until it resumes (call inside the loop). Done
+        when it returns None (the embedded store answers at once); with a store whose calls
+        are awaited (a database server's), done once the awaitable it returns completes."""
         if self.store is None:
-            return
+            return None
+        found = self.store.open_tables()
+        if isinstance(found, Awaitable):
+            return self._restore_awaited(found)
         now = self.clock()
-        for table in self.store.open_tables():
-            if not self.store.claim(table.code, self.owner):
-                LOG.info("table %s is played by another server (%s)", table.code, self.owner)
-                continue
-            self.tables[table.code] = table
-            for team, seat in table.seats.items():
-                # A seat whose line dropped before the restart is waited for from then; one
-                # still connected when the server stopped, from now.
-                if seat.away_since is None:
-                    seat.away_since = now
-                self._wait_for(table, team, max(0.0, table.seat_wait_s - (now - seat.away_since)))
+        for index, table in enumerate(found):
+            held = self.store.claim(table.code, self.owner)
+            if isinstance(held, Awaitable):
+                return self._restore_awaited(found[index:], held)
+            self._restored(table, held, now)
         LOG.info("%d tables restored", len(self.tables))
+        return None
+
+    async def _restore_awaited(self, found: list[Table] | Awaitable[list[Table]],
+                               held: Awaitable[bool] | None = None) -> None:
+        """`restore` with a store whose answers are awaited: `held` is the first table's
+        claim when it was already asked."""
+        assert self.store is not None
+        tables = await answered(found)
+        now = self.clock()
+        for table in tables:
+            self._restored(table, await answered(
+                self.store.claim(table.code, self.owner) if held is None else held), now)
+            held = None
+        LOG.info("%d tables restored", len(self.tables))
+
+    def _restored(self, table: Table, held: bool, now: float) -> None:
+        """A stored table played here again, if this server holds it."""
+        if not held:
+            LOG.info("table %s is played by another server (%s)", table.code, self.owner)
+            return
+        self.tables[table.code] = table
+        for team, seat in table.seats.items():
+            # A seat whose line dropped before the restart is waited for from then; one
+            # still connected when the server stopped, from now.
+            if seat.away_since is None:
+                seat.away_since = now
+            self._wait_for(table, team, max(0.0, table.seat_wait_s - (now - seat.away_since)))
 
     def sign_seat(self, code: str, team: Team, signed: str) -> None:
         """The seat just taken belongs to the player signed in on its line (a seat resumed
@@ -202,8 +229,8 @@ class Seats:
         told only once its table is kept (awaited: no wait at all with the embedded store)."""
         if isinstance(message, p.Host):
             seat = secret.seat or Seat(message.name)
-            table = self._open(checked_name(message.name), message.seat_wait_s, secret.lock,
-                               seat)
+            table = await self._open(checked_name(message.name), message.seat_wait_s,
+                                     secret.lock, seat)
             # A series the server does not know (best of 4, of -1) is single games.
             table.best_of = message.best_of if message.best_of in LENGTHS else 1
             table.replay_ties = message.replay_ties and table.best_of > 1
@@ -252,7 +279,7 @@ class Seats:
                 self._absent(table, HOST_SEAT)
             return table.code, team
         if isinstance(message, p.Resume):
-            table = self._resumable(message.code)
+            table = await self._resumable(message.code)
             found = secret.resumed
             if found is None:  # a table read from the store just now: a hash or two
                 found = _opened(table.seats, message.token)
@@ -305,12 +332,12 @@ class Seats:
             raise p.ProtocolError(p.NO_TABLE, f"no open table has the code {code!r}")
         return found
 
-    def _resumable(self, code: str) -> Table:
+    async def _resumable(self, code: str) -> Table:
         """The table a seat comes back to: an open one, or one that ended while the seat was
         away (the server may have forgotten it, or restarted just after its last step)."""
         table = self.tables.get(code.strip()) or self.ended.get(code.strip())
         if table is None and self.store is not None:
-            table = self.store.ended(code.strip())
+            table = await answered(self.store.ended(code.strip()))
         if table is None:
             raise p.ProtocolError(p.NO_TABLE, f"no table has the code {code!r}")
         return table
@@ -321,11 +348,11 @@ class Seats:
         self.opened += 1
         return new_game(seed)
 
-    def _open(self, name: str, seat_wait_s: int, locked: str, seat: Seat) -> Table:
+    async def _open(self, name: str, seat_wait_s: int, locked: str, seat: Seat) -> Table:
         if not p.MIN_SEAT_WAIT_S <= seat_wait_s <= p.MAX_SEAT_WAIT_S:
             raise p.ProtocolError(p.BAD_MESSAGE, f"seat_wait_s is {p.MIN_SEAT_WAIT_S} to "
                                                  f"{p.MAX_SEAT_WAIT_S} seconds")
-        code = self._claimed_code()
+        code = await self._claimed_code()
         seat.name = name
         table = Table(code, self._new_game(), {HOST_SEAT: seat}, seat_wait_s=seat_wait_s,
                       lock=locked)
@@ -333,19 +360,23 @@ class Seats:
         LOG.info("table %s opened", code)
         return table
 
-    def _claimed_code(self) -> str:
+    async def _claimed_code(self) -> str:
         """A new table's code, claimed for this server in the store: another server sharing
         the store may hold a code this one has never seen."""
         for _ in range(CLAIM_TRIES):
-            code = _new_code(self.tables)
+            code = _new_code([*self.tables, *self.claiming])
             if self.store is None:
                 return code
+            # Not handed to another new table while its claim is awaited (a database's).
+            self.claiming.add(code)
             try:
-                if self.store.claim(code, self.owner):
+                if await answered(self.store.claim(code, self.owner)):
                     return code
             except STORE_ERRORS as error:
                 self.keeper.failed(error)
                 break
+            finally:
+                self.claiming.discard(code)
         raise p.ProtocolError(p.NO_ROOM, "the server cannot keep a new table now; try again "
                                          "later")
 
@@ -542,9 +573,12 @@ class Seats:
         ended, from any server)."""
         if self.store is not None:
             try:
-                self.store.release(code, self.owner)
+                released = self.store.release(code, self.owner)
             except STORE_ERRORS as error:
                 self.keeper.failed(error)
+                return
+            if released is not None:  # after the table's last save, never before it
+                self.keeper.after(code, released)
 
     def _commit(self, table: Table, out: Outgoing) -> None:
         """Keep the table, then tell the seats: no seat ever hears of a step the disk does

@@ -21,7 +21,7 @@ import logging
 import socket
 import ssl
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from http import HTTPStatus
 
@@ -102,16 +102,23 @@ class TableService:
         """Every open table (the seats role's)."""
         return self.seats.tables
 
-    def close(self) -> None:
+    async def settled(self) -> None:
+        """Every change already handed to the tables store written: call before `close`."""
+        await self.seats.keeper.settled()
+
+    def close(self) -> Awaitable[None] | None:
         """The accounts' and the tables' files closed, once the server has stopped: an open
-        SQLite connection left to the garbage collector is a ResourceWarning (Python 3.13)."""
+        SQLite connection left to the garbage collector is a ResourceWarning (Python 3.13).
+        A store whose close is awaited (a database's pool) returns its awaitable."""
         self.desk.close()
         if self.store is not None:
-            self.store.close()
+            return self.store.close()
+        return None
 
-    def restore(self) -> None:
-        """The stored tables, each seat away until it resumes (call inside the loop)."""
-        self.seats.restore()
+    def restore(self) -> Awaitable[None] | None:
+        """The stored tables, each seat away until it resumes (call inside the loop); with a
+        store whose answers are awaited, once the awaitable it returns completes."""
+        return self.seats.restore()
 
     def admit(self, connection: ServerConnection, request: Request) -> Response | None:
         """Before the handshake: a client opening lines faster than `connects_per_s` (after

@@ -1,27 +1,45 @@
-"""The stores seam: what a table server keeps past its own process (tables with their steps
-and seats, accounts, sign-in tokens, ratings and rated games), as two typing Protocols, so the
+"""The stores seam: what a table server keeps past its own process (tables with their steps and
+seats, accounts, sign-in tokens, ratings and rated games), as two typing Protocols, so the
 embedded SQLite files (store.py, accounts.py with ratings.py) and a database server
-(PostgreSQL, a later issue) can each stand behind the service unchanged. A store keeps and
-finds; it never decides anything about a game (the rules and the seats are tables.py's and the
-service's), never sends a message, never holds a plaintext password or seat token, and never
-deletes a record it cannot read (it names it in the log and skips it). A table store's `save`
-has either finished its write when it returns None (the embedded store: well under a
-millisecond, so on the loop) or returns an awaitable that completes once the write is durable
-(a database server's); the seats role waits for it through keeping.py's Keeper before it tells
-any seat, so no seat hears anything its store could lose in a crash of the process. The other
-methods are synchronous today. Both
-Protocols are checked by tests/test_contract_stores.py, which any new implementation must pass
-unchanged.
+(PostgreSQL: postgres_tables.py for the tables) can each stand behind the service unchanged. A
+store keeps and finds; it never decides anything about a game (the rules and the seats are
+tables.py's and the service's), never sends a message, never holds a plaintext password or seat
+token, and never deletes a record it cannot read (it names it in the log and skips it). A table
+store's `save` has either finished its write when it returns None (the embedded store: well
+under a millisecond, so on the loop) or returns an awaitable that completes once the write is
+durable (a database server's); the seats role waits for it through keeping.py's Keeper before
+it tells any seat, so no seat hears anything its store could lose in a crash of the process.
+The table store's other calls are alike: each returns its answer (the embedded store, at once,
+with no task made) or an awaitable of it (postgres_tables.py's, whose answers come over a
+connection), and the seats role awaits only what is awaitable, so neither store makes the other
+slower and no call blocks the event loop. The account store's calls are synchronous, made on
+threads. Both Protocols are checked by tests/test_contract_stores.py, which any new
+implementation must pass unchanged.
 """
 
 from __future__ import annotations
 
 from collections.abc import Awaitable
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Protocol, TypeVar
 
 from .accounts import SignedIn
 from .ratings import Rating, Standing
 from .tables import Table
+
+T = TypeVar("T")
+
+
+class StoreError(Exception):
+    """A store that is not its own files could not keep or read (a database server away,
+    refusing or failing): raised `from` the driver's own error, so the seats role and
+    keeping.py count it as a storage failure without importing any database's driver."""
+
+
+async def answered(value: T | Awaitable[T]) -> T:
+    """A store call's answer, awaited when the store gave an awaitable of it."""
+    if isinstance(value, Awaitable):
+        return await value
+    return value
 
 
 class TableStore(Protocol):
@@ -32,34 +50,38 @@ class TableStore(Protocol):
         current game (`table.games`) not yet kept, appended in order; steps already kept are
         not written again. When it returns None, or the awaitable it returns completes, the
         whole table is durable past a kill of this process (SIGKILL included); when either
-        raises (sqlite3.Error, OSError: keeping.STORE_ERRORS) nothing of this save is kept and
-        the table as last saved stands."""
+        raises (sqlite3.Error, OSError, StoreError: keeping.STORE_ERRORS) nothing of this save
+        is kept and the table as last saved stands, and the next save writes whatever is not
+        yet kept. A table's awaitables are awaited one at a time, in the order the saves were
+        made (keeping.Keeper does), so two saves of one table never interleave."""
         ...
 
-    def open_tables(self) -> list[Table]:
+    def open_tables(self) -> list[Table] | Awaitable[list[Table]]:
         """Every table not over, each rebuilt from its header and its current game's steps in
         order (a rematch's game never shows an earlier game's steps). A table that does not
         rebuild is named in the log and skipped, never deleted."""
         ...
 
-    def ended(self, code: str) -> Table | None:
+    def ended(self, code: str) -> Table | Awaitable[Table | None] | None:
         """The table with `code` if it is over (left, or its game ended), else None: for a
         seat that comes back to hear how it ended."""
         ...
 
-    def claim(self, code: str, owner: str) -> bool:
+    def claim(self, code: str, owner: str) -> bool | Awaitable[bool]:
         """Whether `owner` (a server, named the same across its restarts) now holds the table
         `code`: True when no one held it or `owner` already did, False when another owner
         holds it. Durable when it returns: two processes, each with its own store on the same
         data, never both get True for one code until the holder releases it."""
         ...
 
-    def release(self, code: str, owner: str) -> None:
-        """`owner` lets go of `code`, durably when it returns; another owner's claim stands."""
+    def release(self, code: str, owner: str) -> Awaitable[None] | None:
+        """`owner` lets go of `code`, durably when it returns None or its awaitable completes;
+        another owner's claim stands."""
         ...
 
-    def close(self) -> None:
-        """Close the store's files or connections; every completed save is already durable."""
+    def close(self) -> Awaitable[None] | None:
+        """Close the store's files or connections (done when it returns None, or once its
+        awaitable completes); every completed save is already durable."""
         ...
 
 

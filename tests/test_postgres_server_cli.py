@@ -1,0 +1,216 @@
+"""`python -m sudden_death.server --postgres URL` as an operator runs it, in real processes: a
+game's steps are in the database before the seats hear them, so a server SIGKILLed just after
+an update and started again on the same database gives the seats back their table at that
+step; and what can go wrong before it serves (no psycopg, a URL that leads nowhere, a database
+a newer server migrated) is one line on stderr and exit 2, never a traceback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import random
+import signal
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import psycopg
+import pytest
+from postgres_places import new_database, postgres_server  # noqa: F401 (a fixture)
+from postgres_server import PostgresCluster
+from server_lab import receive, run
+from table_driver import free_port
+from websockets.asyncio.client import ClientConnection, connect
+
+from sudden_death.engine.actions import actors, legal_actions
+from sudden_death.engine.snapshot import action_to_dict, state_from_dict
+from sudden_death.engine.state import GameState, Team
+from sudden_death.server.postgres_schema import newest
+from sudden_death.server.postgres_tables import PgTableStore
+from sudden_death.wire import protocol as p
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT_S = 60
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"),
+                       reason="the cluster is Debian's PostgreSQL, driven through /proc"),
+    pytest.mark.timeout(240),
+]
+
+
+@pytest.fixture
+def database(postgres_server: PostgresCluster) -> str:  # noqa: F811 (the imported fixture)
+    return new_database(postgres_server)
+
+
+class Running:
+    """A server process, stopped (SIGKILL if need be) when the block ends."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sudden_death.server", "--port", "0", *args], cwd=ROOT,
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            _out, err = self.proc.communicate(timeout=START_TIMEOUT_S)
+            raise AssertionError(f"no listening line; exit {self.proc.returncode}: {err}")
+        self.url: str = json.loads(line)["listening"]
+
+    def __enter__(self) -> Running:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.communicate(timeout=20)
+
+    def stopped(self) -> str:
+        """SIGTERM: a clean stop (exit 0); its stderr."""
+        self.proc.terminate()
+        _out, err = self.proc.communicate(timeout=20)
+        assert self.proc.returncode == 0, err
+        return err
+
+    def killed(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.communicate(timeout=20)
+        assert self.proc.returncode == -signal.SIGKILL
+
+
+def refused(*args: str, env: dict[str, str] | None = None) -> str:
+    """Run a server that must stop before it serves: exit 2, and its one line of stderr."""
+    done = subprocess.run([sys.executable, "-m", "sudden_death.server", "--port", "0", *args],
+                          cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=START_TIMEOUT_S)
+    assert done.returncode == 2, (done.returncode, done.stdout, done.stderr)
+    assert done.stdout == ""
+    lines = done.stderr.splitlines()
+    assert len(lines) == 1 and "Traceback" not in done.stderr, done.stderr
+    return lines[0]
+
+
+async def _updated(seats: dict[Team, ClientConnection], step: int,
+                   state: GameState, rng: random.Random) -> tuple[int, GameState]:
+    """One step played by both seats (each acting when it is one of the step's actors); the
+    update both heard."""
+    for team in actors(state):
+        choice = rng.choice(legal_actions(state, team))
+        await seats[team].send(p.encode(p.Act(step, [action_to_dict(choice)])))
+    message: dict[str, Any] = {}
+    for seat in seats.values():  # each hears "committed" first, for a card step
+        while (message := await receive(seat))["type"] != "update":
+            assert message["type"] == "committed"
+    return message["step"], state_from_dict(message["state"])
+
+
+def test_postgres_server_keeps_every_step_told_past_a_sigkill(database: str,
+                                                               tmp_path: Path) -> None:
+    """Both seats hear an update and the server is SIGKILLed at once: started again on the
+    same database, it has the table at that step, and a seat resumes it there. Players'
+    names stay in --data's file; the tables are not written there."""
+    seen: dict[str, Any] = {}
+
+    async def first_half(server: Running) -> None:
+        host = await connect(server.url)
+        await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+        seen["host"] = await receive(host)
+        guest = await connect(server.url)
+        await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, seen["host"]["code"], "Bears")))
+        await receive(guest)
+        for connection in (host, guest):
+            assert (await receive(connection))["type"] == "start"
+        seats = {Team.AWAY: host, Team.HOME: guest}
+        step, state, rng = 0, GameState(), random.Random(7)
+        while step < 6 and state.outcome is None:
+            step, state = await _updated(seats, step, state, rng)
+        seen["step"], seen["state"] = step, state
+        await asyncio.to_thread(server.killed)  # the moment both have heard: nothing queued
+        for connection in (host, guest):
+            await connection.close()
+
+    with Running("--postgres", database, "--data", str(tmp_path), "--seed", "3") as server:
+        run(lambda: first_half(server))
+    assert not (tmp_path / "tables.sqlite3").exists()  # the tables are in the database
+
+    async def stored() -> list[tuple[str, int]]:
+        store = await PgTableStore.open(database)
+        try:
+            return [(table.code, table.step) for table in await store.open_tables()]
+        finally:
+            await store.close()
+
+    code = seen["host"]["code"]
+    assert asyncio.run(stored()) == [(code, seen["step"])]
+
+    async def resumed(url: str) -> dict[str, Any]:
+        async with connect(url) as host:
+            await host.send(p.encode(p.Resume(p.PROTOCOL_VERSION, code, seen["host"]["token"],
+                                              seen["step"])))
+            assert (await receive(host))["type"] == "seated"
+            return await receive(host)
+
+    with Running("--postgres", database, "--data", str(tmp_path)) as again:
+        start = run(lambda: resumed(again.url))
+        log = again.stopped()
+    assert "1 tables restored" in log and "Traceback" not in log, log
+    assert start["type"] == "start" and start["step"] == seen["step"]
+    assert state_from_dict(start["state"]) == seen["state"]
+
+
+def test_postgres_without_psycopg_names_the_extra_and_sqlite_still_serves(
+        tmp_path: Path) -> None:
+    """A psycopg that cannot be imported (as when the server extra is not installed): the
+    --postgres server says which extra to install; the server on SQLite never needs it."""
+    blocked = tmp_path / "blocked"
+    (blocked / "psycopg").mkdir(parents=True)
+    (blocked / "psycopg" / "__init__.py").write_text(
+        "raise ImportError(\"No module named 'psycopg'\")\n")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(blocked), str(ROOT)])}
+    line = refused("--postgres", "postgresql://nobody@127.0.0.1:1/none", env=env)
+    assert line == ("sudden_death.server: --postgres needs the PostgreSQL client, which the "
+                    "game alone does not install: pip install 'sudden-death[server]'")
+    with Running("--data", str(tmp_path / "data"), env=env) as server:
+        assert server.url.startswith("ws://127.0.0.1:")
+
+
+@pytest.mark.parametrize("url", [
+    "postgresql://postgres@127.0.0.1:{free}/tables",  # nothing listens there
+    "postgresql://postgres@127.0.0.1:notaport/tables",  # not a URL libpq takes
+    "nonsense",
+])
+def test_postgres_a_url_that_leads_nowhere_is_one_line(url: str) -> None:
+    line = refused("--postgres", url.format(free=free_port()))
+    assert line.startswith("sudden_death.server: the PostgreSQL database cannot be used: ")
+
+
+def test_postgres_a_database_that_does_not_exist_is_one_line(
+        postgres_server: PostgresCluster) -> None:  # noqa: F811 (the imported fixture)
+    missing = postgres_server.url.rsplit("/", 1)[0] + "/no_such_database"
+    line = refused("--postgres", missing)
+    assert line.startswith("sudden_death.server: the PostgreSQL database cannot be used: ")
+    assert '"no_such_database" does not exist' in line
+
+
+def test_postgres_a_database_a_newer_server_migrated_is_refused(database: str) -> None:
+    async def newer() -> None:
+        await (await PgTableStore.open(database)).close()
+        async with await psycopg.AsyncConnection.connect(database, autocommit=True) as db:
+            await db.execute("UPDATE schema_version SET version = 99")
+
+    asyncio.run(newer())
+    line = refused("--postgres", database)
+    assert line == ("sudden_death.server: the PostgreSQL database cannot be used: the "
+                    f"database's schema is version 99; this server knows up to {newest()}: "
+                    "upgrade the server")
+
+
+def test_postgres_is_in_the_servers_help() -> None:
+    done = subprocess.run([sys.executable, "-m", "sudden_death.server", "--help"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=START_TIMEOUT_S, check=True)
+    said = " ".join(done.stdout.split())
+    assert "--postgres URL" in said and "sudden-death[server]" in said
+    assert "players' names stay in --data's accounts file" in said

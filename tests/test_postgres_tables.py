@@ -1,0 +1,172 @@
+"""The PostgreSQL table store's own promises, beside the seam's contract (test_contract_stores.py
+runs that against it too): a save that fails leaves the table as last saved and the next one
+writes everything since; the keeper tells each change only once its transaction is committed,
+in order, with no two saves of a table at once; of two servers claiming one code at once, one
+gets it; and the seats role plays a table on it whose every answer is awaited, to its end and
+the release of its claim, and finds it again for a seat that was away.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from functools import partial
+from typing import Any
+
+import psycopg
+import pytest
+from postgres_places import new_database, postgres_server  # noqa: F401 (a fixture)
+from postgres_server import PostgresCluster
+from server_lab import receive
+from test_contract_stores import advance, same_play, seated
+from websockets.asyncio.client import connect
+
+from sudden_death.engine.snapshot import state_from_dict
+from sudden_death.server.keeping import Keeper
+from sudden_death.server.postgres_tables import PgTableStore
+from sudden_death.server.service import TableService, address, start, stop
+from sudden_death.server.stores import StoreError
+from sudden_death.wire import protocol as p
+
+pytestmark = [
+    pytest.mark.skipif(not sys.platform.startswith("linux"),
+                       reason="the cluster is Debian's PostgreSQL, driven through /proc"),
+    pytest.mark.timeout(120),
+]
+
+
+@pytest.fixture
+def database(postgres_server: PostgresCluster) -> str:  # noqa: F811 (the imported fixture)
+    return new_database(postgres_server)
+
+
+async def _rows(url: str, query: str, *args: Any) -> list[tuple[Any, ...]]:
+    async with await psycopg.AsyncConnection.connect(url, autocommit=True) as connection:
+        cursor = await connection.execute(query, args)
+        return await cursor.fetchall() if cursor.description is not None else []
+
+
+def test_postgres_a_failed_save_keeps_the_last_and_the_next_writes_the_rest(
+        database: str) -> None:
+    async def scenario() -> None:
+        store = await PgTableStore.open(database)
+        table = seated()
+        for _ in range(3):
+            advance(table)
+        await store.save(table)
+        # The database refuses step 5 and later: the next save fails at its INSERT.
+        await _rows(database, "ALTER TABLE steps ADD CONSTRAINT refused CHECK (step < 5)")
+        for _ in range(4):
+            advance(table)
+        with pytest.raises(StoreError) as failed:
+            await store.save(table)
+        assert isinstance(failed.value.__cause__, psycopg.errors.CheckViolation)
+        reader = await PgTableStore.open(database)
+        (kept,) = await reader.open_tables()
+        assert kept.step == 3  # the table as last saved: nothing of the failed save
+        await _rows(database, "ALTER TABLE steps DROP CONSTRAINT refused")
+        advance(table)
+        await store.save(table)  # steps 3 to 7: what the failed save had, and one more
+        (kept,) = await reader.open_tables()
+        same_play(kept, table)
+        assert await _rows(database, "SELECT step FROM steps ORDER BY step") == [
+            (step,) for step in range(table.step)]
+        await reader.close()
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_postgres_the_keeper_tells_each_change_once_committed_in_order(database: str) -> None:
+    """Ten changes of one table handed to the keeper at once: each is told after its own
+    commit (the store notes it kept only then), in the order made; none overlapped another."""
+    async def scenario() -> None:
+        store = await PgTableStore.open(database)
+        keeper = Keeper(store)
+        table = seated()
+        told: list[tuple[int, tuple[int, int] | None]] = []
+
+        def tell(step: int) -> None:
+            told.append((step, store.kept.get(table.code)))
+
+        for _ in range(10):
+            advance(table)
+            keeper.keep(table, partial(tell, table.step))
+        while keeper.queues:
+            await asyncio.sleep(0.01)
+        assert not keeper.failing
+        # The table object went on changing while its saves waited: each save wrote it as
+        # it was when handed over, and was committed before its words.
+        assert [step for step, _ in told] == list(range(1, 11))
+        assert all(kept == (0, step) for step, kept in told)
+        reader = await PgTableStore.open(database)
+        (kept,) = await reader.open_tables()
+        same_play(kept, table)
+        await reader.close()
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_postgres_of_two_servers_claiming_one_code_at_once_one_gets_it(database: str) -> None:
+    async def scenario() -> None:
+        first, second = await PgTableStore.open(database), await PgTableStore.open(database)
+        for number in range(20):
+            code = f"{number:06d}"
+            held = await asyncio.gather(first.claim(code, "alpha"), second.claim(code, "beta"))
+            assert sorted(held) == [False, True]
+        await first.close()
+        await second.close()
+
+    asyncio.run(scenario())
+
+
+def test_postgres_a_table_played_to_its_end_is_released_and_found_for_a_seat_away(
+        database: str) -> None:
+    """The seats role on a store whose every answer is awaited: a table opened (its code
+    claimed), played, ended and forgotten (its claim released after its last save), and a
+    seat that was away hears how it ended, read back from the database."""
+    async def scenario() -> None:
+        store = await PgTableStore.open(database)
+        service = TableService(seed=3, store=store)
+        running = await start(service, "127.0.0.1", 0)
+        url = address(running, tls=False)
+        try:
+            host = await connect(url)
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+            seat = await receive(host)
+            assert await _rows(database, "SELECT code, owner FROM claims") == [
+                (seat["code"], service.name)]
+            guest = await connect(url)
+            await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, seat["code"], "Bears")))
+            await receive(guest)
+            for connection in (host, guest):
+                assert (await receive(connection))["type"] == "start"
+            await host.close()  # the host's line drops; then the guest concedes
+            assert (await receive(guest))["type"] == "away"
+            await guest.send(p.encode(p.Act(0, [{"action": "Concede"}])))
+            assert (await receive(guest))["type"] == "update"
+            await guest.close()
+            for _ in range(200):
+                if not service.tables and not service.seats.keeper.queues:
+                    break
+                await asyncio.sleep(0.01)
+            assert not service.tables  # forgotten: nobody is connected to it
+            assert await _rows(database, "SELECT code, over FROM tables") == [
+                (seat["code"], True)]
+            assert await _rows(database, "SELECT count(*) FROM claims") == [(0,)]
+            service.seats.ended.clear()  # as a restarted server: only the database has it
+            back = await connect(url)
+            await back.send(p.encode(p.Resume(p.PROTOCOL_VERSION, seat["code"],
+                                              seat["token"], 0)))
+            assert (await receive(back))["type"] == "seated"
+            told = await receive(back)
+            assert told["type"] == "start" and state_from_dict(told["state"]).outcome
+            await back.close()
+        finally:
+            await stop(running)
+            closing = service.close()
+            assert closing is not None
+            await closing
+
+    asyncio.run(scenario())
