@@ -239,7 +239,7 @@ def test_the_checks_see_what_they_look_for() -> None:
 
 # Only the table server's --postgres path may load psycopg (the `server` extra's): a player's
 # game, and a server on SQLite, never need it. A module of that path is added here.
-POSTGRES_MODULES = {"sudden_death.server.postgres_schema"}
+POSTGRES_MODULES = {"sudden_death.server.postgres_schema", "sudden_death.server.postgres_accounts"}
 
 
 def postgres_importers() -> set[str]:
