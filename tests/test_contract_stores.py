@@ -45,7 +45,8 @@ TESTS = Path(__file__).resolve().parent
 # folder for "sqlite", a database's URL for "postgres"), returning the store or an awaitable of it.
 TABLE_STORES = {"sqlite": "sudden_death.server.store:TableStore",
                 "postgres": "sudden_death.server.postgres_tables:opened"}
-ACCOUNT_STORES = {"sqlite": "sudden_death.server.ratings:RatedAccounts"}
+ACCOUNT_STORES = {"sqlite": "sudden_death.server.ratings:RatedAccounts",
+                  "postgres": "sudden_death.server.postgres_accounts:PgAccounts"}
 CODE = "424242"
 T = TypeVar("T")
 Place = Any  # a Path (sqlite) or a URL (postgres)

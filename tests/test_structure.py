@@ -241,7 +241,8 @@ def test_the_checks_see_what_they_look_for() -> None:
 
 # Only the table server's --postgres path may load psycopg (the `server` extra's): a player's
 # game, and a server on SQLite, never need it. A module of that path is added here.
-POSTGRES_MODULES = {"sudden_death.server.postgres_schema", "sudden_death.server.postgres_tables"}
+POSTGRES_MODULES = {"sudden_death.server.postgres_schema", "sudden_death.server.postgres_tables",
+                    "sudden_death.server.postgres_accounts"}
 # Where that path begins: imported inside the function that runs only with --postgres (each
 # also in LATE_IMPORTS), never at the top of a module.
 POSTGRES_ENTRIES = {("sudden_death.server.__main__", "postgres_tables")}

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
-import sqlite3
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -23,6 +22,7 @@ from ..wire import protocol as p
 from ..wire.names import skeletons
 from .accounts import AccountError
 from .hashing import Hashing, HashRefused
+from .keeping import STORE_ERRORS
 from .limits import Addresses, Limits
 from .ratings import START
 from .sign_ins import SignIns
@@ -91,8 +91,8 @@ class AccountDesk:
             return p.Refused(error.code, str(error))
         except AccountError as error:
             return p.Refused(error.code, str(error))
-        except sqlite3.Error as error:  # a full disk, a damaged file: said, and the line lives
-            LOG.error("the accounts file failed: %s", error)
+        except STORE_ERRORS as error:  # a full disk, a damaged file, a database away: said,
+            LOG.error("the accounts store failed: %s", error)  # and the line lives
             return p.Refused(p.NO_ROOM, "the server cannot keep players' names now; try "
                                         "again later")
         if isinstance(message, p.SignIn):
@@ -107,11 +107,12 @@ class AccountDesk:
             return p.Refused(p.NOT_NOW, "sign in first to hear your rating")
         try:
             found = await asyncio.to_thread(self.store.standing, signed)
-        except sqlite3.Error as error:
-            LOG.error("the accounts file failed: %s", error)
+            name = None if found is not None else await asyncio.to_thread(self.store.name_of,
+                                                                          signed)
+        except STORE_ERRORS as error:
+            LOG.error("the accounts store failed: %s", error)
             return p.Refused(p.NO_ROOM, "the server cannot read ratings now")
         if found is None:
-            name = await asyncio.to_thread(self.store.name_of, signed)
             return p.Standing(name or signed)
         return p.Standing(found.name, found.rating, found.rank, found.of,
                           [(result.opponent, result.score) for result in found.recent],
@@ -142,4 +143,8 @@ class AccountDesk:
         """A quick player's rating, to pair the nearest (a newcomer's for one not signed in)."""
         if not signed:
             return START[0]
-        return (await asyncio.to_thread(self.store.rating, signed)).rating
+        try:
+            return (await asyncio.to_thread(self.store.rating, signed)).rating
+        except STORE_ERRORS as error:  # paired as a newcomer rather than not at all
+            LOG.error("the accounts store failed: %s", error)
+            return START[0]

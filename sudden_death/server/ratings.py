@@ -11,6 +11,7 @@ it). A conceded game is a loss; a game left before its end is not rated.
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -99,20 +100,33 @@ class Ladder:
             ladder = db.execute("SELECT r.folded, a.name, r.rating FROM ratings r JOIN "
                                 "accounts a USING (folded) ORDER BY r.rating DESC, "
                                 "r.folded").fetchall()
-            places = [kept for kept, _name, _rating in ladder]
-            if key not in places:
+            if not placed(key, ladder):
                 return None
             games = db.execute("SELECT first, second, score FROM games WHERE first = ? OR "
                                "second = ? ORDER BY rowid DESC LIMIT ?",
                                (key, key, RECENT)).fetchall()
-        names = {kept: name for kept, name, _rating in ladder}
-        place = places.index(key)
-        recent = tuple(Result(names.get(second if first == key else first, "?"),
-                              score if first == key else 1.0 - score)
-                       for first, second, score in games)
-        return Standing(names[key], round(ladder[place][2]), place + 1, len(places),
-                        recent, names[places[place - 1]] if place > 0 else None,
-                        names[places[place + 1]] if place + 1 < len(places) else None)
+        return standing_of(key, ladder, games)
+
+
+def placed(key: str, ladder: Sequence[tuple[str, str, float]]) -> bool:
+    """Whether the account `key` is on `ladder` (key, name, rating rows): it has been rated."""
+    return any(kept == key for kept, _name, _rating in ladder)
+
+
+def standing_of(key: str, ladder: Sequence[tuple[str, str, float]],
+                games: Sequence[tuple[str, str, float]]) -> Standing:
+    """The account's Standing from the whole ladder (key, name, rating; highest first, ties by
+    key) and its last RECENT games (first, second, first's score; newest first): the same
+    for every store, whatever its queries."""
+    places = [kept for kept, _name, _rating in ladder]
+    names = {kept: name for kept, name, _rating in ladder}
+    place = places.index(key)
+    recent = tuple(Result(names.get(second if first == key else first, "?"),
+                          score if first == key else 1.0 - score)
+                   for first, second, score in games)
+    return Standing(names[key], round(ladder[place][2]), place + 1, len(places),
+                    recent, names[places[place - 1]] if place > 0 else None,
+                    names[places[place + 1]] if place + 1 < len(places) else None)
 
 
 class RatedAccounts:

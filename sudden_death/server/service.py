@@ -44,7 +44,7 @@ from .pairing import QuickPairing
 from .postman import Postman
 from .ratings import RatedAccounts
 from .seats import CLOSE, OTHER, PLAYED, Prepared, Seats, name_seat, sealed_seat
-from .stores import TableStore
+from .stores import AccountStore, TableStore
 from .tables import HOST_SEAT, Table
 
 __all__ = ["PLAYED", "TableService", "address", "start", "stop"]
@@ -56,12 +56,14 @@ ACCOUNT_WORK = (p.SignUp, p.SignIn, p.AskRating, p.Lobby, p.Chat)  # before a se
 class TableService:
     """One server's roles, wired together. `seed`: table n's dice come from seed + n (tests and
     replays); None: from the system's entropy. `store`: where tables are kept, so they outlive
-    the process; `accounts`: players' names (in memory unless the server has a --data folder)."""
+    the process; `accounts`: players' names (in memory unless the server has a --data folder):
+    the SQLite file's `Accounts`, whose ladder is kept beside it, or any whole account store
+    (stores.AccountStore: PostgreSQL's)."""
 
     seed: int | None = None
     store: TableStore | None = None
     limits: Limits = field(default_factory=Limits)
-    accounts: Accounts = field(default_factory=Accounts)
+    accounts: Accounts | AccountStore = field(default_factory=Accounts)
     clock: Callable[[], float] = time.time  # wall-clock: a seat's drop time outlives the process
     # This server's name in the store's claims on tables: the same across its restarts, so it
     # takes its own tables back; servers sharing one store each need their own.
@@ -79,7 +81,9 @@ class TableService:
         fanout = LocalFanOut(self.postman.send_frame)
         chat_rates = ChatRates()
         self.addresses = Addresses(self.limits)
-        self.desk = AccountDesk(RatedAccounts(accounts=self.accounts), self.limits)
+        accounts = self.accounts
+        self.desk = AccountDesk(RatedAccounts(accounts=accounts)
+                                if isinstance(accounts, Accounts) else accounts, self.limits)
         self.lobby = Lobby(self.postman, fanout, chat_rates,
                            tables=lambda: self.seats.tables.values(),
                            watching=lambda code: self.gallery.count(code))
