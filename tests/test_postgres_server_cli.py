@@ -2,7 +2,8 @@
 game's steps are in the database before the seats hear them, so a server SIGKILLed just after
 an update and started again on the same database gives the seats back their table at that
 step; and what can go wrong before it serves (no psycopg, a URL that leads nowhere, a database
-a newer server migrated) is one line on stderr and exit 2, never a traceback.
+a newer server migrated) is one line on stderr and exit 2, never a traceback. The players'
+accounts are kept there too.
 """
 
 from __future__ import annotations
@@ -213,4 +214,29 @@ def test_postgres_is_in_the_servers_help() -> None:
                           capture_output=True, text=True, timeout=START_TIMEOUT_S, check=True)
     said = " ".join(done.stdout.split())
     assert "--postgres URL" in said and "sudden-death[server]" in said
-    assert "players' names stay in --data's accounts file" in said
+    assert "tables and the players' accounts and ratings in PostgreSQL" in said
+
+
+def test_postgres_keeps_the_players_accounts_past_a_restart(database: str) -> None:
+    """With --postgres alone (no --data), a name signed up on one server signs in on the
+    next one started on the same database: the accounts are in PostgreSQL, not in memory."""
+    async def sign(url: str, message: p.Message) -> dict[str, Any]:
+        async with connect(url) as line:
+            await line.send(p.encode(message))
+            return await receive(line, timeout=30)
+
+    with Running("--postgres", database) as first:
+        made = run(lambda: sign(first.url, p.SignUp(p.PROTOCOL_VERSION, "Anna", "a long "
+                                                    "password")))
+        assert made["type"] == "signed_in"
+        first.killed()
+    with Running("--postgres", database) as second:
+        back = run(lambda: sign(second.url, p.SignIn(p.PROTOCOL_VERSION, "anna", "a long "
+                                                     "password")))
+        wrong = run(lambda: sign(second.url, p.SignIn(p.PROTOCOL_VERSION, "anna", "not it")))
+        second.stopped()
+    assert back["type"] == "signed_in" and back["name"] == "Anna"
+    assert wrong["type"] == "refused" and wrong["code"] == p.BAD_SIGN_IN
+    with psycopg.connect(database) as db:
+        (kept,) = db.execute("SELECT name FROM accounts").fetchall()
+    assert kept == ("Anna",)

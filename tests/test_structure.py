@@ -33,6 +33,8 @@ LATE_IMPORTS = {
         "about 4 ms, paid on the speech worker's thread instead of at start-up",
     ("sudden_death.server.__main__", "postgres_tables"):
         "psycopg is the server extra's: only --postgres needs it, a player installs none",
+    ("sudden_death.server.__main__", "postgres_accounts"): "the same, for the accounts",
+    ("sudden_death.server.__main__", "postgres_schema"): "the same, for its SchemaTooNew",
 }
 
 
@@ -245,7 +247,9 @@ POSTGRES_MODULES = {"sudden_death.server.postgres_schema", "sudden_death.server.
                     "sudden_death.server.postgres_accounts"}
 # Where that path begins: imported inside the function that runs only with --postgres (each
 # also in LATE_IMPORTS), never at the top of a module.
-POSTGRES_ENTRIES = {("sudden_death.server.__main__", "postgres_tables")}
+POSTGRES_ENTRIES = {("sudden_death.server.__main__", "postgres_tables"),
+                    ("sudden_death.server.__main__", "postgres_accounts"),
+                    ("sudden_death.server.__main__", "postgres_schema")}
 
 
 def postgres_importers(found: dict[str, ast.Module] | None = None) -> set[str]:

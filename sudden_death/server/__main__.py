@@ -1,9 +1,10 @@
 """`python -m sudden_death.server`: run a table server until SIGTERM or Ctrl+C (exit 0).
 
 Its first line on standard output is `{"listening": "ws://HOST:PORT"}`, so a script that
-starts it with `--port 0` learns the port it got. With `--postgres URL` the tables are kept in
-PostgreSQL (postgres_tables.py), imported only then: psycopg is the `server` extra's, and a
-player's game, or a server on SQLite, starts without it.
+starts it with `--port 0` learns the port it got. With `--postgres URL` the tables and the
+players' accounts are kept in PostgreSQL (postgres_tables.py, postgres_accounts.py), imported
+only then: psycopg is the `server` extra's, and a player's game, or a server on SQLite, starts
+without it.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from .accounts import Accounts
 from .limits import Limits
 from .service import TableService, address, start, stop
 from .store import TableStore
-from .stores import StoreError
+from .stores import AccountStore, StoreError
 from .stores import TableStore as Tables
 
 NEEDS_EXTRA = ("--postgres needs the PostgreSQL client, which the game alone does not "
@@ -43,10 +44,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--data", type=Path, default=None,
                         help="where the tables and players' names are kept (a folder)")
     parser.add_argument("--postgres", default=None, metavar="URL",
-                        help="keep the tables in PostgreSQL instead "
+                        help="keep the tables and the players' accounts and ratings in "
+                             "PostgreSQL instead of --data's files "
                              "(postgresql://USER@HOST:PORT/DB; created and migrated at start; "
-                             "needs pip install 'sudden-death[server]'); players' names stay "
-                             "in --data's accounts file for now (in memory without --data)")
+                             "needs pip install 'sudden-death[server]')")
     parser.add_argument("--tls-cert", type=Path, default=None, help="certificate (PEM)")
     parser.add_argument("--tls-key", type=Path, default=None, help="its private key (PEM)")
     parser.add_argument("--seed", type=int, default=None,
@@ -73,12 +74,18 @@ async def serve(options: argparse.Namespace) -> None:
         tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
         tls.load_cert_chain(options.tls_cert, options.tls_key)
     store: Tables | None = None
+    accounts: Accounts | AccountStore
     if options.postgres is not None:
-        store = await postgres_tables(options.postgres)
-    elif options.data is not None:
-        store = TableStore(options.data)
+        accounts = await postgres_accounts(options.postgres)
+        try:
+            store = await postgres_tables(options.postgres)
+        except Refused:
+            await asyncio.to_thread(accounts.close)
+            raise
+    else:
+        store = None if options.data is None else TableStore(options.data)
+        accounts = Accounts(options.data)  # in memory without --data
     limits = Limits.shared(options.per_address)
-    accounts = Accounts(options.data)  # in memory without --data
     named = {} if options.name is None else {"name": options.name}
     service = TableService(seed=options.seed, store=store, limits=limits, accounts=accounts,
                            **named)
@@ -117,6 +124,21 @@ async def postgres_tables(url: str) -> Tables:
     try:
         return await PgTableStore.open(url)
     except (SchemaTooNew, StoreError) as error:  # a newer schema; a wrong URL, no database...
+        raise Refused(f"the PostgreSQL database cannot be used: {error}") from error
+
+
+async def postgres_accounts(url: str) -> AccountStore:
+    """The players' accounts and ratings in PostgreSQL at `url` (migrated first, on a thread:
+    the account store is synchronous, made for the desk's threads); Refused as for the
+    tables."""
+    try:  # only here, like postgres_tables
+        from .postgres_accounts import PgAccounts
+        from .postgres_schema import SchemaTooNew
+    except ImportError as error:
+        raise Refused(NEEDS_EXTRA) from error
+    try:
+        return await asyncio.to_thread(PgAccounts, url)
+    except (SchemaTooNew, OSError, StoreError) as error:  # DatabaseFailed is an OSError
         raise Refused(f"the PostgreSQL database cannot be used: {error}") from error
 
 
