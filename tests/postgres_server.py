@@ -156,6 +156,12 @@ class PostgresCluster:
             if result.returncode == 0:
                 return
 
+    def start_again(self) -> None:
+        """Start a stopped cluster on the port it had, so its clients' URL leads to it again
+        (the port may have been taken meanwhile: then this fails, said by pg_ctl)."""
+        self._run("pg_ctl", "-D", str(self.data_dir), "-w", "-t", str(READY_TIMEOUT),
+                  "-l", str(self.log), "start", "-o", self._options())
+
     def restart(self, mode: str = "immediate") -> None:
         """Restart the server (immediate: a crash, no checkpoint; the next start replays the
         write-ahead log) on the same port; returns once it accepts connections again."""

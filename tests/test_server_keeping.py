@@ -119,26 +119,31 @@ def test_slow_writes_are_told_after_they_are_kept_in_the_order_made() -> None:
                     ("000001", 3, True)]
 
 
-@pytest.mark.parametrize("slow", [False, True])
-def test_a_failing_store_is_said_once_the_game_goes_on_and_new_tables_wait(
-        slow: bool, caplog: pytest.LogCaptureFixture) -> None:
-    class Full:
-        broken = True
+class Full:
+    """A store whose disk (or database) is full until `broken` is cleared: the embedded kind
+    raises at once, a database server's (`slow`) when its write is awaited."""
 
-        def save(self, saved: Table) -> Awaitable[None] | None:
-            if not slow:
-                if self.broken:
-                    raise sqlite3.OperationalError("database or disk is full")
-                return None
-            return asyncio.ensure_future(self._later())
+    def __init__(self, slow: bool) -> None:
+        self.slow, self.broken, self.tries = slow, True, 0
 
-        async def _later(self) -> None:
-            await asyncio.sleep(0)
+    def save(self, saved: Table) -> Awaitable[None] | None:
+        self.tries += 1
+        if not self.slow:
             if self.broken:
-                raise OSError(28, "No space left on device")
+                raise sqlite3.OperationalError("database or disk is full")
+            return None
+        return asyncio.ensure_future(self._later())
 
+    async def _later(self) -> None:
+        await asyncio.sleep(0)
+        if self.broken:
+            raise OSError(28, "No space left on device")
+
+
+def test_a_failing_embedded_store_is_said_once_the_game_goes_on_and_new_tables_wait(
+        caplog: pytest.LogCaptureFixture) -> None:
     async def scenario() -> tuple[list[str], bool, bool]:
-        store = Full()
+        store = Full(slow=False)
         keeper = Keeper(store)
         told: list[str] = []
         for number in range(3):
@@ -155,6 +160,55 @@ def test_a_failing_store_is_said_once_the_game_goes_on_and_new_tables_wait(
     errors = [record for record in caplog.records if record.levelno == logging.ERROR]
     assert len(errors) == 1 and "cannot be written" in errors[0].getMessage()
     assert any("can be written again" in record.getMessage() for record in caplog.records)
+
+
+def test_a_database_away_holds_the_words_tries_again_and_tells_busy_then_back_once(
+        caplog: pytest.LogCaptureFixture) -> None:
+    """A database server's failed writes: nothing is told while it is away (no seat hears of
+    a step it does not have), the table hears `busy` once, the write is tried again, longer
+    apart each time, and once kept the table hears `back`, then every change in order; a
+    new table meanwhile is refused at once, not kept waiting."""
+    async def scenario() -> tuple[list[str], list[str], bool, bool, int]:
+        store = Full(slow=True)
+        heard: list[str] = []
+        keeper = Keeper(store, on_busy=lambda code, busy: heard.append(
+            f"{code} {'busy' if busy else 'back'}"), first_retry_s=0.01)
+        for number in range(3):
+            keeper.keep(table(), lambda number=number: heard.append(str(number)))  # type: ignore[misc]
+        refused = await keeper.kept(table("000002"))
+        await asyncio.sleep(0.2)  # tried again, and again: still away
+        during = list(heard)
+        tries = store.tries
+        store.broken = False
+        accepted = await keeper.kept(table("000003"))
+        await keeper.settled()
+        return during, heard, refused, accepted, tries
+
+    with caplog.at_level(logging.WARNING, logger="sudden_death.server"):
+        during, heard, refused, accepted, tries = run(scenario)
+    assert during == ["000001 busy"]  # said once, and nothing of what waits
+    assert 4 <= tries <= 12  # 3 changes, the new table, then 10, 20, 40, 80 ms apart...
+    assert heard == ["000001 busy", "000001 back", "0", "1", "2"]
+    assert refused is False and accepted is True
+    errors = [record for record in caplog.records if record.levelno == logging.ERROR]
+    assert len(errors) == 1 and "cannot be written" in errors[0].getMessage()
+
+
+def test_a_server_stopping_with_its_database_away_gives_up_in_time_and_warns_of_nothing(
+        caplog: pytest.LogCaptureFixture) -> None:
+    async def scenario() -> list[str]:
+        store = Full(slow=True)
+        told: list[str] = []
+        keeper = Keeper(store, first_retry_s=0.01)
+        keeper.keep(table(), lambda: told.append("told"))
+        await keeper.settled(patience_s=0.1)
+        assert not keeper.drains and not keeper.queues
+        return told
+
+    with caplog.at_level(logging.ERROR, logger="sudden_death.server"):
+        assert run(scenario) == []  # never told: the seats play it again on resuming
+    assert any("not kept: the database is away" in record.getMessage()
+               for record in caplog.records)
 
 
 def test_with_a_slow_store_no_seat_hears_a_step_before_it_is_kept(tmp_path: Path) -> None:
@@ -191,3 +245,25 @@ def test_with_a_slow_store_no_seat_hears_a_step_before_it_is_kept(tmp_path: Path
     again = TableStore(tmp_path)  # and what was kept is there for a restarted server
     assert all(again.ended(code) is not None for code in store.kept)
     again.close()
+
+
+def test_a_write_slower_than_a_second_is_said_busy_then_back_before_its_words() -> None:
+    """A database that neither answers nor fails (restarting, or swamped): after
+    `busy_after_s` the table hears that the server is busy, and once the write is kept,
+    that it is back, then the change; a quick write says neither."""
+    async def scenario() -> list[str]:
+        heard: list[str] = []
+
+        class Slow:
+            def save(self, saved: Table) -> Awaitable[None]:
+                return asyncio.sleep(0.15 if saved.step else 0.0)
+
+        keeper = Keeper(Slow(), on_busy=lambda code, busy: heard.append(
+            "busy" if busy else "back"), busy_after_s=0.05)
+        keeper.keep(table(), lambda: heard.append("quick"))
+        await keeper.settled()
+        keeper.keep(table(step=1), lambda: heard.append("slow"))
+        await keeper.settled()
+        return heard
+
+    assert run(scenario) == ["quick", "busy", "back", "slow"]

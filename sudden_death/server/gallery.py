@@ -128,12 +128,14 @@ class Gallery:
                     self.lobby_changed()
 
     def tell(self, code: str, out: Outgoing) -> None:
-        """What both seats heard (an update, a commit without its choice, a game starting)
-        and a seat leaving: never a chat line, a seat's own token or its held choice."""
+        """What both seats heard (an update, a commit without its choice, a game starting,
+        the server busy and back) and a seat leaving: never a chat line, a seat's own token
+        or its held choice."""
         if code not in self.watchers:
             return
         for team, message in out:
-            if (isinstance(message, (p.Update, p.Committed, p.Start)) and team is Team.HOME) \
+            if (isinstance(message, (p.Update, p.Committed, p.Start, p.Busy, p.Steady))
+                    and team is Team.HOME) \
                     or isinstance(message, p.Left):
                 self.fanout.publish(watch_topic(code), message)
 

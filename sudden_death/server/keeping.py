@@ -5,9 +5,17 @@ The tables store's `save` either writes at once and returns None (the embedded S
 store: well under a millisecond, on the loop, so no task per step) or returns an awaitable
 that completes when the write is durable (a database server's). `Keeper.keep` runs what
 tells the seats at once in the first case, with nothing queued; otherwise after the write,
-and after every earlier change of the same table has been told. A write that fails is said
-in the log once; the table goes on in memory (nothing played is lost from the game), and
-`failing` refuses new tables until a write succeeds again. It never sends anything itself.
+and after every earlier change of the same table has been told.
+
+A write that fails is said in the log once. With the embedded store (a full or broken disk)
+the table goes on in memory (nothing played is lost from the game) and `failing` refuses new
+tables until a write succeeds again. A database server's write that fails (the database
+restarting, or away) is tried again, with a fresh save of the table, after 0.2 s, then twice
+as long each time up to 5 s, for as long as it takes: the change's words wait, so no seat
+ever hears of a step the database does not have, and `on_busy` tells the table's seats and
+spectators once that it is busy (when a write fails, or is still not done after 1 s), and
+once that it is back. A fresh save holds every change
+queued before it, so those are then told together, in order. It never sends anything itself.
 """
 
 from __future__ import annotations
@@ -18,7 +26,7 @@ import sqlite3
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 from .stores import StoreError
 from .tables import Table
@@ -40,49 +48,72 @@ def _nothing() -> None:
     return None
 
 
+FIRST_RETRY_S = 0.2  # a database server's failed write is tried again after this...
+LONGEST_RETRY_S = 5.0  # ...then twice as long each time, up to this
+BUSY_AFTER_S = 1.0  # a write not done after this long is said as busy, failed or not
+
+
+@dataclass
+class _Change:
+    """A change of a table in its queue: its write (None: already done), what tells it, and
+    the table, which is saved afresh if the write fails (None: nothing to save again)."""
+
+    written: Awaitable[None] | None
+    tell: Callable[[], None]
+    table: Table | None = None
+
+
 @dataclass
 class Keeper:
     store: Saving | None
     failing: bool = False  # the last write failed
-    # Per table, the changes written or being written whose words wait: (write, tell).
-    queues: dict[str, deque[tuple[Awaitable[None] | None, Callable[[], None]]]] = \
-        field(default_factory=dict)
+    # Per table, the changes written or being written whose words wait.
+    queues: dict[str, deque[_Change]] = field(default_factory=dict)
     drains: set[asyncio.Task[None]] = field(default_factory=set)
+    # A table's seats and spectators hear that the server is busy (True), then back (False).
+    on_busy: Callable[[str, bool], None] = field(default=lambda code, busy: None)
+    busy: set[str] = field(default_factory=set)  # tables whose writes are being tried again
+    first_retry_s: float = FIRST_RETRY_S
+    busy_after_s: float = BUSY_AFTER_S
 
     def keep(self, table: Table, tell: Callable[[], None] = _nothing) -> None:
         """Write `table`, then `tell` (the seats, the spectators, the lobby) once it is kept
-        and every earlier change of this table has been told."""
+        and every earlier change of this table has been told; a database server's write is
+        tried again until it is kept (see the module's docstring)."""
+        self._keep(table, tell, patient=True)
+
+    def _keep(self, table: Table, tell: Callable[[], None], patient: bool) -> None:
         written = self._write(table)
         if written is None and not self.queues.get(table.code):
             tell()
             return
-        self._queued(table.code, written, tell)
+        self._queued(table.code, _Change(written, tell, table if patient else None))
 
     def after(self, code: str, written: Awaitable[None]) -> None:
         """Await a write of the store's other than a save (a claim let go) after every write
         of table `code` made before it, so it never overtakes them; nothing is told."""
-        self._queued(code, written, _nothing)
+        self._queued(code, _Change(written, _nothing))
 
-    def _queued(self, code: str, written: Awaitable[None] | None,
-                tell: Callable[[], None]) -> None:
+    def _queued(self, code: str, change: _Change) -> None:
         queue = self.queues.get(code)
         if queue is None:
             queue = self.queues[code] = deque()
             drain = asyncio.ensure_future(self._drain(code, queue))
             self.drains.add(drain)  # a reference until done, so the task is not collected
             drain.add_done_callback(self.drains.discard)
-        queue.append((written, tell))
+        queue.append(change)
 
     async def kept(self, table: Table) -> bool:
         """Write `table` and wait until it is kept (after the table's earlier changes); False
-        when the store could not keep it."""
+        when the store could not keep it, at once: a greeting is refused, never kept
+        waiting on a database that is away."""
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
         def told() -> None:
             if not done.done():
                 done.set_result(not self.failing)
 
-        self.keep(table, told)
+        self._keep(table, told, patient=False)
         return done.result() if done.done() else await done
 
     def _write(self, table: Table) -> Awaitable[None] | None:
@@ -97,38 +128,116 @@ class Keeper:
             self._succeeded()
         return written
 
-    async def _drain(self, code: str,
-                     queue: deque[tuple[Awaitable[None] | None, Callable[[], None]]]) -> None:
+    async def _drain(self, code: str, queue: deque[_Change]) -> None:
+        loop = asyncio.get_running_loop()
         try:
             while queue:
-                written, tell = queue[0]
-                if written is not None:
-                    try:
-                        await written
-                    except STORE_ERRORS as error:
-                        self.failed(error)
-                    else:
-                        self._succeeded()
+                change = queue[0]
+                if change.written is not None:
+                    # A write still not done after busy_after_s (a database slow, or away
+                    # and not yet failing) is said as busy too: the seats hear why they wait.
+                    slow = loop.call_later(self.busy_after_s, self._busy, code, True)
+                    done = await self._done(change.written)
+                    slow.cancel()
+                    if not done and change.table is not None:
+                        for _ in range(await self._saved_again(change.table, queue)):
+                            queue.popleft().tell()
+                        continue
+                    self._busy(code, False)
                 queue.popleft()
-                tell()
+                change.tell()
         finally:
             self.queues.pop(code, None)
+            for change in queue:  # left when the server stops with the database away
+                _drop(change.written)
 
-    async def settled(self) -> None:
+    async def _done(self, written: Awaitable[None]) -> bool:
+        try:
+            await written
+        except STORE_ERRORS as error:
+            self.failed(error)
+            return False
+        self._succeeded()
+        return True
+
+    async def _saved_again(self, table: Table, queue: deque[_Change]) -> int:
+        """Save `table` afresh until it is kept, waiting longer each time; how many changes
+        at the head of `queue` that save holds (every one queued before it), their own
+        writes dropped unawaited."""
+        self._busy(table.code, True)
+        wait_s = self.first_retry_s
+        while True:
+            await asyncio.sleep(wait_s)
+            wait_s = min(LONGEST_RETRY_S, wait_s * 2)
+            held = len(queue)
+            written = self._write(table)
+            if written is not None and not await self._done(written):
+                continue
+            if written is None and self.failing:
+                continue
+            for change in list(queue)[1:held]:  # held by the fresh save: not written again
+                _drop(change.written)
+                change.written = None
+            self._busy(table.code, False)  # back: said before what waited is told
+            return held
+
+    def _busy(self, code: str, busy: bool) -> None:
+        """Table `code` waits on its store (or no longer does): said once each way."""
+        if busy != (code in self.busy):
+            if busy:
+                if not self.busy:
+                    LOG.warning("the tables' writes are waiting on the store: their seats "
+                                "hear that the server is busy")
+                self.busy.add(code)
+            else:
+                self.busy.discard(code)
+                if not self.busy:
+                    LOG.warning("no table waits on the store any more")
+            self.on_busy(code, busy)
+
+    async def settled(self, patience_s: float = 10.0) -> None:
         """Every write handed over so far done (and its words told): before the store closes,
         so a server stopping loses nothing it had accepted. At once with the embedded store,
-        which leaves nothing pending."""
+        which leaves nothing pending. A database still away after `patience_s` is given up
+        on (said in the log): its tables' last changes, never told, are played again by the
+        seats when they resume on the next server."""
+        ends = asyncio.get_running_loop().time() + patience_s
         while self.drains:
-            await asyncio.gather(*self.drains, return_exceptions=True)
+            left = ends - asyncio.get_running_loop().time()
+            if left <= 0:
+                LOG.error("stopping with %d tables' last changes not kept: the database is "
+                          "away", len(self.queues))
+                for drain in list(self.drains):
+                    drain.cancel()
+                await asyncio.gather(*self.drains, return_exceptions=True)
+                return
+            await asyncio.wait(set(self.drains), timeout=left)
 
     def failed(self, error: BaseException) -> None:
         """The store could not write (a claim, a save): said once, until it can again."""
         if not self.failing:
-            LOG.error("the data folder cannot be written (%s): open tables go on in memory "
-                      "only, and no new table is opened until it can", error)
+            LOG.error("the tables cannot be written (%s): the data folder's tables go on in "
+                      "memory only, a database's wait and are tried again; no new table is "
+                      "opened until a write succeeds", error)
         self.failing = True
 
     def _succeeded(self) -> None:
         if self.failing:
-            LOG.warning("the data folder can be written again")
+            LOG.warning("the tables can be written again")
         self.failing = False
+
+
+def _drop(written: Awaitable[None] | None) -> None:
+    """A write never to be awaited: a coroutine closed, a task or future left to finish with
+    its outcome taken when it does, so neither is warned of as forgotten."""
+    if isinstance(written, asyncio.Future):
+        written.add_done_callback(_taken)
+        return
+    close = getattr(written, "close", None)
+    if close is not None:
+        cast(Callable[[], None], close)()
+
+
+def _taken(future: asyncio.Future[None]) -> None:
+    if not future.cancelled():
+        future.exception()

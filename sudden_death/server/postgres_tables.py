@@ -84,7 +84,11 @@ class PgTableStore:
             raise StoreError(_said(error)) from error
         pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
             url, min_size=min_size, max_size=max_size, open=False,
-            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S})
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
+            # Each connection checked as it is taken (one empty query): after a database
+            # restart every pooled connection is cut, and unchecked each would fail one save
+            # (then one retry, seconds apart) before the pool replaced it.
+            check=AsyncConnectionPool.check_connection)
         try:
             await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
         except psycopg.Error as error:
@@ -97,7 +101,7 @@ class PgTableStore:
         """A pooled connection (autocommit: one statement, or an explicit transaction);
         psycopg's errors become StoreError."""
         try:
-            async with self.pool.connection() as connection:
+            async with self.pool.connection(timeout=CONNECT_TIMEOUT_S) as connection:
                 yield connection
         except psycopg.Error as error:
             raise StoreError(_said(error)) from error

@@ -90,7 +90,7 @@ class Seats:
 
     def __post_init__(self) -> None:
         self.turn_clock = TurnClock(self._time_warning, self._time_up)
-        self.keeper = Keeper(self.store)
+        self.keeper = Keeper(self.store, on_busy=self._busy)
 
     def restore(self) -> Awaitable[None] | None:
         """The stored tables, each seat away until it resumes (call inside the loop). Done
@@ -579,6 +579,12 @@ class Seats:
                 return
             if released is not None:  # after the table's last save, never before it
                 self.keeper.after(code, released)
+
+    def _busy(self, code: str, busy: bool) -> None:
+        """The table's changes wait on its database (or no longer do): both seats and the
+        spectators hear so, once each way."""
+        message: p.Message = p.Busy() if busy else p.Steady()
+        self.deliver(code, [(team, message) for team in Team])
 
     def _commit(self, table: Table, out: Outgoing) -> None:
         """Keep the table, then tell the seats: no seat ever hears of a step the disk does
