@@ -242,8 +242,8 @@ def test_the_checks_see_what_they_look_for() -> None:
 POSTGRES_MODULES = {"sudden_death.server.postgres_schema"}
 
 
-def postgres_importers() -> set[str]:
-    """Every module that imports psycopg, or a module of POSTGRES_MODULES, from outside them."""
+def importers_of(library: str, allowed: set[str]) -> set[str]:
+    """Every module that imports `library`, or a module of `allowed`, from outside `allowed`."""
     found = modules()
     packages = {path for path in found if (PACKAGE.parent / path.replace(".", "/")).is_dir()}
     importers = set()
@@ -251,9 +251,14 @@ def postgres_importers() -> set[str]:
         for node in ast.walk(tree):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 for target in imported(name, name in packages, node):
-                    if target.split(".")[0] == "psycopg" or target in POSTGRES_MODULES:
+                    if target.split(".")[0] == library or target in allowed:
                         importers.add(name)
-    return importers - POSTGRES_MODULES
+    return importers - allowed
+
+
+def postgres_importers() -> set[str]:
+    """Every module that imports psycopg, or a module of POSTGRES_MODULES, from outside them."""
+    return importers_of("psycopg", POSTGRES_MODULES)
 
 
 def test_only_the_postgres_path_imports_psycopg() -> None:
@@ -262,3 +267,16 @@ def test_only_the_postgres_path_imports_psycopg() -> None:
     assert "sudden_death.server.postgres_schema" in {
         name for name, tree in modules().items() for node in ast.walk(tree)
         if isinstance(node, ast.Import) and any(a.name == "psycopg" for a in node.names)}
+
+
+# Only the table server's --valkey path (many processes, issue 62) may load the Valkey client,
+# redis-py (the `server` extra's): a player's game, and a server alone, never need it.
+VALKEY_MODULES = {"sudden_death.server.valkey_fanout"}
+
+
+def test_only_the_valkey_path_imports_its_client() -> None:
+    assert importers_of("redis", VALKEY_MODULES) == set()
+    # Not blind: the fan-out module itself imports redis, and would be caught elsewhere.
+    assert "sudden_death.server.valkey_fanout" in {
+        name for name, tree in modules().items() for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "redis"}
