@@ -49,12 +49,12 @@ def said(text: str) -> p.Said:
 
 
 @asynccontextmanager
-async def two_processes(url: str) -> AsyncIterator[tuple[ValkeyFanOut, ValkeyFanOut, Inbox,
-                                                          Inbox]]:
+async def two_processes(url: str, prefix: str = CHANNEL_PREFIX) -> AsyncIterator[
+        tuple[ValkeyFanOut, ValkeyFanOut, Inbox, Inbox]]:
     first_inbox, second_inbox = Inbox(), Inbox()
-    first = await ValkeyFanOut.open(url, first_inbox.deliver)
+    first = await ValkeyFanOut.open(url, first_inbox.deliver, prefix)
     try:
-        second = await ValkeyFanOut.open(url, second_inbox.deliver)
+        second = await ValkeyFanOut.open(url, second_inbox.deliver, prefix)
         try:
             yield first, second, first_inbox, second_inbox
         finally:
@@ -69,12 +69,12 @@ async def settle(*fanouts: ValkeyFanOut) -> None:
         await asyncio.wait_for(fanout.flush(), 10.0)
 
 
-async def listened(url: str) -> set[str]:
-    """The channels of ours that Valkey has at least one listener on."""
+async def listened(url: str, prefix: str = CHANNEL_PREFIX) -> set[str]:
+    """The channels under `prefix` that Valkey has at least one listener on, without it."""
     client = Redis.from_url(url, protocol=2)
     try:
-        channels = await client.pubsub_channels(f"{CHANNEL_PREFIX}*")
-        return {channel.decode() for channel in channels}
+        channels = await client.pubsub_channels(f"{prefix}*")
+        return {channel.decode().removeprefix(prefix) for channel in channels}
     finally:
         await client.aclose()
 
@@ -130,21 +130,23 @@ def test_valkey_a_line_that_left_hears_no_more_from_the_other_process(
 
 
 def test_valkey_a_process_listens_only_to_topics_it_has_lines_on(valkey: ValkeyServer) -> None:
+    prefix = "listens-only:"  # apart from the other tests' channels on this worker's Valkey
+
     async def scenario() -> None:
-        async with two_processes(valkey.url) as (first, second, here, there):
+        async with two_processes(valkey.url, prefix) as (first, second, here, there):
             first.subscribe(watch_topic("000001"), "ann")
             second.subscribe(LOBBY, "ben")
             second.subscribe(LOBBY, "cal")
             second.subscribe(watch_topic("000002"), "dee")
             second.unsubscribe(watch_topic("000002"), "dee")  # came and went: nothing sent
             await settle(first, second)
-            assert await listened(valkey.url) == {"sd:lobby", "sd:watch:000001"}
+            assert await listened(valkey.url, prefix) == {"lobby", "watch:000001"}
             second.unsubscribe(LOBBY, "ben")
             await settle(second)
-            assert await listened(valkey.url) == {"sd:lobby", "sd:watch:000001"}  # cal is there
+            assert await listened(valkey.url, prefix) == {"lobby", "watch:000001"}  # cal is there
             second.unsubscribe(LOBBY, "cal")
             await settle(second)
-            assert await listened(valkey.url) == {"sd:watch:000001"}
+            assert await listened(valkey.url, prefix) == {"watch:000001"}
             first.publish(LOBBY, said("nobody"))
             second.publish(watch_topic("000002"), said("nobody either"))
             await settle(first, second, first)
@@ -196,7 +198,7 @@ def test_valkey_down_drops_quietly_and_the_subscriptions_come_back(
             assert len(here.of("ann")) == 2 * (1000 + 2)
             assert there.of("ben") == ["killed back", "killed back too", "stopped back",
                                        "stopped back too"]
-            assert await listened(server.url) == {"sd:lobby"}
+            assert await listened(server.url) == {"lobby"}
 
     with valkey_server() as server:
         asyncio.run(scenario(server))
