@@ -5,9 +5,11 @@ Each process keeps its own lines per topic, as `LocalFanOut` does, and a publish
 once, in the caller's turn (no round trip, and still while Valkey is down); the same message
 goes to Valkey on the topic's channel (`sd:` + topic) for the other processes, whose listening
 connection hands it to their lines of that topic. A process listens to a channel only while it
-has a line on that topic, and lets it go when the last one leaves, so nothing is received, let
-alone delivered, for a topic nobody here hears. Its own messages come back on the channels it
-listens to and are dropped (each carries its process's random id).
+has a line on that topic, and lets it go when the last one leaves, so Valkey sends it nothing for
+a topic nobody here hears (what comes before the unsubscribe reaches Valkey is dropped, never
+delivered). Its own messages come back on the channels it listens to and are dropped (each
+carries its process's random id). Every message is still encoded and sent to Valkey, which drops
+it when no process listens: knowing the cluster's listeners is a later piece.
 
 The roles call it synchronously, so nothing here waits on Valkey in their turn: a publish is
 queued for one background task that sends in order, in batches (a pipeline), on one connection;
