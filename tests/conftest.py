@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
+from valkey_server import ValkeyServer, require_valkey, valkey_server
 
 from sudden_death import language
 
@@ -129,3 +130,13 @@ def _english_unless_a_test_chooses() -> Iterator[None]:
     """Each test starts in English, and a language setting it changes ends with it."""
     with language.using(language.english()):
         yield
+
+
+@pytest.fixture(scope="session")
+def valkey() -> Iterator[ValkeyServer]:
+    """One private Valkey (tests/valkey_server.py) for this worker's tests that ask for it,
+    started on first use: skipped without one, unless CI requires it. A test that stops or kills
+    it starts it again; one that needs an outage of its own starts its own."""
+    require_valkey()
+    with valkey_server() as server:
+        yield server

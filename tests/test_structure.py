@@ -252,24 +252,32 @@ POSTGRES_ENTRIES = {("sudden_death.server.__main__", "postgres_tables"),
                     ("sudden_death.server.__main__", "postgres_schema")}
 
 
-def postgres_importers(found: dict[str, ast.Module] | None = None) -> set[str]:
-    """Every module that imports psycopg, or a module of POSTGRES_MODULES, from outside them
-    (other than at one of POSTGRES_ENTRIES, inside a function)."""
+def importers_of(library: str, allowed: set[str],
+                 entries: set[tuple[str, str]] | None = None,
+                 found: dict[str, ast.Module] | None = None) -> set[str]:
+    """Every module that imports `library`, or a module of `allowed`, from outside `allowed`
+    (other than at one of `entries`, inside a function)."""
+    entries = entries or set()
     found = modules() if found is None else found
     packages = {path for path in found if (PACKAGE.parent / path.replace(".", "/")).is_dir()}
     importers = set()
     for name, tree in found.items():
-        entries = {id(node) for func in ast.walk(tree)
-                   if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
-                   for node in ast.walk(func)
-                   if isinstance(node, ast.ImportFrom)
-                   and (name, (node.module or "")) in POSTGRES_ENTRIES}
+        late = {id(node) for func in ast.walk(tree)
+                if isinstance(func, (ast.FunctionDef, ast.AsyncFunctionDef))
+                for node in ast.walk(func)
+                if isinstance(node, ast.ImportFrom) and (name, (node.module or "")) in entries}
         for node in ast.walk(tree):
-            if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in entries:
+            if isinstance(node, (ast.Import, ast.ImportFrom)) and id(node) not in late:
                 for target in imported(name, name in packages, node):
-                    if target.split(".")[0] == "psycopg" or target in POSTGRES_MODULES:
+                    if target.split(".")[0] == library or target in allowed:
                         importers.add(name)
-    return importers - POSTGRES_MODULES
+    return importers - allowed
+
+
+def postgres_importers(found: dict[str, ast.Module] | None = None) -> set[str]:
+    """Every module that imports psycopg, or a module of POSTGRES_MODULES, from outside them
+    (other than at one of POSTGRES_ENTRIES, inside a function)."""
+    return importers_of("psycopg", POSTGRES_MODULES, POSTGRES_ENTRIES, found)
 
 
 def test_only_the_postgres_path_imports_psycopg() -> None:
@@ -287,3 +295,16 @@ def test_only_the_postgres_path_imports_psycopg() -> None:
     assert "sudden_death.server.postgres_schema" in {
         name for name, tree in modules().items() for node in ast.walk(tree)
         if isinstance(node, ast.Import) and any(a.name == "psycopg" for a in node.names)}
+
+
+# Only the table server's --valkey path (many processes, issue 62) may load the Valkey client,
+# redis-py (the `server` extra's): a player's game, and a server alone, never need it.
+VALKEY_MODULES = {"sudden_death.server.valkey_fanout"}
+
+
+def test_only_the_valkey_path_imports_its_client() -> None:
+    assert importers_of("redis", VALKEY_MODULES) == set()
+    # Not blind: the fan-out module itself imports redis, and would be caught elsewhere.
+    assert "sudden_death.server.valkey_fanout" in {
+        name for name, tree in modules().items() for node in ast.walk(tree)
+        if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "redis"}
