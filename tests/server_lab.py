@@ -18,6 +18,7 @@ from sudden_death.server.accounts import Accounts
 from sudden_death.server.limits import Limits
 from sudden_death.server.lines import untangle
 from sudden_death.server.service import TableService, address, start, stop
+from sudden_death.server.stores import TableStore
 from sudden_death.wire import protocol as p
 from sudden_death.wire.values import WireAction, action_to_wire, from_json
 
@@ -51,9 +52,11 @@ class Lab:
 
 @asynccontextmanager
 async def server(seed: int | None = 11, limits: Limits | None = None,
-                 accounts: Accounts | None = None) -> AsyncIterator[Lab]:
+                 accounts: Accounts | None = None,
+                 store: TableStore | None = None) -> AsyncIterator[Lab]:
+    """A running server; with `store`, keeping its tables there (closed at the end)."""
     service = TableService(seed=seed, limits=limits or Limits(),
-                           accounts=accounts or Accounts())
+                           accounts=accounts or Accounts(), store=store)
     running = await start(service, "127.0.0.1", 0)
     lab = Lab(service, address(running, tls=False))
     try:
@@ -62,7 +65,10 @@ async def server(seed: int | None = 11, limits: Limits | None = None,
         for client in lab.clients:
             await client.close()
         await stop(running)
-        service.close()
+        await service.settled()
+        closing = service.close()
+        if closing is not None:  # a database's pool
+            await closing
 
 
 async def receive(connection: ClientConnection, timeout: float = 5) -> dict[str, Any]:
