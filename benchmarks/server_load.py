@@ -3,6 +3,7 @@ load, with the bots in another process.
 
     python benchmarks/server_load.py [--tables 10 1000] [--ramp 30] [--window 30] [--step 2]
     python benchmarks/server_load.py --tables 100 --watchers 2   # 200 spectators, 100 games
+    python benchmarks/server_load.py --tables 1000 --postgres     # SQLite, then PostgreSQL
 
 For each count of tables: one server process (a `TableService` as `python -m
 sudden_death.server` runs it, in a process of its own) and, in this process, that many bot
@@ -33,7 +34,48 @@ Measured, in the window only:
   no full pass) and how long it stops the server (`server_full_pass_ms`, what a periodic
   sweep would cost).
 
-Each count prints one JSON line; a summary compares each count's p99 with the first one's.
+Where the tables are kept (`store` in each line):
+- "none" (the default): the server keeps nothing, as a game's own server at home; what the
+  figures above have always measured.
+- "sqlite" (`--sqlite`): a `TableStore` in a temporary folder, as `--data DIR` keeps it (every
+  step committed before a seat hears it; synchronous=NORMAL in WAL mode, as the server runs it:
+  no fsync at a commit, so durable past a crash of the process, not of the machine).
+- "postgres" (`--postgres`, which measures "sqlite" first at each count, then this, so one run
+  puts them side by side): `PgTableStore` on a private cluster this benchmark starts
+  (tests/postgres_server.py, Debian's PostgreSQL binaries, loopback TCP), with a fresh
+  database for each count; fsync on unless `--pg-fsync off` (on is an operator's setting: a
+  commit is on the disk before it returns; the line says which, `postgres_fsync`). Its
+  default settings otherwise (shared_buffers 128 MB, synchronous_commit on), and the store's
+  own pool of 8 connections. The players' accounts stay in memory in every case: the bots do
+  not sign in.
+
+With a store, added to each line:
+- `server_latency` and `round_trip` as above, now including the step's write: the updates
+  are queued only once the store has committed the step (with PostgreSQL, once the awaited
+  transaction returns, and after the table's earlier write, the first seat's held choice).
+- `store_saves`: saves completed in the window (one or two a step: the first seat's held
+  choice, when both seats act, then the step); `store_save`: each save's time in
+  milliseconds (p50 to max), from the server's call to its commit: for SQLite the call
+  itself, run on the event loop; for PostgreSQL the records taken on the loop plus the
+  awaited transaction (waiting for a pooled connection, the round trips, the commit's flush).
+- `store_ms_per_step`: the saves' times summed, over the steps the server played in the
+  window.
+- `store_busy_share`: the saves' times summed, over the window's wall time. For SQLite it is
+  the share of the server's event loop spent writing (nothing else runs meanwhile). For
+  PostgreSQL it is the mean number of saves in flight, not a share of any CPU: the loop
+  serves other tables while they wait, and it may exceed 1 (up to 8, the pool's size, plus
+  those waiting for a connection). It counts the time a save waits for a connection or for
+  PostgreSQL's CPU, which the bots and the server share on this machine.
+- `db_cpu_share` (PostgreSQL only): the CPU time (user and system, from /proc/PID/stat) of
+  the cluster's processes over the window, as a share of one core: the postmaster, every
+  backend, the WAL writer, checkpointer and autovacuum (a backend that exits during the
+  window is counted through the postmaster's reaped children, its time before the window
+  included). The I/O waits of an fsync are not CPU and are not in it, only in the saves'
+  times. SQLite has no such figure: its work is the server process's own, in
+  `server_cpu_share` (with PostgreSQL, `server_cpu_share` is the server without the database).
+
+Each count prints one JSON line (two with `--postgres`); a summary compares each count's p99
+with the first one's of the same store.
 """
 
 from __future__ import annotations
@@ -44,10 +86,14 @@ import contextlib
 import gc
 import json
 import multiprocessing
+import os
 import resource
 import statistics
 import sys
+import tempfile
 import time
+from collections.abc import Awaitable, Callable, Iterator
+from dataclasses import dataclass
 from multiprocessing.connection import Connection
 from pathlib import Path
 from typing import Any, ClassVar
@@ -74,10 +120,76 @@ def _cpu_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
+class TimedStore:
+    """A tables store whose saves are timed (`saves`, seconds each) while `on`: the server's
+    call to the store's commit, the awaited part included. Everything else is passed on."""
+
+    def __init__(self, store: Any) -> None:
+        self.store = store
+        self.on = False
+        self.saves: list[float] = []
+
+    def save(self, table: Any) -> Awaitable[None] | None:
+        started = time.perf_counter()
+        written = self.store.save(table)
+        taken = time.perf_counter() - started
+        if written is None:
+            if self.on:
+                self.saves.append(taken)
+            return None
+        return self._awaited(written, taken)
+
+    async def _awaited(self, written: Awaitable[None], taken: float) -> None:
+        started = time.perf_counter()
+        await written
+        if self.on:
+            self.saves.append(taken + time.perf_counter() - started)
+
+    def open_tables(self) -> Any:
+        return self.store.open_tables()
+
+    def ended(self, code: str) -> Any:
+        return self.store.ended(code)
+
+    def claim(self, code: str, owner: str) -> Any:
+        return self.store.claim(code, owner)
+
+    def release(self, code: str, owner: str) -> Any:
+        return self.store.release(code, owner)
+
+    def close(self) -> Any:
+        return self.store.close()
+
+
+async def _opened_store(kind: str, where: str) -> TimedStore | None:
+    """The store the server keeps its tables in: none, SQLite in the folder `where`, or
+    PostgreSQL at the URL `where` (imported only then: psycopg is the server extra's)."""
+    if kind == "none":
+        return None
+    if kind == "sqlite":
+        from sudden_death.server.store import TableStore
+        return TimedStore(TableStore(Path(where)))
+    from sudden_death.server.postgres_tables import PgTableStore
+    return TimedStore(await PgTableStore.open(where))
+
+
+@dataclass
+class _Step:
+    """One seat's message being timed: when it reached the service, when its updates were
+    queued (None: not yet), and whether it played a step (known once `receive` returns)."""
+
+    started: float
+    told: float | None = None
+    counts: bool = False
+    taken: bool = False
+
+
+def server_process(pipe: Connection, per_address: int = 1_000_000, store_kind: str = "none",
+                   where: str = "") -> None:
     """The server, timing every step it plays; answers the bench's "window" (start timing),
     "samples" (the step latencies since, and stop timing) and "report" (everything, then
-    stop). `per_address`: its limit on lines from one address (the bots share one here)."""
+    stop). `per_address`: its limit on lines from one address (the bots share one here).
+    `store_kind` and `where`: where it keeps its tables (_opened_store)."""
     from sudden_death.server.collector import settle, sweep_needed
     from sudden_death.server.limits import Limits
     from sudden_death.server.service import PLAYED, TableService, address, start, stop
@@ -85,26 +197,57 @@ def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
     class TimedService(TableService):
         timing = False
         samples: ClassVar[list[float]] = []  # one service in this process
+        steps: ClassVar[list[int]] = [0]  # steps played while timing
+        timed: _Step | None = None  # the seat's message being handed over now
 
         def __post_init__(self) -> None:
-            """Every seat's message timed, through the seats role's one entry for them."""
+            """Every seat's message timed, through the seats role's one entry for them, to
+            its updates queued: with a store, they wait for the step's write (keeping.py),
+            so the time ends in what the keeper calls once the step is kept."""
             super().__post_init__()
-            receive = self.seats.receive
+            receive, keep = self.seats.receive, self.seats.keeper.keep
 
-            def timed(code: str, team: Any, frame: str | bytes, connection: Any) -> str:
-                started = time.perf_counter()
+            def take(timed: _Step) -> None:
+                if timed.counts and timed.told is not None and not timed.taken:
+                    timed.taken = True
+                    self.samples.append(timed.told - timed.started)
+
+            def timed_keep(table: Any, tell: Callable[[], None] = lambda: None) -> None:
+                timed = self.timed
+                if timed is None:
+                    keep(table, tell)
+                    return
+
+                def told() -> None:
+                    tell()
+                    timed.told = time.perf_counter()
+                    take(timed)
+
+                keep(table, told)
+
+            def timed_receive(code: str, team: Any, frame: str | bytes,
+                              connection: Any) -> str:
+                timed = _Step(time.perf_counter()) if self.timing else None
                 table = self.tables.get(code)
                 before = table.step if table is not None else -1
-                heard = receive(code, team, frame, connection)
-                if self.timing and heard == PLAYED and table is not None and \
+                self.timed = timed
+                try:
+                    heard = receive(code, team, frame, connection)
+                finally:
+                    self.timed = None
+                if timed is not None and heard == PLAYED and table is not None and \
                         table.step != before:
-                    self.samples.append(time.perf_counter() - started)
+                    self.steps[0] += 1
+                    timed.counts = True
+                    take(timed)  # the embedded store: told already, inside `receive`
                 return heard
 
-            self.seats.receive = timed  # type: ignore[method-assign]
+            self.seats.receive = timed_receive  # type: ignore[method-assign]
+            self.seats.keeper.keep = timed_keep  # type: ignore[method-assign]
 
     async def main() -> None:
-        service = TimedService(limits=Limits.shared(per_address))
+        store = await _opened_store(store_kind, where)
+        service = TimedService(limits=Limits.shared(per_address), store=store)
         running = await start(service, "127.0.0.1", 0)
         # the collector as `python -m sudden_death.server` sets it
         settle(asyncio.get_running_loop(), sweep_needed())
@@ -113,17 +256,24 @@ def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
         pipe.send(address(running, tls=False))
         loop = asyncio.get_running_loop()
         cpu = wall = used = 0.0
-        rss = peak = 0
+        rss = peak = steps = 0
+        saves: list[float] = []
         while True:
             ask = await loop.run_in_executor(None, pipe.recv)
             if ask == "window":
                 service.timing, cpu, wall = True, _cpu_s(), time.perf_counter()
                 watch.on = True
+                if store is not None:
+                    store.on = True
             elif ask == "stop":  # the window is over: what follows (the bots' lines all
                 # closing at once) is not play, and is not measured
                 service.timing = watch.on = False
                 used, wall = _cpu_s() - cpu, time.perf_counter() - wall
                 rss, peak = _memory_kib()  # at the end of the window, as the bots play
+                steps = service.steps[0]
+                if store is not None:
+                    store.on = False
+                    saves = list(store.saves)
                 pipe.send("stopped")
             elif ask == "samples":
                 pipe.send(list(service.samples))
@@ -140,11 +290,16 @@ def server_process(pipe: Connection, per_address: int = 1_000_000) -> None:
                 pipe.send({"samples": service.samples, "rss_kib": rss, "peak_kib": peak,
                            "watch": watch.report(),
                            "cpu_share": used / max(1e-9, wall),
+                           "wall_s": wall, "steps": steps, "saves": saves,
                            "tables": len(service.tables),
                            "connections": len(service.seats.connections),
                            "cycles_left": cycles_left,
                            "full_pass_ms": round(full_pass_ms, 1)})
                 await stop(running)
+                await service.settled()  # the last writes, before the store closes
+                closing = service.close()
+                if closing is not None:
+                    await closing
                 return
 
     asyncio.run(main())
@@ -215,11 +370,40 @@ def percentiles(values: list[float]) -> dict[str, float]:
             "max_ms": round(max(values) * 1000, 2)}
 
 
+def _cpu_ticks(pid: int, reaped: bool = False) -> int:
+    """A process's CPU time in clock ticks (user and system; with `reaped`, its waited-for
+    children's too), from /proc/PID/stat; 0 once it is gone."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return 0
+    fields = stat.rsplit(")", 1)[1].split()  # from the state, the third field, on
+    ticks = int(fields[11]) + int(fields[12])  # utime, stime
+    if reaped:
+        ticks += int(fields[13]) + int(fields[14])  # cutime, cstime
+    return ticks
+
+
+def cluster_cpu_s(cluster: Any) -> float:
+    """The CPU seconds a PostgreSQL cluster's processes have used: every live one's, and the
+    postmaster's reaped children's (backends that have exited)."""
+    pids = cluster.pids()
+    if not pids:
+        return 0.0
+    ticks = _cpu_ticks(pids[0], reaped=True) + sum(_cpu_ticks(pid) for pid in pids[1:])
+    return ticks / os.sysconf("SC_CLK_TCK")
+
+
 def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
-            seed: int, watchers: int = 0) -> dict[str, Any]:
+            seed: int, watchers: int = 0, store: str = "none", where: str = "",
+            database_cpu_s: Callable[[], float] | None = None) -> dict[str, Any]:
+    """One count of tables on one server process keeping its tables in `store` at `where`
+    (server_process); `database_cpu_s`: the database's processes' CPU seconds so far, read
+    at the window's ends (None: the store is in the server process, or there is none)."""
     context = multiprocessing.get_context("spawn")
     parent, child = context.Pipe()
-    process = context.Process(target=server_process, args=(child,), daemon=True)
+    process = context.Process(target=server_process, args=(child, 1_000_000, store, where),
+                              daemon=True)
     process.start()
     url = parent.recv()
     stats = Stats()
@@ -234,13 +418,16 @@ def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
         await asyncio.sleep(ramp_s + min(5.0, ramp_s / 6))  # every table on, a little settled
         parent.send("window")
         watch.on = True
+        db_cpu = database_cpu_s() if database_cpu_s is not None else 0.0
         steps, commits = stats.steps, stats.commits
         trips, started = len(stats.round_trips), time.perf_counter()
         await asyncio.sleep(window_s)
         elapsed = time.perf_counter() - started
+        if database_cpu_s is not None:
+            db_cpu = database_cpu_s() - db_cpu
         window = {"steps": stats.steps - steps, "commits": stats.commits - commits,
                   "trips": stats.round_trips[trips:],
-                  "seconds": elapsed, "connected": stats.connected}
+                  "seconds": elapsed, "connected": stats.connected, "db_cpu_s": db_cpu}
         watch.on = False
         parent.send("stop")  # the server stops measuring before the bots' lines close
         await asyncio.get_running_loop().run_in_executor(None, parent.recv)
@@ -255,8 +442,9 @@ def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
     served = parent.recv()
     process.join(30)
     errors = [error for error in stats.errors if "CancelledError" not in error]
-    return {
+    result: dict[str, Any] = {
         "tables": tables,
+        "store": store,
         "seats_connected": window["connected"],
         "spectators": stats.watching,
         "spectator_messages": stats.watched,
@@ -276,6 +464,43 @@ def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
         "bot_loop": watch.report(),
         "ramp_s": ramp_s, "window_s": window_s, "step_s": step_s,
     }
+    if store != "none":
+        saves, wall = served["saves"], max(1e-9, served["wall_s"])
+        result.update({
+            "store_saves": len(saves),
+            "store_save": percentiles(saves),
+            "store_ms_per_step": round(sum(saves) * 1000 / max(1, served["steps"]), 3),
+            "store_busy_share": round(sum(saves) / wall, 3),
+        })
+    if database_cpu_s is not None:
+        result["db_cpu_share"] = round(window["db_cpu_s"] / window["seconds"], 3)
+    return result
+
+
+@contextlib.contextmanager
+def postgres_databases(fsync: bool) -> Iterator[tuple[Callable[[str], str], Callable[[], float],
+                                                      str]]:
+    """A private PostgreSQL cluster for the run (tests/postgres_server.py), stopped and removed
+    after: yields a function that makes a fresh database and returns its URL (each count
+    starts empty, with no earlier count's rows in its indexes), one that reads the cluster's
+    CPU seconds, and the server's version."""
+    import psycopg
+    from postgres_server import postgres_cluster
+
+    with postgres_cluster(fsync=fsync) as cluster:
+        with psycopg.connect(cluster.url, autocommit=True) as connection:
+            row = connection.execute("SHOW server_version").fetchone()
+        version = str(row[0]) if row else "?"
+        made: list[str] = []
+
+        def fresh(name: str) -> str:
+            name = f"{name}_{len(made)}"
+            with psycopg.connect(cluster.url, autocommit=True) as connection:
+                connection.execute(f"CREATE DATABASE {name}")
+            made.append(name)
+            return cluster.url.rsplit("/", 1)[0] + "/" + name
+
+        yield fresh, lambda: cluster_cpu_s(cluster), version
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -288,17 +513,47 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--watchers", type=int, default=0,
                         help="spectators watching each table (issue 49: 2 with 100 tables)")
+    parser.add_argument("--sqlite", action="store_true",
+                        help="the server keeps its tables in SQLite in a temporary folder, "
+                             "as --data does (default: it keeps nothing)")
+    parser.add_argument("--postgres", action="store_true",
+                        help="each count measured twice: on SQLite (as --sqlite), then on "
+                             "PostgreSQL, a private cluster this run starts (needs Debian's "
+                             "postgresql package and psycopg, the server extra)")
+    parser.add_argument("--pg-fsync", choices=("on", "off"), default="on",
+                        help="the private cluster's fsync (default: on, as an operator runs it)")
     options = parser.parse_args(argv)
+    stores = ["sqlite", "postgres"] if options.postgres else \
+        ["sqlite"] if options.sqlite else ["none"]
     results = []
-    for tables in options.tables:
-        result = measure(tables, options.ramp, options.window, options.step,
-                         options.seed + tables, options.watchers)
-        results.append(result)
-        print(json.dumps(result), flush=True)
-    base = results[0]
-    print(f"\nsummary (ratios against {base['tables']} tables):")
+    with contextlib.ExitStack() as stack:
+        fresh: Callable[[str], str] | None = None
+        database_cpu_s: Callable[[], float] | None = None
+        if options.postgres:
+            fresh, database_cpu_s, version = stack.enter_context(
+                postgres_databases(options.pg_fsync == "on"))
+            print(f"postgres: a private PostgreSQL {version} cluster on loopback, "
+                  f"fsync {options.pg_fsync}", flush=True)
+        for tables in options.tables:
+            for store in stores:
+                where = ""
+                if store == "sqlite":
+                    where = stack.enter_context(tempfile.TemporaryDirectory(
+                        prefix="sudden-death-load-"))
+                elif store == "postgres" and fresh is not None:
+                    where = fresh(f"load_{tables}")
+                result = measure(tables, options.ramp, options.window, options.step,
+                                 options.seed + tables, options.watchers, store, where,
+                                 database_cpu_s if store == "postgres" else None)
+                if store == "postgres":
+                    result["postgres_fsync"] = options.pg_fsync == "on"
+                results.append(result)
+                print(json.dumps(result), flush=True)
+    print(f"\nsummary (ratios against {results[0]['tables']} tables, the same store's):")
     for result in results:
-        line = [f"{result['tables']:>5} tables", f"{result['steps_per_s']:>7} steps/s"]
+        base = next(each for each in results if each["store"] == result["store"])
+        line = [f"{result['tables']:>5} tables", f"{result['store']:>8}",
+                f"{result['steps_per_s']:>7} steps/s"]
         for name in ("server_latency", "round_trip"):
             figures, first = result[name], base[name]
             if "p99_ms" in figures and "p99_ms" in first:
@@ -308,6 +563,14 @@ def main(argv: list[str] | None = None) -> int:
                             f"(p99 x{ratio:.2f})")
         line.append(f"rss {result['server_rss_mb']} MB, cpu {result['server_cpu_share']:.0%}, "
                     f"errors {result['errors']}")
+        if "store_saves" in result:
+            saved = result["store_save"]
+            line.append(f"store {result['store_saves']} saves, p99 "
+                        f"{saved.get('p99_ms', '-')} ms, {result['store_ms_per_step']} ms/step, "
+                        f"busy {result['store_busy_share']}")
+        if "db_cpu_share" in result:
+            line.append(f"database cpu {result['db_cpu_share']:.0%} (fsync "
+                        f"{'on' if result['postgres_fsync'] else 'off'})")
         for name in ("server_loop", "bot_loop"):
             lag = result[name]["loop_lag"]
             if "p99_ms" in lag:

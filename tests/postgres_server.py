@@ -102,8 +102,9 @@ class PostgresCluster:
     As root every tool runs as the `postgres` user (runuser), because initdb and the server
     refuse to run as root; otherwise as the current user."""
 
-    def __init__(self, bin_dir: Path, folder: Path) -> None:
+    def __init__(self, bin_dir: Path, folder: Path, fsync: bool = False) -> None:
         self.bin_dir = bin_dir
+        self.fsync = fsync
         self.folder = folder
         self.data_dir = folder / "data"
         self.log = folder / "postgres.log"
@@ -135,9 +136,10 @@ class PostgresCluster:
             return "(no log)"
 
     def _options(self) -> str:
-        # fsync off: a test's cluster need not survive a power cut, only a server crash.
+        # fsync off by default: a test's cluster need not survive a power cut, only a server
+        # crash. A benchmark asks for it on, an operator's setting: every commit flushed.
         return (f"-p {self.port} -k {self.folder} -c listen_addresses=127.0.0.1 "
-                "-c fsync=off")
+                f"-c fsync={'on' if self.fsync else 'off'}")
 
     def init(self) -> None:
         """A fresh cluster whose `postgres` superuser needs no password from loopback."""
@@ -201,9 +203,12 @@ class PostgresCluster:
 
 
 @contextmanager
-def postgres_cluster(lib_root: Path = LIB_ROOT) -> Iterator[PostgresCluster]:
+def postgres_cluster(lib_root: Path = LIB_ROOT, fsync: bool = False
+                     ) -> Iterator[PostgresCluster]:
     """Yield a started private cluster (`.url`, `.port`, `.restart()`, `.stop()`); on the way
-    out it is stopped, no process of it is left, and its folder is removed."""
+    out it is stopped, no process of it is left, and its folder is removed. `fsync`: whether
+    the server flushes its commits to the disk (off for the tests, which need only survive a
+    crash of the server; on for benchmarks/server_load.py, as an operator runs it)."""
     bin_dir = ensure_postgres(lib_root)
     if bin_dir is None:
         raise RuntimeError(
@@ -212,7 +217,7 @@ def postgres_cluster(lib_root: Path = LIB_ROOT) -> Iterator[PostgresCluster]:
         )
     folder = Path(tempfile.mkdtemp(prefix="sudden-death-pg-"))
     folder.chmod(0o755)  # the postgres user must reach the data folder and the socket
-    cluster = PostgresCluster(bin_dir, folder)
+    cluster = PostgresCluster(bin_dir, folder, fsync)
     try:
         cluster.init()
         cluster.start()
