@@ -158,11 +158,13 @@ def test_ten_thousand_fuzzed_messages_from_the_seats_never_reach_a_spectator_or_
                 await seats[team].send(frame)
                 sent += 1
                 if sent % 50 == 0:
-                    await asyncio.sleep(0.01)  # let the updates come in
+                    await lab.service.settled()  # a database's writes kept and told...
+                    await asyncio.sleep(0.01)  # ...and the updates come in
                     news = [m for m in map(json.loads, heard[guest])
                             if m["type"] in ("update", "start")]
                     if news:
                         step, state = news[-1]["step"], state_from_dict(news[-1]["state"])
+            await lab.service.settled()  # every write kept and told (a database's take time)
             await asyncio.sleep(0.3)
             for reader in readers:
                 reader.cancel()
