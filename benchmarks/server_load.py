@@ -92,6 +92,7 @@ import statistics
 import sys
 import tempfile
 import time
+from collections import Counter
 from collections.abc import Awaitable, Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing.connection import Connection
@@ -284,9 +285,14 @@ def server_process(pipe: Connection, per_address: int = 1_000_000, store_kind: s
                 # Every bot's line is closed: what a full collection would still find now
                 # is cyclic garbage the server made, which without a sweep nothing frees.
                 await _lines_gone(service)
+                gc.set_debug(gc.DEBUG_SAVEALL)  # what it finds kept, to be named
                 started = time.perf_counter()
                 cycles_left = gc.collect()
                 full_pass_ms = (time.perf_counter() - started) * 1000
+                gc.set_debug(0)
+                cycle_kinds = Counter(type(each).__qualname__ for each in gc.garbage)
+                cycle_kinds.update(_raised_in(gc.garbage))
+                gc.garbage.clear()
                 pipe.send({"samples": service.samples, "rss_kib": rss, "peak_kib": peak,
                            "watch": watch.report(),
                            "cpu_share": used / max(1e-9, wall),
@@ -294,6 +300,7 @@ def server_process(pipe: Connection, per_address: int = 1_000_000, store_kind: s
                            "tables": len(service.tables),
                            "connections": len(service.seats.connections),
                            "cycles_left": cycles_left,
+                           "cycle_kinds": dict(cycle_kinds.most_common(12)),
                            "full_pass_ms": round(full_pass_ms, 1)})
                 await stop(running)
                 await service.settled()  # the last writes, before the store closes
@@ -303,6 +310,20 @@ def server_process(pipe: Connection, per_address: int = 1_000_000, store_kind: s
                 return
 
     asyncio.run(main())
+
+
+def _raised_in(found: list[Any]) -> Counter[str]:
+    """Where the exceptions among `found` were raised (the innermost function of each kept
+    traceback): what made a cycle of an exception, its traceback and a frame."""
+    where: Counter[str] = Counter()
+    for each in found:
+        if isinstance(each, BaseException) and each.__traceback__ is not None:
+            tb = each.__traceback__
+            while tb.tb_next is not None:
+                tb = tb.tb_next
+            code = tb.tb_frame.f_code
+            where[f"{type(each).__name__} in {code.co_name} ({Path(code.co_filename).name})"] += 1
+    return where
 
 
 async def _lines_gone(service: Any, patience_s: float = 30.0) -> None:
@@ -460,6 +481,7 @@ def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
         "server_cpu_share": round(served["cpu_share"], 3),
         "server_loop": served["watch"],
         "server_cycles_left": served["cycles_left"],
+        "server_cycle_kinds": served["cycle_kinds"],
         "server_full_pass_ms": served["full_pass_ms"],
         "bot_loop": watch.report(),
         "ramp_s": ramp_s, "window_s": window_s, "step_s": step_s,

@@ -52,10 +52,19 @@ class Stats:
     watched: int = 0  # messages the spectators heard
 
 
+# What a seat may hear at any time and act on by waiting: its table's writes are slow (`busy`)
+# or kept again (`steady`); the answer it waits for still comes, later.
+WAITS = ("busy", "steady")
+
+
 async def _receive(connection: ClientConnection, timeout: float = ANSWER_TIMEOUT_S
                    ) -> dict[str, Any]:
-    message: dict[str, Any] = json.loads(await asyncio.wait_for(connection.recv(), timeout))
-    return message
+    """The next message but `busy` and `steady`, which say only that the answer is late."""
+    while True:
+        message: dict[str, Any] = json.loads(await asyncio.wait_for(connection.recv(),
+                                                                    timeout))
+        if message.get("type") not in WAITS:
+            return message
 
 
 async def _quiet_for(connection: ClientConnection, seconds: float) -> None:
@@ -67,7 +76,7 @@ async def _quiet_for(connection: ClientConnection, seconds: float) -> None:
             heard = await asyncio.wait_for(connection.recv(), left)
         except (asyncio.TimeoutError, TimeoutError):
             return
-        if json.loads(heard).get("type") != "watching":
+        if json.loads(heard).get("type") not in ("watching", *WAITS):
             raise BotError(f"heard {heard[:200]!r} before committing its own choice")
 
 
@@ -79,6 +88,17 @@ async def _until(connection: ClientConnection, kind: str) -> dict[str, Any]:
             return message
         if message["type"] not in ("committed", "rematch_asked", "watching"):
             raise BotError(f"waiting for {kind!r}, heard {message}")
+
+
+async def _closed(connection: ClientConnection, patience_s: float = 2.0) -> None:
+    """A bot's line closed: cleanly if the server answers within `patience_s`, else cut. Two
+    thousand tables closing at once, with both processes busy, left a few hundred closes
+    waiting on each other's send buffers (no timeout covers a close waiting to write its
+    frame), and the benchmark never ended."""
+    try:
+        await asyncio.wait_for(connection.close(), patience_s)
+    except (asyncio.TimeoutError, TimeoutError, ConnectionClosed, OSError):
+        connection.transport.abort()
 
 
 class BotTable:
@@ -116,7 +136,7 @@ class BotTable:
             self.stats.errors.append(f"table {self.code}: {type(error).__name__}: {error}")
         finally:
             for connection in [*self.seats.values(), *self.spectators]:
-                await connection.close()
+                await _closed(connection)
             for listening in self.listening:
                 listening.cancel()
 
