@@ -1,5 +1,6 @@
 """A table server on PostgreSQL whose database goes away mid-game (issue 61), in real
-processes: a private cluster stopped and started again, a server run as an operator runs it,
+processes: a private cluster stopped and started again, or restarted as by a crash (`pg_ctl
+restart -m immediate`), a server run as an operator runs it,
 and two seats and a spectator on real WebSocket lines. While the database is away a step
 both seats committed is never told (no seat hears of what the database does not have); each
 seat and the spectator hears `busy` once; the server tries again by itself and, once the
@@ -24,7 +25,7 @@ from test_postgres_server_cli import Running, _updated
 from websockets.asyncio.client import ClientConnection, connect
 
 from sudden_death.engine.actions import actors, legal_actions
-from sudden_death.engine.snapshot import action_to_dict
+from sudden_death.engine.snapshot import action_to_dict, state_from_dict
 from sudden_death.engine.state import GameState, Team
 from sudden_death.wire import protocol as p
 
@@ -146,3 +147,48 @@ def test_postgres_away_then_the_server_killed_the_uncommitted_step_is_played_aga
         run(lambda: second(again))
         again.stopped()
     assert found["resumed_at"] == found["step"]  # the last committed step: nothing invented
+
+
+def test_postgres_restarted_immediately_as_a_step_is_committed_loses_nothing_and_tells_once(
+        cluster: PostgresCluster) -> None:
+    """`pg_ctl restart -m immediate` (a crash: every connection cut, the log replayed) begun
+    just before both seats commit a step, for several steps in a row: each step reaches both
+    seats and the spectator exactly once, in order, and `busy`, when it is said at all, is
+    followed by one `steady` before the step's update."""
+    heard: dict[str, list[list[str]]] = {"seats": [], "watcher": []}
+
+    async def scenario(server: Running) -> None:
+        seats, watcher, _seat = await _seated(server.url)
+        step, state, rng = 0, GameState(), random.Random(11)
+        while step < 2:
+            step, state = await _updated(seats, step, state, rng)
+        await _heard(watcher, 0.3)
+        for _ in range(3):
+            restarting = asyncio.ensure_future(asyncio.to_thread(cluster.restart, "immediate"))
+            await asyncio.sleep(0.05)
+            before = step
+            await _committed(seats, step, state, rng)
+            await restarting
+            for line in seats.values():
+                kinds = await _heard(line, QUIET_S * 3)
+                heard["seats"].append(kinds)
+            heard["watcher"].append(await _heard(watcher, 0.5))
+            async with connect(server.url) as probe:  # where the server has the game now
+                await probe.send(p.encode(p.Watch(p.PROTOCOL_VERSION, _seat["code"])))
+                now = await receive(probe, timeout=30)
+            step, state = now["step"], state_from_dict(now["state"])
+            assert step == before + 1, (before, now["step"], heard)
+        for line in (*seats.values(), watcher):
+            await line.close()
+
+    with Running("--postgres", cluster.url) as server:
+        run(lambda: scenario(server))
+        log = server.stopped()
+    assert "Traceback" not in log
+    for kinds in heard["seats"] + heard["watcher"]:
+        updates = [kind for kind in kinds if kind == "update"]
+        assert len(updates) == 1, heard
+        waits = [kind for kind in kinds if kind in ("busy", "steady")]
+        assert waits in ([], ["busy", "steady"]), heard
+        if waits:
+            assert kinds.index("steady") < kinds.index("update"), heard
