@@ -91,7 +91,7 @@ def test_the_lobby_of_one_process_lists_the_others_and_outlives_valkey(tmp_path:
             Running("--valkey", engine.url, "--data", str(tmp_path / "b"), "--name", "b") as b:
 
         async def scenario() -> None:
-            _host_a, code_a = await hosted(a.url, "Hawks")
+            host_a, code_a = await hosted(a.url, "Hawks")
             lobby = await connect(a.url)
             await lobby.send(p.encode(p.Lobby()))
             first = await heard(lobby, lambda _m: True, 5)
@@ -119,7 +119,8 @@ def test_the_lobby_of_one_process_lists_the_others_and_outlives_valkey(tmp_path:
             await host_b.close()  # its host gone before anyone came: the table ends
             ended = await heard(lobby, lambda m: code_b not in codes(m), 4)
             assert codes(ended) == {code_a} and ended["open"] == 1
-            await lobby.close()
+            for line in (lobby, host_a):
+                await line.close()
 
         run(scenario)
         log_a, log_b = a.stopped(), b.stopped()
