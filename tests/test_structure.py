@@ -35,6 +35,8 @@ LATE_IMPORTS = {
         "psycopg is the server extra's: only --postgres needs it, a player installs none",
     ("sudden_death.server.__main__", "postgres_accounts"): "the same, for the accounts",
     ("sudden_death.server.__main__", "postgres_schema"): "the same, for its SchemaTooNew",
+    ("sudden_death.server.__main__", "valkey_lobby"):
+        "redis-py is the server extra's: only --valkey needs it, a player installs none",
 }
 
 
@@ -299,11 +301,22 @@ def test_only_the_postgres_path_imports_psycopg() -> None:
 
 # Only the table server's --valkey path (many processes, issue 62) may load the Valkey client,
 # redis-py (the `server` extra's): a player's game, and a server alone, never need it.
-VALKEY_MODULES = {"sudden_death.server.valkey_fanout"}
+VALKEY_MODULES = {"sudden_death.server.valkey_fanout", "sudden_death.server.valkey_lobby"}
+# Where that path begins: imported inside the function that runs only with --valkey.
+VALKEY_ENTRIES = {("sudden_death.server.__main__", "valkey_lobby")}
 
 
 def test_only_the_valkey_path_imports_its_client() -> None:
-    assert importers_of("redis", VALKEY_MODULES) == set()
+    assert importers_of("redis", VALKEY_MODULES, VALKEY_ENTRIES) == set()
+    assert set(VALKEY_ENTRIES) <= set(LATE_IMPORTS)
+    # Not blind: the entry's import at the top of the module is caught.
+    found = modules()
+    main = found["sudden_death.server.__main__"]
+    planted = ast.parse("from .valkey_lobby import ValkeyLobby")
+    found["sudden_death.server.__main__"] = ast.Module(body=[*planted.body, *main.body],
+                                                       type_ignores=[])
+    assert importers_of("redis", VALKEY_MODULES, VALKEY_ENTRIES, found) == {
+        "sudden_death.server.__main__"}
     # Not blind: the fan-out module itself imports redis, and would be caught elsewhere.
     assert "sudden_death.server.valkey_fanout" in {
         name for name, tree in modules().items() for node in ast.walk(tree)

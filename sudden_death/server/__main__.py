@@ -4,7 +4,8 @@ Its first line on standard output is `{"listening": "ws://HOST:PORT"}`, so a scr
 starts it with `--port 0` learns the port it got. With `--postgres URL` the tables and the
 players' accounts are kept in PostgreSQL (postgres_tables.py, postgres_accounts.py), imported
 only then: psycopg is the `server` extra's, and a player's game, or a server on SQLite, starts
-without it.
+without it. With `--valkey URL` the lobby lists every process's tables on that Valkey
+(valkey_lobby.py), imported only then for the same reason (redis-py is the `server` extra's).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ import sqlite3
 import ssl
 import sys
 from pathlib import Path
+from typing import Protocol
 
 from . import collector
 from .accounts import Accounts
@@ -29,6 +31,8 @@ from .stores import TableStore as Tables
 
 NEEDS_EXTRA = ("--postgres needs the PostgreSQL client, which the game alone does not "
                "install: pip install 'sudden-death[server]'")
+NEEDS_VALKEY_EXTRA = ("--valkey needs the Valkey client, which the game alone does not "
+                      "install: pip install 'sudden-death[server]'")
 
 
 class Refused(Exception):
@@ -48,6 +52,12 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                              "PostgreSQL instead of --data's files "
                              "(postgresql://USER@HOST:PORT/DB; created and migrated at start; "
                              "needs pip install 'sudden-death[server]')")
+    parser.add_argument("--valkey", default=None, metavar="URL",
+                        help="list the public tables and games of every server process on this "
+                             "Valkey (or Redis) in this one's lobby (redis://HOST:PORT/DB; each "
+                             "process needs its own --name; needs pip install "
+                             "'sudden-death[server]'); joining or watching another process's "
+                             "table is not there yet")
     parser.add_argument("--tls-cert", type=Path, default=None, help="certificate (PEM)")
     parser.add_argument("--tls-key", type=Path, default=None, help="its private key (PEM)")
     parser.add_argument("--seed", type=int, default=None,
@@ -89,7 +99,10 @@ async def serve(options: argparse.Namespace) -> None:
     named = {} if options.name is None else {"name": options.name}
     service = TableService(seed=options.seed, store=store, limits=limits, accounts=accounts,
                            **named)
+    shared: Closing | None = None
     try:
+        if options.valkey is not None:
+            shared = await valkey_lobby(options.valkey, service)
         restoring = service.restore()
         if restoring is not None:  # a database's answers are awaited
             await restoring
@@ -107,6 +120,8 @@ async def serve(options: argparse.Namespace) -> None:
         await stop(server)
         settled.undo()
     finally:
+        if shared is not None:
+            await shared.close()
         await service.settled()  # a database's writes still under way finish first
         closing = service.close()
         if closing is not None:  # a database's pool
@@ -140,6 +155,29 @@ async def postgres_accounts(url: str) -> AccountStore:
         return await asyncio.to_thread(PgAccounts, url)
     except (SchemaTooNew, OSError, StoreError) as error:  # DatabaseFailed is an OSError
         raise Refused(f"the PostgreSQL database cannot be used: {error}") from error
+
+
+class Closing(Protocol):
+    """What the server lets go of when it stops (the shared lobby), without importing it."""
+
+    async def close(self) -> None: ...
+
+
+async def valkey_lobby(url: str, service: TableService) -> Closing:
+    """The lobby shared with the other processes on the Valkey at `url`: this process's
+    entries written there under its name, the others' listed here. Refused (one line) without
+    redis-py or when Valkey cannot be reached at start."""
+    try:  # only here: redis-py is the server extra's (docs/architecture.md)
+        from .valkey_lobby import ValkeyLobby, ValkeyUnreachable
+    except ImportError as error:
+        raise Refused(NEEDS_VALKEY_EXTRA) from error
+    lobby = service.lobby
+    try:
+        shared = await ValkeyLobby.open(url, service.name, lobby.own, lobby.changed)
+    except ValkeyUnreachable as error:
+        raise Refused(str(error)) from error
+    lobby.elsewhere, lobby.shared = shared.others, shared.changed
+    return shared
 
 
 class JsonLines(logging.Formatter):

@@ -6,6 +6,10 @@ the list's caps. It reads the tables only through the `tables` and `watching` ca
 service gives it (what every seat has heard already: names, scores, the drive; never a
 card), and never touches a seat, a spectator or a table's state. What it says to everyone
 here goes through the fan-out's `LOBBY` topic.
+
+Across processes (`--valkey`, issue 62) it lists the other processes' entries too, read from
+`elsewhere` (a cached copy, never awaited here), and tells `shared` when its own change so they
+are written for the others; it never reaches Valkey itself (valkey_lobby.py does).
 """
 
 from __future__ import annotations
@@ -16,6 +20,7 @@ import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
+import msgspec
 from websockets.asyncio.server import ServerConnection
 
 from ..wire import protocol as p
@@ -26,15 +31,52 @@ from .postman import Postman
 from .tables import HOST_SEAT, Table
 
 
+class Listed(msgspec.Struct, forbid_unknown_fields=True):
+    """One process's lobby entries: its public tables waiting and games played (each list
+    capped, the longest waiting or played first) and its true totals; what a process shares
+    with the others, so the same caps and counts hold across them."""
+
+    tables: list[p.OpenTable] = []
+    games: list[p.GamePlayed] = []
+    open: int = 0
+    playing: int = 0
+
+
+def merged(parts: Iterable[Listed]) -> Listed:
+    """Several processes' entries as one list: each list capped again (this process's first,
+    then the others in the order given), the totals summed."""
+    tables: list[p.OpenTable] = []
+    games: list[p.GamePlayed] = []
+    open_count = playing = 0
+    for part in parts:
+        tables.extend(part.tables[:p.MAX_LISTED_TABLES - len(tables)])
+        games.extend(part.games[:p.MAX_LISTED_GAMES - len(games)])
+        open_count += part.open
+        playing += part.playing
+    return Listed(tables, games, open_count, playing)
+
+
+def _nothing_elsewhere() -> Iterable[Listed]:
+    return ()
+
+
+def _not_shared() -> None:
+    pass
+
+
 @dataclass
 class Lobby:
-    """`tables`: every table the service holds; `watching`: how many watch a table."""
+    """`tables`: every table the service holds; `watching`: how many watch a table;
+    `elsewhere`: the other processes' entries (none on a process alone); `shared`: called
+    when this process's entries may have changed."""
 
     postman: Postman
     fanout: FanOut
     chat_rates: ChatRates
     tables: Callable[[], Iterable[Table]]
     watching: Callable[[str], int]
+    elsewhere: Callable[[], Iterable[Listed]] = _nothing_elsewhere
+    shared: Callable[[], None] = _not_shared
     every_s: float = 1.0  # the lobby hears its changes at most this often
     lines: dict[ServerConnection, str] = field(default_factory=dict)  # line: name, or ""
     sent: float = -math.inf  # when it last heard them (monotonic)
@@ -77,6 +119,14 @@ class Lobby:
             self.fanout.publish(LOBBY, heard, but=line)
 
     def listing(self) -> p.LobbyList:
+        """This process's entries and the other processes' (`merged`), and who is here."""
+        listed = merged((self.own(), *self.elsewhere()))
+        here = sorted(name for name in self.lines.values() if name)[:p.MAX_LISTED_HERE]
+        return p.LobbyList(sorted(listed.tables, key=lambda table: table.code),
+                           sorted(listed.games, key=lambda game: game.code), here,
+                           listed.open, listed.playing)
+
+    def own(self) -> Listed:
         """Only what every seat has heard already: names, scores, the drive; never a card.
         Each list capped (the longest waiting or played first, as tables are kept in the
         order they opened), so it fits a frame whatever strangers do; the counts are all."""
@@ -98,13 +148,12 @@ class Lobby:
                 if len(tables) < p.MAX_LISTED_TABLES:
                     tables.append(p.OpenTable(table.code, table.seats[HOST_SEAT].name,
                                               table.best_of))
-        here = sorted(name for name in self.lines.values() if name)[:p.MAX_LISTED_HERE]
-        return p.LobbyList(sorted(tables, key=lambda table: table.code),
-                           sorted(games, key=lambda game: game.code), here, open_count, playing)
+        return Listed(tables, games, open_count, playing)
 
     def changed(self) -> None:
         """Tell the lobby, at most once every `every_s`: a busy server's changes are
         gathered into one list rather than a stream of them."""
+        self.shared()
         if not self.lines or self.timer is not None:
             return
         due = self.sent + self.every_s - time.monotonic()

@@ -1,0 +1,121 @@
+"""The lobby across processes (issue 62, `--valkey`): the merge of several processes' entries
+keeps the lobby's caps and its true totals, and `ValkeyLobby` on a real Valkey lists another
+process's entries while its key lives, and not once it has expired or been taken out."""
+
+from __future__ import annotations
+
+import asyncio
+import secrets
+import time
+from collections.abc import Callable, Coroutine
+from typing import Any
+
+import pytest
+from valkey_server import ValkeyServer
+
+from sudden_death.server import valkey_lobby
+from sudden_death.server.lobby import Listed, merged
+from sudden_death.server.service import TableService
+from sudden_death.server.valkey_lobby import ValkeyLobby
+from sudden_death.wire import protocol as p
+
+pytestmark = pytest.mark.timeout(60)
+
+
+def tables(prefix: str, count: int) -> list[p.OpenTable]:
+    return [p.OpenTable(f"{prefix}{n:03d}", "Hawks") for n in range(count)]
+
+
+def games(prefix: str, count: int) -> list[p.GamePlayed]:
+    return [p.GamePlayed(f"{prefix}{n:03d}", ["Hawks", "Bears"], [0, 7], 1)
+            for n in range(count)]
+
+
+def test_the_merge_caps_each_list_this_process_first_and_sums_the_totals() -> None:
+    own = Listed(tables("A", 30), games("A", 10), open=70, playing=10)
+    other = Listed(tables("B", 40), games("B", 50), open=40, playing=90)
+    third = Listed(tables("C", 5), [], open=5, playing=0)
+    listed = merged([own, other, third])
+    assert len(listed.tables) == p.MAX_LISTED_TABLES
+    assert listed.tables[:30] == own.tables and listed.tables[30:] == other.tables[:20]
+    assert len(listed.games) == p.MAX_LISTED_GAMES
+    assert listed.games[:10] == own.games and listed.games[10:] == other.games[:40]
+    assert (listed.open, listed.playing) == (115, 100)  # all of them, not the listed ones
+    assert merged([]) == Listed()
+
+
+def test_the_lobby_lists_its_own_tables_and_the_others_sorted_with_their_totals() -> None:
+    service = TableService(seed=1)
+    lobby = service.lobby
+    assert lobby.listing() == p.LobbyList([], [], [], 0, 0)
+    lobby.elsewhere = lambda: [Listed(tables("B", 2), games("B", 1), open=9, playing=4)]
+    listing = lobby.listing()
+    assert [table.code for table in listing.tables] == ["B000", "B001"]
+    assert [game.code for game in listing.games] == ["B000"]
+    assert (listing.open, listing.playing) == (9, 4)
+    heard: list[None] = []
+    lobby.shared = lambda: heard.append(None)
+    lobby.changed()  # no line in the lobby: still shared with the other processes
+    assert heard == [None]
+
+
+def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
+    asyncio.run(scenario())
+
+
+async def until(check: Callable[[], bool], timeout: float = 5.0) -> float:
+    """Seconds until `check` holds (AssertionError past `timeout`)."""
+    start = time.monotonic()
+    while not check():
+        assert time.monotonic() - start < timeout, "not within the time allowed"
+        await asyncio.sleep(0.02)
+    return time.monotonic() - start
+
+
+def test_another_process_is_listed_while_its_key_lives_and_gone_once_it_expires(
+        valkey: ValkeyServer) -> None:
+    prefix = f"t{secrets.token_hex(4)}:"
+    b_entries = Listed(tables("B", 1), [], open=1, playing=0)
+
+    async def scenario() -> None:
+        heard: list[None] = []
+        a = await ValkeyLobby.open(valkey.url, "a", lambda: Listed(tables("A", 1), [], 1, 0),
+                                   lambda: heard.append(None), prefix)
+        b = await ValkeyLobby.open(valkey.url, "b", lambda: b_entries, lambda: None, prefix)
+        try:
+            took = await until(lambda: a.others() == [b_entries])
+            assert took < 1.5 and heard  # read within a second, and the lobby told
+            assert b.others() == [Listed(tables("A", 1), [], 1, 0)]
+            await b.close()  # taken out at once
+            await until(lambda: a.others() == [], timeout=2)
+            # A process that stops renewing (killed): gone once its key expires, although
+            # A goes on reading (each read renews A's copy while the key is there).
+            c = await ValkeyLobby.open(valkey.url, "c", lambda: b_entries, lambda: None, prefix)
+            await until(lambda: a.others() == [b_entries], timeout=2)
+            assert c._task is not None
+            c._task.cancel()  # as if SIGKILLed: no more writes, its key left to expire
+            gone = await until(lambda: a.others() == [], timeout=valkey_lobby.TTL_MS / 1000 + 2)
+            assert gone > 1.5  # not before its key expired
+            await c._client.aclose()
+        finally:
+            await a.close()
+            await b.close()
+
+    run(scenario)
+
+
+def test_a_copy_read_is_trusted_for_its_ttl_only(valkey: ValkeyServer) -> None:
+    """A reader whose reads stop (cut off from Valkey) forgets the others' entries by itself."""
+    async def scenario() -> None:
+        a = await ValkeyLobby.open(valkey.url, "a", Listed, lambda: None,
+                                   f"t{secrets.token_hex(4)}:")
+        try:
+            listed = Listed(tables("B", 1), [], 1, 0)
+            a._others = {"b": (time.monotonic() + 0.2, b"x", listed)}
+            assert a.others() == [listed]
+            await asyncio.sleep(0.25)
+            assert a.others() == []
+        finally:
+            await a.close()
+
+    run(scenario)
