@@ -57,6 +57,7 @@ def test_the_lobby_lists_its_own_tables_and_the_others_sorted_with_their_totals(
     lobby.shared = lambda: heard.append(None)
     lobby.changed()  # no line in the lobby: still shared with the other processes
     assert heard == [None]
+    service.close()  # its accounts' database: left open, Python 3.13 warns of it later
 
 
 def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
