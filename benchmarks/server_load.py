@@ -317,7 +317,7 @@ def _raised_in(found: list[Any]) -> Counter[str]:
     traceback): what made a cycle of an exception, its traceback and a frame."""
     where: Counter[str] = Counter()
     for each in found:
-        if isinstance(each, BaseException) and each.__traceback__ is not None:
+        if issubclass(type(each), BaseException) and each.__traceback__ is not None:
             tb = each.__traceback__
             while tb.tb_next is not None:
                 tb = tb.tb_next
