@@ -300,7 +300,7 @@ def server_process(pipe: Connection, per_address: int = 1_000_000, store_kind: s
                            "tables": len(service.tables),
                            "connections": len(service.seats.connections),
                            "cycles_left": cycles_left,
-                           "cycle_kinds": dict(cycle_kinds.most_common(12)),
+                           "cycle_kinds": dict(cycle_kinds.most_common(30)),
                            "full_pass_ms": round(full_pass_ms, 1)})
                 await stop(running)
                 await service.settled()  # the last writes, before the store closes

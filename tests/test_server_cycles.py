@@ -2,7 +2,8 @@
 full collection (server/collector.py), so a cycle that reached the old generation would never
 be freed. Every way a line ends is walked here through a real server and real clients: a
 game played and left, a spectator, a lobby listener, quick pairing, a line cut without a
-close, a hostile greeting, a greeting that never comes. Python 3.10 is left out: there
+close, a hostile greeting, a greeting that never comes, a line that never answers the
+server's close (closed at its close timeout). Python 3.10 is left out: there
 websockets' cancelled keep-alive task leaves a cycle with each line, and the server sweeps."""
 
 from __future__ import annotations
@@ -65,6 +66,18 @@ async def _every_way_a_line_ends(lab: Lab) -> None:
     assert (await receive(hostile))["code"] == p.BAD_MESSAGE
     silent = await lab.connect()  # says nothing: dropped at the greeting's limit
     await asyncio.wait_for(silent.wait_closed(), 5)
+    deaf, other, deaf_seat, _ = await seated_pair(lab)  # never answers the server's close
+    line = lab.service.seats.connections[(deaf_seat["code"], Team(deaf_seat["seat"]))]
+    line.close_timeout = 0.2  # the server's own, ten seconds: cut short for the test
+    deaf.transport.pause_reading()
+    await deaf.send(p.encode(p.Leave()))
+    for _ in range(100):  # closed by the server after its close timeout
+        if line.state.name == "CLOSED":
+            break
+        await asyncio.sleep(0.05)
+    assert line.state.name == "CLOSED"
+    deaf.transport.abort()
+    await other.close()
     for client in lab.clients:
         await client.close()
     lines = lab.service.seats.connections
