@@ -63,18 +63,30 @@ class Line(ServerConnection):
 def untangle(line: Connection) -> None:
     """Break the two cycles a closed line leaves, each found by tests/test_server_cycles.py:
 
-    - on Python 3.10 and 3.11 a socket transport keeps its own bound method as its read
-      callback (`_read_ready_cb`), a cycle holding the transport, its socket and buffers;
-      CPython clears it on close from 3.12 (gh-100348) and so does this, once the transport
-      has stopped reading (it is closing; under TLS, the socket transport beneath);
+    - a socket transport keeps its own bound method as its read callback (`_read_ready_cb`;
+      from 3.12 its write callback too), a cycle holding the transport, its socket and
+      buffers; CPython clears them in close() from 3.12 (gh-100348, gh-106503), but not when
+      the transport is aborted, and never on 3.10 and 3.11; this clears them once the
+      transport is closing (under TLS, the socket transport beneath);
     - a line cut without a closing handshake leaves websockets' protocol holding the parse
       error, whose traceback holds the parser's frame, which holds the protocol (up to
       Python 3.12): the error is kept (a ConnectionClosed names it as its cause), its
       traceback is dropped."""
     transport: Any = line.transport
-    raw = getattr(getattr(transport, "_ssl_protocol", None), "_transport", None) or transport
-    if raw.is_closing() and getattr(raw, "_read_ready_cb", None) is not None:
-        raw._read_ready_cb = None
+    raw: Any = getattr(getattr(transport, "_ssl_protocol", None), "_transport", None) or transport
+    if raw.is_closing():
+        if getattr(raw, "_read_ready_cb", None) is not None:
+            raw._read_ready_cb = None
+        # 3.12 and later keep their write callback as a bound method too (gh-106503), and
+        # clear both in close() only: a transport aborted (a close that timed out, a client
+        # that did not read) kept the cycle.
+        if _bound_to(vars(raw).get("_write_ready"), raw):
+            raw._write_ready = None
     error = line.protocol.parser_exc
     if error is not None:
         error.__traceback__ = None
+
+
+def _bound_to(method: Any, owner: Any) -> bool:
+    """Whether `method` is a method bound to `owner` (a cycle when `owner` keeps it)."""
+    return method is not None and getattr(method, "__self__", None) is owner
