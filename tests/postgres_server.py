@@ -13,7 +13,6 @@ from __future__ import annotations
 import os
 import shutil
 import signal
-import socket
 import subprocess
 import tempfile
 import time
@@ -22,6 +21,7 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 
 from apt_install import ensure_packages
+from table_driver import free_port
 
 REQUIRE_ENV = "SUDDEN_DEATH_REQUIRE_POSTGRES"
 LIB_ROOT = Path("/usr/lib/postgresql")
@@ -56,13 +56,6 @@ def ensure_postgres(lib_root: Path = LIB_ROOT) -> Path | None:
     server is still missing."""
     ensure_packages(("postgresql",), REQUIRE_ENV, lambda: find_postgres_bin(lib_root) is not None)
     return find_postgres_bin(lib_root)
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def _children(pid: int) -> list[int]:
@@ -151,7 +144,7 @@ class PostgresCluster:
     def start(self) -> None:
         """Start on a free loopback port, trying another port if that one was taken meanwhile."""
         for attempt in range(START_ATTEMPTS):
-            self.port = _free_port()
+            self.port = free_port()
             result = self._run("pg_ctl", "-D", str(self.data_dir), "-w", "-t", str(READY_TIMEOUT),
                                "-l", str(self.log), "start", "-o", self._options(),
                                check=attempt == START_ATTEMPTS - 1)

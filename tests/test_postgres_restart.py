@@ -20,8 +20,9 @@ from typing import Any
 import pytest
 from postgres_server import PostgresCluster, postgres_cluster
 from server_lab import receive, run
+from server_process import Running
 from test_postgres_server import require_postgres
-from test_postgres_server_cli import Running, _updated
+from test_postgres_server_cli import _updated
 from websockets.asyncio.client import ClientConnection, connect
 
 from sudden_death.engine.actions import actors, legal_actions

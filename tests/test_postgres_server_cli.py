@@ -9,10 +9,8 @@ accounts are kept there too.
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import random
-import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -23,6 +21,7 @@ import pytest
 from postgres_places import new_database, postgres_server  # noqa: F401 (a fixture)
 from postgres_server import PostgresCluster
 from server_lab import receive, run
+from server_process import START_TIMEOUT_S, Running
 from table_driver import free_port
 from websockets.asyncio.client import ClientConnection, connect
 
@@ -34,7 +33,6 @@ from sudden_death.server.postgres_tables import PgTableStore
 from sudden_death.wire import protocol as p
 
 ROOT = Path(__file__).resolve().parent.parent
-START_TIMEOUT_S = 60
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"),
                        reason="the cluster is Debian's PostgreSQL, driven through /proc"),
@@ -45,41 +43,6 @@ pytestmark = [
 @pytest.fixture
 def database(postgres_server: PostgresCluster) -> str:  # noqa: F811 (the imported fixture)
     return new_database(postgres_server)
-
-
-class Running:
-    """A server process, stopped (SIGKILL if need be) when the block ends."""
-
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sudden_death.server", "--port", "0", *args], cwd=ROOT,
-            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            _out, err = self.proc.communicate(timeout=START_TIMEOUT_S)
-            raise AssertionError(f"no listening line; exit {self.proc.returncode}: {err}")
-        self.url: str = json.loads(line)["listening"]
-
-    def __enter__(self) -> Running:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.communicate(timeout=20)
-
-    def stopped(self) -> str:
-        """SIGTERM: a clean stop (exit 0); its stderr."""
-        self.proc.terminate()
-        _out, err = self.proc.communicate(timeout=20)
-        assert self.proc.returncode == 0, err
-        return err
-
-    def killed(self) -> None:
-        os.kill(self.proc.pid, signal.SIGKILL)
-        self.proc.communicate(timeout=20)
-        assert self.proc.returncode == -signal.SIGKILL
 
 
 def refused(*args: str, env: dict[str, str] | None = None) -> str:

@@ -7,7 +7,6 @@ says so in one line, never a traceback; Valkey back, the other's tables come bac
 
 from __future__ import annotations
 
-import json
 import subprocess
 import sys
 import time
@@ -16,6 +15,7 @@ from typing import Any
 
 import pytest
 from server_lab import receive, run
+from server_process import Running
 from table_driver import free_port
 from valkey_server import require_valkey, valkey_server
 from websockets.asyncio.client import ClientConnection, connect
@@ -28,36 +28,6 @@ pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="a real Valkey process"),
     pytest.mark.timeout(120),
 ]
-
-
-class Running:
-    """A server process, stopped (SIGKILL if need be) when the block ends."""
-
-    def __init__(self, *args: str) -> None:
-        self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sudden_death.server", "--port", "0", *args], cwd=ROOT,
-            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-        assert self.proc.stdout is not None
-        line = self.proc.stdout.readline()
-        if not line:
-            _out, err = self.proc.communicate(timeout=START_TIMEOUT_S)
-            raise AssertionError(f"no listening line; exit {self.proc.returncode}: {err}")
-        self.url: str = json.loads(line)["listening"]
-
-    def __enter__(self) -> Running:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        self.proc.communicate(timeout=20)
-
-    def stopped(self) -> str:
-        """SIGTERM: a clean stop (exit 0); its stderr."""
-        self.proc.terminate()
-        _out, err = self.proc.communicate(timeout=20)
-        assert self.proc.returncode == 0, err
-        return err
 
 
 async def heard(lobby: ClientConnection, check: Any, timeout: float) -> dict[str, Any]:

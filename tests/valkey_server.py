@@ -26,6 +26,7 @@ from pathlib import Path
 
 import pytest
 from apt_install import ensure_packages
+from table_driver import free_port
 
 REQUIRE_ENV = "SUDDEN_DEATH_REQUIRE_VALKEY"
 BINARIES = ("valkey-server", "redis-server")  # in the order preferred
@@ -50,13 +51,6 @@ def ensure_valkey(path: str | None = None) -> Path | None:
     missing."""
     ensure_packages(PACKAGES, REQUIRE_ENV, lambda: find_valkey(path) is not None)
     return find_valkey(path)
-
-
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as probe:
-        probe.bind(("127.0.0.1", 0))
-        port: int = probe.getsockname()[1]
-        return port
 
 
 def ping(port: int, timeout: float = 1.0) -> bool:
@@ -130,7 +124,7 @@ class ValkeyServer:
         again = self.port != 0
         for _attempt in range(START_ATTEMPTS):
             if not again:
-                self.port = _free_port()
+                self.port = free_port()
             if self._launch():
                 return
             if again:

@@ -1,0 +1,49 @@
+"""A table server in a process of its own, as an operator runs it (`python -m
+sudden_death.server --port 0 ...`), for the tests that start, stop and kill real ones."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+START_TIMEOUT_S = 60
+
+
+class Running:
+    """A server process, stopped (SIGKILL if need be) when the block ends."""
+
+    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "sudden_death.server", "--port", "0", *args], cwd=ROOT,
+            env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        assert self.proc.stdout is not None
+        line = self.proc.stdout.readline()
+        if not line:
+            _out, err = self.proc.communicate(timeout=START_TIMEOUT_S)
+            raise AssertionError(f"no listening line; exit {self.proc.returncode}: {err}")
+        self.url: str = json.loads(line)["listening"]
+
+    def __enter__(self) -> Running:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+        self.proc.communicate(timeout=20)
+
+    def stopped(self) -> str:
+        """SIGTERM: a clean stop (exit 0); its stderr."""
+        self.proc.terminate()
+        _out, err = self.proc.communicate(timeout=20)
+        assert self.proc.returncode == 0, err
+        return err
+
+    def killed(self) -> None:
+        os.kill(self.proc.pid, signal.SIGKILL)
+        self.proc.communicate(timeout=20)
+        assert self.proc.returncode == -signal.SIGKILL
