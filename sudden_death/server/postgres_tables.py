@@ -204,18 +204,11 @@ class PgTableStore:
         cursor = await connection.execute(
             "SELECT first FROM games WHERE code = %s AND game = %s", (code, game))
         first = await cursor.fetchone()
-        if first is None:
-            raise SnapshotError(f"game {game} of the table has no start")
         cursor = await connection.execute(
             "SELECT step, actions, told FROM steps WHERE code = %s AND game = %s "
             "ORDER BY step", (code, game))
         rows = await cursor.fetchall()
-        if [index for index, _actions, _told in rows] != list(range(len(rows))):
-            raise SnapshotError(f"game {game} of the table is missing a step")
-        table = Table.from_parts(record, first[0], [(actions, told)
-                                                    for _index, actions, told in rows])
-        if table.games != game:
-            raise SnapshotError(f"the table's header is for game {table.games}, not {game}")
+        table = Table.from_rows(record, game, None if first is None else first[0], rows)
         self.kept[code] = (game, table.step)
         return table
 

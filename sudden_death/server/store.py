@@ -153,16 +153,9 @@ class TableStore:
             return table
         first = self._db.execute("SELECT first FROM games WHERE code = ? AND game = ?",
                                  (code, game)).fetchone()
-        if first is None:
-            raise SnapshotError(f"game {game} of the table has no start")
         rows = self._db.execute("SELECT step, actions, told FROM steps WHERE code = ? AND "
                                 "game = ? ORDER BY step", (code, game)).fetchall()
-        if [index for index, _actions, _told in rows] != list(range(len(rows))):
-            raise SnapshotError(f"game {game} of the table is missing a step")
-        table = Table.from_parts(record, first[0], [(actions, told)
-                                                    for _index, actions, told in rows])
-        if table.games != game:
-            raise SnapshotError(f"the table's header is for game {table.games}, not {game}")
+        table = Table.from_rows(record, game, None if first is None else first[0], rows)
         self._written[code] = (game, table.step)
         return table
 

@@ -330,6 +330,21 @@ class Table:
             raise SnapshotError(f"a table's steps do not replay: {error}") from None
         return cls.from_record(text)
 
+    @classmethod
+    def from_rows(cls, header: str, game: int, first: str | None,
+                  rows: list[tuple[int, str, str]]) -> Table:
+        """`from_parts` for a store's rows (its game `game`'s start, or None when missing, and
+        its (step, actions, told) rows ordered by step): SnapshotError when a start or a step
+        is missing or the header is another game's. The stores' one way to read a table."""
+        if first is None:
+            raise SnapshotError(f"game {game} of the table has no start")
+        if [index for index, _actions, _told in rows] != list(range(len(rows))):
+            raise SnapshotError(f"game {game} of the table is missing a step")
+        table = cls.from_parts(header, first, [(actions, told) for _index, actions, told in rows])
+        if table.games != game:
+            raise SnapshotError(f"the table's header is for game {table.games}, not {game}")
+        return table
+
     # -- internals ---------------------------------------------------------------------------
 
     def _repeated(self, team: Team, step: int, actions: list[WireAction]) -> bool:
