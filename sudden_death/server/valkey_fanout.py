@@ -47,6 +47,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from ..wire import protocol as p
+from .stopping import stop
 
 LOG = logging.getLogger("sudden_death.server")
 
@@ -200,10 +201,7 @@ class ValkeyFanOut:
                 await asyncio.wait_for(self.flush(), CLOSE_GRACE)
         self._closed = True
         for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
+            await stop(task)
         self._tasks = []
         for future in self._outbox:
             if isinstance(future, asyncio.Future) and not future.done():
@@ -244,7 +242,7 @@ class ValkeyFanOut:
     async def _send(self) -> None:
         """The one task that talks to Valkey for this process: subscriptions first, then the
         publishes in the order made, in batches, and each flush's PING in its place."""
-        while True:
+        while not self._closed:
             await self._wake.wait()
             self._wake.clear()
             while True:
@@ -321,16 +319,13 @@ class ValkeyFanOut:
 
     async def _listen(self) -> None:
         """Keep one listening connection open, opening it again after a loss."""
-        while True:
+        while not self._closed:
             task = asyncio.create_task(self._listen_once())
             self._listener_task = task
             try:
                 await asyncio.wait({task})
             finally:
-                if not task.done():
-                    task.cancel()
-                    with contextlib.suppress(asyncio.CancelledError):
-                        await task
+                await stop(task)
             self._listener_task = None
             error = None if task.cancelled() else task.exception()
             if error is not None:

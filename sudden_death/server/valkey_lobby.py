@@ -35,6 +35,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from .lobby import Listed
+from .stopping import stop
 from .valkey_fanout import ValkeyUnreachable
 
 __all__ = ["ValkeyLobby", "ValkeyUnreachable"]
@@ -70,6 +71,7 @@ class ValkeyLobby:
         self._last_write = self._last_read = -float("inf")
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
+        self._closing = False
         self._down = False
         self._client = Redis.from_url(url, socket_timeout=TIMEOUT_S,
                                       socket_connect_timeout=TIMEOUT_S,
@@ -106,10 +108,9 @@ class ValkeyLobby:
     async def close(self) -> None:
         """Stop, and take this process's entries out at once (the others need not wait for
         their expiry)."""
+        self._closing = True  # the loop ends by itself too, should a cancellation be lost
         if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
+            await stop(self._task)
             self._task = None
         with contextlib.suppress(RedisError, OSError, asyncio.TimeoutError):
             async with self._client.pipeline(transaction=False) as pipe:
@@ -119,7 +120,7 @@ class ValkeyLobby:
         await self._client.aclose()
 
     async def _run(self) -> None:
-        while True:
+        while not self._closing:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), EVERY_S)
             self._wake.clear()
