@@ -29,6 +29,10 @@ Measured, in the window only:
   it is read or sent; p50, p95, p99 and max) and its garbage collector's passes, each
   generation apart (count, longest and total pause): every pass stops the process. The
   server's lag plus its latency is the time from a commit arriving to the reveals sent.
+  `loop_lag_own`: each lag less the time the loop's thread waited meanwhile, ready, for a
+  processor (the kernel's run-queue delay): the part its own work made, not the machine's
+  other processes (on this 2-core machine, the bots). `--bots-nice 10` runs the bots below
+  the server, as players' games on their own machines would be.
 - after the window, once every bot's line has closed: what one full collection in the server
   finds (`server_cycles_left`, cyclic garbage nothing else would free, since the server runs
   no full pass) and how long it stops the server (`server_full_pass_ms`, what a periodic
@@ -346,6 +350,7 @@ class LagWatch:
 
     def __init__(self) -> None:
         self.lags: list[float] = []
+        self.own_lags: list[float] = []
         self.gc_pauses: dict[int, list[float]] = {gen: [] for gen in self.GENERATIONS}
         self._gc_started = 0.0
         self.on = False
@@ -361,10 +366,12 @@ class LagWatch:
         gc.callbacks.append(self._gc)
         try:
             while True:
-                asked = time.perf_counter()
+                asked, waited = time.perf_counter(), _run_delay_s()
                 await asyncio.sleep(self.TICK_S)
                 if self.on:
-                    self.lags.append(max(0.0, time.perf_counter() - asked - self.TICK_S))
+                    lag = max(0.0, time.perf_counter() - asked - self.TICK_S)
+                    self.lags.append(lag)
+                    self.own_lags.append(max(0.0, lag - (_run_delay_s() - waited)))
         finally:
             gc.callbacks.remove(self._gc)
 
@@ -372,6 +379,7 @@ class LagWatch:
         full = self.gc_pauses.get(2, [])
         every = [pause for pauses in self.gc_pauses.values() for pause in pauses]
         return {"loop_lag": percentiles(self.lags),
+                "loop_lag_own": percentiles(self.own_lags),
                 "gc": {str(gen): {"passes": len(pauses),
                                   "max_ms": round(max(pauses, default=0.0) * 1000, 2),
                                   "total_ms": round(sum(pauses) * 1000, 1)}
@@ -379,6 +387,17 @@ class LagWatch:
                 "longest_gc_ms": round(max(every, default=0.0) * 1000, 2),
                 "full_gc_passes": len(full),
                 "longest_full_gc_ms": round(max(full, default=0.0) * 1000, 1)}
+
+
+def _run_delay_s() -> float:
+    """Seconds this thread has waited, ready to run, for a processor (the kernel's run-queue
+    delay, /proc/thread-self/schedstat's second field; 0 where there is none): a timer that
+    fires late while its thread waited for a core was delayed by the machine, not the loop."""
+    try:
+        with open("/proc/thread-self/schedstat", "rb") as stat:
+            return int(stat.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        return 0.0
 
 
 def percentiles(values: list[float]) -> dict[str, float]:
@@ -417,7 +436,8 @@ def cluster_cpu_s(cluster: Any) -> float:
 
 def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
             seed: int, watchers: int = 0, store: str = "none", where: str = "",
-            database_cpu_s: Callable[[], float] | None = None) -> dict[str, Any]:
+            database_cpu_s: Callable[[], float] | None = None,
+            bots_nice: int = 0) -> dict[str, Any]:
     """One count of tables on one server process keeping its tables in `store` at `where`
     (server_process); `database_cpu_s`: the database's processes' CPU seconds so far, read
     at the window's ends (None: the store is in the server process, or there is none)."""
@@ -427,6 +447,8 @@ def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
                               daemon=True)
     process.start()
     url = parent.recv()
+    if bots_nice:
+        os.setpriority(os.PRIO_PROCESS, 0, bots_nice)  # this process only: the server's stays
     stats = Stats()
 
     watch = LagWatch()
@@ -484,7 +506,7 @@ def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
         "server_cycle_kinds": served["cycle_kinds"],
         "server_full_pass_ms": served["full_pass_ms"],
         "bot_loop": watch.report(),
-        "ramp_s": ramp_s, "window_s": window_s, "step_s": step_s,
+        "ramp_s": ramp_s, "window_s": window_s, "step_s": step_s, "bots_nice": bots_nice,
     }
     if store != "none":
         saves, wall = served["saves"], max(1e-9, served["wall_s"])
@@ -544,6 +566,10 @@ def main(argv: list[str] | None = None) -> int:
                              "postgresql package and psycopg, the server extra)")
     parser.add_argument("--pg-fsync", choices=("on", "off"), default="on",
                         help="the private cluster's fsync (default: on, as an operator runs it)")
+    parser.add_argument("--bots-nice", type=int, default=0, metavar="N",
+                        help="the bots' process runs at this niceness (the server's stays 0): "
+                             "players' games run on their own machines, not on the server's "
+                             "cores; 10 lets the server have a core first when both want one")
     options = parser.parse_args(argv)
     stores = ["sqlite", "postgres"] if options.postgres else \
         ["sqlite"] if options.sqlite else ["none"]
@@ -566,7 +592,8 @@ def main(argv: list[str] | None = None) -> int:
                     where = fresh(f"load_{tables}")
                 result = measure(tables, options.ramp, options.window, options.step,
                                  options.seed + tables, options.watchers, store, where,
-                                 database_cpu_s if store == "postgres" else None)
+                                 database_cpu_s if store == "postgres" else None,
+                                 options.bots_nice)
                 if store == "postgres":
                     result["postgres_fsync"] = options.pg_fsync == "on"
                 results.append(result)
@@ -598,8 +625,11 @@ def main(argv: list[str] | None = None) -> int:
             if "p99_ms" in lag:
                 passes = ", ".join(f"gen {gen}: {each['passes']} x max {each['max_ms']} ms"
                                    for gen, each in result[name]["gc"].items())
+                own = result[name]["loop_lag_own"]
                 line.append(f"{name} lag p50 {lag['p50_ms']} p99 {lag['p99_ms']} "
-                            f"max {lag['max_ms']} ms, GC {passes} "
+                            f"max {lag['max_ms']} ms (its own work: p99 "
+                            f"{own.get('p99_ms', '-')} max {own.get('max_ms', '-')} ms), "
+                            f"GC {passes} "
                             f"(longest {result[name]['longest_gc_ms']} ms)")
         print("  " + " | ".join(line))
     return 0 if all(result["errors"] == 0 for result in results) else 1

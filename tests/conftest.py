@@ -40,6 +40,15 @@ MAY_WRITE_UNDER = ("build/windows-cache", "build/mutants")
 # no worker is left running one of them alone at the end while the others wait.
 LONGEST_FIRST = ("test_windows_build.py", "test_packaging.py", "test_reliability_fuzz.py",
                  "test_reliability_long.py", "test_audio_crowd.py", "test_screen_reader_linux.py")
+# What behaves differently from one interpreter to the next at run time, not in what the code
+# says: the event loop and sockets (the servers, the network, the stores and engines behind
+# them), the collector, threads (audio, speech, the screen reader's link, the loop's threads)
+# and files written while killed. A Python between the oldest and the newest runs these alone
+# (tasks.other_python_markers).
+RUNTIME_FILES = ("test_server", "test_net", "test_online", "test_postgres", "test_valkey",
+                 "test_contract", "test_stopping", "test_audio", "test_speech",
+                 "test_screen_reader", "test_reliability", "test_ui_loop",
+                 "test_record")
 _TREE = pytest.StashKey[dict[str, int]]()
 _HYPOTHESIS_HOME = pytest.StashKey[Path]()
 
@@ -74,10 +83,15 @@ def pytest_unconfigure(config: pytest.Config) -> None:
         shutil.rmtree(folder, ignore_errors=True)
 
 
+@pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    """LONGEST_FIRST's files first; every file's tests stay together and in their order."""
+    """LONGEST_FIRST's files first; every file's tests stay together and in their order. The
+    tests of RUNTIME_FILES are marked `runtime`."""
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
+    for item in items:
+        if item.path.name.startswith(RUNTIME_FILES):
+            item.add_marker(pytest.mark.runtime)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

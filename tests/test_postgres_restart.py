@@ -95,10 +95,12 @@ def test_postgres_away_mid_game_holds_the_step_says_busy_once_and_back_then_tell
             await _heard(line, 0.3)  # the spectator's copies: all said
         await asyncio.to_thread(cluster.stop)
         await _committed(seats, step, state, rng)
-        found["away"] = [await _heard(line, QUIET_S) for line in (*seats.values(), watcher)]
+        # Each line listened to at once (a line's frames wait in its client meanwhile).
+        found["away"] = await asyncio.gather(
+            *(_heard(line, QUIET_S) for line in (*seats.values(), watcher)))
         await asyncio.to_thread(cluster.start_again)
-        found["back"] = [await _heard(line, QUIET_S * 4) for line in (*seats.values(),
-                                                                       watcher)]
+        found["back"] = await asyncio.gather(
+            *(_heard(line, QUIET_S * 4) for line in (*seats.values(), watcher)))
         for line in (*seats.values(), watcher):
             await line.close()
 
@@ -170,10 +172,9 @@ def test_postgres_restarted_immediately_as_a_step_is_committed_loses_nothing_and
             before = step
             await _committed(seats, step, state, rng)
             await restarting
-            for line in seats.values():
-                kinds = await _heard(line, QUIET_S * 3)
-                heard["seats"].append(kinds)
-            heard["watcher"].append(await _heard(watcher, 0.5))
+            heard["seats"] += await asyncio.gather(
+                *(_heard(line, QUIET_S * 3) for line in seats.values()))
+            heard["watcher"].append(await _heard(watcher, 0.5))  # after the seats heard it
             async with connect(server.url) as probe:  # where the server has the game now
                 await probe.send(p.encode(p.Watch(p.PROTOCOL_VERSION, _seat["code"])))
                 now = await receive(probe, timeout=30)

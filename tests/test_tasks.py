@@ -139,6 +139,7 @@ def test_the_other_pythons_suites_run_one_after_another_each_spread_over_the_pro
     out = capfd.readouterr().out
     assert out.index("== Python 3.97: the suite starts") < out.index(
         "== Python 3.98: the suite starts")
+    assert f'-m "{tasks.OTHER_PYTHON_MARKERS}"' in out  # the oldest and the newest: all
     assert out.count("2 passed") == 2
     runs = [line.split() for line in log.read_text().splitlines()]
     for suite in (runs[:2], runs[2:]):  # each suite: both files, each on its own worker
@@ -147,6 +148,22 @@ def test_the_other_pythons_suites_run_one_after_another_each_spread_over_the_pro
     summary = out[out.index("Python versions:"):].splitlines()[1:]
     assert [line.split(":")[0].strip() for line in summary] == ["3.97", current, "3.98"]
     assert summary[0].startswith("  3.97: passed in ") and summary[2].startswith("  3.98: passed")
+
+
+def test_a_python_between_the_oldest_and_the_newest_runs_the_runtime_tests_only(
+        tasks: ModuleType) -> None:
+    """3.12 runs the tests marked `runtime` (conftest.RUNTIME_FILES): a server test is one,
+    the rules' are not; 3.10 and 3.13 run every test but the builds and soaks."""
+    assert tasks.other_python_markers(tasks.PYTHONS[0]) == tasks.OTHER_PYTHON_MARKERS
+    assert tasks.other_python_markers(tasks.PYTHONS[-1]) == tasks.OTHER_PYTHON_MARKERS
+    between = tasks.other_python_markers("3.12")
+    assert between == tasks.OTHER_PYTHON_MARKERS + " and runtime"
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         "-m", between, "tests/test_stopping.py", "tests/test_engine_kicks.py"],
+        cwd=ROOT, capture_output=True, text=True, timeout=300).stdout
+    files = {line.split("::")[0] for line in listed.splitlines() if "::" in line}
+    assert files == {"tests/test_stopping.py"}, listed
 
 
 def test_the_suite_is_spread_over_the_processors_a_file_to_a_worker(tasks: ModuleType) -> None:
