@@ -227,7 +227,8 @@ def test_pythons(pytest_args: list[str], processors: int | None = None) -> int:
             started = time.perf_counter()
             code = subprocess.run(
                 [str(python), "-m", "pytest", "-q", "-m", markers,
-                 *spread_args((processors or os.cpu_count() or 1) + 1), f"--junit-xml={report}", *pytest_args],
+                 *spread_args((processors or os.cpu_count() or 1) + 1),
+                 f"--junit-xml={report}", *pytest_args],
                 cwd=ROOT).returncode
             seconds = time.perf_counter() - started
             outcome = "passed" if code == 0 else f"FAILED (pytest exit {code})"

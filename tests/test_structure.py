@@ -37,6 +37,8 @@ LATE_IMPORTS = {
     ("sudden_death.server.__main__", "postgres_schema"): "the same, for its SchemaTooNew",
     ("sudden_death.server.__main__", "valkey_lobby"):
         "redis-py is the server extra's: only --valkey needs it, a player installs none",
+    ("sudden_death.server.__main__", "valkey_routes"): "the same, for the tables' routes",
+    ("sudden_death.server.__main__", "valkey_fanout"): "the same, for its ValkeyUnreachable",
 }
 
 
@@ -301,9 +303,12 @@ def test_only_the_postgres_path_imports_psycopg() -> None:
 
 # Only the table server's --valkey path (many processes, issue 62) may load the Valkey client,
 # redis-py (the `server` extra's): a player's game, and a server alone, never need it.
-VALKEY_MODULES = {"sudden_death.server.valkey_fanout", "sudden_death.server.valkey_lobby"}
-# Where that path begins: imported inside the function that runs only with --valkey.
-VALKEY_ENTRIES = {("sudden_death.server.__main__", "valkey_lobby")}
+VALKEY_MODULES = {"sudden_death.server.valkey_fanout", "sudden_death.server.valkey_lobby",
+                  "sudden_death.server.valkey_routes"}
+# Where that path begins: imported inside the functions that run only with --valkey.
+VALKEY_ENTRIES = {("sudden_death.server.__main__", "valkey_lobby"),
+                  ("sudden_death.server.__main__", "valkey_routes"),
+                  ("sudden_death.server.__main__", "valkey_fanout")}
 
 
 def test_only_the_valkey_path_imports_its_client() -> None:

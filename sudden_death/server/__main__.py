@@ -15,16 +15,19 @@ import asyncio
 import json
 import logging
 import signal
+import socket
 import sqlite3
 import ssl
 import sys
 from pathlib import Path
 from typing import Protocol
 
+from websockets.asyncio.server import Server
+
 from . import collector
 from .accounts import Accounts
 from .limits import Limits
-from .service import TableService, address, start, stop
+from .service import TableService, address, start, start_relay, stop
 from .store import TableStore
 from .stores import AccountStore, StoreError
 from .stores import TableStore as Tables
@@ -53,11 +56,18 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                              "(postgresql://USER@HOST:PORT/DB; created and migrated at start; "
                              "needs pip install 'sudden-death[server]')")
     parser.add_argument("--valkey", default=None, metavar="URL",
-                        help="list the public tables and games of every server process on this "
-                             "Valkey (or Redis) in this one's lobby (redis://HOST:PORT/DB; each "
-                             "process needs its own --name; needs pip install "
-                             "'sudden-death[server]'); joining or watching another process's "
-                             "table is not there yet")
+                        help="one of many server processes sharing this Valkey (or Redis): the "
+                             "lobby lists every process's tables, and a line that joins, "
+                             "resumes or watches a table another process holds is relayed "
+                             "there (redis://HOST:PORT/DB; each process needs its own --name, "
+                             "and with --postgres they share the tables' codes; needs pip "
+                             "install 'sudden-death[server]')")
+    parser.add_argument("--relay-port", type=int, default=0, metavar="PORT",
+                        help="with --valkey: the port the other processes relay lines to "
+                             "(default: a free one), on --host; keep it off the internet")
+    parser.add_argument("--relay-address", default=None, metavar="HOST",
+                        help="with --valkey: how the other processes reach this one (default: "
+                             "--host, or this machine's name when --host is 0.0.0.0 or ::)")
     parser.add_argument("--tls-cert", type=Path, default=None, help="certificate (PEM)")
     parser.add_argument("--tls-key", type=Path, default=None, help="its private key (PEM)")
     parser.add_argument("--seed", type=int, default=None,
@@ -99,10 +109,13 @@ async def serve(options: argparse.Namespace) -> None:
     named = {} if options.name is None else {"name": options.name}
     service = TableService(seed=options.seed, store=store, limits=limits, accounts=accounts,
                            **named)
-    shared: Closing | None = None
+    shared: list[Closing] = []
+    relaying = None
     try:
         if options.valkey is not None:
-            shared = await valkey_lobby(options.valkey, service)
+            shared.append(await valkey_lobby(options.valkey, service))
+            relaying = await start_relay(service, options.host, options.relay_port)
+            shared.append(await valkey_routes(options, service, relaying))
         restoring = service.restore()
         if restoring is not None:  # a database's answers are awaited
             await restoring
@@ -120,8 +133,10 @@ async def serve(options: argparse.Namespace) -> None:
         await stop(server)
         settled.undo()
     finally:
-        if shared is not None:
-            await shared.close()
+        if relaying is not None:
+            await stop(relaying)
+        for each in reversed(shared):
+            await each.close()
         await service.settled()  # a database's writes still under way finish first
         closing = service.close()
         if closing is not None:  # a database's pool
@@ -178,6 +193,27 @@ async def valkey_lobby(url: str, service: TableService) -> Closing:
         raise Refused(str(error)) from error
     lobby.elsewhere, lobby.shared = shared.others, shared.changed
     return shared
+
+
+async def valkey_routes(options: argparse.Namespace, service: TableService,
+                        relaying: Server) -> Closing:
+    """This process's tables' routes on the Valkey at --valkey, the others' read there, so a
+    line greeted with another process's table is relayed to it (relay.py)."""
+    from .valkey_fanout import ValkeyUnreachable
+    from .valkey_routes import ValkeyRoutes  # only here, as valkey_lobby's
+
+    host = options.relay_address or options.host
+    if host in ("0.0.0.0", "::", ""):
+        host = socket.gethostname()
+    port = next(iter(relaying.sockets)).getsockname()[1]
+    url = f"ws://{f'[{host}]' if ':' in host else host}:{port}"
+    try:
+        routes = await ValkeyRoutes.open(options.valkey, service.name, url,
+                                         lambda: service.seats.tables.keys())
+    except ValkeyUnreachable as error:
+        raise Refused(str(error)) from error
+    service.routes = routes
+    return routes
 
 
 class JsonLines(logging.Formatter):

@@ -17,7 +17,11 @@ from ..wire import protocol as p
 
 
 def peer(line: ServerConnection) -> str:
-    """The client's address (its IP), which the per-address limits count."""
+    """The client's address (its IP), which the per-address limits count; for a line another
+    server process relays (relay.py), the address that process was reached from."""
+    relayed = getattr(line, "relayed", None)
+    if relayed is not None:
+        return str(relayed.address)
     remote = line.remote_address
     return str(remote[0]) if remote else "unknown"
 

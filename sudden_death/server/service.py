@@ -43,11 +43,12 @@ from .lobby import Lobby
 from .pairing import QuickPairing
 from .postman import Postman
 from .ratings import RatedAccounts
+from .relay import UNREACHABLE, Relayed, Routes, admit_relayed, relay
 from .seats import CLOSE, OTHER, PLAYED, Prepared, Seats, name_seat, sealed_seat
 from .stores import AccountStore, TableStore
 from .tables import HOST_SEAT, Table
 
-__all__ = ["PLAYED", "TableService", "address", "start", "stop"]
+__all__ = ["PLAYED", "TableService", "address", "start", "start_relay", "stop"]
 LOG = logging.getLogger("sudden_death.server")
 ACCOUNT_WORK = (p.SignUp, p.SignIn, p.AskRating, p.Lobby, p.Chat)  # before a seat or a watch
 
@@ -68,6 +69,9 @@ class TableService:
     # This server's name in the store's claims on tables: the same across its restarts, so it
     # takes its own tables back; servers sharing one store each need their own.
     name: str = field(default_factory=socket.gethostname)
+    # In a cluster (--valkey): which process holds which table; a line greeted with a table
+    # held elsewhere is relayed there (relay.py). None: every table is here.
+    routes: Routes | None = None
     postman: Postman = field(init=False)
     addresses: Addresses = field(init=False)  # lines and wrong codes, per address
     desk: AccountDesk = field(init=False)
@@ -143,8 +147,14 @@ class TableService:
             return
         bucket = Bucket(limits.messages_per_s, limits.burst)
         bound_kernel_queue(connection, limits.send_queue_bytes)
+        relayed: Relayed | None = getattr(connection, "relayed", None)
         try:
-            signed, typed, greeting = await self._before_a_seat(connection, address, bucket)
+            signed, typed, greeting = await self._before_a_seat(connection, address, bucket,
+                                                                relayed)
+            holder = None if relayed is not None else await self._elsewhere(greeting)
+            if holder is not None:
+                await self._relay(connection, holder, greeting, Relayed(address, signed, typed))
+                return
             if isinstance(greeting, p.Watch):
                 await self.gallery.watch(greeting, connection, address, typed, bucket)
                 return
@@ -170,15 +180,39 @@ class TableService:
             self.gallery.unwatch(connection)
             self.seats.gone(connection)
 
+    async def _elsewhere(self, greeting: p.ClientMessage) -> str | None:
+        """The relay address of the process holding the table a join, resume or watch names,
+        when that is another process of the cluster; None: served here."""
+        if self.routes is None or not isinstance(greeting, (p.Join, p.Resume, p.Watch)):
+            return None
+        code = greeting.code.strip()
+        if code in self.seats.tables or code in self.seats.ended:
+            return None
+        return await self.routes.holder(code)
+
+    async def _relay(self, connection: ServerConnection, holder: str,
+                     greeting: p.ClientMessage, relayed: Relayed) -> None:
+        """The line piped to `holder` from its greeting on (relay.py); closed to try again
+        when its ticket cannot be written."""
+        assert self.routes is not None
+        try:
+            token = await self.routes.ticket(relayed)
+        except OSError:
+            await connection.close(UNREACHABLE, "the table's server is not reachable now")
+            return
+        await relay(connection, holder, token, p.encode(greeting), self.postman)
+
     async def _before_a_seat(self, connection: ServerConnection, address: str,
-                             bucket: Bucket) -> tuple[str, str, p.ClientMessage]:
+                             bucket: Bucket, relayed: Relayed | None = None,
+                             ) -> tuple[str, str, p.ClientMessage]:
         """Signing up or in, the lobby and its chat, a rating asked: what a line may do before
         it greets a seat or a table to watch. Returns the player signed in on it (folded, as
-        typed; "" for none) and the greeting that ended it."""
+        typed; "" for none: a relayed line's, its sending process's) and the greeting that
+        ended it."""
         limits = self.limits
         first = await asyncio.wait_for(connection.recv(), limits.greeting_s)
         greeting = p.decode_client(first)
-        signed = typed = ""
+        signed, typed = (relayed.signed, relayed.typed) if relayed is not None else ("", "")
         while isinstance(greeting, ACCOUNT_WORK):
             if not bucket.take():
                 raise p.ProtocolError(p.FLOOD, "more than "
@@ -233,6 +267,16 @@ async def start(service: TableService, host: str, port: int,
     return await serve(service.handle, host, port, ssl=tls, max_size=p.MAX_MESSAGE_BYTES,
                        open_timeout=service.limits.handshake_s, compression=None,
                        process_request=service.admit, create_connection=Line)
+
+
+async def start_relay(service: TableService, host: str, port: int) -> Server:
+    """The relay listener (relay.py): lines the cluster's other processes hand this one, each
+    with a ticket, served as its own; anything else is refused before the handshake. Plain
+    WebSocket: it belongs on loopback or the operator's private network (docs/server.md)."""
+    return await serve(service.handle, host, port, max_size=p.MAX_MESSAGE_BYTES,
+                       open_timeout=service.limits.handshake_s, compression=None,
+                       process_request=admit_relayed(lambda: service.routes),
+                       create_connection=Line)
 
 
 def address(server: Server, tls: bool) -> str:

@@ -1,0 +1,138 @@
+"""A line greeted with a table another server process holds, relayed to that process (issue 62).
+
+In a cluster (`--valkey`) every process reaches every table: a line that joins, resumes or
+watches a table held elsewhere is piped, frame for frame, to the holder's relay listener, a
+second WebSocket port each process opens for the others. The holder serves the piped line
+exactly as one of its own (its greeting, seat, steps, spectating, limits), so nothing about a
+table ever lives in two processes, and the client never knows: the protocol is unchanged.
+
+Why relay and not redirect: the operator gives players one address, and several processes may
+share one port (SO_REUSEPORT), where a client cannot choose which process it reaches; a
+redirect would also be a new protocol message every client must follow. A relayed line costs
+one more hop on loopback or the operator's network (docs/server.md measures it).
+
+Who may hand a line to the relay listener: only a process that can write to the cluster's
+Valkey. The sender writes a ticket there (the line's address and signed-in player, under the
+SHA-256 of a random single-use token, expiring in seconds) and presents the token in a header;
+the holder takes the ticket out (GETDEL) before the handshake completes, or refuses it. A
+128-bit random token needs no slow hash: there is nothing to guess from. The Valkey side is
+`valkey_routes.py`; this module imports no Valkey client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from http import HTTPStatus
+from typing import Protocol
+
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.asyncio.server import ServerConnection
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidURI
+from websockets.http11 import Request, Response
+
+from ..wire import protocol as p
+from .postman import Postman
+from .stopping import stop
+
+__all__ = ["TICKET_HEADER", "Relayed", "Routes", "admit_relayed", "relay"]
+
+LOG = logging.getLogger("sudden_death.server")
+
+TICKET_HEADER = "Sudden-Death-Relay"
+OPEN_TIMEOUT_S = 5.0  # the holder's relay listener answers a handshake within this
+# The client's line closed with this when the table's process cannot be reached: its game
+# tries again by itself, as after any lost line (1013: try again later).
+UNREACHABLE = 1013
+
+
+@dataclass(frozen=True)
+class Relayed:
+    """What the sending process knew of a relayed line: its address (for the limits) and the
+    player signed in on it (folded, and as typed; "" for none)."""
+
+    address: str
+    signed: str = ""
+    typed: str = ""
+
+
+class Routes(Protocol):
+    """Which process holds which table, and the relay's tickets (valkey_routes.py)."""
+
+    async def holder(self, code: str) -> str | None:
+        """The relay address of the process that holds `code`, if another one does."""
+
+    async def ticket(self, relayed: Relayed) -> str:
+        """A single-use token that hands `relayed` to a holder (OSError: not written)."""
+
+    async def redeem(self, token: str) -> Relayed | None:
+        """What the token stood for, taken out (None: unknown, used or expired)."""
+
+
+def admit_relayed(routes: Callable[[], Routes | None]) -> Callable[
+        [ServerConnection, Request], Awaitable[Response | None]]:
+    """The relay listener's check before the handshake: a redeemed ticket, kept on the line
+    (`Line.relayed`), or 403. Anyone else who finds the port gets nothing further. `routes`:
+    the cluster's, once open."""
+
+    async def admit(connection: ServerConnection, request: Request) -> Response | None:
+        token = request.headers.get(TICKET_HEADER, "")
+        known = routes()
+        relayed = await known.redeem(token) if known and 16 <= len(token) <= 128 else None
+        if relayed is None:
+            return connection.respond(HTTPStatus.FORBIDDEN, "Server processes only.\n")
+        connection.relayed = relayed  # type: ignore[attr-defined]
+        return None
+
+    return admit
+
+
+async def relay(line: ServerConnection, url: str, token: str, first: str,
+                postman: Postman) -> None:
+    """Pipe `line` to the holder at `url` from its greeting `first` on, until either side
+    closes. The client gone, the holder's line closes; the holder closing, the client's line
+    closes with the same code. A holder that cannot be reached, or is lost, closes the line
+    with UNREACHABLE, and the client's game tries again by itself."""
+    try:
+        async with connect(url, additional_headers={TICKET_HEADER: token},
+                           open_timeout=OPEN_TIMEOUT_S, max_size=p.MAX_MESSAGE_BYTES,
+                           compression=None, ping_interval=None) as holder:
+            await holder.send(first)
+            up = asyncio.ensure_future(_up(line, holder))
+            down = asyncio.ensure_future(_down(holder, line, postman))
+            try:
+                await asyncio.wait({up, down}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                await stop(up)
+                await stop(down)
+            if not down.done() or down.cancelled():
+                return  # the client went first: the holder's line closes with this block
+            code = holder.close_code
+            if code is not None and code not in (1005, 1006, 1015):  # a close it sent
+                await line.close(code, holder.close_reason or "")
+                return
+    except (OSError, InvalidHandshake, InvalidURI, ConnectionClosed, TimeoutError,
+            asyncio.TimeoutError) as error:
+        LOG.warning("a line for the table server at %s was not relayed (%s): closed, to "
+                    "try again", url, error or type(error).__name__)
+    await line.close(UNREACHABLE, "the table's server is not reachable now")
+
+
+async def _up(line: ServerConnection, holder: ClientConnection) -> None:
+    """The client's frames to the holder, in order (the holder's reading paces them)."""
+    try:
+        async for frame in line:
+            await holder.send(frame)
+    except ConnectionClosed:
+        pass
+
+
+async def _down(holder: ClientConnection, line: ServerConnection, postman: Postman) -> None:
+    """The holder's frames to the client, queued as any other (the postman never waits)."""
+    try:
+        async for frame in holder:
+            postman.send_frame(line, frame if isinstance(frame, str) else frame.decode())
+    except ConnectionClosed:
+        pass

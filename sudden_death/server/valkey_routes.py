@@ -1,0 +1,234 @@
+"""Which server process holds which table, on Valkey, and the relay's tickets (issue 62).
+
+Each process keeps two kinds of key there. `sd:process:<name>` = its relay listener's address,
+with a lease of LEASE_MS it renews every EVERY_S: while it lives, the process lives. And
+`sd:table:<code>` = its name, for every table it holds, written within SOON_S of the table's
+opening, taken out at its end (only while it still names this process), and renewed now and
+then (ROUTE_MS, a few at a time, never all in one go). A table is held while its key names a
+process whose lease lives: a process that dies, or loses Valkey, holds nothing within LEASE_MS,
+whatever its tables' keys still say (where a take-over by another process will start). Why
+not a lease on each table: renewing 2,000 keys a second would cost the loop a pause every
+second; one lease a process costs nothing as tables grow. A process greeted with a code it
+does not hold reads the route (two GETs) and relays the line there (relay.py).
+
+Tickets: the relay's proof that a line comes from a process of the cluster. A ticket is the
+line's address and signed-in player, kept for TICKET_MS under `sd:ticket:` + the SHA-256 of a
+random token; the holder takes it out with GETDEL, so a token works once, and only for a
+process that can write to this Valkey.
+
+Nothing here blocks the loop for long: every command has a TIMEOUT_S, and a Valkey away is a
+route not found (the line is served here, as a table unknown) and a ticket not written (the
+line is closed to try again); the log says so once per outage. Only the `valkey_*` modules
+import the client (redis-py, the `server` extra).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import secrets
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Collection
+from urllib.parse import urlsplit
+
+import msgspec
+from redis.asyncio import Redis
+from redis.asyncio.retry import Retry
+from redis.backoff import NoBackoff
+from redis.exceptions import RedisError
+
+from .relay import Relayed
+from .stopping import stop
+from .valkey_fanout import ValkeyUnreachable
+
+__all__ = ["ValkeyRoutes"]
+
+LOG = logging.getLogger("sudden_death.server")
+
+PREFIX = "sd:"
+LEASE_MS = 4000  # a process's lease outlives its last renewal by this much
+EVERY_S = 1.0  # the lease renewed this often
+SOON_S = 0.2  # a new table's route written, an ended one's taken out, within this
+ROUTE_MS = 600_000  # a table's route outlives its last renewal by this much
+RENEW_AFTER_S = 60.0  # a route renewed once this old...
+RENEW_BATCH = 50  # ...at most this many in a round
+TICKET_MS = 10_000  # a ticket not taken out by then is gone
+TIMEOUT_S = 1.0  # a connection or a command that takes longer is an outage
+
+_ticket_decoder = msgspec.json.Decoder(Relayed)
+_encoder = msgspec.json.Encoder()
+OUTAGE_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
+# Takes a table's route out only while it names this process: a later holder's stays.
+_DELETE_OWN = """
+if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
+return 0
+"""
+
+
+class ValkeyRoutes:
+    """This process's lease and its tables' routes kept in Valkey, and the others' read there;
+    see the module's docstring. `name`: this process's (`--name`); `relay_url`: its relay
+    listener, as the others reach it; `codes`: the codes of the tables it holds now. Built
+    with `await ValkeyRoutes.open(...)`, let go with `await close()`."""
+
+    def __init__(self, url: str, name: str, relay_url: str,
+                 codes: Callable[[], Collection[str]], prefix: str = PREFIX) -> None:
+        self.name = name
+        self.relay_url = relay_url
+        self._codes = codes
+        self._prefix = prefix
+        self._routes: OrderedDict[str, float] = OrderedDict()  # code: last written, oldest first
+        self._leased = -float("inf")
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        self._down = False
+        self._client = Redis.from_url(url, socket_timeout=TIMEOUT_S,
+                                      socket_connect_timeout=TIMEOUT_S,
+                                      retry=Retry(NoBackoff(), 0), protocol=2)
+        self._delete_own = self._client.register_script(_DELETE_OWN)
+        parsed = urlsplit(url)
+        self._where = f"{parsed.hostname}:{parsed.port or 6379}"  # for the log: no password
+
+    @classmethod
+    async def open(cls, url: str, name: str, relay_url: str,
+                   codes: Callable[[], Collection[str]], prefix: str = PREFIX) -> ValkeyRoutes:
+        """Written once, then kept so in the background; ValkeyUnreachable when Valkey cannot
+        be reached now."""
+        routes = cls(url, name, relay_url, codes, prefix)
+        try:
+            await routes._round()
+        except OUTAGE_ERRORS as error:
+            await routes._client.aclose()
+            raise ValkeyUnreachable(f"Valkey at {routes._where} cannot be reached: "
+                                    f"{error or type(error).__name__}") from error
+        routes._task = asyncio.create_task(routes._run(), name="valkey routes")
+        return routes
+
+    async def holder(self, code: str) -> str | None:
+        """The relay address of the live process holding `code`, when it is another one."""
+        try:
+            name = _text(await self._client.get(self._route(code)))
+            if name is None or name == self.name:
+                return None
+            return _text(await self._client.get(self._process(name)))
+        except OUTAGE_ERRORS as error:
+            self._lost(error)
+            return None
+
+    async def ticket(self, relayed: Relayed) -> str:
+        """A token that hands `relayed` to a holder once; OSError when it cannot be written."""
+        token = secrets.token_urlsafe(24)
+        try:
+            await self._client.set(self._ticket(token), _encoder.encode(relayed),
+                                   px=TICKET_MS)
+        except OUTAGE_ERRORS as error:
+            self._lost(error)
+            raise OSError(f"Valkey at {self._where} cannot be reached") from error
+        return token
+
+    async def redeem(self, token: str) -> Relayed | None:
+        """What `token` stood for, taken out (None: unknown, used, expired, or no Valkey)."""
+        try:
+            found = await self._client.getdel(self._ticket(token))
+        except OUTAGE_ERRORS as error:
+            self._lost(error)
+            return None
+        if found is None:
+            return None
+        try:
+            return _ticket_decoder.decode(found)
+        except msgspec.DecodeError:
+            return None  # another version's ticket
+
+    async def close(self) -> None:
+        """Stop, and take this process's lease and routes out at once."""
+        self._closing = True
+        if self._task is not None:
+            await stop(self._task)
+            self._task = None
+        try:
+            async with self._client.pipeline(transaction=False) as pipe:
+                pipe.delete(self._process(self.name))
+                for code in self._routes:
+                    await self._delete_own(keys=[self._route(code)], args=[self.name],
+                                           client=pipe)
+                await pipe.execute()
+        except OUTAGE_ERRORS:
+            pass
+        await self._client.aclose()
+
+    # Inside.
+
+    def _route(self, code: str) -> str:
+        return f"{self._prefix}table:{code}"
+
+    def _process(self, name: str) -> str:
+        return f"{self._prefix}process:{name}"
+
+    def _ticket(self, token: str) -> str:
+        digest = hashlib.sha256(token.encode()).hexdigest()
+        return f"{self._prefix}ticket:{digest}"
+
+    async def _run(self) -> None:
+        while not self._closing:
+            await asyncio.sleep(SOON_S)
+            try:
+                await self._round()
+            except OUTAGE_ERRORS as error:
+                self._lost(error)
+                self._routes.clear()  # all written again once back (Valkey may be empty)
+                self._leased = -float("inf")
+            else:
+                self._back()
+
+    async def _round(self) -> None:
+        """The lease renewed when due, new routes written, ended ones taken out, and the
+        oldest few renewed."""
+        codes = set(self._codes())
+        now = time.monotonic()
+        lease = now - self._leased >= EVERY_S
+        new = [code for code in codes if code not in self._routes]
+        gone = [code for code in self._routes if code not in codes]
+        old: list[str] = []
+        for code, written in self._routes.items():
+            if len(old) >= RENEW_BATCH or now - written < RENEW_AFTER_S:
+                break
+            if code in codes:
+                old.append(code)
+        if not (lease or new or gone or old):
+            return
+        name = self.name.encode()
+        async with self._client.pipeline(transaction=False) as pipe:
+            if lease:
+                pipe.set(self._process(self.name), self.relay_url.encode(), px=LEASE_MS)
+            for code in (*new, *old):
+                pipe.set(self._route(code), name, px=ROUTE_MS)
+            for code in gone:
+                await self._delete_own(keys=[self._route(code)], args=[name], client=pipe)
+            await pipe.execute()
+        if lease:
+            self._leased = now
+        for code in gone:
+            del self._routes[code]
+        for code in (*new, *old):
+            self._routes[code] = now
+            self._routes.move_to_end(code)
+
+    def _lost(self, error: BaseException) -> None:
+        if not self._down:
+            self._down = True
+            LOG.warning("Valkey at %s cannot be reached (%s): the tables of the other server "
+                        "processes cannot be reached from this one until it is back",
+                        self._where, error or type(error).__name__)
+
+    def _back(self) -> None:
+        if self._down:
+            self._down = False
+            LOG.info("Valkey at %s is reached again: the other processes' tables are "
+                     "reached again", self._where)
+
+
+def _text(value: bytes | str | None) -> str | None:
+    return value.decode(errors="replace") if isinstance(value, bytes) else value
