@@ -12,9 +12,12 @@ never left hanging.
 from __future__ import annotations
 
 import asyncio
+import json
 import random
+import subprocess
 import sys
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -34,6 +37,7 @@ from sudden_death.engine.state import GameState, Team
 from sudden_death.server.relay import TICKET_HEADER, UNREACHABLE
 from sudden_death.wire import protocol as p
 
+ROOT = Path(__file__).resolve().parent.parent
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="real engines"),
     pytest.mark.timeout(120),
@@ -165,3 +169,15 @@ def test_the_relay_port_takes_a_line_from_a_process_of_the_cluster_only(
 
     run(scenario)
     assert "Traceback" not in b.stopped()
+
+
+def test_the_relay_benchmark_measures_a_direct_and_a_relayed_seat(valkey: ValkeyServer) -> None:
+    """benchmarks/relay_hop.py's run, short: each kind measured as many times as asked."""
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "relay_hop.py"),
+                           "--steps", "12"], cwd=ROOT, capture_output=True, text=True,
+                          timeout=100)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout.splitlines()[-1])
+    for kind in ("direct", "relayed"):
+        assert result[kind]["n"] == 12 and 0 < result[kind]["p50_ms"] <= result[kind]["max_ms"]
+    assert result["relayed_over_direct_p50"] > 0
