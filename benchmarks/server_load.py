@@ -31,8 +31,9 @@ Measured, in the window only:
   server's lag plus its latency is the time from a commit arriving to the reveals sent.
   `loop_lag_own`: each lag less the time the loop's thread waited meanwhile, ready, for a
   processor (the kernel's run-queue delay): the part its own work made, not the machine's
-  other processes (on this 2-core machine, the bots). `--bots-nice 10` runs the bots below
-  the server, as players' games on their own machines would be.
+  other processes (on this 2-core machine, the bots). `loop_lag_work`: that less the
+  collector's pauses meanwhile: the part the loop's callbacks made. `--bots-nice 10` runs the
+  bots below the server, as players' games on their own machines would be.
 - after the window, once every bot's line has closed: what one full collection in the server
   finds (`server_cycles_left`, cyclic garbage nothing else would free, since the server runs
   no full pass) and how long it stops the server (`server_full_pass_ms`, what a periodic
@@ -351,6 +352,8 @@ class LagWatch:
     def __init__(self) -> None:
         self.lags: list[float] = []
         self.own_lags: list[float] = []
+        self.work_lags: list[float] = []  # own lags less the collector's pauses
+        self._gc_total = 0.0
         self.gc_pauses: dict[int, list[float]] = {gen: [] for gen in self.GENERATIONS}
         self._gc_started = 0.0
         self.on = False
@@ -358,20 +361,24 @@ class LagWatch:
     def _gc(self, phase: str, info: dict[str, int]) -> None:
         if phase == "start":
             self._gc_started = time.perf_counter()
-        elif self.on:
+        else:
             pause = time.perf_counter() - self._gc_started
-            self.gc_pauses.setdefault(info.get("generation", -1), []).append(pause)
+            self._gc_total += pause
+            if self.on:
+                self.gc_pauses.setdefault(info.get("generation", -1), []).append(pause)
 
     async def run(self) -> None:
         gc.callbacks.append(self._gc)
         try:
             while True:
-                asked, waited = time.perf_counter(), _run_delay_s()
+                asked, waited, collected = time.perf_counter(), _run_delay_s(), self._gc_total
                 await asyncio.sleep(self.TICK_S)
                 if self.on:
                     lag = max(0.0, time.perf_counter() - asked - self.TICK_S)
                     self.lags.append(lag)
-                    self.own_lags.append(max(0.0, lag - (_run_delay_s() - waited)))
+                    own = max(0.0, lag - (_run_delay_s() - waited))
+                    self.own_lags.append(own)
+                    self.work_lags.append(max(0.0, own - (self._gc_total - collected)))
         finally:
             gc.callbacks.remove(self._gc)
 
@@ -380,6 +387,7 @@ class LagWatch:
         every = [pause for pauses in self.gc_pauses.values() for pause in pauses]
         return {"loop_lag": percentiles(self.lags),
                 "loop_lag_own": percentiles(self.own_lags),
+                "loop_lag_work": percentiles(self.work_lags),
                 "gc": {str(gen): {"passes": len(pauses),
                                   "max_ms": round(max(pauses, default=0.0) * 1000, 2),
                                   "total_ms": round(sum(pauses) * 1000, 1)}
@@ -628,7 +636,9 @@ def main(argv: list[str] | None = None) -> int:
                 own = result[name]["loop_lag_own"]
                 line.append(f"{name} lag p50 {lag['p50_ms']} p99 {lag['p99_ms']} "
                             f"max {lag['max_ms']} ms (its own work: p99 "
-                            f"{own.get('p99_ms', '-')} max {own.get('max_ms', '-')} ms), "
+                            f"{own.get('p99_ms', '-')} max {own.get('max_ms', '-')} ms; "
+                            f"less the collector: p99 "
+                            f"{result[name]['loop_lag_work'].get('p99_ms', '-')} ms), "
                             f"GC {passes} "
                             f"(longest {result[name]['longest_gc_ms']} ms)")
         print("  " + " | ".join(line))

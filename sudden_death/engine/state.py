@@ -21,6 +21,11 @@ class Team(IntEnum):
         return Team.AWAY if self is Team.HOME else Team.HOME
 
 
+# Both teams in order, as `tuple(Team)`: looping over the Enum class makes a generator each
+# time, and the table server does it thousands of times a second (docs/server.md).
+TEAMS: tuple[Team, ...] = (Team.HOME, Team.AWAY)
+
+
 class CoinFace(str, Enum):
     HEADS = "heads"
     TAILS = "tails"

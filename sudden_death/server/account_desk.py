@@ -17,7 +17,7 @@ import math
 from dataclasses import dataclass, field
 from functools import partial
 
-from ..engine.state import Team
+from ..engine.state import TEAMS, Team
 from ..wire import protocol as p
 from ..wire.names import skeletons
 from .accounts import AccountError
@@ -122,7 +122,7 @@ class AccountDesk:
         """A game that ended by play (a concession too) between two signed-in players is
         rated, on a thread; a game left before its end, or against itself, is not."""
         outcome = table.game.state.outcome
-        home, away = (table.seats.get(team) for team in Team)
+        home, away = (table.seats.get(team) for team in TEAMS)
         if outcome is None or home is None or away is None or not home.account or \
                 not away.account or home.account == away.account:
             return

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 
 from websockets.asyncio.server import ServerConnection
 
-from ..engine.state import Team
+from ..engine.state import TEAMS, Team
 from ..wire import protocol as p
 from ..wire.names import folded, spaced
 from .chat import ChatRates, said
@@ -73,7 +73,7 @@ class Gallery:
         self.postman.send(line, table.resumed(None, message.step))
         if self._first_watch(table.code, name):  # the players know who watches, once
             said = p.Watching(name, len(watching))  # ("": someone)
-            self.tell_players(table.code, [(team, said) for team in Team])
+            self.tell_players(table.code, [(team, said) for team in TEAMS])
         if table.public:
             self.lobby_changed()
         async for frame in line:

@@ -24,7 +24,7 @@ from websockets.asyncio.server import ServerConnection
 
 from ..engine.game import Game
 from ..engine.series import LENGTHS
-from ..engine.state import Team
+from ..engine.state import TEAMS, Team
 from ..wire import protocol as p
 from ..wire.names import same_name
 from ..wire.values import action_to_wire
@@ -563,7 +563,7 @@ class Seats:
         for timers in (self.waits, self.stand_ins):
             for key in [key for key in timers if key[0] == code]:
                 timers.pop(key).cancel()
-        for team in Team:
+        for team in TEAMS:
             self.away_spent.pop((code, team), None)
         self.forget_watchers(code)
         self.turn_clock.forget(code)
@@ -584,7 +584,7 @@ class Seats:
         """The table's changes wait on its database (or no longer do): both seats and the
         spectators hear so, once each way."""
         message: p.Message = p.Busy() if busy else p.Steady()
-        self.deliver(code, [(team, message) for team in Team])
+        self.deliver(code, [(team, message) for team in TEAMS])
 
     def _commit(self, table: Table, out: Outgoing) -> None:
         """Keep the table, then tell the seats: no seat ever hears of a step the disk does
@@ -616,7 +616,7 @@ class Seats:
             return
         LOG.info("table %s: the %s seat's turn ran out at step %d", code, team.name.lower(),
                  step)
-        out: Outgoing = [(each, p.TimeUp(table.seats[team].name)) for each in Team]
+        out: Outgoing = [(each, p.TimeUp(table.seats[team].name)) for each in TEAMS]
         out += table.act(team, step, [action_to_wire(last_cards(table, team))])
         was_over = table.over
         self._commit(table, out + stand_in_moves(table))

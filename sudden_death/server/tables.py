@@ -33,7 +33,7 @@ from ..engine.game import Game
 from ..engine.hold import AlreadyChosenError, Hold
 from ..engine.series import LENGTHS, Series
 from ..engine.snapshot import action_from_dict, action_to_dict
-from ..engine.state import Team
+from ..engine.state import TEAMS, Team
 from ..wire import protocol as p
 from ..wire.values import (
     WireAction,
@@ -129,16 +129,16 @@ class Table:
         return self.left or self.game.is_over
 
     def names(self) -> list[str]:
-        return [self.seats[team].name for team in Team]
+        return [self.seats[team].name for team in TEAMS]
 
     def players(self) -> list[str]:
         """The seats' signed-in players, home first ("": none, or the computer)."""
-        return [self.seats[team].player if team in self.seats else "" for team in Team]
+        return [self.seats[team].player if team in self.seats else "" for team in TEAMS]
 
     def start(self) -> Outgoing:
         message = p.Start(self.names(), self.step, state_to_wire(self.game.state), [],
                           turn_s=self.turn_s, players=self.players(), **self._series())
-        return [(team, message) for team in Team]
+        return [(team, message) for team in TEAMS]
 
     def _series(self) -> dict[str, Any]:
         return {"best_of": self.best_of, "replay_ties": self.replay_ties,
@@ -214,7 +214,7 @@ class Table:
         if not self.game.is_over or self.left or not self.full:
             return [(team, p.Refused(p.NOT_NOW, "a rematch comes after the game"))]
         self.rematch.add(team)
-        if self.rematch != set(Team):
+        if self.rematch != set(TEAMS):
             return [(team.other, p.RematchAsked(self.seats[team].name))]
         self._count_for_series()
         self.games += 1  # a store keeps each game's steps apart (server/store.py)
@@ -371,7 +371,7 @@ class Table:
             return p.Refused(p.NOT_ALLOWED, str(error))
         if events is None:  # both seats hear that this one has chosen, and nothing of what
             chosen = p.Committed(self.step, int(team))
-            out.extend((each, chosen) for each in Team)
+            out.extend((each, chosen) for each in TEAMS)
             return None
         played = self.hold.played
         self.log.append({each.name: action_to_dict(chosen) for each, chosen in played.items()})
@@ -379,7 +379,7 @@ class Table:
         told = events_to_wire(events)
         self.told.append(as_json(told))
         update = p.Update(self.step, state_to_wire(self.game.state), told)
-        out.extend((each, update) for each in Team)
+        out.extend((each, update) for each in TEAMS)
         return None
 
 

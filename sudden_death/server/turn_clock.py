@@ -17,7 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from ..engine.actions import actors
-from ..engine.state import Team
+from ..engine.state import TEAMS, Team
 from ..wire import protocol as p
 from .tables import Table
 
@@ -49,7 +49,7 @@ class TurnClock:
         if table.turn_s and table.full and not table.over:
             due = {team for team in actors(table.game.state)
                    if team not in table.held and team not in table.computer and connected(team)}
-        for team in Team:
+        for team in TEAMS:
             key = (table.code, team)
             turn = self.turns.get(key)
             if team not in due:
@@ -91,7 +91,7 @@ class TurnClock:
     def forget(self, code: str) -> None:
         for key in [key for key in self.turns if key[0] == code]:
             self.stop(key)
-        for team in Team:
+        for team in TEAMS:
             self.paused.pop((code, team), None)
 
     def _start(self, table: Table, team: Team, seconds: float) -> None:

@@ -24,8 +24,11 @@ MAX_MESSAGE_BYTES = 64 * 1024
 CODE_DIGITS = 6
 
 
-class Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True):
-    """Base of every message; the subclass's tag is its `type`."""
+class Message(msgspec.Struct, tag_field="type", forbid_unknown_fields=True, gc=False):
+    """Base of every message; the subclass's tag is its `type`. Not tracked by the garbage
+    collector (`gc=False`): a message is data that never refers back to itself, and the
+    table server makes thousands a second, each of which would count towards, and be walked
+    by, the collector's next pass (docs/server.md)."""
 
 
 # -- game to server ----------------------------------------------------------------------------
@@ -309,7 +312,7 @@ class Steady(Message, tag="steady"):
     """The server keeps steps again (after `busy`): what waited is answered now."""
 
 
-class OpenTable(msgspec.Struct, forbid_unknown_fields=True):
+class OpenTable(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """A public table waiting for a player: its code, the host's team, the series' length."""
 
     code: str
@@ -317,7 +320,7 @@ class OpenTable(msgspec.Struct, forbid_unknown_fields=True):
     best_of: int = 1
 
 
-class GamePlayed(msgspec.Struct, forbid_unknown_fields=True):
+class GamePlayed(msgspec.Struct, forbid_unknown_fields=True, gc=False):
     """A public table's game in progress: team names and scores home first, the drive."""
 
     code: str

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import types
 import typing
+from collections.abc import Callable
 from dataclasses import MISSING, fields, is_dataclass
 from enum import Enum
 from functools import cache
@@ -84,14 +85,17 @@ def struct_of(kind: Any, tag_field: str | None = None, tag: str | None = None
             spec.append((item.name, wire))
         else:
             spec.append((item.name, wire, _to_wire(item.default)))
+    # Untracked by the collector, as the protocol's messages (protocol.Message): plain data.
     return msgspec.defstruct(f"Wire{kind.__name__}", spec, tag_field=tag_field, tag=tag,
-                             forbid_unknown_fields=True, frozen=True, module=__name__)
+                             forbid_unknown_fields=True, frozen=True, module=__name__,
+                             gc=False)
 
 
 def _to_wire(value: Any) -> Any:
-    if value is None or type(value) in (bool, int, str):
+    kind: Any = type(value)
+    if value is None or kind is bool or kind is int or kind is str:
         return value
-    if isinstance(value, CARD_TYPES):
+    if kind in CARD_TYPES:
         return card_to_str(value)
     if isinstance(value, Enum):
         return value
@@ -100,9 +104,16 @@ def _to_wire(value: Any) -> Any:
     if isinstance(value, tuple):
         return tuple(_to_wire(item) for item in value)
     if is_dataclass(value):
-        wire = _struct_for_value(type(value))
-        return wire(**{item.name: _to_wire(getattr(value, item.name)) for item in fields(value)})
-    raise TypeError(f"{type(value).__name__} has no wire form")
+        wire, names = _writer(kind)
+        return wire(**{name: _to_wire(getattr(value, name)) for name in names})
+    raise TypeError(f"{kind.__name__} has no wire form")
+
+
+@cache
+def _writer(kind: Any) -> tuple[type[msgspec.Struct], tuple[str, ...]]:
+    """An engine dataclass's wire struct and its fields' names, worked out once a class: a
+    server writes thousands of states and events a second (docs/server.md, its loop's lag)."""
+    return _struct_for_value(kind), tuple(item.name for item in fields(kind))
 
 
 def _struct_for_value(kind: Any) -> type[msgspec.Struct]:
@@ -114,26 +125,42 @@ def _struct_for_value(kind: Any) -> type[msgspec.Struct]:
 
 
 def _from_wire(hint: Any, value: Any) -> Any:
+    return _reader(hint)(value)
+
+
+@cache
+def _reader(hint: Any) -> Callable[[Any], Any]:
+    """What makes the engine's value of type `hint` from its wire form, worked out once a
+    type (as `_writer`): a card of the wrong kind is a SnapshotError."""
     if _is_union(hint):
-        if value is None:
-            return None
         options = [option for option in typing.get_args(hint) if option is not type(None)]
         if all(option in CARD_TYPES for option in options):
-            return _card(tuple(options), value)
-        return _from_wire(options[0], value)
+            kinds = tuple(options)
+            return lambda value: None if value is None else _card(kinds, value)
+        inner = _reader(options[0])
+        return lambda value: None if value is None else inner(value)
     if typing.get_origin(hint) is tuple:
         args = typing.get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple(_from_wire(args[0], item) for item in value)
-        return tuple(_from_wire(arg, item) for arg, item in zip(args, value, strict=True))
+            each = _reader(args[0])
+            return lambda value: tuple(each(item) for item in value)
+        readers = tuple(_reader(arg) for arg in args)
+        return lambda value: tuple(read(item)
+                                   for read, item in zip(readers, value, strict=True))
     if hint in CARD_TYPES:
-        return _card((hint,), value)
+        return lambda value: _card((hint,), value)
     if hint is Down:
-        return Down(*value)
+        return lambda value: Down(*value)
     if is_dataclass(hint):
         hints = _hints(hint)  # type: ignore[arg-type]
-        return hint(**{item.name: _from_wire(hints[item.name], getattr(value, item.name))  # type: ignore[operator]
-                       for item in fields(hint)})
+        names = tuple(item.name for item in fields(hint))
+        parts = tuple((name, _reader(hints[name])) for name in names)
+        make: Callable[..., Any] = hint  # type: ignore[assignment]
+        return lambda value: make(**{name: read(getattr(value, name)) for name, read in parts})
+    return _same
+
+
+def _same(value: Any) -> Any:
     return value
 
 
