@@ -12,6 +12,9 @@ found on the machine, each in its own `.venvs/<version>/` (CI runs it after `tes
 into dist/sudden-death/; on Linux, `python3 tasks.py build-windows` builds the Windows game under
 Wine into dist/windows/ (docs/packaging.md). `python3 tasks.py mutants` runs mutation testing
 (the mutants extra, mutmut) over the rules and the number words (docs/testing.md).
+`python3 tasks.py serve-cluster [N]` starts a private PostgreSQL, a private Valkey and N table
+server processes on one port, prints the address for players, and stops them all on Ctrl+C
+(docs/server.md).
 """
 
 from __future__ import annotations
@@ -298,6 +301,8 @@ def main(argv: list[str]) -> int:
         "build-windows": [str(ROOT / "tools" / "windows_build.py")],
         # Mutation testing of the rules and number words, in build/mutants/ (docs/testing.md).
         "mutants": [str(ROOT / "tools" / "mutants.py")],
+        # A throwaway PostgreSQL, Valkey and N table servers on one port (docs/server.md).
+        "serve-cluster": [str(ROOT / "tools" / "serve_cluster.py")],
         "setup": None,
         "test-pythons": None,
         "setup-pythons": None,

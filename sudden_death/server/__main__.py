@@ -65,6 +65,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--relay-port", type=int, default=0, metavar="PORT",
                         help="with --valkey: the port the other processes relay lines to "
                              "(default: a free one), on --host; keep it off the internet")
+    parser.add_argument("--reuse-port", action="store_true",
+                        help="with --valkey: let other server processes listen on the same "
+                             "--port (SO_REUSEPORT, Linux: new connections are spread over "
+                             "them), so the players have one address for them all")
     parser.add_argument("--relay-address", default=None, metavar="HOST",
                         help="with --valkey: how the other processes reach this one (default: "
                              "--host, or this machine's name when --host is 0.0.0.0 or ::)")
@@ -85,6 +89,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     options = parser.parse_args(argv)
     if (options.tls_cert is None) != (options.tls_key is None):
         parser.error("--tls-cert and --tls-key come together")
+    if options.reuse_port and options.valkey is None:
+        # Alone, a process sharing its port with others would hold tables they cannot reach.
+        parser.error("--reuse-port needs --valkey: every process must reach every table")
     return options
 
 
@@ -119,7 +126,7 @@ async def serve(options: argparse.Namespace) -> None:
         restoring = service.restore()
         if restoring is not None:  # a database's answers are awaited
             await restoring
-        server = await start(service, options.host, options.port, tls)
+        server = await start(service, options.host, options.port, tls, options.reuse_port)
         # No full collection's long stop (a rare sweep only on Python 3.10: collector.py)
         settled = collector.settle(asyncio.get_running_loop(), collector.sweep_needed())
         done = asyncio.Event()

@@ -262,11 +262,14 @@ class TableService:
 
 
 async def start(service: TableService, host: str, port: int,
-                tls: ssl.SSLContext | None = None) -> Server:
-    """Listen on `host`:`port` (0: a free port); the server is running when this returns."""
+                tls: ssl.SSLContext | None = None, reuse_port: bool = False) -> Server:
+    """Listen on `host`:`port` (0: a free port); the server is running when this returns.
+    `reuse_port`: other processes may listen on the same port (SO_REUSEPORT: the kernel
+    spreads new connections over them; a cluster's processes, each reaching every table)."""
     return await serve(service.handle, host, port, ssl=tls, max_size=p.MAX_MESSAGE_BYTES,
                        open_timeout=service.limits.handshake_s, compression=None,
-                       process_request=service.admit, create_connection=Line)
+                       process_request=service.admit, create_connection=Line,
+                       reuse_port=reuse_port or None)
 
 
 async def start_relay(service: TableService, host: str, port: int) -> Server:
