@@ -181,3 +181,44 @@ def test_the_relay_benchmark_measures_a_direct_and_a_relayed_seat(valkey: Valkey
     for kind in ("direct", "relayed"):
         assert result[kind]["n"] == 12 and 0 < result[kind]["p50_ms"] <= result[kind]["max_ms"]
     assert result["relayed_over_direct_p50"] > 0
+
+
+def test_a_quick_game_pairs_two_players_who_reached_different_processes(
+        three: tuple[Running, Running, Running, int], valkey: ValkeyServer) -> None:
+    """The first quick player waits at a table on A; once A's lobby entries say so (within
+    about a second), a quick player who reached B is sent to A and paired there; a third,
+    on C with nobody waiting now, gets a table of its own."""
+    a, b, c, _relay_port = three
+
+    async def scenario() -> None:
+        first = await connect(a.url)
+        await first.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Hawks")))
+        waiting = await receive(first)
+        assert waiting["type"] == "seated", waiting
+        client = Redis.from_url(valkey.url)
+        try:
+            for _ in range(60):  # A's entries name its waiting quick table
+                entries = await client.get("sd:lobby:a")
+                if entries and waiting["code"].encode() in entries and b'"quick"' in entries:
+                    break
+                await asyncio.sleep(0.05)
+        finally:
+            await client.aclose()
+        await asyncio.sleep(1.1)  # B's copy of the others' entries: read at most every second
+        second = await connect(b.url)
+        await second.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Bears")))
+        paired = await receive(second)
+        assert paired["type"] == "seated" and paired["code"] == waiting["code"], paired
+        for line in (first, second):
+            started = await receive(line)
+            assert started["type"] == "start" and started["names"] == ["Bears", "Hawks"]
+        third = await connect(c.url)  # nobody waits now: a quick table of its own
+        await third.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Owls")))
+        alone = await receive(third)
+        assert alone["type"] == "seated" and alone["code"] != waiting["code"]
+        for line in (first, second, third):
+            await line.close()
+
+    run(scenario)
+    for server in (a, b, c):
+        assert "Traceback" not in server.stopped()

@@ -40,6 +40,10 @@ class Listed(msgspec.Struct, forbid_unknown_fields=True):
     games: list[p.GamePlayed] = []
     open: int = 0
     playing: int = 0
+    # Its quick games' tables waiting for a player: code and the waiting player's rating,
+    # the longest waiting first (capped): where another process sends a quick player it
+    # cannot pair itself (service.py, `_elsewhere`). Never listed to a line.
+    quick: list[tuple[str, float]] = []
 
 
 def merged(parts: Iterable[Listed]) -> Listed:
@@ -77,6 +81,7 @@ class Lobby:
     watching: Callable[[str], int]
     elsewhere: Callable[[], Iterable[Listed]] = _nothing_elsewhere
     shared: Callable[[], None] = _not_shared
+    quick: Callable[[], list[tuple[str, float]]] = list  # this process's waiting quick tables
     every_s: float = 1.0  # the lobby hears its changes at most this often
     lines: dict[ServerConnection, str] = field(default_factory=dict)  # line: name, or ""
     sent: float = -math.inf  # when it last heard them (monotonic)
@@ -148,7 +153,7 @@ class Lobby:
                 if len(tables) < p.MAX_LISTED_TABLES:
                     tables.append(p.OpenTable(table.code, table.seats[HOST_SEAT].name,
                                               table.best_of))
-        return Listed(tables, games, open_count, playing)
+        return Listed(tables, games, open_count, playing, self.quick()[:p.MAX_LISTED_TABLES])
 
     def changed(self) -> None:
         """Tell the lobby, at most once every `every_s`: a busy server's changes are

@@ -46,6 +46,11 @@ class QuickPairing:
         self.paired[code] = self.quick.pop(code)  # held for this player while it joins
         return p.Join(message.version, code, name)
 
+    def waiting(self) -> list[tuple[str, float]]:
+        """The quick tables still waiting, the longest first, each with its player's rating:
+        what this process shares with the others of a cluster (lobby.Listed.quick)."""
+        return [(code, rating) for code, rating in self.quick.items() if self._waiting(code)]
+
     def _waiting(self, code: str) -> bool:
         table = self.table(code)
         return table is not None and not table.full and not table.over

@@ -37,7 +37,8 @@ from ..wire import protocol as p
 from .postman import Postman
 from .stopping import stop
 
-__all__ = ["TICKET_HEADER", "Relayed", "Routes", "admit_relayed", "relay"]
+__all__ = ["TICKET_HEADER", "Here", "Relayed", "Routes", "admit_relayed", "hand_over", "holder_of",
+           "relay"]
 
 LOG = logging.getLogger("sudden_death.server")
 
@@ -69,6 +70,49 @@ class Routes(Protocol):
 
     async def redeem(self, token: str) -> Relayed | None:
         """What the token stood for, taken out (None: unknown, used or expired)."""
+
+
+@dataclass(frozen=True)
+class Here:
+    """What `holder_of` asks of this process: whether it holds a table (open or ended),
+    whether a quick table of its own waits, the others' waiting quick tables (code, rating;
+    the lobby's copy), and a signed-in player's rating ("" for none)."""
+
+    holds: Callable[[str], bool]
+    quick_waits: Callable[[], bool]
+    quick_elsewhere: Callable[[], list[tuple[str, float]]]
+    rating: Callable[[str], Awaitable[float]]
+
+
+async def holder_of(greeting: p.ClientMessage, signed: str, routes: Routes,
+                    here: Here) -> str | None:
+    """The relay address of the process a greeting belongs to, when that is another one:
+    for a join, resume or watch, the holder of its table; for a quick game when no quick
+    table waits here, the process of the waiting one nearest the player's rating, which
+    pairs it (or hosts it, should that table be taken meanwhile). None: served here."""
+    if isinstance(greeting, p.Quick):
+        waiting = [] if here.quick_waits() else here.quick_elsewhere()
+        if not waiting:
+            return None
+        rating = await here.rating(signed)
+        code, _rating = min(waiting, key=lambda entry: abs(entry[1] - rating))
+        return await routes.holder(code)
+    if not isinstance(greeting, (p.Join, p.Resume, p.Watch)):
+        return None
+    code = greeting.code.strip()
+    return None if here.holds(code) else await routes.holder(code)
+
+
+async def hand_over(line: ServerConnection, holder: str, first: str, relayed: Relayed,
+                    routes: Routes, postman: Postman) -> None:
+    """The line piped to `holder` from its greeting `first` on (`relay`), with a ticket for
+    `relayed`; closed to try again when the ticket cannot be written."""
+    try:
+        token = await routes.ticket(relayed)
+    except OSError:
+        await line.close(UNREACHABLE, "the table's server is not reachable now")
+        return
+    await relay(line, holder, token, first, postman)
 
 
 def admit_relayed(routes: Callable[[], Routes | None]) -> Callable[

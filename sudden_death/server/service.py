@@ -43,7 +43,7 @@ from .lobby import Lobby
 from .pairing import QuickPairing
 from .postman import Postman
 from .ratings import RatedAccounts
-from .relay import UNREACHABLE, Relayed, Routes, admit_relayed, relay
+from .relay import Here, Relayed, Routes, admit_relayed, hand_over, holder_of
 from .seats import CLOSE, OTHER, PLAYED, Prepared, Seats, name_seat, sealed_seat
 from .stores import AccountStore, TableStore
 from .tables import HOST_SEAT, Table
@@ -97,6 +97,7 @@ class TableService:
                                lobby_changed=self.lobby.changed,
                                messages_per_s=self.limits.messages_per_s)
         self.pairing = QuickPairing(table=lambda code: self.seats.tables.get(code))
+        self.lobby.quick = self.pairing.waiting
         self.seats = Seats(self.postman, self.limits, self.addresses, self.desk.hashing,
                            tell_watchers=self.gallery.tell, lobby_changed=self.lobby.changed,
                            rate=self.desk.rate, forget_watchers=self.gallery.forget,
@@ -151,9 +152,10 @@ class TableService:
         try:
             signed, typed, greeting = await self._before_a_seat(connection, address, bucket,
                                                                 relayed)
-            holder = None if relayed is not None else await self._elsewhere(greeting)
-            if holder is not None:
-                await self._relay(connection, holder, greeting, Relayed(address, signed, typed))
+            holder = None if relayed is not None else await self._elsewhere(greeting, signed)
+            if holder is not None and self.routes is not None:
+                await hand_over(connection, holder, p.encode(greeting),
+                                Relayed(address, signed, typed), self.routes, self.postman)
                 return
             if isinstance(greeting, p.Watch):
                 await self.gallery.watch(greeting, connection, address, typed, bucket)
@@ -180,27 +182,18 @@ class TableService:
             self.gallery.unwatch(connection)
             self.seats.gone(connection)
 
-    async def _elsewhere(self, greeting: p.ClientMessage) -> str | None:
-        """The relay address of the process holding the table a join, resume or watch names,
-        when that is another process of the cluster; None: served here."""
-        if self.routes is None or not isinstance(greeting, (p.Join, p.Resume, p.Watch)):
+    async def _elsewhere(self, greeting: p.ClientMessage, signed: str) -> str | None:
+        """In a cluster, the relay address of the process this greeting belongs to, when it
+        is another one (relay.holder_of); None: served here."""
+        if self.routes is None:
             return None
-        code = greeting.code.strip()
-        if code in self.seats.tables or code in self.seats.ended:
-            return None
-        return await self.routes.holder(code)
-
-    async def _relay(self, connection: ServerConnection, holder: str,
-                     greeting: p.ClientMessage, relayed: Relayed) -> None:
-        """The line piped to `holder` from its greeting on (relay.py); closed to try again
-        when its ticket cannot be written."""
-        assert self.routes is not None
-        try:
-            token = await self.routes.ticket(relayed)
-        except OSError:
-            await connection.close(UNREACHABLE, "the table's server is not reachable now")
-            return
-        await relay(connection, holder, token, p.encode(greeting), self.postman)
+        seats = self.seats
+        return await holder_of(greeting, signed, self.routes, Here(
+            holds=lambda code: code in seats.tables or code in seats.ended,
+            quick_waits=lambda: bool(self.pairing.waiting()),
+            quick_elsewhere=lambda: [entry for listed in self.lobby.elsewhere()
+                                     for entry in listed.quick],
+            rating=self.desk.quick_rating))
 
     async def _before_a_seat(self, connection: ServerConnection, address: str,
                              bucket: Bucket, relayed: Relayed | None = None,
