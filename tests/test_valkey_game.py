@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import sys
-import time
 from collections.abc import Callable, Iterator
 from typing import Any
 
@@ -20,14 +19,12 @@ import psycopg
 import pytest
 from postgres_places import new_database, postgres_server  # noqa: F401 (a fixture)
 from postgres_server import PostgresCluster
-from server_lab import receive
 from table_driver import Seat, Server, final_score, start_playing
 from test_online_game import PLAY_ONLINE, SEED, sign_up
+from test_valkey_relay import until_listed
 from valkey_server import ValkeyServer
-from websockets.asyncio.client import connect
 
 from sudden_death.server.ratings import START, Rating, rated
-from sudden_death.wire import protocol as p
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="real engines"),
@@ -40,18 +37,10 @@ def database(postgres_server: PostgresCluster) -> str:  # noqa: F811
     return new_database(postgres_server)
 
 
-def listed(url: str, check: Callable[[dict[str, Any]], bool], timeout: float = 10) -> None:
-    """Until the lobby of the server at `url` lists what `check` wants (its copy of the other
-    processes' entries is at most about a second old)."""
-
-    async def lobby() -> None:
-        async with connect(url) as line:
-            await line.send(p.encode(p.Lobby()))
-            deadline = time.monotonic() + timeout
-            while not check(message := await receive(line, timeout)):
-                assert message["type"] == "lobby" and time.monotonic() < deadline, message
-
-    asyncio.run(lobby())
+def listed(url: str, check: Callable[[dict[str, Any]], bool]) -> None:
+    """Until the lobby of the server at `url` lists what `check` wants (test_valkey_relay's
+    `until_listed`, from a thread of its own)."""
+    asyncio.run(until_listed(url, check))
 
 
 @pytest.fixture(scope="module")

@@ -16,7 +16,8 @@ import json
 import random
 import subprocess
 import sys
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -58,6 +59,17 @@ def three(database: str, valkey: ValkeyServer) -> Iterator[tuple[Running, Runnin
     with Running(*common, "--name", "a", "--relay-port", str(relay_port)) as a, \
             Running(*common, "--name", "b") as b, Running(*common, "--name", "c") as c:
         yield a, b, c, relay_port
+
+
+async def until_listed(url: str, check: Callable[[dict[str, Any]], bool],
+                       timeout: float = 10) -> None:
+    """Until the lobby of the server at `url` lists what `check` wants: its copy of the
+    other processes' entries is at most about a second old (longer on a loaded machine)."""
+    async with connect(url) as line:
+        await line.send(p.encode(p.Lobby()))
+        deadline = time.monotonic() + timeout
+        while not check(message := await receive(line, timeout)):
+            assert message["type"] == "lobby" and time.monotonic() < deadline, message
 
 
 async def _until_routed(valkey: ValkeyServer, code: str) -> None:
@@ -195,16 +207,8 @@ def test_a_quick_game_pairs_two_players_who_reached_different_processes(
         await first.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Hawks")))
         waiting = await receive(first)
         assert waiting["type"] == "seated", waiting
-        client = Redis.from_url(valkey.url)
-        try:
-            for _ in range(60):  # A's entries name its waiting quick table
-                entries = await client.get("sd:lobby:a")
-                if entries and waiting["code"].encode() in entries and b'"quick"' in entries:
-                    break
-                await asyncio.sleep(0.05)
-        finally:
-            await client.aclose()
-        await asyncio.sleep(1.1)  # B's copy of the others' entries: read at most every second
+        # B's copy of the others' entries, read at most once a second, has A's waiting table.
+        await until_listed(b.url, lambda lobby: lobby["open"] == 1)
         second = await connect(b.url)
         await second.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Bears")))
         paired = await receive(second)
