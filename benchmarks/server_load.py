@@ -4,6 +4,7 @@ load, with the bots in another process.
     python benchmarks/server_load.py [--tables 10 1000] [--ramp 30] [--window 30] [--step 2]
     python benchmarks/server_load.py --tables 100 --watchers 2   # 200 spectators, 100 games
     python benchmarks/server_load.py --tables 1000 --postgres     # SQLite, then PostgreSQL
+    python benchmarks/server_load.py --tables 500 --processes 1 2 4  # a cluster (cluster_load.py)
 
 For each count of tables: one server process (a `TableService` as `python -m
 sudden_death.server` runs it, in a process of its own) and, in this process, that many bot
@@ -578,7 +579,18 @@ def main(argv: list[str] | None = None) -> int:
                         help="the bots' process runs at this niceness (the server's stays 0): "
                              "players' games run on their own machines, not on the server's "
                              "cores; 10 lets the server have a core first when both want one")
+    parser.add_argument("--processes", type=int, nargs="+", default=None,
+                        help="a cluster instead: that many processes on one port with a "
+                             "private PostgreSQL and Valkey, against one on SQLite, at the "
+                             "first --tables count (benchmarks/cluster_load.py)")
     options = parser.parse_args(argv)
+    if options.processes:
+        from cluster_load import main as cluster_main  # beside this file
+
+        return cluster_main(["--processes", *map(str, options.processes),
+                             "--tables", str(options.tables[0]), "--ramp", str(options.ramp),
+                             "--window", str(options.window), "--step", str(options.step),
+                             "--seed", str(options.seed)])
     stores = ["sqlite", "postgres"] if options.postgres else \
         ["sqlite"] if options.sqlite else ["none"]
     results = []

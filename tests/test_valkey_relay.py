@@ -226,3 +226,24 @@ def test_a_quick_game_pairs_two_players_who_reached_different_processes(
     run(scenario)
     for server in (a, b, c):
         assert "Traceback" not in server.stopped()
+
+
+def test_a_join_sent_the_moment_a_table_opens_elsewhere_is_seated(
+        three: tuple[Running, Running, Running, int]) -> None:
+    """The route of a new table is written within a fraction of a second; a join that comes
+    sooner (a script, or a friend quicker than that) is looked up once more, not refused."""
+    a, b, _c, _relay_port = three
+
+    async def scenario() -> None:
+        for _ in range(3):
+            host = await connect(a.url)
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+            code = (await receive(host))["code"]
+            guest = await connect(b.url)  # at once: its route may not be written yet
+            await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
+            joined = await receive(guest)
+            assert joined["type"] == "seated" and joined["code"] == code, joined
+            for line in (host, guest):
+                await line.close()
+
+    run(scenario)

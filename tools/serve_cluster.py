@@ -9,7 +9,9 @@ address to give players, then runs until Ctrl+C or SIGTERM, when it stops the se
 processes (SIGTERM, each finishing its writes), then the engines, and removes their folders.
 
 For trying a cluster and for the tests: the engines are throwaway (the database's fsync is
-off, everything is gone when it stops). docs/server.md shows an operator the same with
+off, everything is gone when it stops). Should the tool itself be killed (SIGKILL), its server
+processes stop with it (each is told by the kernel: PR_SET_PDEATHSIG); the engines and their
+temporary folders are left. docs/server.md shows an operator the same with
 systemd units, an engine of their own and TLS in front.
 
     python3 tasks.py serve-cluster [N] [--host 127.0.0.1] [--port 8765]
@@ -18,6 +20,7 @@ systemd units, an engine of their own and TLS in front.
 from __future__ import annotations
 
 import argparse
+import ctypes
 import json
 import os
 import signal
@@ -36,6 +39,7 @@ from valkey_server import valkey_server  # noqa: E402
 
 START_TIMEOUT_S = 60
 STOP_TIMEOUT_S = 20
+PR_SET_PDEATHSIG = 1  # prctl(2)
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -60,7 +64,7 @@ def start_server(index: int, options: argparse.Namespace, postgres: str, valkey:
         [sys.executable, "-m", "sudden_death.server", "--host", options.host,
          "--port", str(options.port), "--reuse-port", "--postgres", postgres,
          "--valkey", valkey, "--name", f"node{index}"],
-        cwd=ROOT, stdout=subprocess.PIPE, text=True)
+        cwd=ROOT, stdout=subprocess.PIPE, text=True, preexec_fn=_die_with_parent)
     assert process.stdout is not None
     line = process.stdout.readline()
     if not line:
@@ -68,6 +72,12 @@ def start_server(index: int, options: argparse.Namespace, postgres: str, valkey:
         raise SystemExit(f"serve-cluster: server process {index} did not start "
                          f"(exit {process.returncode}); its messages are above")
     return process, json.loads(line)["listening"]
+
+
+def _die_with_parent() -> None:
+    """In the server process before it starts (Linux): SIGTERM when this tool dies, however
+    it dies (SIGKILL too), so no server outlives it holding the port."""
+    ctypes.CDLL(None, use_errno=True).prctl(PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 def stop_servers(processes: list[subprocess.Popen[str]]) -> None:

@@ -43,6 +43,7 @@ __all__ = ["TICKET_HEADER", "Here", "Relayed", "Routes", "admit_relayed", "hand_
 LOG = logging.getLogger("sudden_death.server")
 
 TICKET_HEADER = "Sudden-Death-Relay"
+ROUTE_LATE_S = 0.3  # a code not routed yet is looked up once more after this
 OPEN_TIMEOUT_S = 5.0  # the holder's relay listener answers a handshake within this
 # The client's line closed with this when the table's process cannot be reached: its game
 # tries again by itself, as after any lost line (1013: try again later).
@@ -100,7 +101,16 @@ async def holder_of(greeting: p.ClientMessage, signed: str, routes: Routes,
     if not isinstance(greeting, (p.Join, p.Resume, p.Watch)):
         return None
     code = greeting.code.strip()
-    return None if here.holds(code) else await routes.holder(code)
+    if here.holds(code):
+        return None
+    found = await routes.holder(code)
+    if found is None:
+        # A table opened elsewhere this very moment is routed within a fraction of a second
+        # (valkey_routes.SOON_S): a join sent at once, by a script or a quick friend, waits
+        # that long once before it is a table unknown here. A wrong code waits as long.
+        await asyncio.sleep(ROUTE_LATE_S)
+        found = None if here.holds(code) else await routes.holder(code)
+    return found
 
 
 async def hand_over(line: ServerConnection, holder: str, first: str, relayed: Relayed,

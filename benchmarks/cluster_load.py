@@ -1,0 +1,187 @@
+"""What a cluster of table servers costs and holds (issue 62): N processes on one port with a
+private PostgreSQL and Valkey, against one process on SQLite, with the same bots.
+
+    python benchmarks/cluster_load.py [--processes 1 2 4] [--tables 500] [--ramp 20] [--window 20]
+
+For each count of processes: that many `python -m sudden_death.server --reuse-port --postgres
+URL --valkey URL` on one loopback port (the kernel spreads the bots' lines over them; a seat
+whose table another process holds is relayed there), a fresh database each time; first, the
+baseline, one process with `--data` (SQLite), as a server on its own runs. The bots
+(tests/table_bots.py: two seats a table, random legal actions, a seat thinking 0 to `--step`
+seconds) all connect to the one address, from this process. In the window, measured:
+steps per second; the round trip (from a step's last commit sent to both updates received:
+what a player waits for the reveal, p50 to max); errors; the servers' CPU (all processes
+together, as a share of one core, and in milliseconds per step: what the cluster costs a
+step against the baseline), their resident memory per 1,000 tables; Valkey's and
+PostgreSQL's CPU share.
+
+Where it could mislead: the bots, both engines and every server share this machine's 2
+cores, so more processes compete for the same cores instead of adding any (the CPU per step
+is the figure that carries over to more machines, not the steps per second); loopback only;
+PostgreSQL with fsync off (a private throwaway cluster, as the tests run it).
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import psycopg
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from postgres_server import postgres_cluster
+from server_load import _cpu_ticks, cluster_cpu_s, percentiles
+from table_bots import Stats, play_tables
+from table_driver import free_port
+from valkey_server import valkey_server
+
+ROOT = Path(__file__).resolve().parent.parent
+PER_ADDRESS = "1000000"  # every bot comes from 127.0.0.1
+
+
+def _rss_kib(pid: int) -> int:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+@contextlib.contextmanager
+def servers(count: int, args: Callable[[int], list[str]]) -> Iterator[tuple[str, list[int]]]:
+    """`count` server processes on one free port; yields its URL and their pids."""
+    port = free_port()
+    started: list[subprocess.Popen[str]] = []
+    try:
+        url = ""
+        for index in range(count):
+            process = subprocess.Popen(
+                [sys.executable, "-m", "sudden_death.server", "--port", str(port),
+                 "--per-address", PER_ADDRESS, *args(index)], cwd=ROOT,
+                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+            started.append(process)
+            assert process.stdout is not None
+            url = json.loads(process.stdout.readline())["listening"]
+        yield url, [process.pid for process in started]
+    finally:
+        for process in started:
+            process.terminate()
+        for process in started:
+            try:
+                process.wait(30)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
+
+
+def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: float,
+            step_s: float, seed: int, engines: Callable[[], float]) -> dict[str, Any]:
+    """The bots on `url` for one window; `engines`: Valkey's and PostgreSQL's CPU seconds."""
+    stats = Stats()
+    tick = os.sysconf("SC_CLK_TCK")
+
+    async def bots() -> dict[str, Any]:
+        playing = asyncio.ensure_future(play_tables(
+            url, tables, seed, games=10**6, think=lambda rng: rng.uniform(0.0, step_s),
+            ramp_s=ramp_s, stats=stats))
+        await asyncio.sleep(ramp_s + min(5.0, ramp_s / 6))
+        cpu = sum(_cpu_ticks(pid) for pid in pids)
+        engine_cpu = engines()
+        steps, trips, started = stats.steps, len(stats.round_trips), time.perf_counter()
+        errors = len(stats.errors)
+        await asyncio.sleep(window_s)
+        seconds = time.perf_counter() - started
+        window = {"steps": stats.steps - steps, "trips": stats.round_trips[trips:],
+                  "cpu_s": (sum(_cpu_ticks(pid) for pid in pids) - cpu) / tick,
+                  "engines_s": engines() - engine_cpu, "seconds": seconds,
+                  "errors": stats.errors[errors:],
+                  "rss_kib": sum(_rss_kib(pid) for pid in pids)}
+        playing.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await playing
+        return window
+
+    window = asyncio.run(bots())
+    errors = [error for error in window["errors"] if "CancelledError" not in error]
+    return {
+        "tables": tables,
+        "steps_per_s": round(window["steps"] / window["seconds"], 1),
+        "round_trip": percentiles(window["trips"]),
+        "errors": len(errors), "first_errors": errors[:3],
+        "server_cpu_share": round(window["cpu_s"] / window["seconds"], 3),
+        "server_cpu_ms_per_step": round(window["cpu_s"] * 1000 / max(1, window["steps"]), 3),
+        "server_rss_mb": round(window["rss_kib"] / 1024, 1),
+        "server_rss_mb_per_1000_tables": round(window["rss_kib"] / 1024 * 1000 / tables, 1),
+        "engines_cpu_share": round(window["engines_s"] / window["seconds"], 3),
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
+    parser.add_argument("--tables", type=int, default=500)
+    parser.add_argument("--ramp", type=float, default=20.0)
+    parser.add_argument("--window", type=float, default=20.0)
+    parser.add_argument("--step", type=float, default=2.0)
+    parser.add_argument("--seed", type=int, default=1)
+    options = parser.parse_args(argv)
+    results = []
+    common = (options.tables, options.ramp, options.window, options.step, options.seed)
+    with tempfile.TemporaryDirectory(prefix="sudden-death-cluster-load-") as folder:
+        with servers(1, lambda _i: ["--data", folder]) as (url, pids):
+            result = measure(url, pids, *common, engines=lambda: 0.0)
+        result.update(kind="one process, SQLite", processes=1)
+        results.append(result)
+        print(json.dumps(result), flush=True)
+    with postgres_cluster() as postgres, valkey_server() as valkey:
+        for count in options.processes:
+            database = f"cluster_{count}"
+            with contextlib.closing(psycopg.connect(postgres.url,
+                                                    autocommit=True)) as connection:
+                connection.execute(f"CREATE DATABASE {database}")
+            where = postgres.url.rsplit("/", 1)[0] + "/" + database
+
+            def args(index: int, where: str = where) -> list[str]:
+                return ["--reuse-port", "--postgres", where, "--valkey", valkey.url,
+                        "--name", f"node{index}"]
+
+            def engines() -> float:
+                pid = valkey.pid
+                valkey_s = _cpu_ticks(pid) / os.sysconf("SC_CLK_TCK") if pid else 0.0
+                return cluster_cpu_s(postgres) + valkey_s
+
+            with servers(count, args) as (url, pids):
+                result = measure(url, pids, *common, engines=engines)
+            result.update(kind="cluster: PostgreSQL and Valkey", processes=count)
+            results.append(result)
+            print(json.dumps(result), flush=True)
+    base = results[0]
+    print(f"\nsummary ({options.tables} tables; the bots, servers and engines share 2 cores):")
+    for result in results:
+        trip = result["round_trip"]
+        ratio = result["server_cpu_ms_per_step"] / max(1e-9, base["server_cpu_ms_per_step"])
+        print(f"  {result['kind']:>31} x{result['processes']}: {result['steps_per_s']} steps/s, "
+              f"round trip p50 {trip.get('p50_ms')} p99 {trip.get('p99_ms')} "
+              f"max {trip.get('max_ms')} ms, servers {result['server_cpu_share']:.0%} CPU, "
+              f"{result['server_cpu_ms_per_step']} ms CPU a step (x{ratio:.2f}), "
+              f"{result['server_rss_mb_per_1000_tables']} MB per 1,000 tables, engines "
+              f"{result['engines_cpu_share']:.0%} CPU, errors {result['errors']}")
+    return 0 if all(result["errors"] == 0 for result in results) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
