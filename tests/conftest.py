@@ -45,10 +45,10 @@ LONGEST_FIRST = ("test_windows_build.py", "test_packaging.py", "test_reliability
 # them), the collector, threads (audio, speech, the screen reader's link, the loop's threads)
 # and files written while killed. A Python between the oldest and the newest runs these alone
 # (tasks.other_python_markers).
-RUNTIME_FILES = ("test_server", "test_net", "test_online", "test_postgres", "test_valkey",
-                 "test_contract", "test_stopping", "test_audio", "test_speech",
-                 "test_screen_reader", "test_reliability", "test_ui_loop",
-                 "test_record")
+RUNTIME_FILES = ("test_server", "test_serve_cluster", "test_net", "test_online",
+                 "test_postgres", "test_valkey", "test_contract", "test_stopping",
+                 "test_audio", "test_speech", "test_screen_reader", "test_reliability",
+                 "test_ui_loop", "test_record")
 _TREE = pytest.StashKey[dict[str, int]]()
 _HYPOTHESIS_HOME = pytest.StashKey[Path]()
 
