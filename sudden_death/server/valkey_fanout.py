@@ -113,8 +113,7 @@ class ValkeyFanOut:
                                    "retry": Retry(NoBackoff(), 0), "protocol": 2}
         self._commands = Redis.from_url(url, socket_timeout=COMMAND_TIMEOUT, **options)
         self._listener = Redis.from_url(url, socket_timeout=None, **options)
-        parsed = urlsplit(url)
-        self._where = f"{parsed.hostname}:{parsed.port or 6379}"  # for the log: no password
+        self._where = where(url)
 
     @classmethod
     async def open(cls, url: str, deliver: Callable[[Any, str], None],
@@ -377,3 +376,17 @@ class ValkeyFanOut:
                 self._deliver(line, text)
             except Exception:  # one line's trouble never stops the others' listening
                 LOG.exception("a message from another server process was not delivered")
+
+
+def where(url: str) -> str:
+    """host:port of a Valkey URL, for the log: never its password."""
+    parsed = urlsplit(url)
+    return f"{parsed.hostname}:{parsed.port or 6379}"
+
+
+def outage_client(url: str, timeout_s: float) -> Redis:
+    """A client whose connections and commands give up after `timeout_s` and are never tried
+    again by the client itself: its owner counts that as an outage and says so once (the
+    lobby's and the routes' background loops, which try again on their next round)."""
+    return Redis.from_url(url, socket_timeout=timeout_s, socket_connect_timeout=timeout_s,
+                          retry=Retry(NoBackoff(), 0), protocol=2)

@@ -26,17 +26,13 @@ import logging
 import time
 from collections.abc import Callable
 from typing import Any
-from urllib.parse import urlsplit
 
 import msgspec
-from redis.asyncio import Redis
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from .lobby import Listed
 from .stopping import stop
-from .valkey_fanout import ValkeyUnreachable
+from .valkey_fanout import ValkeyUnreachable, outage_client, where
 
 __all__ = ["ValkeyLobby", "ValkeyUnreachable"]
 
@@ -73,11 +69,8 @@ class ValkeyLobby:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._down = False
-        self._client = Redis.from_url(url, socket_timeout=TIMEOUT_S,
-                                      socket_connect_timeout=TIMEOUT_S,
-                                      retry=Retry(NoBackoff(), 0), protocol=2)
-        parsed = urlsplit(url)
-        self._where = f"{parsed.hostname}:{parsed.port or 6379}"  # for the log: no password
+        self._client = outage_client(url, TIMEOUT_S)
+        self._where = where(url)
 
     @classmethod
     async def open(cls, url: str, name: str, own: Callable[[], Listed],

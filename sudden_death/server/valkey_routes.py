@@ -31,17 +31,13 @@ import secrets
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Collection
-from urllib.parse import urlsplit
 
 import msgspec
-from redis.asyncio import Redis
-from redis.asyncio.retry import Retry
-from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from .relay import Relayed
 from .stopping import stop
-from .valkey_fanout import ValkeyUnreachable
+from .valkey_fanout import ValkeyUnreachable, outage_client, where
 
 __all__ = ["ValkeyRoutes"]
 
@@ -84,12 +80,9 @@ class ValkeyRoutes:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._down = False
-        self._client = Redis.from_url(url, socket_timeout=TIMEOUT_S,
-                                      socket_connect_timeout=TIMEOUT_S,
-                                      retry=Retry(NoBackoff(), 0), protocol=2)
+        self._client = outage_client(url, TIMEOUT_S)
         self._delete_own = self._client.register_script(_DELETE_OWN)
-        parsed = urlsplit(url)
-        self._where = f"{parsed.hostname}:{parsed.port or 6379}"  # for the log: no password
+        self._where = where(url)
 
     @classmethod
     async def open(cls, url: str, name: str, relay_url: str,
