@@ -23,7 +23,7 @@ from server_lab import receive, run
 from table_driver import free_port
 from test_postgres_server import require_postgres
 from valkey_server import process_alive, require_valkey
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 
 from sudden_death.engine.actions import actors, legal_actions
 from sudden_death.engine.snapshot import action_to_dict, state_from_dict
@@ -55,11 +55,20 @@ def test_serve_cluster_gives_one_address_for_every_process_and_stops_them_all() 
         async def scenario() -> None:
             # Twelve tables opened on the one address land on more than one process (the
             # kernel spreads the lines: all twelve on one of three would be 1 in 177,147).
+            lines: list[ClientConnection] = []
+            try:
+                await play_on(lines)
+            finally:  # closed whatever happened: a line left open warns in a later test
+                for line in lines:
+                    await line.close()
+
+        async def play_on(lines: list[ClientConnection]) -> None:
             hosts, codes = [], []
             for _ in range(12):
                 host = await connect(url)
                 await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
                 hosts.append(host)
+                lines.append(host)
                 codes.append((await receive(host))["code"])
             routes = Redis.from_url(said["valkey"])
             try:
@@ -74,6 +83,7 @@ def test_serve_cluster_gives_one_address_for_every_process_and_stops_them_all() 
             # Each joined on the one address, whichever process that reaches, and played.
             for table, (host, code) in enumerate(zip(hosts[:4], codes, strict=False)):
                 guest = await connect(url)
+                lines.append(guest)
                 await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
                 assert (await receive(guest))["type"] == "seated"
                 for line in (host, guest):
@@ -90,13 +100,17 @@ def test_serve_cluster_gives_one_address_for_every_process_and_stops_them_all() 
                     heard.append(message)
                 assert heard[0] == heard[1] and heard[0]["step"] == 1
                 assert state_from_dict(heard[0]["state"]) != state
-                await guest.close()
-            for host in hosts:
-                await host.close()
 
         run(scenario)
         tool.send_signal(signal.SIGINT)  # Ctrl+C
         _out, err = tool.communicate(timeout=60)
+    except BaseException:
+        # The servers' own log, shown with the failure (pytest prints a failed test's stderr).
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(tool.pid, signal.SIGKILL)
+        _out, err = tool.communicate(timeout=30)
+        print(f"serve-cluster's log:\n{err}", file=sys.stderr)
+        raise
     finally:
         if tool.poll() is None:
             with contextlib.suppress(ProcessLookupError):

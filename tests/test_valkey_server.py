@@ -20,6 +20,7 @@ from valkey_server import (
     ping,
     process_alive,
     require_valkey,
+    server_pid,
 )
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"),
@@ -67,6 +68,25 @@ def test_valkey_stop_is_idempotent_and_two_servers_are_apart() -> None:
         one.stop()
         one.kill()  # nothing left to stop: no error
         assert not ping(one.port) and ping(two.port)
+
+
+def test_a_port_another_server_took_first_is_left_for_another(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    # Two workers' free ports can be the same: the second server exits at once, but the first
+    # answers PING meanwhile, and must not be taken for it (a test then shared its engine).
+    binary = require_valkey()
+    with valkey_server.valkey_server() as first:
+        assert first.pid is not None and server_pid(first.port) == first.pid
+        ports, free = iter([first.port]), valkey_server.free_port
+        monkeypatch.setattr(valkey_server, "free_port", lambda: next(ports, 0) or free())
+        second = ValkeyServer(binary, tmp_path)
+        try:
+            second.start()
+            assert second.port != first.port and second.pid is not None
+            assert server_pid(second.port) == second.pid != first.pid
+        finally:
+            second.stop()
+        assert server_pid(first.port) == first.pid
 
 
 def test_valkey_finder_prefers_valkey_then_redis(tmp_path: Path) -> None:

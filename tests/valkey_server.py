@@ -53,6 +53,25 @@ def ensure_valkey(path: str | None = None) -> Path | None:
     return find_valkey(path)
 
 
+def server_pid(port: int, timeout: float = 1.0) -> int | None:
+    """The process id of the server on 127.0.0.1:`port` (INFO's process_id, inline as PING),
+    or None when none answers. A start checks it is its own: on a port another worker's
+    server took first, ours exits at once, but that one answers PING meanwhile."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+            sock.sendall(b"INFO server\r\n")
+            said = b""
+            while b"process_id:" not in said or not said.endswith(b"\r\n"):
+                chunk = sock.recv(4096)
+                if not chunk:
+                    return None
+                said += chunk
+    except OSError:
+        return None
+    line = said.split(b"process_id:", 1)[1].split(b"\r\n", 1)[0]
+    return int(line) if line.strip().isdigit() else None
+
+
 def ping(port: int, timeout: float = 1.0) -> bool:
     """Whether a server on 127.0.0.1:`port` answers PING (an inline command: no client
     library, so this helper works before the server extra is installed)."""
@@ -101,8 +120,8 @@ class ValkeyServer:
                 "--logfile", str(self.log), "--daemonize", "no"]
 
     def _launch(self) -> bool:
-        """Start on self.port; whether it answers PING before READY_TIMEOUT (it exits at once
-        when the port is taken)."""
+        """Start on self.port; whether it answers PING, as itself, before READY_TIMEOUT (it
+        exits at once when the port is taken)."""
         self.process = subprocess.Popen(self._command(), cwd=self.folder,
                                         stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                         stderr=subprocess.DEVNULL)
@@ -111,7 +130,11 @@ class ValkeyServer:
             if self.process.poll() is not None:
                 return False
             if ping(self.port, timeout=0.5):
-                return True
+                # Ours, not another worker's that held the port first (ours then exits).
+                if server_pid(self.port) == self.process.pid:
+                    return True
+                self.kill()
+                return False
             time.sleep(0.01)
         self.kill()
         return False
