@@ -197,9 +197,9 @@ def test_the_relay_benchmark_measures_a_direct_and_a_relayed_seat(valkey: Valkey
 
 def test_a_quick_game_pairs_two_players_who_reached_different_processes(
         three: tuple[Running, Running, Running, int], valkey: ValkeyServer) -> None:
-    """The first quick player waits at a table on A; once A's lobby entries say so (within
-    about a second), a quick player who reached B is sent to A and paired there; a third,
-    on C with nobody waiting now, gets a table of its own."""
+    """The first quick player waits at a table on A; a quick player who reached B at once
+    (no waiting for the lobby's copy of the others' entries: valkey_quick.py) is sent to A and
+    paired there; a third, on C with nobody waiting now, gets a table of its own."""
     a, b, c, _relay_port = three
 
     async def scenario() -> None:
@@ -207,8 +207,6 @@ def test_a_quick_game_pairs_two_players_who_reached_different_processes(
         await first.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Hawks")))
         waiting = await receive(first)
         assert waiting["type"] == "seated", waiting
-        # B's copy of the others' entries, read at most once a second, has A's waiting table.
-        await until_listed(b.url, lambda lobby: lobby["open"] == 1)
         second = await connect(b.url)
         await second.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Bears")))
         paired = await receive(second)
@@ -226,6 +224,38 @@ def test_a_quick_game_pairs_two_players_who_reached_different_processes(
     run(scenario)
     for server in (a, b, c):
         assert "Traceback" not in server.stopped()
+
+
+def test_two_quick_players_at_the_same_moment_on_two_processes_play_each_other(
+        three: tuple[Running, Running, Running, int], valkey: ValkeyServer) -> None:
+    """Nobody waits; two quick players press at once, one on B and one on C: one of them
+    waits and the other is sent to it (the cluster's quick tables are one set in Valkey,
+    taken or reserved in one step), never both waiting alone. Three times over."""
+    _a, b, c, _relay_port = three
+
+    async def scenario() -> None:
+        client = Redis.from_url(valkey.url)
+        try:
+            for _ in range(3):
+                lines = [await connect(b.url), await connect(c.url)]
+                await asyncio.gather(*(line.send(p.encode(p.Quick(p.PROTOCOL_VERSION, name)))
+                                       for line, name in zip(lines, ("Hawks", "Bears"),
+                                                             strict=True)))
+                seated = [await receive(line) for line in lines]
+                assert [each["type"] for each in seated] == ["seated", "seated"], seated
+                assert seated[0]["code"] == seated[1]["code"], seated
+                for line in lines:
+                    assert (await receive(line))["type"] == "start"
+                    await line.close()
+                for _ in range(100):  # the next two find nothing left of these
+                    if not await client.exists("sd:quick"):
+                        break
+                    await asyncio.sleep(0.05)
+                assert not await client.exists("sd:quick")
+        finally:
+            await client.aclose()
+
+    run(scenario)
 
 
 def test_a_join_sent_the_moment_a_table_opens_elsewhere_is_seated(

@@ -123,6 +123,7 @@ async def serve(options: argparse.Namespace) -> None:
             shared.append(await valkey_lobby(options.valkey, service))
             relaying = await start_relay(service, options.host, options.relay_port)
             shared.append(await valkey_routes(options, service, relaying))
+            shared.append(await valkey_quick(options.valkey, service))
         restoring = service.restore()
         if restoring is not None:  # a database's answers are awaited
             await restoring
@@ -221,6 +222,20 @@ async def valkey_routes(options: argparse.Namespace, service: TableService,
         raise Refused(str(error)) from error
     service.routes = routes
     return routes
+
+
+async def valkey_quick(url: str, service: TableService) -> Closing:
+    """The quick games waiting on every process, on the Valkey at `url`: a quick player is
+    paired across the cluster (valkey_quick.py)."""
+    from .valkey_fanout import ValkeyUnreachable
+    from .valkey_quick import ValkeyQuick  # only here, as valkey_lobby's
+
+    try:
+        quick = await ValkeyQuick.open(url, service.name, service.pairing.waiting)
+    except ValkeyUnreachable as error:
+        raise Refused(str(error)) from error
+    service.quick = quick
+    return quick
 
 
 class JsonLines(logging.Formatter):

@@ -37,8 +37,8 @@ from ..wire import protocol as p
 from .postman import Postman
 from .stopping import stop
 
-__all__ = ["TICKET_HEADER", "Here", "Relayed", "Routes", "admit_relayed", "hand_over", "holder_of",
-           "relay"]
+__all__ = ["TICKET_HEADER", "Here", "QuickElsewhere", "Relayed", "Routes", "admit_relayed",
+           "hand_over", "holder_of", "relay"]
 
 LOG = logging.getLogger("sudden_death.server")
 
@@ -73,15 +73,27 @@ class Routes(Protocol):
         """What the token stood for, taken out (None: unknown, used or expired)."""
 
 
+class QuickElsewhere(Protocol):
+    """The cluster's waiting quick tables (valkey_quick.py)."""
+
+    async def nearest(self, rating: float) -> str | None:
+        """The relay address of the process whose quick table waiting nearest `rating` is
+        taken for this player; None: host it here."""
+
+    def changed(self) -> None:
+        """This process's waiting quick tables may have changed."""
+
+
 @dataclass(frozen=True)
 class Here:
     """What `holder_of` asks of this process: whether it holds a table (open or ended),
-    whether a quick table of its own waits, the others' waiting quick tables (code, rating;
-    the lobby's copy), and a signed-in player's rating ("" for none)."""
+    whether a quick table of its own waits (or is being hosted), the relay address of the
+    process whose waiting quick table is nearest a rating (valkey_quick.py; None: the player
+    is hosted here), and a signed-in player's rating ("" for none)."""
 
     holds: Callable[[str], bool]
     quick_waits: Callable[[], bool]
-    quick_elsewhere: Callable[[], list[tuple[str, float]]]
+    quick_elsewhere: Callable[[float], Awaitable[str | None]]
     rating: Callable[[str], Awaitable[float]]
 
 
@@ -92,12 +104,9 @@ async def holder_of(greeting: p.ClientMessage, signed: str, routes: Routes,
     table waits here, the process of the waiting one nearest the player's rating, which
     pairs it (or hosts it, should that table be taken meanwhile). None: served here."""
     if isinstance(greeting, p.Quick):
-        waiting = [] if here.quick_waits() else here.quick_elsewhere()
-        if not waiting:
+        if here.quick_waits():
             return None
-        rating = await here.rating(signed)
-        code, _rating = min(waiting, key=lambda entry: abs(entry[1] - rating))
-        return await routes.holder(code)
+        return await here.quick_elsewhere(await here.rating(signed))
     if not isinstance(greeting, (p.Join, p.Resume, p.Watch)):
         return None
     code = greeting.code.strip()

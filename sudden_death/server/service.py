@@ -43,7 +43,7 @@ from .lobby import Lobby
 from .pairing import QuickPairing
 from .postman import Postman
 from .ratings import RatedAccounts
-from .relay import Here, Relayed, Routes, admit_relayed, hand_over, holder_of
+from .relay import Here, QuickElsewhere, Relayed, Routes, admit_relayed, hand_over, holder_of
 from .seats import CLOSE, OTHER, PLAYED, Prepared, Seats, name_seat, sealed_seat
 from .stores import AccountStore, TableStore
 from .tables import HOST_SEAT, Table
@@ -72,6 +72,8 @@ class TableService:
     # In a cluster (--valkey): which process holds which table; a line greeted with a table
     # held elsewhere is relayed there (relay.py). None: every table is here.
     routes: Routes | None = None
+    # ...and the quick games waiting on every process (valkey_quick.py). None: only here.
+    quick: QuickElsewhere | None = None
     postman: Postman = field(init=False)
     addresses: Addresses = field(init=False)  # lines and wrong codes, per address
     desk: AccountDesk = field(init=False)
@@ -97,7 +99,6 @@ class TableService:
                                lobby_changed=self.lobby.changed,
                                messages_per_s=self.limits.messages_per_s)
         self.pairing = QuickPairing(table=lambda code: self.seats.tables.get(code))
-        self.lobby.quick = self.pairing.waiting
         self.seats = Seats(self.postman, self.limits, self.addresses, self.desk.hashing,
                            tell_watchers=self.gallery.tell, lobby_changed=self.lobby.changed,
                            rate=self.desk.rate, forget_watchers=self.gallery.forget,
@@ -190,10 +191,11 @@ class TableService:
         seats = self.seats
         return await holder_of(greeting, signed, self.routes, Here(
             holds=lambda code: code in seats.tables or code in seats.ended,
-            quick_waits=lambda: bool(self.pairing.waiting()),
-            quick_elsewhere=lambda: [entry for listed in self.lobby.elsewhere()
-                                     for entry in listed.quick],
-            rating=self.desk.quick_rating))
+            quick_waits=lambda: bool(self.pairing.hosting or self.pairing.waiting()),
+            quick_elsewhere=self._quick_elsewhere, rating=self.desk.quick_rating))
+
+    async def _quick_elsewhere(self, rating: float) -> str | None:
+        return None if self.quick is None else await self.quick.nearest(rating)
 
     async def _before_a_seat(self, connection: ServerConnection, address: str,
                              bucket: Bucket, relayed: Relayed | None = None,
@@ -237,6 +239,7 @@ class TableService:
             # Its seat is sealed first, so that pairing and seating are one step with no
             # wait between: two players pressing at once can never both open a table.
             secret = Prepared(seat=await asyncio.to_thread(sealed_seat))
+            await self.pairing.settled()  # a quick table being hosted here is joined
             greeting = self.pairing.pair(greeting, rating)
         else:
             secret = await self.seats.password_work(greeting, address)
@@ -247,8 +250,14 @@ class TableService:
             if rating is not None and isinstance(greeting, p.Join):
                 self.pairing.failed(greeting.code, rating)
             raise
-        if rating is not None and team is HOST_SEAT:
-            self.pairing.waits(code, rating)  # waits for the next quick player
+        else:
+            if rating is not None and team is HOST_SEAT:
+                self.pairing.waits(code, rating)  # waits for the next quick player
+        finally:
+            if rating is not None and isinstance(greeting, p.Host):
+                self.pairing.hosted()  # a quick player waiting for it is paired now
+            if rating is not None and self.quick is not None:
+                self.quick.changed()  # the cluster hears of it within a fraction of a second
         self.pairing.seated(code)
         self.seats.sign_seat(code, team, signed)
         return code, team

@@ -1,0 +1,209 @@
+"""Quick games across server processes, on Valkey (issue 62): a quick player who reaches a
+process where no quick table waits is sent to the process where one does, the nearest rating
+first, or waits where it is, and two such players never both wait alone.
+
+One sorted set, `sd:quick`, holds every process's waiting quick tables as `<name>|<code>`,
+scored by the waiting player's rating. A quick player with nothing waiting on its own process
+runs one script (atomic in Valkey): it takes the entry of another live process (its lease,
+`sd:process:<name>`, valkey_routes.py) whose rating is nearest, and answers that process's
+relay address; or, when there is none, it puts a reservation of this process in the set
+(`<name>|~<token>`) and answers nothing, and the player's table is hosted here. A second quick
+player a moment later, on any process, finds that reservation and is sent here, where the
+pairing waits for a quick table being hosted before it pairs (pairing.QuickPairing.settled).
+Why not the lobby's copy of the others' entries: it is up to a second old, and two players
+who came within that second each waited alone.
+
+Each process keeps its own entries true in the background: within SOON_S of a change (read
+from the pairing, never awaited by it), its waiting tables are written, and its taken ones,
+ended ones and reservations (at the first round RESERVED_S after: by then the table hosted
+for one is written in its place) taken out; every RENEW_S all are written again (a restarted
+Valkey is empty). An entry taken by another process's player comes back at the next renewal
+if its table still waits. An entry of a process whose lease has run out (a process lost) is
+skipped and taken out by the script. Valkey away: a quick player is served here (hosted, or
+paired with a table of this process), the log says so once per outage. Only the `valkey_*`
+modules import the client.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import secrets
+import time
+from collections.abc import Callable
+
+from redis.exceptions import RedisError
+
+from .stopping import stop
+from .valkey_fanout import ValkeyUnreachable, outage_client, where
+
+__all__ = ["ValkeyQuick"]
+
+LOG = logging.getLogger("sudden_death.server")
+
+PREFIX = "sd:"
+SOON_S = 0.2  # a change written within this
+RENEW_S = 2.0  # every entry written again this often
+RESERVED_S = SOON_S  # a reservation is taken out at the first round this old
+TIMEOUT_S = 1.0  # a connection or a command that takes longer is an outage
+SCANNED = 200  # entries the script reads at most (waiting quick tables are few)
+OUTAGE_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
+
+# KEYS[1]: the set. ARGV: rating, this process's name, its reservation, the lease prefix.
+# The nearest live entry of another process taken out and its relay address answered, or
+# this process's reservation put in and nothing answered. Entries of dead processes go.
+_NEAREST_OR_RESERVE = """
+local rating = tonumber(ARGV[1])
+local entries = redis.call('ZRANGE', KEYS[1], 0, tonumber(ARGV[5]) - 1, 'WITHSCORES')
+local best, best_apart, best_url
+for i = 1, #entries, 2 do
+  local entry = entries[i]
+  local name = string.match(entry, '^(.-)|')
+  if name ~= nil and name ~= ARGV[2] then
+    local url = redis.call('GET', ARGV[4] .. name)
+    if url then
+      local apart = math.abs(tonumber(entries[i + 1]) - rating)
+      if best == nil or apart < best_apart then
+        best, best_apart, best_url = entry, apart, url
+      end
+    else
+      redis.call('ZREM', KEYS[1], entry)
+    end
+  end
+end
+if best then
+  redis.call('ZREM', KEYS[1], best)
+  return best_url
+end
+redis.call('ZADD', KEYS[1], rating, ARGV[3])
+return false
+"""
+
+
+class ValkeyQuick:
+    """This process's waiting quick tables in Valkey, and the quick players it sends to
+    others; see the module's docstring. `waiting`: this process's waiting quick tables (code,
+    rating), the pairing's. Built with `await ValkeyQuick.open(...)`, let go with `close()`."""
+
+    def __init__(self, url: str, name: str, waiting: Callable[[], list[tuple[str, float]]],
+                 prefix: str = PREFIX) -> None:
+        self.name = name
+        self._waiting = waiting
+        self._key = f"{prefix}quick"
+        self._leases = f"{prefix}process:"
+        self._written: dict[str, float] = {}  # entry: rating, as last written
+        self._reserved: dict[str, float] = {}  # reservations put in, not yet out: when
+        self._renewed = -float("inf")
+        self._wake = asyncio.Event()
+        self._task: asyncio.Task[None] | None = None
+        self._closing = False
+        self._down = False
+        self._client = outage_client(url, TIMEOUT_S)
+        self._script = self._client.register_script(_NEAREST_OR_RESERVE)
+        self._where = where(url)
+
+    @classmethod
+    async def open(cls, url: str, name: str, waiting: Callable[[], list[tuple[str, float]]],
+                   prefix: str = PREFIX) -> ValkeyQuick:
+        """Written once, then kept so in the background; ValkeyUnreachable when Valkey cannot
+        be reached now."""
+        quick = cls(url, name, waiting, prefix)
+        try:
+            await quick._round()
+        except OUTAGE_ERRORS as error:
+            await quick._client.aclose()
+            raise ValkeyUnreachable(f"Valkey at {quick._where} cannot be reached: "
+                                    f"{error or type(error).__name__}") from error
+        quick._task = asyncio.create_task(quick._run(), name="valkey quick")
+        return quick
+
+    async def nearest(self, rating: float) -> str | None:
+        """The relay address of the process whose waiting quick table (or quick player being
+        seated) is nearest `rating`, taken for this player; None: the player's table is
+        hosted here, and the next quick player anywhere is sent here."""
+        reservation = f"{self.name}|~{secrets.token_hex(6)}"
+        try:
+            found = await self._script(keys=[self._key],
+                                       args=[rating, self.name, reservation, self._leases,
+                                             SCANNED])
+        except OUTAGE_ERRORS as error:
+            self._lost(error)
+            return None
+        self._back()
+        if found is None:
+            self._reserved[reservation] = time.monotonic()
+            self._wake.set()  # taken out soon: by then its table is hosted, and written
+            return None
+        return found.decode(errors="replace") if isinstance(found, bytes) else str(found)
+
+    def changed(self) -> None:
+        """This process's waiting quick tables may have changed: written within SOON_S."""
+        self._wake.set()
+
+    async def close(self) -> None:
+        """Stop, and take this process's entries out at once."""
+        self._closing = True
+        if self._task is not None:
+            await stop(self._task)
+            self._task = None
+        ours = [*self._written, *self._reserved]
+        if ours:
+            with contextlib.suppress(*OUTAGE_ERRORS):
+                await self._client.zrem(self._key, *ours)
+        await self._client.aclose()
+
+    # Inside.
+
+    async def _run(self) -> None:
+        while not self._closing:
+            with contextlib.suppress(asyncio.TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), RENEW_S)
+            self._wake.clear()
+            await asyncio.sleep(SOON_S)
+            try:
+                await self._round()
+            except OUTAGE_ERRORS as error:
+                self._lost(error)
+                self._written.clear()  # all written again once back
+            else:
+                self._back()
+
+    async def _round(self) -> None:
+        """This process's waiting tables written (all of them when due for renewal), the
+        others of its entries and its reservations taken out."""
+        wanted = {f"{self.name}|{code}": rating for code, rating in self._waiting()}
+        now = time.monotonic()
+        renew = now - self._renewed >= RENEW_S
+        new = wanted if renew else {entry: rating for entry, rating in wanted.items()
+                                    if self._written.get(entry) != rating}
+        gone = [entry for entry in self._written if entry not in wanted]
+        reserved = [entry for entry, made in self._reserved.items()
+                    if now - made >= RESERVED_S]
+        if not (new or gone or reserved):
+            self._renewed = now if renew else self._renewed
+            return
+        async with self._client.pipeline(transaction=False) as pipe:
+            if new:
+                pipe.zadd(self._key, new)
+            if gone or reserved:
+                pipe.zrem(self._key, *gone, *reserved)
+            await pipe.execute()
+        if renew:
+            self._renewed = now
+        self._written = wanted
+        for entry in reserved:
+            del self._reserved[entry]
+
+    def _lost(self, error: BaseException) -> None:
+        if not self._down:
+            self._down = True
+            LOG.warning("Valkey at %s cannot be reached (%s): quick players are paired on "
+                        "this process only until it is back", self._where,
+                        error or type(error).__name__)
+
+    def _back(self) -> None:
+        if self._down:
+            self._down = False
+            LOG.info("Valkey at %s is reached again: quick players are paired across the "
+                     "processes again", self._where)
