@@ -38,7 +38,8 @@ LATE_IMPORTS = {
     ("sudden_death.server.__main__", "valkey_lobby"):
         "redis-py is the server extra's: only --valkey needs it, a player installs none",
     ("sudden_death.server.__main__", "valkey_routes"): "the same, for the tables' routes",
-    ("sudden_death.server.__main__", "valkey_fanout"): "the same, for its ValkeyUnreachable",
+    ("sudden_death.server.__main__", "valkey_fanout"):
+        "the same, for its ValkeyUnreachable and the lobby's chat",
 }
 
 

@@ -97,14 +97,16 @@ def test_the_lobby_of_one_process_lists_the_others_and_outlives_valkey(tmp_path:
     for log in (log_a, log_b):
         assert "Traceback" not in log, log
         # Said once when lost and once when back, by each part that uses Valkey: the lobby,
-        # and the routes to the other processes' tables.
+        # its chat, and the routes to the other processes' tables.
         for words in ("the lobby lists this process's tables only",
                       "the lobby lists the other processes' tables again",
+                      "messages for the other server processes are dropped until it is back",
+                      "its subscriptions are taken up again",
                       "the tables of the other server processes cannot be reached",
                       "the other processes' tables are reached again"):
             assert sum(words in line for line in log.splitlines()) == 1, log
-        assert sum("cannot be reached" in line for line in log.splitlines()) == 2, log
-        assert sum("is reached again" in line for line in log.splitlines()) == 2, log
+        assert sum("cannot be reached" in line for line in log.splitlines()) == 3, log
+        assert sum("is reached again" in line for line in log.splitlines()) == 3, log
 
 
 def test_a_valkey_that_cannot_be_reached_at_start_is_one_line() -> None:

@@ -4,8 +4,10 @@ Its first line on standard output is `{"listening": "ws://HOST:PORT"}`, so a scr
 starts it with `--port 0` learns the port it got. With `--postgres URL` the tables and the
 players' accounts are kept in PostgreSQL (postgres_tables.py, postgres_accounts.py), imported
 only then: psycopg is the `server` extra's, and a player's game, or a server on SQLite, starts
-without it. With `--valkey URL` the lobby lists every process's tables on that Valkey
-(valkey_lobby.py), imported only then for the same reason (redis-py is the `server` extra's).
+without it. With `--valkey URL` the lobby lists every process's tables and players on that
+Valkey (valkey_lobby.py), its chat crosses the processes on Valkey's pub/sub (valkey_fanout.py)
+and a line greeted with another process's table is relayed there (valkey_routes.py, relay.py):
+each imported only then for the same reason (redis-py is the `server` extra's).
 """
 
 from __future__ import annotations
@@ -57,7 +59,8 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                              "needs pip install 'sudden-death[server]')")
     parser.add_argument("--valkey", default=None, metavar="URL",
                         help="one of many server processes sharing this Valkey (or Redis): the "
-                             "lobby lists every process's tables, and a line that joins, "
+                             "lobby lists every process's tables and players and carries "
+                             "their chat, and a line that joins, "
                              "resumes or watches a table another process holds is relayed "
                              "there (redis://HOST:PORT/DB; each process needs its own --name, "
                              "and with --postgres they share the tables' codes; needs pip "
@@ -121,6 +124,7 @@ async def serve(options: argparse.Namespace) -> None:
     try:
         if options.valkey is not None:
             shared.append(await valkey_lobby(options.valkey, service))
+            shared.append(await valkey_chat(options.valkey, service))
             relaying = await start_relay(service, options.host, options.relay_port)
             shared.append(await valkey_routes(options, service, relaying))
             shared.append(await valkey_quick(options.valkey, service))
@@ -181,7 +185,8 @@ async def postgres_accounts(url: str) -> AccountStore:
 
 
 class Closing(Protocol):
-    """What the server lets go of when it stops (the shared lobby), without importing it."""
+    """What the server lets go of when it stops (the shared lobby, its chat, the routes),
+    without importing them."""
 
     async def close(self) -> None: ...
 
@@ -201,6 +206,20 @@ async def valkey_lobby(url: str, service: TableService) -> Closing:
         raise Refused(str(error)) from error
     lobby.elsewhere, lobby.shared = shared.others, shared.changed
     return shared
+
+
+async def valkey_chat(url: str, service: TableService) -> Closing:
+    """The lobby's chat on the Valkey at `url`: said on one process, heard in every process's
+    lobby (its lists stay each process's own). Refused (one line) when Valkey cannot be
+    reached at start; later outages keep the chat to this process's lines (valkey_fanout.py)."""
+    from .valkey_fanout import ValkeyFanOut, ValkeyUnreachable  # only here, as valkey_lobby's
+
+    try:
+        chat = await ValkeyFanOut.open(url, service.postman.send_frame)
+    except ValkeyUnreachable as error:
+        raise Refused(str(error)) from error
+    service.lobby.chat_fanout = chat
+    return chat
 
 
 async def valkey_routes(options: argparse.Namespace, service: TableService,

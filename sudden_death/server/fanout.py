@@ -1,9 +1,10 @@
 """The fan-out seam: a message for everyone on a topic, not for one line.
 
-Topics are the lobby's listeners (`LOBBY`) and each table's spectators (`watch_topic(code)`): the
-roles publish there and never loop over other roles' lines. Today's implementation is
-`LocalFanOut`, in this process; a cluster's (Valkey pub/sub, a later issue) publishes through
-the engine and delivers to the lines each process holds, under the same contract, which
+Topics are the lobby's listeners (`LOBBY`, its lists; `LOBBY_CHAT`, its chat) and each table's
+spectators (`watch_topic(code)`): the roles publish there and never loop over other roles'
+lines. `LocalFanOut` is the one in this process; a cluster's (Valkey pub/sub,
+valkey_fanout.py: today the lobby's chat only) publishes through the engine and delivers to
+the lines each process holds, under the same contract, which
 tests/test_contract_fanout.py states: per topic, messages arrive in the order published;
 a line hears a topic only while subscribed; `but` (the sender) never hears its own; nothing is
 delivered, encoded or kept for a topic nobody subscribed to. It never decides who may
@@ -18,6 +19,9 @@ from typing import Any, Protocol
 from ..wire import protocol as p
 
 LOBBY = "lobby"
+# The lobby's chat, apart from its lists: in a cluster the chat crosses processes, where each
+# process tells its own lines its own list (sent across, every list would come twice).
+LOBBY_CHAT = "lobby-chat"
 
 
 def watch_topic(code: str) -> str:

@@ -1,7 +1,8 @@
 """The lobby across server processes on one Valkey (issue 62, `--valkey URL`): each process
 writes its own lobby entries (`lobby.Listed`: its public tables waiting, its games played, its
-totals) under a key of its own, `sd:lobby:<name>`, that expires TTL_MS after each write, and
-reads every other live process's into a cached copy the lobby merges into its list.
+totals, its quick tables waiting, its signed-in players in the lobby) under a key of its own,
+`sd:lobby:<name>`, that expires TTL_MS after each write, and reads every other live process's
+into a cached copy the lobby merges into its list.
 
 Why a key a process with an expiry rather than pub/sub: a process that dies, or loses Valkey,
 drops out of the others' lobbies by itself within TTL_MS, and a process that starts reads the
@@ -14,8 +15,10 @@ change (at most every SOON_S) and at least every EVERY_S, and reads the others' 
 every EVERY_S, then tells the lobby (its news throttle applies) when what it read changed.
 A copy read is trusted for TTL_MS only, so a reader cut off from Valkey also forgets it. Valkey
 down: the lobby lists this process's own tables, the log says so once per outage and once when
-it is back, never with a traceback. Joining or watching a table of another process is not here
-(a later piece of issue 62).
+it is back, never with a traceback. Entries a process of another version wrote that this one
+cannot read (a field it does not know) are left out of its list. The lobby's chat crosses on
+Valkey's pub/sub instead (valkey_fanout.py: a message, not a state to read again), and a line
+that joins or watches another process's table is relayed there (relay.py, valkey_routes.py).
 """
 
 from __future__ import annotations
