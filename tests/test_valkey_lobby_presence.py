@@ -62,7 +62,7 @@ def test_the_merge_lists_a_player_on_two_processes_once_and_caps_the_union() -> 
 
 
 def test_an_older_processs_entries_without_here_still_read() -> None:
-    old = b'{"tables":[],"games":[],"open":2,"playing":1,"quick":[]}'
+    old = b'{"tables":[],"games":[],"open":2,"playing":1}'
     assert msgspec.json.decode(old, type=Listed) == Listed(open=2, playing=1)
 
 

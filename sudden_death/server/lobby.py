@@ -43,10 +43,6 @@ class Listed(msgspec.Struct, forbid_unknown_fields=True):
     games: list[p.GamePlayed] = []
     open: int = 0
     playing: int = 0
-    # Its quick games' tables waiting for a player: code and the waiting player's rating,
-    # the longest waiting first (capped): where another process sends a quick player it
-    # cannot pair itself (service.py, `_elsewhere`). Never listed to a line.
-    quick: list[tuple[str, float]] = []
     # The players signed in in its lobby (`present`). Last, with a default: an older
     # process's entries, which lack it, still decode here.
     here: list[str] = []
@@ -106,7 +102,6 @@ class Lobby:
     watching: Callable[[str], int]
     elsewhere: Callable[[], Iterable[Listed]] = _nothing_elsewhere
     shared: Callable[[], None] = _not_shared
-    quick: Callable[[], list[tuple[str, float]]] = list  # this process's waiting quick tables
     every_s: float = 1.0  # the lobby hears its changes at most this often
     lines: dict[ServerConnection, str] = field(default_factory=dict)  # line: name, or ""
     sent: float = -math.inf  # when it last heard them (monotonic)
@@ -187,8 +182,7 @@ class Lobby:
                 if len(tables) < p.MAX_LISTED_TABLES:
                     tables.append(p.OpenTable(table.code, table.seats[HOST_SEAT].name,
                                               table.best_of))
-        return Listed(tables, games, open_count, playing, self.quick()[:p.MAX_LISTED_TABLES],
-                      present(self.lines.values()))
+        return Listed(tables, games, open_count, playing, present(self.lines.values()))
 
     def changed(self) -> None:
         """Tell the lobby, at most once every `every_s`: a busy server's changes are

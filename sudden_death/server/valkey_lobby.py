@@ -1,6 +1,6 @@
 """The lobby across server processes on one Valkey (issue 62, `--valkey URL`): each process
 writes its own lobby entries (`lobby.Listed`: its public tables waiting, its games played, its
-totals, its quick tables waiting, its signed-in players in the lobby) under a key of its own,
+totals, its signed-in players in the lobby) under a key of its own,
 `sd:lobby:<name>`, that expires TTL_MS after each write, and reads every other live process's
 into a cached copy the lobby merges into its list.
 
