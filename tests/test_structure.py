@@ -39,6 +39,7 @@ LATE_IMPORTS = {
         "redis-py is the server extra's: only --valkey needs it, a player installs none",
     ("sudden_death.server.__main__", "valkey_routes"): "the same, for the tables' routes",
     ("sudden_death.server.__main__", "valkey_quick"): "the same, for the quick games",
+    ("sudden_death.server.__main__", "valkey_tally"): "the same, for the limits' counts",
     ("sudden_death.server.__main__", "valkey_fanout"):
         "the same, for its ValkeyUnreachable and the lobby's chat",
 }
@@ -306,11 +307,13 @@ def test_only_the_postgres_path_imports_psycopg() -> None:
 # Only the table server's --valkey path (many processes, issue 62) may load the Valkey client,
 # redis-py (the `server` extra's): a player's game, and a server alone, never need it.
 VALKEY_MODULES = {"sudden_death.server.valkey_fanout", "sudden_death.server.valkey_lobby",
-                  "sudden_death.server.valkey_routes", "sudden_death.server.valkey_quick"}
+                  "sudden_death.server.valkey_routes", "sudden_death.server.valkey_quick",
+                  "sudden_death.server.valkey_tally"}
 # Where that path begins: imported inside the functions that run only with --valkey.
 VALKEY_ENTRIES = {("sudden_death.server.__main__", "valkey_lobby"),
                   ("sudden_death.server.__main__", "valkey_routes"),
                   ("sudden_death.server.__main__", "valkey_quick"),
+                  ("sudden_death.server.__main__", "valkey_tally"),
                   ("sudden_death.server.__main__", "valkey_fanout")}
 
 

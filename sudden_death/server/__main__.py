@@ -128,6 +128,7 @@ async def serve(options: argparse.Namespace) -> None:
             relaying = await start_relay(service, options.host, options.relay_port)
             shared.append(await valkey_routes(options, service, relaying))
             shared.append(await valkey_quick(options.valkey, service))
+            shared.append(await valkey_tally(options.valkey, service))
         restoring = service.restore()
         if restoring is not None:  # a database's answers are awaited
             await restoring
@@ -255,6 +256,21 @@ async def valkey_quick(url: str, service: TableService) -> Closing:
         raise Refused(str(error)) from error
     service.quick = quick
     return quick
+
+
+async def valkey_tally(url: str, service: TableService) -> Closing:
+    """The limits counted across the cluster, on the Valkey at `url`: a client meets the same
+    per-address limits, and a name the same limit on tries, whichever process it reaches."""
+    from .valkey_fanout import ValkeyUnreachable
+    from .valkey_tally import ValkeyTally  # only here, as valkey_lobby's
+
+    try:
+        tally = await ValkeyTally.open(url, service.name)
+    except ValkeyUnreachable as error:
+        raise Refused(str(error)) from error
+    service.addresses.tally = tally
+    service.desk.share(tally)
+    return tally
 
 
 class JsonLines(logging.Formatter):

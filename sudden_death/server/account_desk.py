@@ -28,6 +28,7 @@ from .ratings import START
 from .sign_ins import SignIns
 from .stores import AccountStore
 from .tables import Table
+from .tally import Tally
 
 LOG = logging.getLogger("sudden_death.server")
 
@@ -44,8 +45,8 @@ class AccountDesk:
     rating: set[asyncio.Future[object]] = field(default_factory=set)  # games being rated
 
     def __post_init__(self) -> None:
-        self.account_tries = Addresses(self.limits)
-        self.name_tries = Addresses(self.limits)
+        self.account_tries = Addresses(self.limits, kind="account")
+        self.name_tries = Addresses(self.limits, kind="name")
         self.sign_ins = SignIns(self.account_tries, self.name_tries)
         self.hashing = Hashing(self.limits)
         self.token_checks = Hashing(self.limits, what="sign-in tokens")
@@ -54,6 +55,10 @@ class AccountDesk:
         self.store.close()
         self.hashing.close()
         self.token_checks.close()
+
+    def share(self, tally: Tally) -> None:
+        """Its tries counted across a cluster's processes too (valkey_tally.py)."""
+        self.account_tries.tally = self.name_tries.tally = tally
 
     async def work(self, message: p.SignUp | p.SignIn, address: str) -> p.SignedIn | p.Refused:
         """A sign-up or sign-in, its slow hash on the hashing threads (hashing.py), its try
@@ -64,11 +69,11 @@ class AccountDesk:
         name = skeletons(message.name)[1]  # look-alikes of a name are counted as the name
         token = isinstance(message, p.SignIn) and bool(message.token)
         if isinstance(message, p.SignUp):
-            wait = self.account_tries.blocked_for(address)
+            wait = await self.account_tries.waiting(address)
             if wait <= 0:
                 self.account_tries.failed(address)  # a sign-up costs a slow hash: counted
         else:
-            wait = self.sign_ins.ask(name, address, token=token)
+            wait = await self.sign_ins.ask(name, address, token=token)
         if wait > 0:
             return p.Refused(p.SLOW_DOWN, f"too many tries; wait {math.ceil(wait)} seconds")
         try:

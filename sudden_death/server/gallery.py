@@ -56,7 +56,7 @@ class Gallery:
                     signed_as: str, bucket: Bucket) -> None:
         """A spectator: the game as both seats hear it, from its start (or from `step`), and
         nothing it could act on. A wrong code counts against the address, as a join's does."""
-        wait = self.addresses.blocked_for(address)
+        wait = await self.addresses.waiting(address)
         if wait > 0:
             raise slow_down(wait)
         table = self.table(message.code.strip())

@@ -4,6 +4,8 @@ hold, how many wrong codes it may try, and how much unread data it may leave que
 A server strangers can reach meets floods, guessers and clients that never read. Each limit
 here is one of those defences, checked in the service before any table is touched; every
 refusal is said to the client in words (a `Refused` with its code), never a silent close.
+In a cluster, each limit also counts what the other processes counted for the same address or
+name (a `Tally`: tally.py, valkey_tally.py), so a client meets it whichever process it reaches.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ import time
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
+
+from .tally import NoTally, Tally
 
 SWEEP_AT = 10_000  # addresses with recent failures kept before the stale ones are swept
 
@@ -85,13 +89,64 @@ class Bucket:
 
 @dataclass
 class Addresses:
-    """Per client address: its open lines, and its recent failed tries (a code guesser's)."""
+    """Per client address: its open lines, and its recent failed tries (a code guesser's).
+    The `async` checks add the other processes' counts (`tally`; none on a process alone);
+    `kind` names its tries there, apart from another book's (a name's, a sign-in's)."""
 
     limits: Limits
     clock: Callable[[], float] = time.monotonic
     lines: dict[str, int] = field(default_factory=dict)
     failures: dict[str, deque[float]] = field(default_factory=dict)
     arrivals: dict[str, Bucket] = field(default_factory=dict)
+    arrived: dict[str, deque[float]] = field(default_factory=dict)  # in a cluster: when
+    tally: Tally = field(default_factory=NoTally)
+    kind: str = "fail"
+
+    async def arriving(self, address: str) -> bool:
+        """`arrive`; in a cluster, also fewer than `connect_burst` new lines from `address`
+        let in by all the processes within the time a burst takes to refill (so the
+        sustained rate is the cluster's `connects_per_s`, not each process's)."""
+        limits = self.limits
+        window = limits.connect_burst / limits.connects_per_s
+        elsewhere = await self.tally.ages("arrive", address, window)
+        now = self.clock()
+        if elsewhere:
+            mine = sum(1 for at in self.arrived.get(address, ()) if now - at < window)
+            if mine + len(elsewhere) >= limits.connect_burst:
+                return False
+        if not self.arrive(address):
+            return False
+        if not isinstance(self.tally, NoTally):
+            if len(self.arrived) > SWEEP_AT:  # forget the addresses quiet for a window
+                self.arrived = {where: times for where, times in self.arrived.items()
+                                if now - times[-1] < window}
+            self.arrived.setdefault(address, deque(maxlen=limits.connect_burst)).append(now)
+            self.tally.add("arrive", address)
+        return True
+
+    async def opening(self, address: str) -> bool:
+        """`open`, with the other processes' lines from `address` counted too."""
+        if not self.open(address, await self.tally.elsewhere("lines", address)):
+            return False
+        self.tally.gauge("lines", address, self.lines[address])
+        return True
+
+    def closing(self, address: str) -> None:
+        """`close` of a line `opening` counted."""
+        self.close(address)
+        self.tally.gauge("lines", address, self.lines.get(address, 0))
+
+    async def waiting(self, address: str) -> float:
+        """`blocked_for`, with the other processes' tries from `address` counted too."""
+        window = self.limits.tries_window_s
+        elsewhere = await self.tally.ages(self.kind, address, window)
+        if not elsewhere:
+            return self.blocked_for(address)
+        now = self.clock()
+        ages = sorted([*(now - at for at in self.failures.get(address, ())
+                         if now - at < window), *elsewhere], reverse=True)  # oldest first
+        over = len(ages) - self.limits.failed_tries
+        return 0.0 if over < 0 else max(0.0, window - ages[over])
 
     def arrive(self, address: str) -> bool:
         """A new line from `address` asks in; False when it comes faster than
@@ -105,10 +160,10 @@ class Addresses:
                                                       self.limits.connect_burst, self.clock)
         return bucket.take()
 
-    def open(self, address: str) -> bool:
+    def open(self, address: str, elsewhere: int = 0) -> bool:
         """Count a new line from `address`; False (and not counted) over the limit."""
         count = self.lines.get(address, 0)
-        if count >= self.limits.per_address:
+        if count + elsewhere >= self.limits.per_address:
             return False
         self.lines[address] = count + 1
         return True
@@ -123,6 +178,7 @@ class Addresses:
     def failed(self, address: str) -> None:
         now = self.clock()
         self.failures.setdefault(address, deque()).append(now)
+        self.tally.add(self.kind, address)
         if len(self.failures) > SWEEP_AT:  # many addresses trying: forget the stale ones
             window = self.limits.tries_window_s
             for stale in [where for where, tries in self.failures.items()
@@ -134,6 +190,7 @@ class Addresses:
         tries = self.failures.get(address)
         if tries:
             tries.pop()
+            self.tally.take_back(self.kind, address)
             if not tries:
                 del self.failures[address]
 

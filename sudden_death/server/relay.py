@@ -93,7 +93,7 @@ class Here:
 
     holds: Callable[[str], bool]
     quick_waits: Callable[[], bool]
-    quick_elsewhere: Callable[[float], Awaitable[str | None]]
+    quick_elsewhere: Callable[[float], Awaitable[str | None]] | None  # None: quick games here
     rating: Callable[[str], Awaitable[float]]
 
 
@@ -104,7 +104,7 @@ async def holder_of(greeting: p.ClientMessage, signed: str, routes: Routes,
     table waits here, the process of the waiting one nearest the player's rating, which
     pairs it (or hosts it, should that table be taken meanwhile). None: served here."""
     if isinstance(greeting, p.Quick):
-        if here.quick_waits():
+        if here.quick_waits() or here.quick_elsewhere is None:
             return None
         return await here.quick_elsewhere(await here.rating(signed))
     if not isinstance(greeting, (p.Join, p.Resume, p.Watch)):

@@ -161,7 +161,7 @@ class Seats:
                     if password else ""
                 return Prepared(seat=await asyncio.to_thread(sealed_seat), lock=locked)
             if isinstance(message, p.Join):
-                if self.addresses.blocked_for(address) > 0:
+                if await self.addresses.waiting(address) > 0:
                     return Prepared(unlocked=False)  # refused in _greet without a hash
                 table = self.tables.get(message.code.strip())
                 kept = "" if table is None else table.lock
@@ -183,7 +183,7 @@ class Seats:
         """Seat the greeting's sender; a wrong code, token or password counts against its
         address, and an address with too many of them lately is not heard: no join at all,
         and only a resume with its seat's true token (a player whose line dropped)."""
-        wait = self.addresses.blocked_for(address)
+        wait = await self.addresses.waiting(address)
         if wait > 0 and isinstance(message, p.Join):
             raise slow_down(wait)
         if isinstance(message, p.Host) and not message.computer:

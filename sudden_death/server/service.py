@@ -130,10 +130,10 @@ class TableService:
         store whose answers are awaited, once the awaitable it returns completes."""
         return self.seats.restore()
 
-    def admit(self, connection: ServerConnection, request: Request) -> Response | None:
+    async def admit(self, connection: ServerConnection, request: Request) -> Response | None:
         """Before the handshake: a client opening lines faster than `connects_per_s` (after
         its burst) is answered 429 at once, before it costs a handshake or a greeting."""
-        if self.addresses.arrive(peer(connection)):
+        if await self.addresses.arriving(peer(connection)):
             return None
         return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
                                   "Too many new connections from your address; wait a moment.\n")
@@ -141,15 +141,16 @@ class TableService:
     async def handle(self, connection: ServerConnection) -> None:
         """One connection: a greeting (host, join or resume), then that seat's actions until
         it goes. Too many lines from its address, a greeting that does not come, a flood or a
-        string of wrong codes end it, each with a refusal in words."""
+        string of wrong codes end it, each with a refusal in words. A relayed line's is
+        counted by the process the client reached (relay.py), not here again."""
         limits, address = self.limits, peer(connection)
-        if not self.addresses.open(address):
+        relayed: Relayed | None = getattr(connection, "relayed", None)
+        if relayed is None and not await self.addresses.opening(address):
             self.postman.send(connection, p.Refused(
                 p.BUSY, f"at most {limits.per_address} connections from one address", True))
             return
         bucket = Bucket(limits.messages_per_s, limits.burst)
         bound_kernel_queue(connection, limits.send_queue_bytes)
-        relayed: Relayed | None = getattr(connection, "relayed", None)
         try:
             signed, typed, greeting = await self._before_a_seat(connection, address, bucket,
                                                                 relayed)
@@ -178,7 +179,8 @@ class TableService:
         except (TimeoutError, asyncio.TimeoutError, ConnectionClosed):
             pass
         finally:
-            self.addresses.close(address)
+            if relayed is None:
+                self.addresses.closing(address)
             self.lobby.leave(connection)
             self.gallery.unwatch(connection)
             self.seats.gone(connection)
@@ -192,10 +194,8 @@ class TableService:
         return await holder_of(greeting, signed, self.routes, Here(
             holds=lambda code: code in seats.tables or code in seats.ended,
             quick_waits=lambda: bool(self.pairing.hosting or self.pairing.waiting()),
-            quick_elsewhere=self._quick_elsewhere, rating=self.desk.quick_rating))
-
-    async def _quick_elsewhere(self, rating: float) -> str | None:
-        return None if self.quick is None else await self.quick.nearest(rating)
+            quick_elsewhere=None if self.quick is None else self.quick.nearest,
+            rating=self.desk.quick_rating))
 
     async def _before_a_seat(self, connection: ServerConnection, address: str,
                              bucket: Bucket, relayed: Relayed | None = None,

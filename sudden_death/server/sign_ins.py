@@ -46,13 +46,13 @@ class SignIns:
         """Whether `address` has signed in to (or signed up) `name` before."""
         return address in self.known.get(name, ())
 
-    def ask(self, name: str, address: str, *, token: bool = False) -> float:
+    async def ask(self, name: str, address: str, *, token: bool = False) -> float:
         """A try at `name` from `address`, counted now: 0, or how long it must wait first
         (and then it is not counted). `name` is the name's key (`wire/names.py` `alike`)."""
-        wait = self.addresses.blocked_for(address)
+        wait = await self.addresses.waiting(address)
         stranger = not token and not self.usual(name, address)
         if stranger:
-            wait = max(wait, self.names.blocked_for(name))
+            wait = max(wait, await self.names.waiting(name))
         if wait > 0:
             return wait
         self.addresses.failed(address)
