@@ -238,7 +238,8 @@ def test_a_guesser_meets_one_limit_on_two_real_processes(two: tuple[Running, Run
                     await line.send(p.encode(p.Join(p.PROTOCOL_VERSION, "000000", "Bears")))
                     refused = await receive(line)
                     assert refused["code"] == p.SLOW_DOWN, refused
-        finally:
+        finally:  # the next test's servers share this Valkey: its tries are not theirs
+            await client.delete("sd:limit:fail:127.0.0.1")
             await client.aclose()
 
     run(scenario)
@@ -247,7 +248,7 @@ def test_a_guesser_meets_one_limit_on_two_real_processes(two: tuple[Running, Run
 
 
 def test_new_lines_from_one_address_meet_one_burst_on_two_real_processes(
-        two: tuple[Running, Running]) -> None:
+        two: tuple[Running, Running], valkey: ValkeyServer) -> None:
     """The connect burst is the cluster's, not each process's: past it, 429 on either (each
     line closed at once: the lines open at a time are another limit)."""
     a, b = two
@@ -261,5 +262,8 @@ def test_new_lines_from_one_address_meet_one_burst_on_two_real_processes(
             with pytest.raises(InvalidStatus) as refused:
                 await connect(server.url)
             assert refused.value.response.status_code == 429
+        client = Redis.from_url(valkey.url)  # the next test's servers share this Valkey
+        await client.delete("sd:limit:arrive:127.0.0.1")
+        await client.aclose()
 
     run(scenario)
