@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import secrets
+import socket
 import sys
 import time
 from collections.abc import Callable, Coroutine, Iterator
@@ -267,3 +268,59 @@ def test_new_lines_from_one_address_meet_one_burst_on_two_real_processes(
         await client.aclose()
 
     run(scenario)
+
+
+def test_connections_in_their_handshake_meet_one_limit_on_two_real_processes(
+        two: tuple[Running, Running], valkey: ValkeyServer) -> None:
+    """Raw TCP connections that never begin a handshake count for the whole cluster: with
+    one address's lines all held by one process (and the one let through to hear `busy`),
+    the other closes the next at once; closing some frees places on either."""
+    a, b = two
+    limit = Limits().per_address
+    gauge = "sd:limit:lines:127.0.0.1"
+
+    def score(found: float | None) -> int:
+        return int(found or 0)
+
+    async def raw(server: Running) -> socket.socket:
+        line = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+        line.setblocking(False)
+        host, port = server.url.rsplit("/", 1)[1].rsplit(":", 1)
+        await asyncio.get_running_loop().sock_connect(line, (host, int(port)))
+        return line
+
+    async def closed_within(line: socket.socket, seconds: float) -> bool:
+        try:
+            found = await asyncio.wait_for(asyncio.get_running_loop().sock_recv(line, 1),
+                                           seconds)
+        except (asyncio.TimeoutError, TimeoutError):
+            return False
+        except ConnectionResetError:
+            return True
+        return found == b""
+
+    async def scenario() -> None:
+        client = Redis.from_url(valkey.url)
+        held: list[socket.socket] = []
+        try:
+            for _ in range(limit + 1):
+                held.append(await raw(a))
+            await until(lambda: _true(client.zscore(gauge, "a"), limit + 1, score))
+            for server in (b, a):
+                extra = await raw(server)
+                held.append(extra)
+                assert await closed_within(extra, 3)
+            for line in held[:2]:
+                line.close()
+            await until(lambda: _true(client.zscore(gauge, "a"), limit - 1, score))
+            again = await raw(b)
+            held.append(again)
+            assert not await closed_within(again, 0.5)
+        finally:
+            for line in held:
+                line.close()
+            await client.aclose()
+
+    run(scenario)
+    for server in two:
+        assert "Traceback" not in server.stopped()

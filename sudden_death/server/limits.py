@@ -10,6 +10,7 @@ name (a `Tally`: tally.py, valkey_tally.py), so a client meets it whichever proc
 
 from __future__ import annotations
 
+import enum
 import time
 from collections import deque
 from collections.abc import Callable
@@ -18,6 +19,15 @@ from dataclasses import dataclass, field
 from .tally import NoTally, Tally
 
 SWEEP_AT = 10_000  # addresses with recent failures kept before the stale ones are swept
+SAID_EVERY_S = 60.0  # an address shut out is logged at most this often
+
+
+class Place(enum.Enum):
+    """Where a new TCP connection stands among its address's lines (`Addresses.accept`)."""
+
+    IN = "in"  # within `per_address`: served
+    TOLD = "told"  # the one line past it: let through its handshake only to hear `busy`
+    OUT = "out"  # past that: closed at once, before anything is read, and not counted
 
 
 @dataclass(frozen=True)
@@ -101,6 +111,7 @@ class Addresses:
     arrived: dict[str, deque[float]] = field(default_factory=dict)  # in a cluster: when
     tally: Tally = field(default_factory=NoTally)
     kind: str = "fail"
+    said: dict[str, float] = field(default_factory=dict)  # when an address shut out was logged
 
     async def arriving(self, address: str) -> bool:
         """`arrive`; in a cluster, also fewer than `connect_burst` new lines from `address`
@@ -131,8 +142,50 @@ class Addresses:
         self.tally.gauge("lines", address, self.lines[address])
         return True
 
+    def accept(self, address: str) -> tuple[Place, int]:
+        """A TCP connection from `address`, just accepted: its place, and the lines this
+        process already counted for it. Counted from now until `closing` (unless OUT), so
+        the lines still in their handshake count too: 2,000 of them from one address were
+        once all accepted, and a step elsewhere waited behind them. This is the only count
+        of a client's line (`opening` is not called for it again), so none is counted twice.
+        One line past `per_address` is let through to hear `busy` in words (a player's game
+        says why); past that one, the address gets nothing but a closed connection."""
+        before = self.lines.get(address, 0)
+        place = self.place(before)
+        if place is not Place.OUT:
+            self.lines[address] = before + 1
+            self.tally.gauge("lines", address, before + 1)
+        return place, before
+
+    async def recount(self, address: str, before: int) -> Place:
+        """In a cluster, an accepted line's place once the other processes' lines from
+        `address` are added to the `before` this process counted (`accept`)."""
+        return self.place(before + await self.tally.elsewhere("lines", address))
+
+    def place(self, before: int) -> Place:
+        """The place of a line with `before` lines from its address already open."""
+        over = before - self.limits.per_address
+        return Place.IN if over < 0 else Place.TOLD if over == 0 else Place.OUT
+
+    @property
+    def shared(self) -> bool:
+        """Whether other processes count for the same addresses (a cluster's tally)."""
+        return not isinstance(self.tally, NoTally)
+
+    def first_said(self, address: str) -> bool:
+        """Whether `address` being shut out should be logged now: at most once a minute
+        each, so a flood of connections is one line in the log, not thousands."""
+        now, said = self.clock(), self.said.get(address)
+        if said is not None and now - said < SAID_EVERY_S:
+            return False
+        if len(self.said) > SWEEP_AT:
+            self.said = {where: at for where, at in self.said.items()
+                         if now - at < SAID_EVERY_S}
+        self.said[address] = now
+        return True
+
     def closing(self, address: str) -> None:
-        """`close` of a line `opening` counted."""
+        """`close` of a line `opening` or `accept` counted."""
         self.close(address)
         self.tally.gauge("lines", address, self.lines.get(address, 0))
 

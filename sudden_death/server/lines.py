@@ -1,29 +1,52 @@
-"""A client's line as the server handles it: its address, its send buffer, a `leave` seen
+"""A client's line as the server handles it: its address (an IPv6 client's /64), its count
+against its address's lines from the moment it is accepted, its send buffer, a `leave` seen
 without decoding the rest, a close that is heard, and nothing left for the garbage collector
-once it is closed. No game logic and no state: the roles call these on the lines they hold."""
+once it is closed. No game logic: the roles call these on the lines they hold."""
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
+import ipaddress
+import logging
 import socket
-from typing import Any
+from typing import Any, ClassVar, cast
 
 from websockets.asyncio.connection import Connection
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
 
 from ..wire import protocol as p
+from .limits import Addresses, Place
+
+LOG = logging.getLogger("sudden_death.server")
 
 
 def peer(line: ServerConnection) -> str:
-    """The client's address (its IP), which the per-address limits count; for a line another
-    server process relays (relay.py), the address that process was reached from."""
+    """The client's address as the per-address limits count it (`grouped`); for a line
+    another server process relays (relay.py), the one that process was reached from."""
     relayed = getattr(line, "relayed", None)
     if relayed is not None:
         return str(relayed.address)
     remote = line.remote_address
-    return str(remote[0]) if remote else "unknown"
+    return grouped(str(remote[0])) if remote else "unknown"
+
+
+def grouped(address: str) -> str:
+    """What the per-address limits count `address` as: an IPv6 address's /64 ("2001:db8::/64"),
+    since a home or a server is given a whole /64 and a client could take a new address of it
+    for every line; an IPv4 address as it is, and an IPv4-mapped IPv6 one (a dual-stack
+    socket's "::ffff:1.2.3.4") as its IPv4 address, the same client either way. Anything that
+    is not an IP address is kept as it is."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv4Address):
+        return address
+    if ip.ipv4_mapped is not None:
+        return str(ip.ipv4_mapped)
+    return f"{ipaddress.IPv6Address(int(ip) >> 64 << 64)}/64"
 
 
 def bound_kernel_queue(line: ServerConnection, size: int) -> None:
@@ -62,6 +85,64 @@ class Line(ServerConnection):
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
         untangle(self)
+
+
+class Counting(ServerConnection):
+    """A line counted against its address's lines (`Addresses.accept`) from its TCP accept
+    until it closes, so a connection that never finishes its handshake counts too; past the
+    limit it is closed at once, before anything is read. `book` is the service's addresses
+    (`counted`). Only the public listener's lines are counted here: a line relayed from
+    another process (relay.py) comes on the relay listener, and the process the client
+    reached counts it."""
+
+    book: ClassVar[Addresses]
+    place: Place = Place.IN
+    address: str | None = None  # while counted
+    recounted: asyncio.Future[None] | None = None  # in a cluster: the others' lines added
+
+    def connection_made(self, transport: asyncio.BaseTransport) -> None:
+        super().connection_made(transport)
+        book, address = self.book, peer(self)
+        self.place, before = book.accept(address)
+        if self.place is Place.OUT:
+            self._shut_out(address)
+            return
+        self.address = address
+        if book.shared:
+            self.recounted = asyncio.ensure_future(self._recount(address, before))
+
+    def connection_lost(self, exc: Exception | None) -> None:
+        super().connection_lost(exc)
+        if self.address is not None:
+            self.book.closing(self.address)
+            self.address = None
+
+    async def _recount(self, address: str, before: int) -> None:
+        self.place = await self.book.recount(address, before)
+        if self.place is Place.OUT:
+            self._shut_out(address)
+
+    def _shut_out(self, address: str) -> None:
+        if self.book.first_said(address):
+            LOG.warning("%s has %d connections open: more are closed at once (said at most "
+                        "once a minute)", address, self.book.limits.per_address + 1)
+        self.transport.abort()
+
+
+def counted(addresses: Addresses, base: type[ServerConnection] = Line) -> type[ServerConnection]:
+    """The public listener's line class: `base`'s lines, each counted (`Counting`)."""
+    return cast(type[ServerConnection],
+                type(f"Counted{base.__name__}", (Counting, base), {"book": addresses}))
+
+
+async def admitted(line: ServerConnection) -> bool:
+    """Whether a line is served: False for the one line past its address's limit, let through
+    only to be refused in words. A line not counted here (`Counting`) is always served."""
+    recounted = getattr(line, "recounted", None)
+    if recounted is not None:
+        line.recounted = None  # type: ignore[attr-defined]
+        await recounted
+    return getattr(line, "place", Place.IN) is Place.IN
 
 
 def untangle(line: Connection) -> None:

@@ -38,7 +38,7 @@ from .chat import ChatRates
 from .fanout import LocalFanOut
 from .gallery import Gallery
 from .limits import Addresses, Bucket, Limits
-from .lines import Line, bound_kernel_queue, peer, shut
+from .lines import Line, admitted, bound_kernel_queue, counted, peer, shut
 from .lobby import Lobby
 from .pairing import QuickPairing
 from .postman import Postman
@@ -141,11 +141,11 @@ class TableService:
     async def handle(self, connection: ServerConnection) -> None:
         """One connection: a greeting (host, join or resume), then that seat's actions until
         it goes. Too many lines from its address, a greeting that does not come, a flood or a
-        string of wrong codes end it, each with a refusal in words. A relayed line's is
-        counted by the process the client reached (relay.py), not here again."""
+        string of wrong codes end it, each with a refusal in words. Its line was counted
+        from its TCP accept (lines.Counting); a relayed one, by the process it reached."""
         limits, address = self.limits, peer(connection)
         relayed: Relayed | None = getattr(connection, "relayed", None)
-        if relayed is None and not await self.addresses.opening(address):
+        if not await admitted(connection):
             self.postman.send(connection, p.Refused(
                 p.BUSY, f"at most {limits.per_address} connections from one address", True))
             return
@@ -179,8 +179,6 @@ class TableService:
         except (TimeoutError, asyncio.TimeoutError, ConnectionClosed):
             pass
         finally:
-            if relayed is None:
-                self.addresses.closing(address)
             self.lobby.leave(connection)
             self.gallery.unwatch(connection)
             self.seats.gone(connection)
@@ -270,7 +268,8 @@ async def start(service: TableService, host: str, port: int,
     spreads new connections over them; a cluster's processes, each reaching every table)."""
     return await serve(service.handle, host, port, ssl=tls, max_size=p.MAX_MESSAGE_BYTES,
                        open_timeout=service.limits.handshake_s, compression=None,
-                       process_request=service.admit, create_connection=Line,
+                       process_request=service.admit,
+                       create_connection=counted(service.addresses, Line),
                        reuse_port=reuse_port or None)
 
 
