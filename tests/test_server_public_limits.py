@@ -23,6 +23,7 @@ from websockets.exceptions import InvalidMessage
 
 from sudden_death.server.limits import Addresses, Limits, Place
 from sudden_death.server.lines import grouped
+from sudden_death.server.service import TableService, address, start, stop
 from sudden_death.wire import protocol as p
 
 SOURCE = "127.0.0.9"  # the raw connections' address (the table's lines come from 127.0.0.1)
@@ -168,3 +169,31 @@ def test_what_is_not_an_address_is_kept_as_it_is() -> None:
         assert grouped(odd) == odd
     assert grouped("2001:db8:0:0:ffff:1:2:3") == "2001:db8::/64"
     assert grouped("fe80::1%eth0") == "fe80::/64"
+
+
+def test_a_client_on_ipv6_loopback_is_counted_by_its_64() -> None:
+    """End to end on `::1`: its lines are counted as `::/64`, and the limit holds for it."""
+    async def scenario() -> None:
+        service = TableService(seed=11, limits=Limits(per_address=2))
+        try:
+            running = await start(service, "::1", 0)
+        except OSError:
+            pytest.skip("no IPv6 loopback here")
+        lab = Lab(service, address(running, tls=False))
+        try:
+            for _ in range(2):
+                await lab.connect()
+            for _ in range(100):
+                if service.addresses.lines.get("::/64") == 2:
+                    break
+                await asyncio.sleep(0.02)
+            assert service.addresses.lines == {"::/64": 2}
+            refusal = await receive(await lab.connect())
+            assert refusal["code"] == p.BUSY
+        finally:
+            for client in lab.clients:
+                await client.close()
+            await stop(running)
+            service.close()
+
+    run(scenario)
