@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
+from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 from sudden_death.engine.actions import actors, legal_actions
 from sudden_death.engine.snapshot import action_to_dict, state_from_dict
@@ -32,6 +32,11 @@ ANSWER_TIMEOUT_S = 60.0
 
 class BotError(Exception):
     """What a bot saw that a correct server never does (a leak, a refusal, a stray message)."""
+
+
+class Dropped(BotError):
+    """The other seat's line dropped (`away`) while this one waited: a table that comes back
+    (`comeback_s`) resumes both seats, as it does when its own line drops."""
 
 
 @dataclass
@@ -76,7 +81,10 @@ async def _quiet_for(connection: ClientConnection, seconds: float) -> None:
             heard = await asyncio.wait_for(connection.recv(), left)
         except (asyncio.TimeoutError, TimeoutError):
             return
-        if json.loads(heard).get("type") not in ("watching", *WAITS):
+        kind = json.loads(heard).get("type")
+        if kind == "away":
+            raise Dropped(f"thinking, heard {heard[:200]!r}")
+        if kind not in ("watching", *WAITS):
             raise BotError(f"heard {heard[:200]!r} before committing its own choice")
 
 
@@ -86,6 +94,8 @@ async def _until(connection: ClientConnection, kind: str) -> dict[str, Any]:
         message = await _receive(connection)
         if message["type"] == kind:
             return message
+        if message["type"] == "away":
+            raise Dropped(f"waiting for {kind!r}, heard {message}")
         if message["type"] not in ("committed", "rematch_asked", "watching"):
             raise BotError(f"waiting for {kind!r}, heard {message}")
 
@@ -106,11 +116,27 @@ class BotTable:
 
     def __init__(self, url: str, rng: random.Random, stats: Stats, games: int = 1,
                  think: Callable[[random.Random], float] = lambda rng: 0.0,
-                 comeback_s: float = 0.0, watchers: int = 0) -> None:
-        """`comeback_s`: for how long a dropped line is tried again (0: a drop is an error).
-        `watchers`: spectators that watch the table's games (and only listen)."""
+                 comeback_s: float = 0.0, watchers: int = 0,
+                 comeback_urls: list[str] | None = None, guest_url: str | None = None) -> None:
+        """`comeback_s`: for how long a dropped line is tried again (0: a drop is an error),
+        through `comeback_urls` in turn (default: `url`; a cluster's other processes when
+        one is lost). `guest_url`: where the guest joins (default `url`; another process of
+        a cluster relays it). `watchers`: spectators that watch the table's games (and only
+        listen)."""
         self.url, self.rng, self.stats, self.games, self.think = url, rng, stats, games, think
         self.comeback_s = comeback_s
+        self.comeback_urls = comeback_urls or [url]
+        self.guest_url = guest_url or url
+        self.played: dict[int, str] = {}  # step: the state heard at it (JSON), this game
+        # The step being played: its seats' order and the actions chosen, sent again as they
+        # were when a line drops mid-step (as a game does), so a table that comes back plays
+        # what it would have played.
+        self.pending_step = -1
+        self.pending_order: list[Team] = []
+        self.pending: dict[Team, tuple[Any, float]] = {}  # a seat's action and think
+        self.dropped_at: float | None = None  # perf_counter: when its line dropped last
+        self.back_after: list[float] = []  # seconds from a drop to the next update heard
+        self.back_at: list[float] = []  # perf_counter: when that update was heard
         self.watchers = watchers
         self.spectators: list[ClientConnection] = []
         self.listening: list[asyncio.Future[None]] = []
@@ -122,8 +148,10 @@ class BotTable:
         self.held: set[Team] = set()  # seats whose choice for this step the server holds
 
     async def run(self) -> None:
+        """Sit (unless `sit` was awaited already), then play its games."""
         try:
-            await self._sit()
+            if not self.code:
+                await self._sit()
             for _ in range(self.watchers):
                 await self._watch()
             for game in range(self.games):
@@ -140,11 +168,17 @@ class BotTable:
             for listening in self.listening:
                 listening.cancel()
 
-    async def _connect(self, timeout: float) -> ClientConnection:
-        """A line to the server, from `local_host` if one is set (each table its own loopback
-        address, 127.x.y.z, so per-address limits count tables as they would players)."""
+    async def _connect(self, timeout: float, url: str | None = None) -> ClientConnection:
+        """A line to the server (or `url`), from `local_host` if one is set (each table its
+        own loopback address, 127.x.y.z, so per-address limits count tables as they would
+        players)."""
         local = {"local_addr": (self.local_host, 0)} if self.local_host else {}
-        return await connect(self.url, compression=None, open_timeout=timeout, **local)
+        return await connect(url or self.url, compression=None, open_timeout=timeout, **local)
+
+    async def sit(self) -> None:
+        """Both seats taken and the game started: tables sat one by one, in order, get
+        their dice in that order on a server with --seed (benchmarks/node_loss.py)."""
+        await self._sit()
 
     async def _sit(self) -> None:
         host = await self._connect(ANSWER_TIMEOUT_S)
@@ -152,7 +186,7 @@ class BotTable:
         await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
         seated = await _until(host, "seated")
         self.code, self.tokens[HOST] = seated["code"], seated["token"]
-        guest = await self._connect(ANSWER_TIMEOUT_S)
+        guest = await self._connect(ANSWER_TIMEOUT_S, self.guest_url)
         self.seats[GUEST] = guest
         await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, self.code, "Bears")))
         self.tokens[GUEST] = (await _until(guest, "seated"))["token"]
@@ -184,65 +218,89 @@ class BotTable:
         if self.start[0] != self.start[1]:
             raise BotError("the seats started different games")
         state, step = state_from_dict(self.start[0]["state"]), self.start[0]["step"]
-        self.held = set()
+        self.held, self.pending_step = set(), -1
+        self.played = {int(step): json.dumps(self.start[0]["state"], sort_keys=True)}
         while state.outcome is None:
             try:
                 state, step = await self._step(state, step)
-            except ConnectionClosed:
+            except (ConnectionClosed, Dropped):
                 if not self.comeback_s:
                     raise
+                self.dropped_at = time.perf_counter()
                 state, step = await self._come_back()
 
     async def _come_back(self) -> tuple[GameState, int]:
         """Both seats resume after the server went away, trying for `comeback_s`; returns
         where the server has the game. A server behind what the seats heard lost a step."""
         for connection in self.seats.values():
-            await connection.close()
+            await _closed(connection)
         deadline = time.monotonic() + self.comeback_s
         starts: dict[Team, dict[str, Any]] = {}
+        tries = 0
         for team in Team:
-            while True:
+            while True:  # each process in turn, until one has the table (or the time is up)
+                url = self.comeback_urls[tries % len(self.comeback_urls)]
+                tries += 1
                 try:
-                    connection = await self._connect(5)
+                    connection = await self._connect(5, url)
+                except (OSError, asyncio.TimeoutError, TimeoutError, InvalidHandshake):
+                    if time.monotonic() > deadline:
+                        raise
+                    await asyncio.sleep(0.2)
+                    continue
+                try:
+                    await connection.send(p.encode(p.Resume(p.PROTOCOL_VERSION, self.code,
+                                                            self.tokens[team], self.heard)))
+                    seated = await _receive(connection)
+                    if seated["type"] != "seated":  # not found yet: a process lost
+                        raise BotError(f"resuming, heard {seated}")
+                    starts[team] = await _until(connection, "start")
                     break
-                except (OSError, asyncio.TimeoutError, TimeoutError):
+                except (ConnectionClosed, BotError):
+                    await _closed(connection)
                     if time.monotonic() > deadline:
                         raise
                     await asyncio.sleep(0.2)
             self.seats[team] = connection
-            await connection.send(p.encode(p.Resume(p.PROTOCOL_VERSION, self.code,
-                                                    self.tokens[team], self.heard)))
-            await _until(connection, "seated")
-            starts[team] = await _until(connection, "start")
             self.stats.resumed += 1
         state = state_from_dict(starts[HOST]["state"])
         if state.outcome is None:  # the other seat came back after the first
             await _until(self.seats[next(iter(starts))], "back")
         step = int(starts[HOST]["step"])
+        self.played[step] = json.dumps(starts[HOST]["state"], sort_keys=True)
         if step < self.heard:
             self.stats.behind += 1
         self.held = {team for team, start in starts.items() if start["held"]}
         return state, step
 
     async def _step(self, state: GameState, step: int) -> tuple[GameState, int]:
-        teams = [team for team in actors(state) if team not in self.held]
-        self.rng.shuffle(teams)  # either seat may commit first
+        if step != self.pending_step:
+            self.pending_step, self.pending_order, self.pending = step, list(actors(state)), {}
+            self.rng.shuffle(self.pending_order)  # either seat may commit first
+        teams = [team for team in self.pending_order if team not in self.held]
         last = time.perf_counter()
         for number, team in enumerate(teams):
-            action = self.rng.choice(legal_actions(state, team))
+            if team not in self.pending:
+                self.pending[team] = (self.rng.choice(legal_actions(state, team)),
+                                      self.think(self.rng))
+            action, think = self.pending[team]
             if number:  # the second seat thinks, listening for a leak
-                await _quiet_for(self.seats[team], self.think(self.rng))
+                await _quiet_for(self.seats[team], think)
             else:
-                await asyncio.sleep(self.think(self.rng))
+                await asyncio.sleep(think)
             last = time.perf_counter()
             await self.seats[team].send(p.encode(p.Act(step, [action_to_dict(action)])))
             self.stats.commits += 1
             if number == 0 and len(teams) == 2:
                 held = await _receive(self.seats[team])
                 chosen = {"type": "committed", "step": step, "seat": int(team)}
+                if held.get("type") == "away":
+                    raise Dropped(f"after its commit, heard {held}")
                 if held != chosen:
                     raise BotError(f"after its commit, heard {held}")
                 told = await _receive(self.seats[team.other])  # that it chose, not what
+                if told.get("type") == "away":
+                    raise Dropped(f"after its friend's commit, heard {told}")
                 if told != chosen:
                     raise BotError(f"after its friend's commit, heard {told}")
                 self.held.add(team)
@@ -252,6 +310,11 @@ class BotTable:
         self.stats.round_trips.append(time.perf_counter() - last)
         if updates[0] != updates[1]:
             raise BotError("the seats heard different updates")
+        self.played[self.heard] = json.dumps(updates[0]["state"], sort_keys=True)
+        if self.dropped_at is not None:
+            self.back_at.append(time.perf_counter())
+            self.back_after.append(self.back_at[-1] - self.dropped_at)
+            self.dropped_at = None
         self.stats.steps += 1
         return state_from_dict(updates[0]["state"]), int(updates[0]["step"])
 

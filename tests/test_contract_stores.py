@@ -306,6 +306,36 @@ def test_contract_tables_a_claim_is_held_by_one_owner(kind: str, place: Place,
 
 
 @pytest.mark.parametrize("kind", TABLE_STORES)
+def test_contract_tables_a_lost_holders_table_is_taken_over_once(kind: str, place: Place,
+                                                                 answer: Answers) -> None:
+    """A server whose holder of a table was lost (its lease ran out) takes the claim over and
+    reads the table as it was last saved; of two taking over at once, one gets it; a table
+    nobody lost, or another still holds, is not taken."""
+    lost, beta, gamma = (table_store(kind, place, answer) for _ in range(3))
+    playing = seated(CODE, 7)
+    for _ in range(12):
+        advance(playing)
+    assert answer(lost.claim(CODE, "alpha"))
+    answer(lost.save(playing))
+    assert answer(beta.table("999999")) is None
+    assert not answer(beta.take_over(CODE, "beta", "delta"))  # delta never held it
+    assert answer(beta.take_over(CODE, "beta", "alpha"))
+    assert not answer(gamma.take_over(CODE, "gamma", "alpha"))  # beta's now
+    assert answer(beta.take_over(CODE, "beta", "alpha"))  # beta's already: still held
+    assert not answer(gamma.claim(CODE, "gamma")) and not answer(lost.claim(CODE, "alpha"))
+    found = answer(beta.table(CODE))
+    assert found is not None and found.step == playing.step
+    same_play(found, playing)
+    advance(found)  # played on by its new holder, from where the lost one left it
+    answer(beta.save(found))
+    again = answer(gamma.table(CODE))
+    assert again is not None and again.step == playing.step + 1
+    assert not answer(gamma.take_over("515151", "gamma", "alpha"))  # nobody's claim
+    for store in (lost, beta, gamma):
+        answer(store.close())
+
+
+@pytest.mark.parametrize("kind", TABLE_STORES)
 def test_contract_tables_ended_ones_are_found_by_code_only(kind: str, place: Place,
                                                            answer: Answers) -> None:
     store = table_store(kind, place, answer)

@@ -184,12 +184,17 @@ class PgTableStore:
 
     def ended(self, code: str) -> Coroutine[Any, Any, Table | None]:
         """The ended table with `code`, or None, when awaited (stores.TableStore.ended)."""
-        return self._ended(code)
+        return self._found(code, over=True)
 
-    async def _ended(self, code: str) -> Table | None:
+    def table(self, code: str) -> Coroutine[Any, Any, Table | None]:
+        """The table with `code` still being played, or None, when awaited
+        (stores.TableStore.table)."""
+        return self._found(code, over=False)
+
+    async def _found(self, code: str, over: bool) -> Table | None:
         async with self._connection() as connection:
             cursor = await connection.execute(
-                "SELECT record, game FROM tables WHERE code = %s AND over", (code,))
+                "SELECT record, game FROM tables WHERE code = %s AND over = %s", (code, over))
             row = await cursor.fetchone()
             if row is None:
                 return None
@@ -228,6 +233,21 @@ class PgTableStore:
                 "DO UPDATE SET owner = claims.owner RETURNING owner", (code, owner))
             row = await cursor.fetchone()
         return row is not None and row[0] == owner
+
+    def take_over(self, code: str, owner: str, lost: str) -> Coroutine[Any, Any, bool]:
+        """Whether `owner` holds `code` in place of `lost`, when awaited
+        (stores.TableStore.take_over)."""
+        return self._take_over(code, owner, lost)
+
+    async def _take_over(self, code: str, owner: str, lost: str) -> bool:
+        async with self._connection() as connection:
+            # One statement: of two servers at once, the second waits for the first's row
+            # and finds it no longer `lost`'s.
+            cursor = await connection.execute(
+                "UPDATE claims SET owner = %s, since = now() WHERE code = %s AND owner IN "
+                "(%s, %s) RETURNING owner", (owner, code, lost, owner))
+            row = await cursor.fetchone()
+        return row is not None
 
     def release(self, code: str, owner: str) -> Coroutine[Any, Any, None]:
         """`owner` lets go of `code`, when awaited (stores.TableStore.release)."""

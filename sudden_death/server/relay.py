@@ -66,6 +66,9 @@ class Routes(Protocol):
     async def holder(self, code: str) -> str | None:
         """The relay address of the process that holds `code`, if another one does."""
 
+    async def lost(self, code: str) -> str | None:
+        """The name of the lost process `code`'s route names (its lease ran out), if any."""
+
     async def ticket(self, relayed: Relayed) -> str:
         """A single-use token that hands `relayed` to a holder (OSError: not written)."""
 
@@ -86,12 +89,14 @@ class QuickElsewhere(Protocol):
 
 @dataclass(frozen=True)
 class Here:
-    """What `holder_of` asks of this process: whether it holds a table (open or ended),
-    whether a quick table of its own waits (or is being hosted), the relay address of the
-    process whose waiting quick table is nearest a rating (valkey_quick.py; None: the player
-    is hosted here), and a signed-in player's rating ("" for none)."""
+    """What `holder_of` asks of this process: whether it holds a table (open or ended), to
+    take over a table of a lost process (whether it could), whether a quick table of its own
+    waits (or is being hosted), the relay address of the process whose waiting quick table is
+    nearest a rating (valkey_quick.py; None: the player is hosted here), and a signed-in
+    player's rating ("" for none)."""
 
     holds: Callable[[str], bool]
+    adopt: Callable[[str, str], Awaitable[bool]]  # a lost process's table taken over here
     quick_waits: Callable[[], bool]
     quick_elsewhere: Callable[[float], Awaitable[str | None]] | None  # None: quick games here
     rating: Callable[[str], Awaitable[float]]
@@ -100,7 +105,8 @@ class Here:
 async def holder_of(greeting: p.ClientMessage, signed: str, routes: Routes,
                     here: Here) -> str | None:
     """The relay address of the process a greeting belongs to, when that is another one:
-    for a join, resume or watch, the holder of its table; for a quick game when no quick
+    for a join, resume or watch, the holder of its table (taken over here first when its
+    process was lost: issue 63); for a quick game when no quick
     table waits here, the process of the waiting one nearest the player's rating, which
     pairs it (or hosts it, should that table be taken meanwhile). None: served here."""
     if isinstance(greeting, p.Quick):
@@ -113,6 +119,11 @@ async def holder_of(greeting: p.ClientMessage, signed: str, routes: Routes,
     if here.holds(code):
         return None
     found = await routes.holder(code)
+    # Its process gone: taken over here from the store (another process may take it first:
+    # then its new route is found below).
+    if found is None and (lost := await routes.lost(code)) is not None \
+            and await here.adopt(code, lost):
+        return None
     if found is None:
         # A table opened elsewhere this very moment is routed within a fraction of a second
         # (valkey_routes.SOON_S): a join sent at once, by a script or a quick friend, waits

@@ -123,6 +123,26 @@ class Seats:
             held = None
         LOG.info("%d tables restored", len(self.tables))
 
+    async def adopt(self, code: str, lost: str) -> bool:
+        """The table `code` of the lost server `lost` (a cluster's process whose lease ran
+        out) taken over and played here from its store, its seats away until they resume,
+        as after a restart; False when another server took it first, it has ended, or the
+        store cannot say now (the line is then served as for any table not here)."""
+        if self.store is None or code in self.tables:
+            return code in self.tables
+        try:
+            if not await answered(self.store.take_over(code, self.owner, lost)):
+                return False
+            table = await answered(self.store.table(code))
+        except STORE_ERRORS as error:
+            self.keeper.failed(error)
+            return False
+        if table is None or code in self.tables:
+            return code in self.tables
+        LOG.info("table %s taken over from %s, a server process lost", code, lost)
+        self._restored(table, True, self.clock())
+        return True
+
     def _restored(self, table: Table, held: bool, now: float) -> None:
         """A stored table played here again, if this server holds it."""
         if not held:

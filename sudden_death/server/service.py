@@ -190,7 +190,7 @@ class TableService:
             return None
         seats = self.seats
         return await holder_of(greeting, signed, self.routes, Here(
-            holds=lambda code: code in seats.tables or code in seats.ended,
+            holds=lambda code: code in seats.tables or code in seats.ended, adopt=seats.adopt,
             quick_waits=lambda: bool(self.pairing.hosting or self.pairing.waiting()),
             quick_elsewhere=None if self.quick is None else self.quick.nearest,
             rating=self.desk.quick_rating))

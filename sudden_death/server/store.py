@@ -136,8 +136,15 @@ class TableStore:
 
     def ended(self, code: str) -> Table | None:
         """The ended table with `code`, for a seat that comes back to hear how it ended."""
+        return self._found(code, over=True)
+
+    def table(self, code: str) -> Table | None:
+        """The table with `code` still being played (stores.TableStore.table)."""
+        return self._found(code, over=False)
+
+    def _found(self, code: str, over: bool) -> Table | None:
         row = self._db.execute("SELECT record, layout, game FROM tables WHERE code = ? AND "
-                               "over = 1", (code,)).fetchone()
+                               "over = ?", (code, int(over))).fetchone()
         if row is None:
             return None
         try:
@@ -166,6 +173,14 @@ class TableStore:
                        (code, owner, time.time()))
             held = db.execute("SELECT owner FROM claims WHERE code = ?", (code,)).fetchone()
         return bool(held[0] == owner)
+
+    def take_over(self, code: str, owner: str, lost: str) -> bool:
+        """Whether `owner` holds `code` in place of `lost` (stores.TableStore.take_over)."""
+        with self._transaction() as db:
+            db.execute("UPDATE claims SET owner = ?, since = ? WHERE code = ? AND owner = ?",
+                       (owner, time.time(), code, lost))
+            held = db.execute("SELECT owner FROM claims WHERE code = ?", (code,)).fetchone()
+        return held is not None and held[0] == owner
 
     def release(self, code: str, owner: str) -> None:
         with self._transaction() as db:

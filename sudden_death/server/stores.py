@@ -67,11 +67,23 @@ class TableStore(Protocol):
         seat that comes back to hear how it ended."""
         ...
 
+    def table(self, code: str) -> Table | Awaitable[Table | None] | None:
+        """The table with `code` if it is still being played, rebuilt as `open_tables` does:
+        for a server taking over a table whose holder was lost."""
+        ...
+
     def claim(self, code: str, owner: str) -> bool | Awaitable[bool]:
         """Whether `owner` (a server, named the same across its restarts) now holds the table
         `code`: True when no one held it or `owner` already did, False when another owner
         holds it. Durable when it returns: two processes, each with its own store on the same
         data, never both get True for one code until the holder releases it."""
+        ...
+
+    def take_over(self, code: str, owner: str, lost: str) -> bool | Awaitable[bool]:
+        """Whether `owner` now holds `code` in place of `lost`, a server known to be gone (its
+        lease in the cluster ran out): True when `lost` held it (or `owner` already did),
+        False when another holds it or nobody does. Durable when it returns; of two owners
+        taking over one table at once, one gets True."""
         ...
 
     def release(self, code: str, owner: str) -> Awaitable[None] | None:

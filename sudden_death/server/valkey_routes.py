@@ -110,6 +110,18 @@ class ValkeyRoutes:
             self._lost(error)
             return None
 
+    async def lost(self, code: str) -> str | None:
+        """The name of the process `code`'s route names when that process is gone (its lease
+        ran out) and is not this one: the table is there to be taken over."""
+        try:
+            name = _text(await self._client.get(self._route(code)))
+            if name is None or name == self.name:
+                return None
+            return None if await self._client.exists(self._process(name)) else name
+        except OUTAGE_ERRORS as error:
+            self._lost(error)
+            return None
+
     async def ticket(self, relayed: Relayed) -> str:
         """A token that hands `relayed` to a holder once; OSError when it cannot be written."""
         token = secrets.token_urlsafe(24)
