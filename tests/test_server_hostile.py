@@ -74,6 +74,27 @@ def test_a_flood_of_messages_is_refused_then_cut_off_and_the_next_table_plays_on
     run(scenario)
 
 
+def test_a_flooding_spectator_or_lobby_line_is_closed_at_once_not_after_a_timeout() -> None:
+    """Cut off for a flood while still sending: closed as a seat's line is, at once (its
+    frames read and dropped), not after the close's 10 s wait for an answer never read."""
+    async def scenario() -> None:
+        async with server() as lab:
+            _host, _guest, host_seat, _ = await seated_pair(lab)
+            watcher, lobby = await lab.connect(), await lab.connect()
+            await watcher.send(p.encode(p.Watch(p.PROTOCOL_VERSION, host_seat["code"], "Owls")))
+            assert (await receive(watcher))["type"] == "start"
+            await lobby.send(p.encode(p.Lobby()))
+            for line in (watcher, lobby):
+                for _ in range(60):
+                    await line.send(p.encode(p.Chat("spam")))
+                while (refusal := await next_refusal(line))["code"] != p.FLOOD:
+                    pass  # its chat's own rate is met first
+                assert refusal["fatal"] is True
+                assert await closed_within(line, 3) and line.close_code == 1008
+
+    run(scenario)
+
+
 def test_a_whole_game_played_as_fast_as_the_line_allows_is_no_flood() -> None:
     """A seat's moves go only as fast as both seats: they are never counted as a flood."""
     async def scenario() -> None:

@@ -176,6 +176,8 @@ class TableService:
                     break
         except p.ProtocolError as error:
             self.postman.send(connection, p.Refused(error.code, str(error), fatal=True))
+            if error.code == p.FLOOD:  # a spectator's or the lobby's: it is still sending
+                await shut(connection)
         except (TimeoutError, asyncio.TimeoutError, ConnectionClosed):
             pass
         finally:
