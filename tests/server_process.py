@@ -1,5 +1,7 @@
 """A table server in a process of its own, as an operator runs it (`python -m
-sudden_death.server --port 0 ...`), for the tests that start, stop and kill real ones."""
+sudden_death.server --port 0 ...`), for the tests that start, stop and kill real ones; or
+with limits of a test's choosing (`limits=`, tests/limited_server.py), where a test must send
+more than an operator's server allows one client."""
 
 from __future__ import annotations
 
@@ -8,7 +10,10 @@ import os
 import signal
 import subprocess
 import sys
+from dataclasses import asdict
 from pathlib import Path
+
+from sudden_death.server.limits import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 60
@@ -17,9 +22,12 @@ START_TIMEOUT_S = 60
 class Running:
     """A server process, stopped (SIGKILL if need be) when the block ends."""
 
-    def __init__(self, *args: str, env: dict[str, str] | None = None) -> None:
+    def __init__(self, *args: str, env: dict[str, str] | None = None,
+                 limits: Limits | None = None) -> None:
+        launcher = ["-m", "sudden_death.server"] if limits is None else [
+            str(Path(__file__).with_name("limited_server.py")), json.dumps(asdict(limits))]
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "sudden_death.server", "--port", "0", *args], cwd=ROOT,
+            [sys.executable, *launcher, "--port", "0", *args], cwd=ROOT,
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()

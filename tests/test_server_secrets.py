@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import random
 import re
+from dataclasses import dataclass, field
 from typing import Any
 
 from server_lab import receive, run, server
@@ -117,69 +118,134 @@ async def drain_other(line: ClientConnection) -> None:
         assert message["type"] in ("said", "back", "away"), message
 
 
+@dataclass
+class Places:
+    """Where a leak hunt's lines connect: the host, the guest, each new line that resumes a
+    seat (the next of `resume` each time) and a spectator through each of `watch`. On one
+    process all are its address; in a cluster (tests/test_valkey_hostile.py), different
+    processes, so most lines are relayed to the table's holder. `opened`: every line, for
+    the caller to close."""
+
+    host: str
+    guest: str
+    resume: tuple[str, ...]
+    watch: tuple[str, ...] = ()
+    opened: list[ClientConnection] = field(default_factory=list)
+    resumed: int = 0
+
+    async def connect(self, url: str) -> ClientConnection:
+        line = await connect(url)
+        self.opened.append(line)
+        return line
+
+    def next_resume(self) -> str:
+        self.resumed += 1
+        return self.resume[(self.resumed - 1) % len(self.resume)]
+
+
+def check_watching(message: dict[str, Any], secrets_: set[str]) -> None:
+    """A message to a spectator while a choice is held: who committed, a seat's line gone or
+    back, never more (the update that reveals it ends the step, and is checked apart)."""
+    kind = message["type"]
+    if kind == "committed" and set(message) != {"type", "step", "seat"}:
+        raise Leak(f"a commit that says more than whose, to a spectator: {message}")
+    if kind not in ("committed", "away", "back"):
+        raise Leak(f"{kind} to a spectator while a choice is held: {message}")
+    found = set(CARD.findall(json.dumps(message))) & secrets_
+    if found:
+        raise Leak(f"{found} of a held choice heard by a spectator in {message}")
+
+
+async def watched_step(watchers: list[ClientConnection], update: dict[str, Any],
+                       secrets_: set[str]) -> None:
+    """Each spectator hears the step's update as the seats did, and before it nothing of the
+    choice it reveals."""
+    for watcher in watchers:
+        while (message := await receive(watcher, 10))["type"] != "update":
+            check_watching(message, secrets_)
+        assert message == update, (message, update)
+
+
+async def hunt_leaks(places: Places, rng: random.Random, messages: int = 10_000,
+                     ) -> tuple[int, int, int]:
+    """Tables played while the seat that has not committed sends `messages` fuzzed frames;
+    every answer to it, to a new line resuming it and to the spectators is checked. Returns
+    the frames sent, the answers checked and the games played."""
+    sent = leaks_checked = games = 0
+    seen: list[GameState] = []
+    while sent < messages:
+        host = await places.connect(places.host)
+        await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+        host_seat = await receive(host)
+        guest = await places.connect(places.guest)
+        await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, host_seat["code"], "Bears")))
+        guest_seat = await receive(guest)
+        lines = {Team.AWAY: host, Team.HOME: guest}
+        tokens = {Team.AWAY: host_seat["token"], Team.HOME: guest_seat["token"]}
+        code = host_seat["code"]
+        for line in lines.values():
+            assert (await receive(line))["type"] == "start"
+        watchers = []
+        for number, url in enumerate(places.watch):
+            watcher = await places.connect(url)
+            await watcher.send(p.encode(p.Watch(p.PROTOCOL_VERSION, code, f"Owl {number}")))
+            started = await receive(watcher)
+            assert started["type"] == "start" and started["step"] == 0, started
+            watchers.append(watcher)
+            for line in lines.values():  # the players hear who watches
+                assert (await receive(line))["type"] == "watching"
+        state, step = GameState(), 0
+        while state.outcome is None:
+            seen.append(state)
+            teams = list(actors(state))
+            rng.shuffle(teams)
+            secrets_: set[str] = set()
+            if len(teams) == 2 and state.phase in SIMULTANEOUS:
+                first, second = teams
+                action = rng.choice(legal_actions(state, first))
+                await lines[first].send(p.encode(p.Act(step, [action_to_dict(action)])))
+                chosen = {"type": "committed", "step": step, "seat": int(first)}
+                assert await receive(lines[first]) == chosen
+                assert await receive(lines[second]) == chosen  # that, and no more
+                before = state_to_dict(state)
+                public = set(CARD.findall(json.dumps(before)))
+                secrets_ = set(CARD.findall(json.dumps(action_to_dict(action)))) - public
+                frames = fuzz_frames(rng, code, tokens[second], step, state, seen, second)
+                for frame in frames:
+                    await lines[second].send(frame)
+                sent += len(frames)
+                leaks_checked += await drain_until_sentinel(lines[second], before, secrets_)
+                # a new line resuming the seat: its start holds nothing of the other's
+                fresh = await places.connect(places.next_resume())
+                await fresh.send(p.encode(p.Resume(p.PROTOCOL_VERSION, code, tokens[second],
+                                                   step)))
+                assert (await receive(fresh))["type"] == "seated"
+                check(await receive(fresh), before, secrets_)
+                sent += 1
+                lines[second] = fresh
+                await drain_other(lines[first])
+                teams = [second]
+            for team in teams:
+                action = rng.choice(legal_actions(state, team))
+                await lines[team].send(p.encode(p.Act(step, [action_to_dict(action)])))
+            updates = []
+            for team in Team:
+                while (message := await receive(lines[team]))["type"] != "update":
+                    assert message["type"] == "committed", message
+                updates.append(message)
+            assert updates[0] == updates[1]
+            await watched_step(watchers, updates[0], secrets_)
+            leaks_checked += len(watchers)
+            step, state = updates[0]["step"], state_from_dict(updates[0]["state"])
+        games += 1
+    return sent, leaks_checked, games
+
+
 def test_no_seat_hears_the_others_choice_before_the_reveal_over_ten_thousand_tries() -> None:
     async def scenario() -> None:
-        rng = random.Random(2026)
-        sent = leaks_checked = games = 0
-        seen: list[GameState] = []
         async with server(seed=8, limits=UNLIMITED) as lab:
-            while sent < 10_000:
-                host = await lab.connect()
-                await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
-                host_seat = await receive(host)
-                guest = await lab.connect()
-                await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, host_seat["code"],
-                                                 "Bears")))
-                guest_seat = await receive(guest)
-                lines = {Team.AWAY: host, Team.HOME: guest}
-                tokens = {Team.AWAY: host_seat["token"], Team.HOME: guest_seat["token"]}
-                code = host_seat["code"]
-                for line in lines.values():
-                    assert (await receive(line))["type"] == "start"
-                state, step = GameState(), 0
-                while state.outcome is None:
-                    seen.append(state)
-                    teams = list(actors(state))
-                    rng.shuffle(teams)
-                    if len(teams) == 2 and state.phase in SIMULTANEOUS:
-                        first, second = teams
-                        action = rng.choice(legal_actions(state, first))
-                        await lines[first].send(p.encode(p.Act(step, [action_to_dict(action)])))
-                        chosen = {"type": "committed", "step": step, "seat": int(first)}
-                        assert await receive(lines[first]) == chosen
-                        assert await receive(lines[second]) == chosen  # that, and no more
-                        before = state_to_dict(state)
-                        public = set(CARD.findall(json.dumps(before)))
-                        secrets_ = set(CARD.findall(json.dumps(action_to_dict(action)))) - public
-                        frames = fuzz_frames(rng, code, tokens[second], step, state, seen,
-                                             second)
-                        for frame in frames:
-                            await lines[second].send(frame)
-                        sent += len(frames)
-                        leaks_checked += await drain_until_sentinel(lines[second], before,
-                                                                    secrets_)
-                        # a new line resuming the seat: its start holds nothing of the other's
-                        fresh = await connect(lab.url)
-                        lab.clients.append(fresh)
-                        await fresh.send(p.encode(p.Resume(p.PROTOCOL_VERSION, code,
-                                                           tokens[second], step)))
-                        assert (await receive(fresh))["type"] == "seated"
-                        check(await receive(fresh), before, secrets_)
-                        sent += 1
-                        lines[second] = fresh
-                        await drain_other(lines[first])
-                        teams = [second]
-                    for team in teams:
-                        action = rng.choice(legal_actions(state, team))
-                        await lines[team].send(p.encode(p.Act(step, [action_to_dict(action)])))
-                    updates = []
-                    for team in Team:
-                        while (message := await receive(lines[team]))["type"] != "update":
-                            assert message["type"] == "committed", message
-                        updates.append(message)
-                    assert updates[0] == updates[1]
-                    step, state = updates[0]["step"], state_from_dict(updates[0]["state"])
-                games += 1
+            places = Places(lab.url, lab.url, (lab.url,), opened=lab.clients)
+            sent, leaks_checked, games = await hunt_leaks(places, random.Random(2026))
         assert sent >= 10_000 and games >= 2
         assert leaks_checked > 1_000  # answers really came back and were checked
 
