@@ -18,8 +18,10 @@ process that can write to this Valkey.
 
 Nothing here blocks the loop for long: every command has a TIMEOUT_S, and a Valkey away is a
 route not found (the line is served here, as a table unknown) and a ticket not written (the
-line is closed to try again); the log says so once per outage. Only the `valkey_*` modules
-import the client (redis-py, the `server` extra).
+line is closed to try again); the log says so once per outage. A Valkey restarted empty
+between two commands (the client reconnects unseen) is found out by the lease renewal: the
+lease gone, every route is written again. Only the `valkey_*` modules import the client
+(redis-py, the `server` extra).
 """
 
 from __future__ import annotations
@@ -205,14 +207,16 @@ class ValkeyRoutes:
         if not (lease or new or gone or old):
             return
         name = self.name.encode()
+        leased = self._leased > -float("inf")  # renewed before, with no outage since
         async with self._client.pipeline(transaction=False) as pipe:
             if lease:
+                pipe.exists(self._process(self.name))
                 pipe.set(self._process(self.name), self.relay_url.encode(), px=LEASE_MS)
             for code in (*new, *old):
                 pipe.set(self._route(code), name, px=ROUTE_MS)
             for code in gone:
                 await self._delete_own(keys=[self._route(code)], args=[name], client=pipe)
-            await pipe.execute()
+            done = await pipe.execute()
         if lease:
             self._leased = now
         for code in gone:
@@ -220,6 +224,13 @@ class ValkeyRoutes:
         for code in (*new, *old):
             self._routes[code] = now
             self._routes.move_to_end(code)
+        if lease and leased and not done[0] and self._routes:
+            # The lease was gone: Valkey restarted empty (too quickly for a command to fail
+            # meanwhile: the client reconnects unseen) or lost its keys, or this process was
+            # held up past its lease. The routes may be gone too: all written next round.
+            LOG.info("Valkey at %s had lost this process's lease: the routes of its tables "
+                     "(%d) are written again", self._where, len(self._routes))
+            self._routes.clear()
 
     def _lost(self, error: BaseException) -> None:
         if not self._down:
