@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 from hypothesis import settings
 from hypothesis.configuration import set_hypothesis_home_dir
-from valkey_server import ValkeyServer, require_valkey, valkey_server
+from valkey_server import ValkeyServer, flushed, require_valkey, valkey_server
 
 from sudden_death import language
 
@@ -147,10 +147,20 @@ def _english_unless_a_test_chooses() -> Iterator[None]:
 
 
 @pytest.fixture(scope="session")
-def valkey() -> Iterator[ValkeyServer]:
+def valkey_engine() -> Iterator[ValkeyServer]:
     """One private Valkey (tests/valkey_server.py) for this worker's tests that ask for it,
-    started on first use: skipped without one, unless CI requires it. A test that stops or kills
-    it starts it again; one that needs an outage of its own starts its own."""
+    started on first use: skipped without one, unless CI requires it."""
     require_valkey()
     with valkey_server() as server:
         yield server
+
+
+@pytest.fixture
+def valkey(valkey_engine: ValkeyServer) -> ValkeyServer:
+    """The worker's Valkey, emptied for each test: the servers of one test count the
+    limits of 127.0.0.1 there (new lines, wrong codes), and the next test's must start
+    from none. A test that stops or kills it starts it again; one that needs an outage of
+    its own starts its own."""
+    valkey_engine.start()  # a test before may have left it stopped
+    assert flushed(valkey_engine.port), "the tests' Valkey did not empty itself"
+    return valkey_engine

@@ -135,7 +135,7 @@ SETTLE_TIMEOUT = 10.0  # seconds: a loopback Valkey answers in well under one
 
 def on_valkey(processes: int) -> Callable[[pytest.FixtureRequest], Iterator[Harness]]:
     def bind(request: pytest.FixtureRequest) -> Iterator[Harness]:
-        server: ValkeyServer = request.getfixturevalue("valkey")
+        server: ValkeyServer = request.getfixturevalue("valkey_engine")
         engine = OnValkey(server.url, processes)
         try:
             yield Harness(request.param.name, engine.make, engine.settle)

@@ -22,7 +22,7 @@ from postgres_server import PostgresCluster
 from table_driver import Seat, Server, final_score, start_playing
 from test_online_game import PLAY_ONLINE, SEED, sign_up
 from test_valkey_relay import until_listed
-from valkey_server import ValkeyServer
+from valkey_server import ValkeyServer, flushed
 
 from sudden_death.server.ratings import START, Rating, rated
 
@@ -45,9 +45,10 @@ def listed(url: str, check: Callable[[dict[str, Any]], bool]) -> None:
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory: pytest.TempPathFactory, database: str,
-           valkey: ValkeyServer) -> Iterator[tuple[Seat, Seat, Seat]]:
+           valkey_engine: ValkeyServer) -> Iterator[tuple[Seat, Seat, Seat]]:
     tmp = tmp_path_factory.mktemp("cluster")
-    common = ("--seed", str(SEED), "--postgres", database, "--valkey", valkey.url)
+    assert flushed(valkey_engine.port)  # no counts of 127.0.0.1 left by the tests before
+    common = ("--seed", str(SEED), "--postgres", database, "--valkey", valkey_engine.url)
     with Server(*common, "--name", "a") as a, Server(*common, "--name", "b") as b, \
             Server(*common, "--name", "c") as c:
         anna = Seat(tmp / "anna", "--server", a.url)

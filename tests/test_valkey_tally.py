@@ -26,7 +26,7 @@ from redis.asyncio import Redis
 from server_lab import receive
 from server_process import Running
 from valkey_server import ValkeyServer, valkey_server
-from websockets.asyncio.client import connect
+from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
 from sudden_death.server import valkey_tally
@@ -210,8 +210,12 @@ def database(postgres_server: PostgresCluster) -> str:  # noqa: F811
 
 @pytest.fixture
 def two(database: str, valkey: ValkeyServer) -> Iterator[tuple[Running, Running]]:
+    # Names of their own: the worker's other tests share this Valkey, and a process of theirs
+    # named alike, killed, could leave counts under a name a live process now has.
     common = ("--postgres", database, "--valkey", valkey.url)
-    with Running(*common, "--name", "a") as a, Running(*common, "--name", "b") as b:
+    names = [f"{name}-{secrets.token_hex(3)}" for name in "ab"]
+    with Running(*common, "--name", names[0]) as a, Running(*common, "--name", names[1]) as b:
+        a.name, b.name = names  # type: ignore[attr-defined]
         yield a, b
 
 
@@ -305,20 +309,66 @@ def test_connections_in_their_handshake_meet_one_limit_on_two_real_processes(
         try:
             for _ in range(limit + 1):
                 held.append(await raw(a))
-            await until(lambda: _true(client.zscore(gauge, "a"), limit + 1, score))
+            await until(lambda: _true(client.zscore(gauge, a.name), limit + 1, score))
             for server in (b, a):
                 extra = await raw(server)
                 held.append(extra)
                 assert await closed_within(extra, 3)
             for line in held[:2]:
                 line.close()
-            await until(lambda: _true(client.zscore(gauge, "a"), limit - 1, score))
+            await until(lambda: _true(client.zscore(gauge, a.name), limit - 1, score))
             again = await raw(b)
             held.append(again)
             assert not await closed_within(again, 0.5)
         finally:
             for line in held:
                 line.close()
+            await client.aclose()
+
+    run(scenario)
+    for server in two:
+        assert "Traceback" not in server.stopped()
+
+
+def test_tables_waiting_from_one_address_meet_one_cap_on_two_real_processes(
+        two: tuple[Running, Running], valkey: ValkeyServer) -> None:
+    """The tables one address may have waiting are the cluster's: with them all on A, B
+    refuses one more (`tables`); once one of A's fills, B opens one."""
+    a, b = two
+    cap = Limits.shared(Limits.per_address).open_tables  # a server's default
+
+    async def hosted(server: Running) -> tuple[ClientConnection, dict[str, Any]]:
+        line = await connect(server.url)
+        await line.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+        return line, await receive(line)
+
+    async def scenario() -> None:
+        lines: list[ClientConnection] = []
+        client = Redis.from_url(valkey.url)
+        try:
+            codes = []
+            for _ in range(cap):
+                line, seated = await hosted(a)
+                lines.append(line)
+                assert seated["type"] == "seated", seated
+                codes.append(seated["code"])
+            await until(lambda: _true(client.zscore("sd:limit:tables:127.0.0.1", a.name), cap,
+                                      lambda found: int(found or 0)))
+            line, refused = await hosted(b)
+            lines.append(line)
+            assert refused["type"] == "refused" and refused["code"] == p.TABLES, refused
+            guest = await connect(a.url)  # one of A's tables fills: no longer waiting
+            lines.append(guest)
+            await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, codes[0], "Bears")))
+            assert (await receive(guest))["type"] == "seated"
+            await until(lambda: _true(client.zscore("sd:limit:tables:127.0.0.1", a.name),
+                                      cap - 1, lambda found: int(found or 0)))
+            line, seated = await hosted(b)
+            lines.append(line)
+            assert seated["type"] == "seated", seated
+        finally:
+            for line in lines:
+                await line.close()
             await client.aclose()
 
     run(scenario)

@@ -72,6 +72,16 @@ def server_pid(port: int, timeout: float = 1.0) -> int | None:
     return int(line) if line.strip().isdigit() else None
 
 
+def flushed(port: int, timeout: float = 2.0) -> bool:
+    """Whether the server on 127.0.0.1:`port` emptied itself (FLUSHALL, inline)."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
+            sock.sendall(b"FLUSHALL\r\n")
+            return sock.recv(64).startswith(b"+OK")
+    except OSError:
+        return False
+
+
 def ping(port: int, timeout: float = 1.0) -> bool:
     """Whether a server on 127.0.0.1:`port` answers PING (an inline command: no client
     library, so this helper works before the server extra is installed)."""

@@ -268,8 +268,9 @@ async def valkey_tally(url: str, service: TableService) -> Closing:
         tally = await ValkeyTally.open(url, service.name)
     except ValkeyUnreachable as error:
         raise Refused(str(error)) from error
-    service.addresses.tally = tally
+    service.addresses.tally = service.seats.tally = tally
     service.desk.share(tally)
+    tally.polled("tables", service.seats.waiting_from)  # tables fill and end in many places
     return tally
 
 

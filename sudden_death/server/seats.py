@@ -38,6 +38,7 @@ from .postman import Postman
 from .stand_in import last_cards, stand_in_moves
 from .stores import TableStore, answered
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
+from .tally import NoTally, Tally
 from .turn_clock import TurnClock
 
 LOG = logging.getLogger("sudden_death.server")
@@ -84,6 +85,9 @@ class Seats:
     clock: Callable[[], float] = time.time  # wall-clock: a seat's drop time outlives the process
     turn_clock: TurnClock = field(init=False)  # tables' turn limits (turn_clock.py)
     hosted_from: dict[str, set[str]] = field(default_factory=dict)  # address: tables it opened
+    # The other processes' tables waiting per address, in a cluster (`waiting_from` is what
+    # this one tells them): none alone.
+    tally: Tally = field(default_factory=NoTally)
     claiming: set[str] = field(default_factory=set)  # new codes whose claims are awaited
 
     keeper: Keeper = field(init=False)  # every change kept before a seat hears of it
@@ -207,7 +211,7 @@ class Seats:
         if wait > 0 and isinstance(message, p.Join):
             raise slow_down(wait)
         if isinstance(message, p.Host) and not message.computer:
-            self._room_for_table(address, message.public)
+            await self._room_for_table(address, message.public)
         try:
             code, team = await self._seat_greeted(message, connection, secret or Prepared())
             if isinstance(message, p.Host):
@@ -220,24 +224,35 @@ class Seats:
                     raise slow_down(wait) from None
             raise
 
-    def _room_for_table(self, address: str, public: bool) -> None:
+    async def _room_for_table(self, address: str, public: bool) -> None:
         """A new table waits for a player only while its address has fewer than
         `open_tables` waiting and, for a public one, the lobby fewer than `public_tables`:
         abandoned tables cannot fill the lobby (found online: 8,000 in 150 s)."""
         if len(self.hosted_from) > HOSTS_KEPT:  # many addresses: forget those with none
             self.hosted_from = {where: codes for where, codes in self.hosted_from.items()
                                 if any(self._waiting(code) for code in codes)}
+        elsewhere = await self.tally.elsewhere("tables", address)
         mine = self.hosted_from.get(address, set())
         mine.intersection_update(code for code in mine if self._waiting(code))
         if not mine:
             self.hosted_from.pop(address, None)
-        if len(mine) >= self.limits.open_tables:
+        if len(mine) + elsewhere >= self.limits.open_tables:
             raise p.ProtocolError(p.TABLES, f"at most {self.limits.open_tables} tables "
                                             "waiting for a player from one address")
         if public and sum(1 for table in self.tables.values() if table.public
                           and not table.full and not table.over) >= self.limits.public_tables:
             raise p.ProtocolError(p.TABLES, "the lobby is full of tables waiting for a "
                                             "player; join one, or try again later")
+
+    def waiting_from(self) -> dict[str, int]:
+        """Per address, the tables hosted from it still waiting for a player here: what a
+        cluster's other processes count against it too (valkey_tally.py polls it)."""
+        counts = {}
+        for address, codes in self.hosted_from.items():
+            waiting = sum(1 for code in codes if self._waiting(code))
+            if waiting:
+                counts[address] = waiting
+        return counts
 
     def _waiting(self, code: str) -> bool:
         table = self.tables.get(code)

@@ -46,6 +46,8 @@ RETRY_S = 1.0  # after an outage, reads wait this long before Valkey is tried ag
 BATCH = 256  # writes sent in one pipeline
 MAX_QUEUED = 10_000  # writes waiting; past it (Valkey too slow) new ones are dropped
 MINE_KEPT = 64  # this process's latest events kept per key, to be taken back
+POLL_S = 0.5  # a polled gauge (`polled`) is read this often, and its changes written
+RENEW_S = 10.0  # every gauge of this process written again this often (a restarted Valkey)
 OUTAGE_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 
 _NOW = """
@@ -113,6 +115,9 @@ class ValkeyTally:
         self._counted = 0
         self._mine: dict[str, deque[str]] = {}  # key: this process's latest events
         self._gauges: dict[str, int] = {}  # key: this process's count, when not 0
+        # Gauges read from their owner now and then (`polled`): kind, reader, last read.
+        self._polled: list[tuple[str, Callable[[], dict[str, int]], dict[str, int]]] = []
+        self._poller: asyncio.Task[None] | None = None
         self._where = where(url)
 
     @classmethod
@@ -153,6 +158,15 @@ class ValkeyTally:
             self._gauges.pop(where, None)
         self._queue("gauge", where, self.name, count)
 
+    def polled(self, kind: str, counts: Callable[[], dict[str, int]]) -> None:
+        """A gauge whose counts (key: count, zero ones left out) change where no call can
+        say so at once (a table filling or ending): read every POLL_S, its changes written;
+        the same task writes every gauge again every RENEW_S (a Valkey restarted between two
+        commands is empty, and its client never said it was lost). Call inside the loop."""
+        self._polled.append((kind, counts, {}))
+        if self._poller is None:
+            self._poller = asyncio.create_task(self._poll(), name="valkey tally poll")
+
     async def ages(self, kind: str, key: str, window_s: float) -> list[float]:
         found = await self._read(lambda: self._ages(keys=[self._key(kind, key)],
                                                     args=[self._own, int(window_s * 1000)]))
@@ -167,6 +181,9 @@ class ValkeyTally:
         """Stop (the writes still queued given a moment), this process's gauges taken out."""
         self._closing = True
         self._wake.set()
+        if self._poller is not None:
+            await stop(self._poller)
+            self._poller = None
         if self._task is not None:
             with contextlib.suppress(asyncio.TimeoutError):
                 await asyncio.wait_for(asyncio.shield(self._task), TIMEOUT_S * 2)
@@ -181,6 +198,21 @@ class ValkeyTally:
         await self._client.aclose()
 
     # Inside.
+
+    async def _poll(self) -> None:
+        renewed = time.monotonic()
+        while not self._closing:
+            await asyncio.sleep(POLL_S)
+            if time.monotonic() - renewed >= RENEW_S:  # a Valkey restarted unseen is empty
+                renewed = time.monotonic()
+                for where, count in self._gauges.items():
+                    self._queue("gauge", where, self.name, count)
+            for index, (kind, counts, last) in enumerate(self._polled):
+                now = counts()
+                for key in now.keys() | last.keys():
+                    if now.get(key, 0) != last.get(key, 0):
+                        self.gauge(kind, key, now.get(key, 0))
+                self._polled[index] = (kind, counts, now)
 
     def _key(self, kind: str, key: str) -> str:
         return f"{self._prefix}{kind}:{key}"
