@@ -137,6 +137,11 @@ class BotTable:
         self.dropped_at: float | None = None  # perf_counter: when its line dropped last
         self.back_after: list[float] = []  # seconds from a drop to the next update heard
         self.back_at: list[float] = []  # perf_counter: when that update was heard
+        # A test's pause: before playing step `pause_at`, `paused` is set and the table waits
+        # for `go_on` (a process killed between two steps, whatever the machine's load).
+        self.pause_at: int | None = None
+        self.paused = asyncio.Event()
+        self.go_on = asyncio.Event()
         self.watchers = watchers
         self.spectators: list[ClientConnection] = []
         self.listening: list[asyncio.Future[None]] = []
@@ -221,6 +226,10 @@ class BotTable:
         self.held, self.pending_step = set(), -1
         self.played = {int(step): json.dumps(self.start[0]["state"], sort_keys=True)}
         while state.outcome is None:
+            if self.pause_at is not None and step >= self.pause_at:
+                self.pause_at = None
+                self.paused.set()
+                await self.go_on.wait()
             try:
                 state, step = await self._step(state, step)
             except (ConnectionClosed, Dropped):

@@ -41,12 +41,14 @@ def table(url: str, comeback: list[str], guest_url: str | None = None) -> BotTab
 async def played_with_a_kill(bot: BotTable, kill: Running, at: int) -> float:
     """The table played, its holder SIGKILLed once `at` steps were heard; returns when the
     kill came (perf_counter)."""
+    bot.pause_at = at  # stopped between two steps, however fast or loaded the machine
     playing = asyncio.ensure_future(bot.run())
-    while bot.heard < at:
-        assert not playing.done(), bot.stats.errors
-        await asyncio.sleep(0.01)
+    await asyncio.wait({playing, asyncio.ensure_future(bot.paused.wait())},
+                       return_when=asyncio.FIRST_COMPLETED)
+    assert bot.paused.is_set(), bot.stats.errors
     killed_at = time.perf_counter()
     await asyncio.to_thread(kill.killed)
+    bot.go_on.set()
     await playing
     return killed_at
 
