@@ -86,6 +86,16 @@ class Line(ServerConnection):
         super().connection_lost(exc)
         untangle(self)
 
+    async def handshake(self, *args: Any, **kwargs: Any) -> None:
+        """A client gone before its handshake was done (a port scan, a line closed before
+        its request, one shut out): the line ends unopened and the server closes it without
+        a word. websockets 17 does so itself; websockets 16 (the one for Python 3.10) logs
+        each as an error with its traceback, which a scan would turn into a flood."""
+        try:
+            await super().handshake(*args, **kwargs)
+        except Exception:
+            self.transport.abort()
+
 
 class Counting(ServerConnection):
     """A line counted against its address's lines (`Addresses.accept`) from its TCP accept
@@ -116,6 +126,11 @@ class Counting(ServerConnection):
         if self.address is not None:
             self.book.closing(self.address)
             self.address = None
+
+    async def handshake(self, *args: Any, **kwargs: Any) -> None:
+        """No handshake for a line shut out: it ends unopened, without a word."""
+        if self.place is not Place.OUT:
+            await super().handshake(*args, **kwargs)
 
     async def _recount(self, address: str, before: int) -> None:
         self.place = await self.book.recount(address, before)
