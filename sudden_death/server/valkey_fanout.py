@@ -35,7 +35,7 @@ import contextlib
 import logging
 import secrets
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -376,6 +376,50 @@ class ValkeyFanOut:
                 self._deliver(line, text)
             except Exception:  # one line's trouble never stops the others' listening
                 LOG.exception("a message from another server process was not delivered")
+
+
+# What a command raises when Valkey is away, cut off or too slow: an outage, never a mistake.
+OUTAGE_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
+
+
+class Outage:
+    """How a background user of Valkey (the lobby, the routes, quick games, the limits' counts)
+    says an outage in the log: once when it is lost, with what goes on meanwhile
+    (`while_down`), and once when it is back (`once_back`). `lost` and `back` say whether the
+    state changed, for a user that forgets or writes again then."""
+
+    def __init__(self, place: str, while_down: str, once_back: str) -> None:
+        self.place = place
+        self.down = False
+        self._while_down = while_down
+        self._once_back = once_back
+
+    def lost(self, error: BaseException) -> bool:
+        if self.down:
+            return False
+        self.down = True
+        LOG.warning("Valkey at %s cannot be reached (%s): %s", self.place,
+                    error or type(error).__name__, self._while_down)
+        return True
+
+    def back(self) -> bool:
+        if not self.down:
+            return False
+        self.down = False
+        LOG.info("Valkey at %s is reached again: %s", self.place, self._once_back)
+        return True
+
+
+async def reached(client: Redis, place: str, first: Awaitable[object]) -> None:
+    """A user's first round with Valkey (`first`), awaited when it opens: Valkey away then,
+    its client is closed and ValkeyUnreachable raised (a server does not start without it;
+    later outages are outlived)."""
+    try:
+        await first
+    except OUTAGE_ERRORS as error:
+        await client.aclose()
+        raise ValkeyUnreachable(f"Valkey at {place} cannot be reached: "
+                                f"{error or type(error).__name__}") from error
 
 
 def where(url: str) -> str:

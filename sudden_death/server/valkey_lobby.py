@@ -25,21 +25,24 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections.abc import Callable
 from typing import Any
 
 import msgspec
-from redis.exceptions import RedisError
 
 from .lobby import Listed
 from .stopping import stop
-from .valkey_fanout import ValkeyUnreachable, outage_client, where
+from .valkey_fanout import (
+    OUTAGE_ERRORS,
+    Outage,
+    ValkeyUnreachable,
+    outage_client,
+    reached,
+    where,
+)
 
 __all__ = ["ValkeyLobby", "ValkeyUnreachable"]
-
-LOG = logging.getLogger("sudden_death.server")
 
 PREFIX = "sd:"
 TTL_MS = 3000  # a process's entries outlive its last write by this much
@@ -71,9 +74,9 @@ class ValkeyLobby:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
-        self._down = False
         self._client = outage_client(url, TIMEOUT_S)
-        self._where = where(url)
+        self._outage = Outage(where(url), "the lobby lists this process's tables only until "
+                              "it is back", "the lobby lists the other processes' tables again")
 
     @classmethod
     async def open(cls, url: str, name: str, own: Callable[[], Listed],
@@ -82,12 +85,7 @@ class ValkeyLobby:
         Valkey cannot be reached now (a server does not start without it; later outages are
         outlived)."""
         lobby = cls(url, name, own, heard, prefix)
-        try:
-            await lobby._round(read=True)
-        except (RedisError, OSError, asyncio.TimeoutError) as error:
-            await lobby._client.aclose()
-            raise ValkeyUnreachable(f"Valkey at {lobby._where} cannot be reached: "
-                                    f"{error or type(error).__name__}") from error
+        await reached(lobby._client, lobby._outage.place, lobby._round(read=True))
         lobby._task = asyncio.create_task(lobby._run())
         return lobby
 
@@ -108,7 +106,7 @@ class ValkeyLobby:
         if self._task is not None:
             await stop(self._task)
             self._task = None
-        with contextlib.suppress(RedisError, OSError, asyncio.TimeoutError):
+        with contextlib.suppress(*OUTAGE_ERRORS):
             async with self._client.pipeline(transaction=False) as pipe:
                 pipe.delete(self._key)
                 pipe.zrem(self._index, self.name)
@@ -124,7 +122,7 @@ class ValkeyLobby:
             await asyncio.sleep(max(0.0, self._last_write + SOON_S - now))
             try:
                 await self._round(read=time.monotonic() - self._last_read >= EVERY_S * 0.9)
-            except (RedisError, OSError, asyncio.TimeoutError) as error:
+            except OUTAGE_ERRORS as error:
                 self._lost(error)
             else:
                 self._back()
@@ -177,18 +175,11 @@ class ValkeyLobby:
 
     def _lost(self, error: BaseException) -> None:
         """Valkey went away: said once per outage; the others' entries forgotten at once."""
-        if not self._down:
-            self._down = True
-            LOG.warning("Valkey at %s cannot be reached (%s): the lobby lists this "
-                        "process's tables only until it is back", self._where,
-                        error or type(error).__name__)
+        self._outage.lost(error)
         if self._others:
             self._others = {}
             self._heard()
         self._written = b""  # written again once back (a restarted Valkey is empty)
 
     def _back(self) -> None:
-        if self._down:
-            self._down = False
-            LOG.info("Valkey at %s is reached again: the lobby lists the other processes' "
-                     "tables again", self._where)
+        self._outage.back()

@@ -28,19 +28,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import secrets
 import time
 from collections.abc import Callable
 
-from redis.exceptions import RedisError
-
 from .stopping import stop
-from .valkey_fanout import ValkeyUnreachable, outage_client, where
+from .valkey_fanout import OUTAGE_ERRORS, Outage, outage_client, reached, where
 
 __all__ = ["ValkeyQuick"]
-
-LOG = logging.getLogger("sudden_death.server")
 
 PREFIX = "sd:"
 SOON_S = 0.2  # a change written within this
@@ -48,7 +43,6 @@ RENEW_S = 2.0  # every entry written again this often
 RESERVED_S = SOON_S  # a reservation is taken out at the first round this old
 TIMEOUT_S = 1.0  # a connection or a command that takes longer is an outage
 SCANNED = 200  # entries the script reads at most (waiting quick tables are few)
-OUTAGE_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 
 # KEYS[1]: the set. ARGV: rating, this process's name, its reservation, the lease prefix.
 # The nearest live entry of another process taken out and its relay address answered, or
@@ -98,10 +92,11 @@ class ValkeyQuick:
         self._wake = asyncio.Event()
         self._task: asyncio.Task[None] | None = None
         self._closing = False
-        self._down = False
         self._client = outage_client(url, TIMEOUT_S)
         self._script = self._client.register_script(_NEAREST_OR_RESERVE)
-        self._where = where(url)
+        self._outage = Outage(where(url), "quick players are paired on this process only "
+                              "until it is back",
+                              "quick players are paired across the processes again")
 
     @classmethod
     async def open(cls, url: str, name: str, waiting: Callable[[], list[tuple[str, float]]],
@@ -109,12 +104,7 @@ class ValkeyQuick:
         """Written once, then kept so in the background; ValkeyUnreachable when Valkey cannot
         be reached now."""
         quick = cls(url, name, waiting, prefix)
-        try:
-            await quick._round()
-        except OUTAGE_ERRORS as error:
-            await quick._client.aclose()
-            raise ValkeyUnreachable(f"Valkey at {quick._where} cannot be reached: "
-                                    f"{error or type(error).__name__}") from error
+        await reached(quick._client, quick._outage.place, quick._round())
         quick._task = asyncio.create_task(quick._run(), name="valkey quick")
         return quick
 
@@ -128,9 +118,9 @@ class ValkeyQuick:
                                        args=[rating, self.name, reservation, self._leases,
                                              SCANNED])
         except OUTAGE_ERRORS as error:
-            self._lost(error)
+            self._outage.lost(error)
             return None
-        self._back()
+        self._outage.back()
         if found is None:
             self._reserved[reservation] = time.monotonic()
             self._wake.set()  # taken out soon: by then its table is hosted, and written
@@ -164,10 +154,10 @@ class ValkeyQuick:
             try:
                 await self._round()
             except OUTAGE_ERRORS as error:
-                self._lost(error)
+                self._outage.lost(error)
                 self._written.clear()  # all written again once back
             else:
-                self._back()
+                self._outage.back()
 
     async def _round(self) -> None:
         """This process's waiting tables written (all of them when due for renewal), the
@@ -194,16 +184,3 @@ class ValkeyQuick:
         self._written = wanted
         for entry in reserved:
             del self._reserved[entry]
-
-    def _lost(self, error: BaseException) -> None:
-        if not self._down:
-            self._down = True
-            LOG.warning("Valkey at %s cannot be reached (%s): quick players are paired on "
-                        "this process only until it is back", self._where,
-                        error or type(error).__name__)
-
-    def _back(self) -> None:
-        if self._down:
-            self._down = False
-            LOG.info("Valkey at %s is reached again: quick players are paired across the "
-                     "processes again", self._where)

@@ -35,11 +35,10 @@ from collections import OrderedDict
 from collections.abc import Callable, Collection
 
 import msgspec
-from redis.exceptions import RedisError
 
 from .relay import Relayed
 from .stopping import stop
-from .valkey_fanout import ValkeyUnreachable, outage_client, where
+from .valkey_fanout import OUTAGE_ERRORS, Outage, outage_client, reached, where
 
 __all__ = ["ValkeyRoutes"]
 
@@ -57,7 +56,6 @@ TIMEOUT_S = 1.0  # a connection or a command that takes longer is an outage
 
 _ticket_decoder = msgspec.json.Decoder(Relayed)
 _encoder = msgspec.json.Encoder()
-OUTAGE_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 # Takes a table's route out only while it names this process: a later holder's stays.
 _DELETE_OWN = """
 if redis.call('GET', KEYS[1]) == ARGV[1] then return redis.call('DEL', KEYS[1]) end
@@ -81,10 +79,12 @@ class ValkeyRoutes:
         self._leased = -float("inf")
         self._task: asyncio.Task[None] | None = None
         self._closing = False
-        self._down = False
         self._client = outage_client(url, TIMEOUT_S)
         self._delete_own = self._client.register_script(_DELETE_OWN)
         self._where = where(url)
+        self._outage = Outage(self._where, "the tables of the other server processes cannot "
+                              "be reached from this one until it is back",
+                              "the other processes' tables are reached again")
 
     @classmethod
     async def open(cls, url: str, name: str, relay_url: str,
@@ -92,12 +92,7 @@ class ValkeyRoutes:
         """Written once, then kept so in the background; ValkeyUnreachable when Valkey cannot
         be reached now."""
         routes = cls(url, name, relay_url, codes, prefix)
-        try:
-            await routes._round()
-        except OUTAGE_ERRORS as error:
-            await routes._client.aclose()
-            raise ValkeyUnreachable(f"Valkey at {routes._where} cannot be reached: "
-                                    f"{error or type(error).__name__}") from error
+        await reached(routes._client, routes._where, routes._round())
         routes._task = asyncio.create_task(routes._run(), name="valkey routes")
         return routes
 
@@ -109,7 +104,7 @@ class ValkeyRoutes:
                 return None
             return _text(await self._client.get(self._process(name)))
         except OUTAGE_ERRORS as error:
-            self._lost(error)
+            self._outage.lost(error)
             return None
 
     async def lost(self, code: str) -> str | None:
@@ -121,7 +116,7 @@ class ValkeyRoutes:
                 return None
             return None if await self._client.exists(self._process(name)) else name
         except OUTAGE_ERRORS as error:
-            self._lost(error)
+            self._outage.lost(error)
             return None
 
     async def ticket(self, relayed: Relayed) -> str:
@@ -131,7 +126,7 @@ class ValkeyRoutes:
             await self._client.set(self._ticket(token), _encoder.encode(relayed),
                                    px=TICKET_MS)
         except OUTAGE_ERRORS as error:
-            self._lost(error)
+            self._outage.lost(error)
             raise OSError(f"Valkey at {self._where} cannot be reached") from error
         return token
 
@@ -140,7 +135,7 @@ class ValkeyRoutes:
         try:
             found = await self._client.getdel(self._ticket(token))
         except OUTAGE_ERRORS as error:
-            self._lost(error)
+            self._outage.lost(error)
             return None
         if found is None:
             return None
@@ -184,11 +179,11 @@ class ValkeyRoutes:
             try:
                 await self._round()
             except OUTAGE_ERRORS as error:
-                self._lost(error)
+                self._outage.lost(error)
                 self._routes.clear()  # all written again once back (Valkey may be empty)
                 self._leased = -float("inf")
             else:
-                self._back()
+                self._outage.back()
 
     async def _round(self) -> None:
         """The lease renewed when due, new routes written, ended ones taken out, and the
@@ -231,19 +226,6 @@ class ValkeyRoutes:
             LOG.info("Valkey at %s had lost this process's lease: the routes of its tables "
                      "(%d) are written again", self._where, len(self._routes))
             self._routes.clear()
-
-    def _lost(self, error: BaseException) -> None:
-        if not self._down:
-            self._down = True
-            LOG.warning("Valkey at %s cannot be reached (%s): the tables of the other server "
-                        "processes cannot be reached from this one until it is back",
-                        self._where, error or type(error).__name__)
-
-    def _back(self) -> None:
-        if self._down:
-            self._down = False
-            LOG.info("Valkey at %s is reached again: the other processes' tables are "
-                     "reached again", self._where)
 
 
 def _text(value: bytes | str | None) -> str | None:

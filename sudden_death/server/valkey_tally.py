@@ -24,19 +24,14 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import logging
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
 
-from redis.exceptions import RedisError
-
 from .stopping import stop
-from .valkey_fanout import ValkeyUnreachable, outage_client, where
+from .valkey_fanout import OUTAGE_ERRORS, Outage, outage_client, reached, where
 
 __all__ = ["ValkeyTally"]
-
-LOG = logging.getLogger("sudden_death.server")
 
 PREFIX = "sd:"
 KEEP_MS = 120_000  # an event is kept this long (longer than any limit's window)
@@ -48,7 +43,6 @@ MAX_QUEUED = 10_000  # writes waiting; past it (Valkey too slow) new ones are dr
 MINE_KEPT = 64  # this process's latest events kept per key, to be taken back
 POLL_S = 0.5  # a polled gauge (`polled`) is read this often, and its changes written
 RENEW_S = 10.0  # every gauge of this process written again this often (a restarted Valkey)
-OUTAGE_ERRORS = (RedisError, OSError, asyncio.TimeoutError)
 
 _NOW = """
 local t = redis.call('TIME')
@@ -111,25 +105,21 @@ class ValkeyTally:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._down_until = -float("inf")  # reads skipped until then (monotonic)
-        self._down = False
         self._counted = 0
         self._mine: dict[str, deque[str]] = {}  # key: this process's latest events
         self._gauges: dict[str, int] = {}  # key: this process's count, when not 0
         # Gauges read from their owner now and then (`polled`): kind, reader, last read.
         self._polled: list[tuple[str, Callable[[], dict[str, int]], dict[str, int]]] = []
         self._poller: asyncio.Task[None] | None = None
-        self._where = where(url)
+        self._outage = Outage(where(url), "each process counts its own clients' limits "
+                              "until it is back",
+                              "the limits are counted across the processes again")
 
     @classmethod
     async def open(cls, url: str, name: str, prefix: str = PREFIX) -> ValkeyTally:
         """Ready once Valkey answers; ValkeyUnreachable when it cannot be reached now."""
         tally = cls(url, name, prefix)
-        try:
-            await tally._client.ping()
-        except OUTAGE_ERRORS as error:
-            await tally._client.aclose()
-            raise ValkeyUnreachable(f"Valkey at {tally._where} cannot be reached: "
-                                    f"{error or type(error).__name__}") from error
+        await reached(tally._client, tally._outage.place, tally._client.ping())
         tally._task = asyncio.create_task(tally._send(), name="valkey tally")
         return tally
 
@@ -266,16 +256,9 @@ class ValkeyTally:
 
     def _lost(self, error: BaseException) -> None:
         self._down_until = time.monotonic() + RETRY_S
-        if not self._down:
-            self._down = True
-            LOG.warning("Valkey at %s cannot be reached (%s): each process counts its own "
-                        "clients' limits until it is back", self._where,
-                        error or type(error).__name__)
+        self._outage.lost(error)
 
     def _back(self) -> None:
-        if self._down:
-            self._down = False
-            LOG.info("Valkey at %s is reached again: the limits are counted across the "
-                     "processes again", self._where)
+        if self._outage.back():
             for where, count in self._gauges.items():  # a restarted Valkey is empty
                 self._queue("gauge", where, self.name, count)
