@@ -5,8 +5,10 @@ connects is closed at the end."""
 from __future__ import annotations
 
 import asyncio
+import inspect
 import json
-from collections.abc import AsyncIterator, Callable
+import time
+from collections.abc import AsyncIterator, Awaitable, Callable
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -102,6 +104,18 @@ async def seated_pair(lab: Lab, public: bool = False,
 
 def run(coroutine: Callable[[], Any]) -> Any:
     return asyncio.run(asyncio.wait_for(coroutine(), 120))
+
+
+async def until(check: Callable[[], bool | Awaitable[bool]], timeout: float = 5.0) -> float:
+    """Seconds until `check` (a plain or an async one) holds, asked every 20 ms: what a test
+    waits on instead of a fixed sleep (AssertionError past `timeout`)."""
+    start = time.monotonic()
+    while True:
+        found = check()
+        if await found if inspect.isawaitable(found) else found:
+            return time.monotonic() - start
+        assert time.monotonic() - start < timeout, "not within the time allowed"
+        await asyncio.sleep(0.02)
 
 
 def first_legal(state: GameState, team: Team) -> WireAction:

@@ -7,10 +7,9 @@ from __future__ import annotations
 import asyncio
 import secrets
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any
 
 import pytest
+from server_lab import run, until
 from valkey_server import ValkeyServer
 
 from sudden_death.server import valkey_lobby
@@ -59,19 +58,6 @@ def test_the_lobby_lists_its_own_tables_and_the_others_sorted_with_their_totals(
     lobby.changed()  # no line in the lobby: still shared with the other processes
     assert heard == [None]
     service.close()  # its accounts' database: left open, Python 3.13 warns of it later
-
-
-def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    asyncio.run(scenario())
-
-
-async def until(check: Callable[[], bool], timeout: float = 5.0) -> float:
-    """Seconds until `check` holds (AssertionError past `timeout`)."""
-    start = time.monotonic()
-    while not check():
-        assert time.monotonic() - start < timeout, "not within the time allowed"
-        await asyncio.sleep(0.02)
-    return time.monotonic() - start
 
 
 def test_another_process_is_listed_while_its_key_lives_and_gone_once_it_expires(

@@ -15,13 +15,12 @@ import logging
 import secrets
 import sys
 import time
-from collections.abc import Callable, Coroutine
-from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from redis.asyncio import Redis
+from server_lab import run, until
 from valkey_server import ValkeyServer, valkey_server
 
 from sudden_death.server import valkey_quick
@@ -29,19 +28,6 @@ from sudden_death.server.pairing import QuickPairing
 from sudden_death.server.valkey_quick import ValkeyQuick
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="real Valkey")
-
-
-def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    asyncio.run(scenario())
-
-
-async def until(check: Callable[[], Coroutine[Any, Any, bool]], timeout: float = 5.0) -> float:
-    """Seconds until `check` holds (AssertionError past `timeout`)."""
-    start = time.monotonic()
-    while not await check():
-        assert time.monotonic() - start < timeout, "not within the time allowed"
-        await asyncio.sleep(0.02)
-    return time.monotonic() - start
 
 
 class Cluster:

@@ -23,7 +23,7 @@ import pytest
 from postgres_places import new_database, postgres_server  # noqa: F401 (a fixture)
 from postgres_server import PostgresCluster
 from redis.asyncio import Redis
-from server_lab import receive
+from server_lab import receive, run, until
 from server_process import Running
 from valkey_server import ValkeyServer, valkey_server
 from websockets.asyncio.client import ClientConnection, connect
@@ -38,17 +38,6 @@ pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="r
               pytest.mark.timeout(120)]
 
 CLIENT = "203.0.113.7"
-
-
-def run(scenario: Callable[[], Coroutine[Any, Any, None]]) -> None:
-    asyncio.run(scenario())
-
-
-async def until(check: Callable[[], Coroutine[Any, Any, bool]], timeout: float = 5.0) -> None:
-    start = time.monotonic()
-    while not await check():
-        assert time.monotonic() - start < timeout, "not within the time allowed"
-        await asyncio.sleep(0.02)
 
 
 class Processes:

@@ -72,25 +72,25 @@ def server_pid(port: int, timeout: float = 1.0) -> int | None:
     return int(line) if line.strip().isdigit() else None
 
 
-def flushed(port: int, timeout: float = 2.0) -> bool:
-    """Whether the server on 127.0.0.1:`port` emptied itself (FLUSHALL, inline)."""
+def _answers(port: int, command: bytes, reply: bytes, timeout: float) -> bool:
+    """Whether a server on 127.0.0.1:`port` answers the inline `command` with `reply` (no
+    client library, so these helpers work before the server extra is installed)."""
     try:
         with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-            sock.sendall(b"FLUSHALL\r\n")
-            return sock.recv(64).startswith(b"+OK")
+            sock.sendall(command + b"\r\n")
+            return sock.recv(64).startswith(reply)
     except OSError:
         return False
+
+
+def flushed(port: int, timeout: float = 2.0) -> bool:
+    """Whether the server on 127.0.0.1:`port` emptied itself (FLUSHALL)."""
+    return _answers(port, b"FLUSHALL", b"+OK", timeout)
 
 
 def ping(port: int, timeout: float = 1.0) -> bool:
-    """Whether a server on 127.0.0.1:`port` answers PING (an inline command: no client
-    library, so this helper works before the server extra is installed)."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), timeout=timeout) as sock:
-            sock.sendall(b"PING\r\n")
-            return sock.recv(64).startswith(b"+PONG")
-    except OSError:
-        return False
+    """Whether a server on 127.0.0.1:`port` answers PING."""
+    return _answers(port, b"PING", b"+PONG", timeout)
 
 
 class ValkeyServer:
