@@ -39,6 +39,22 @@ def sign_up(seat: Seat, name: str) -> None:
     seat.said_starting("Quick game, 1 of ")
 
 
+def rated_games(path: Path) -> tuple[list[tuple[str, str, float]],
+                                     dict[str, tuple[float, float]]]:
+    """The rated games and ratings kept, once the game's rating is written: the server rates
+    a finished game on a thread after telling its seats (the ear never waits on it), so on a
+    busy machine the score can be heard a moment before the row is there."""
+    deadline = time.monotonic() + 15
+    while True:
+        with contextlib.closing(sqlite3.connect(path)) as db:
+            games = db.execute("SELECT first, second, score FROM games").fetchall()
+            rated = {name: (rating, deviation) for name, rating, deviation in db.execute(
+                "SELECT folded, rating, deviation FROM ratings")}
+        if games or time.monotonic() > deadline:
+            return games, rated
+        time.sleep(0.05)
+
+
 @pytest.fixture(scope="module")
 def online(tmp_path_factory: pytest.TempPathFactory,
            ) -> Iterator[tuple[Path, Server, Seat, Seat, Seat]]:
@@ -80,10 +96,7 @@ def test_two_quick_players_meet_play_it_out_and_both_are_rated(
     anna.until_said("Play again, back to the lobby, or quit?")  # said just after the score
     scores = final_score(anna.speech()), final_score(ben.speech())
     assert scores[0] is not None and scores[0] == scores[1]  # one game, heard alike
-    with contextlib.closing(sqlite3.connect(tmp / "server" / "accounts.sqlite3")) as db:
-        games = db.execute("SELECT first, second, score FROM games").fetchall()
-        rated = {name: (rating, deviation) for name, rating, deviation in db.execute(
-            "SELECT folded, rating, deviation FROM ratings")}
+    games, rated = rated_games(tmp / "server" / "accounts.sqlite3")
     assert len(games) == 1 and {games[0][0], games[0][1]} == {"anna", "ben"}
     assert set(rated) == {"anna", "ben"}
     assert all(deviation < 350 for _rating, deviation in rated.values())  # surer of both
