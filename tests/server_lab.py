@@ -21,6 +21,7 @@ from sudden_death.server.limits import Limits
 from sudden_death.server.lines import untangle
 from sudden_death.server.service import TableService, address, start, stop
 from sudden_death.server.stores import TableStore
+from sudden_death.web.site import Site
 from sudden_death.wire import protocol as p
 from sudden_death.wire.values import WireAction, action_to_wire, from_json
 
@@ -55,10 +56,12 @@ class Lab:
 @asynccontextmanager
 async def server(seed: int | None = 11, limits: Limits | None = None,
                  accounts: Accounts | None = None,
-                 store: TableStore | None = None) -> AsyncIterator[Lab]:
-    """A running server; with `store`, keeping its tables there (closed at the end)."""
+                 store: TableStore | None = None, page: bool = False) -> AsyncIterator[Lab]:
+    """A running server; with `store`, keeping its tables there (closed at the end); with
+    `page`, serving the browser page as `python -m sudden_death.server` does."""
     service = TableService(seed=seed, limits=limits or Limits(),
-                           accounts=accounts or Accounts(), store=store)
+                           accounts=accounts or Accounts(), store=store,
+                           site=Site().answer if page else None)
     running = await start(service, "127.0.0.1", 0)
     lab = Lab(service, address(running, tls=False))
     try:

@@ -156,13 +156,18 @@ PACKAGE_ORDER: tuple[tuple[str, ...], ...] = (
     ("server", "net"),  # the table server; the game's line to one
     ("audio",),  # speech and cues
     ("ui",),  # the front end
+    ("web",),  # the browser seat: its page, and its words from the front end's (issue 64)
     ("__main__",),  # the command line's first step
 )
 
 
 def part_of(module: str) -> str:
-    """The top-level part a module belongs to (`sudden_death.ui.app` is in `ui`)."""
+    """The top-level part a module belongs to (`sudden_death.ui.app` is in `ui`). A command
+    line's first step (`sudden_death.server.__main__` too) is the `__main__` part: it puts the
+    parts together (the table server's command line serves the browser page, from above)."""
     parts = module.split(".")
+    if parts[-1] == "__main__":
+        return "__main__"
     return parts[1] if len(parts) > 1 else "__init__"
 
 

@@ -1,13 +1,15 @@
 """`python -m sudden_death.server`: run a table server until SIGTERM or Ctrl+C (exit 0).
 
-Its first line on standard output is `{"listening": "ws://HOST:PORT"}`, so a script that
-starts it with `--port 0` learns the port it got. With `--postgres URL` the tables and the
-players' accounts are kept in PostgreSQL (postgres_tables.py, postgres_accounts.py), imported
-only then: psycopg is the `server` extra's, and a player's game, or a server on SQLite, starts
-without it. With `--valkey URL` the lobby lists every process's tables and players on that
-Valkey (valkey_lobby.py), its chat crosses the processes on Valkey's pub/sub (valkey_fanout.py)
-and a line greeted with another process's table is relayed there (valkey_routes.py, relay.py):
-each imported only then for the same reason (redis-py is the `server` extra's).
+Its first line on standard output is `{"listening": "ws://HOST:PORT", "page":
+"http://HOST:PORT/"}`, so a script that starts it with `--port 0` learns the port it got; the
+page is the browser seat's (web/site.py), served on the same port unless `--no-page`.
+With `--postgres URL` the tables and the players' accounts are kept in PostgreSQL
+(postgres_tables.py, postgres_accounts.py), imported only then: psycopg is the `server`
+extra's, and a player's game, or a server on SQLite, starts without it. With `--valkey URL` the
+lobby lists every process's tables and players on that Valkey (valkey_lobby.py), its chat
+crosses the processes on Valkey's pub/sub (valkey_fanout.py) and a line greeted with another
+process's table is relayed there (valkey_routes.py, relay.py): each imported only then for the
+same reason (redis-py is the `server` extra's).
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ from typing import Protocol
 
 from websockets.asyncio.server import Server
 
+from ..web.site import Site
 from . import collector
 from .accounts import Accounts
 from .limits import Limits
@@ -68,6 +71,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--relay-port", type=int, default=0, metavar="PORT",
                         help="with --valkey: the port the other processes relay lines to "
                              "(default: a free one), on --host; keep it off the internet")
+    parser.add_argument("--no-page", action="store_true",
+                        help="serve no browser page, only the WebSocket (the page: "
+                             "docs/playing.md, \"In a browser\")")
     parser.add_argument("--reuse-port", action="store_true",
                         help="with --valkey: let other server processes listen on the same "
                              "--port (SO_REUSEPORT, Linux: new connections are spread over "
@@ -117,8 +123,9 @@ async def serve(options: argparse.Namespace) -> None:
         accounts = Accounts(options.data)  # in memory without --data
     limits = Limits.shared(options.per_address)
     named = {} if options.name is None else {"name": options.name}
+    site = None if options.no_page else Site().answer
     service = TableService(seed=options.seed, store=store, limits=limits, accounts=accounts,
-                           **named)
+                           site=site, **named)
     shared: list[Closing] = []
     relaying = None
     try:
@@ -141,7 +148,9 @@ async def serve(options: argparse.Namespace) -> None:
             loop.add_signal_handler(signum, done.set)
         # Said once SIGTERM already stops it cleanly: a supervisor may stop it the moment it
         # hears.
-        print(json.dumps({"listening": address(server, tls is not None)}), flush=True)
+        url = address(server, tls is not None)
+        page = {} if site is None else {"page": "http" + url.removeprefix("ws") + "/"}
+        print(json.dumps({"listening": url, **page}), flush=True)
         await done.wait()
         await stop(server)
         settled.undo()

@@ -40,3 +40,8 @@ class Postman:
                 transport.abort()
             return
         broadcast([line], frame)
+        viewer = getattr(line, "viewer", None)  # a browser seat's (web/view.py): the same
+        if viewer is not None:  # news in words, and its decision as a form
+            shown = viewer.seen(frame)
+            if shown is not None:
+                broadcast([line], shown)

@@ -74,6 +74,7 @@ class TableService:
     routes: Routes | None = None
     # ...and the quick games waiting on every process (valkey_quick.py). None: only here.
     quick: QuickElsewhere | None = None
+    site: Callable[[ServerConnection, Request], Response | None] | None = None  # the page's
     postman: Postman = field(init=False)
     addresses: Addresses = field(init=False)  # lines and wrong codes, per address
     desk: AccountDesk = field(init=False)
@@ -121,9 +122,7 @@ class TableService:
         SQLite connection left to the garbage collector is a ResourceWarning (Python 3.13).
         A store whose close is awaited (a database's pool) returns its awaitable."""
         self.desk.close()
-        if self.store is not None:
-            return self.store.close()
-        return None
+        return None if self.store is None else self.store.close()
 
     def restore(self) -> Awaitable[None] | None:
         """The stored tables, each seat away until it resumes (call inside the loop); with a
@@ -132,11 +131,12 @@ class TableService:
 
     async def admit(self, connection: ServerConnection, request: Request) -> Response | None:
         """Before the handshake: a client opening lines faster than `connects_per_s` (after
-        its burst) is answered 429 at once, before it costs a handshake or a greeting."""
-        if await self.addresses.arriving(peer(connection)):
-            return None
-        return connection.respond(HTTPStatus.TOO_MANY_REQUESTS,
-                                  "Too many new connections from your address; wait a moment.\n")
+        its burst) is answered 429 at once; a request for the browser page (web/site.py) is
+        answered here too, each file a line like any other."""
+        if not await self.addresses.arriving(peer(connection)):
+            return connection.respond(HTTPStatus.TOO_MANY_REQUESTS, "Too many new "
+                                      "connections from your address; wait a moment.\n")
+        return None if self.site is None else self.site(connection, request)
 
     async def handle(self, connection: ServerConnection) -> None:
         """One connection: a greeting (host, join or resume), then that seat's actions until

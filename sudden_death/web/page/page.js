@@ -1,0 +1,252 @@
+// The browser seat (docs/playing.md, "In a browser"): a seat like the desktop game's, speaking
+// the table protocol (docs/protocol.md) on the page's own server. The server adds a `view` after
+// each message (sudden_death/web/view.py): the news in words, the situation, the cards shown and
+// the decision owed as a form. This script only draws it and sends what the player chooses; the
+// rules stay on the server. No framework, no build step, nothing from another site.
+"use strict";
+
+const PROTOCOL_VERSION = 6;
+let words = {};
+let line = null;
+let view = null;
+let shownDecision = "";
+let sentThrough = -1; // the last step the actions sent cover: a snap and its cards are two
+
+function act(actions) {
+  sentThrough = view.step + actions.length - 1;
+  send({type: "act", step: view.step, actions});
+}
+
+const byId = (id) => document.getElementById(id);
+
+function word(key) {
+  return words[key] || key;
+}
+
+function fill(template, values) {
+  return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
+}
+
+function say(text) {
+  // The live region is cleared first, so the same words said twice are said again.
+  const news = byId("news");
+  news.textContent = "";
+  window.setTimeout(() => { news.textContent = text; }, 50);
+}
+
+async function loadWords() {
+  const lang = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
+  try {
+    const answer = await fetch("words.json?lang=" + encodeURIComponent(lang));
+    words = await answer.json();
+  } catch (error) {
+    words = {};
+  }
+  if (words.lang) document.documentElement.lang = words.lang;
+  for (const element of document.querySelectorAll("[data-word]")) {
+    const text = words[element.dataset.word];
+    if (text) element.textContent = text;
+  }
+  if (words.title) document.title = words.title;
+}
+
+function send(message) {
+  if (line && line.readyState === WebSocket.OPEN) line.send(JSON.stringify(message));
+}
+
+function play(team) {
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  const lang = encodeURIComponent(words.lang || "en");
+  line = new WebSocket(`${scheme}//${location.host}/play?lang=${lang}`);
+  say(word("connecting"));
+  line.addEventListener("open", () => {
+    const other = team.toLowerCase() === "bears" ? "Hawks" : "Bears";
+    send({type: "host", version: PROTOCOL_VERSION, name: team, computer: other});
+  });
+  line.addEventListener("message", (event) => {
+    const message = JSON.parse(event.data);
+    if (message.type === "view") show(message);
+    else if (message.type === "refused" && !view) say(message.text);
+  });
+  line.addEventListener("close", () => { say(word("lost")); });
+}
+
+function show(next) {
+  view = next;
+  byId("start").hidden = true;
+  byId("game").hidden = false;
+  const log = byId("log");
+  for (const text of next.lines) {
+    const item = document.createElement("li");
+    item.textContent = text;
+    log.append(item);
+  }
+  if (next.lines.length) say(next.lines.join(" "));
+  byId("theirs").textContent = next.cards.theirs
+    ? `${word("their_cards")}: ${next.cards.theirs}` : word("none_yet");
+  byId("mine").textContent = next.cards.mine
+    ? `${word("yours")}: ${next.cards.mine}` : word("none_yet");
+  const key = JSON.stringify([next.step, next.decision]);
+  if (key !== shownDecision) {
+    shownDecision = key;
+    drawDecision(next.decision);
+  }
+}
+
+function choiceRow(type, name, label, value) {
+  const row = document.createElement("label");
+  const input = document.createElement("input");
+  input.type = type;
+  input.name = name;
+  input.value = value;
+  row.append(input, document.createTextNode(label));
+  return [row, input];
+}
+
+function detailsButton(card, into) {
+  // A disclosure button, collapsed at first: what the card does, at band 0.
+  const button = document.createElement("button");
+  button.type = "button";
+  button.className = "details";
+  button.textContent = `${word("details")}: ${card.name}`;
+  button.setAttribute("aria-expanded", "false");
+  const detail = document.createElement("p");
+  detail.className = "detail";
+  detail.id = `detail-${card.id.replace(/\W/g, "-")}`;
+  detail.textContent = card.detail;
+  detail.hidden = true;
+  button.setAttribute("aria-controls", detail.id);
+  button.addEventListener("click", () => {
+    const open = button.getAttribute("aria-expanded") !== "true";
+    button.setAttribute("aria-expanded", String(open));
+    detail.hidden = !open;
+  });
+  into.append(button, detail);
+}
+
+function cardSet(legend, cards, name, limit, countKey, form) {
+  const set = document.createElement("fieldset");
+  const title = document.createElement("legend");
+  title.textContent = legend;
+  set.append(title);
+  for (const card of cards) {
+    const holder = document.createElement("div");
+    holder.className = "choice";
+    const [row, input] = choiceRow("checkbox", name, card.name, card.id);
+    holder.append(row);
+    set.append(holder);
+    detailsButton(card, set);
+    input.addEventListener("change", () => {
+      const checked = form.querySelectorAll(`input[name="${name}"]:checked`);
+      if (checked.length > limit) input.checked = false;
+      const count = form.querySelectorAll(`input[name="${name}"]:checked`).length;
+      byId("count").textContent = fill(word(countKey), {count, limit});
+    });
+  }
+  return set;
+}
+
+function submitButton(text) {
+  const button = document.createElement("button");
+  button.type = "submit";
+  button.textContent = text;
+  return button;
+}
+
+function drawDecision(decision) {
+  const form = byId("decision");
+  form.replaceChildren();
+  byId("count").textContent = "";
+  form.onsubmit = (event) => event.preventDefault();
+  if (decision.kind === "wait" || (decision.kind !== "over" && view.step <= sentThrough)) {
+    const waiting = document.createElement("p");
+    waiting.textContent = word("waiting");
+    form.append(waiting);
+    return;
+  }
+  if (decision.kind === "over") {
+    const over = document.createElement("p");
+    over.textContent = decision.question;
+    const again = submitButton(word("again"));
+    form.append(over, again);
+    form.onsubmit = (event) => { event.preventDefault(); send({type: "rematch"}); };
+    again.focus();
+    return;
+  }
+  if (decision.kind === "choice") {
+    const set = document.createElement("fieldset");
+    const legend = document.createElement("legend");
+    legend.textContent = decision.question;
+    set.append(legend);
+    decision.options.forEach((option, index) => {
+      const holder = document.createElement("div");
+      holder.className = "choice";
+      const [row, input] = choiceRow("radio", "choice", option.label, String(index));
+      if (index === 0) input.checked = true;
+      holder.append(row);
+      set.append(holder);
+    });
+    form.append(set, submitButton(word("choose")));
+    form.onsubmit = (event) => {
+      event.preventDefault();
+      const picked = form.querySelector('input[name="choice"]:checked');
+      if (!picked) return;
+      form.replaceChildren();
+      act(decision.options[Number(picked.value)].actions);
+    };
+    form.querySelector("input").focus();
+    return;
+  }
+  // The cards for a down: players and calls as checkboxes, counted as they are checked.
+  const [players, calls] = decision.limits;
+  const heading = document.createElement("p");
+  heading.textContent = decision.question;
+  form.append(heading,
+    cardSet(word("players"), decision.players, "player", players, "players_count", form),
+    cardSet(word("calls"), decision.calls, "call", calls, "calls_count", form),
+    submitButton(word("confirm")));
+  if (decision.kicks.length) {
+    const kicks = document.createElement("fieldset");
+    const legend = document.createElement("legend");
+    legend.textContent = word("kick");
+    kicks.append(legend);
+    for (const kick of decision.kicks) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = kick.label;
+      button.addEventListener("click", () => {
+        form.replaceChildren();
+        act(kick.actions);
+      });
+      kicks.append(button);
+    }
+    form.append(kicks);
+  }
+  form.onsubmit = (event) => {
+    event.preventDefault();
+    const chosen = (name) => [...form.querySelectorAll(`input[name="${name}"]:checked`)]
+      .map((input) => input.value);
+    const hand = {players: chosen("player"), calls: chosen("call")};
+    if (hand.players.length !== players || hand.calls.length !== calls) {
+      byId("count").textContent = [
+        fill(word("players_count"), {count: hand.players.length, limit: players}),
+        fill(word("calls_count"), {count: hand.calls.length, limit: calls})].join(", ");
+      return;
+    }
+    form.replaceChildren();
+    act([...decision.before, {action: "PickHand", hand}]);
+  };
+  form.querySelector("input").focus();
+}
+
+window.addEventListener("DOMContentLoaded", async () => {
+  await loadWords();
+  byId("start-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const team = byId("team").value.trim() || "Hawks";
+    play(team);
+  });
+  byId("situation").addEventListener("click", () => {
+    if (view) say(view.situation);
+  });
+});

@@ -1,0 +1,256 @@
+"""What a browser seat sees, told from what its line is sent (`Viewer`).
+
+The page has no rules engine and no words of its own for the game: for each message the
+server sends its line, the viewer adds one `view` message with the events in words (the
+desktop game's own narrator, in the page's language), the score and situation, the cards on
+the table, and the decision the seat owes as a form (its options, each with the engine
+action it sends). It reads only the frames that line is sent, so it can never tell the page
+more than the seat may know (docs/protocol.md, "What a seat may know").
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from ..engine.actions import (
+    CallCoin,
+    ChooseSide,
+    ChooseSnap,
+    PickFinal,
+    PickSwap,
+    actors,
+    legal_actions,
+)
+from ..engine.card_model import OffCall, Player, Role
+from ..engine.cards import calls_for, card_name, players_for
+from ..engine.field import LAST_DOWN
+from ..engine.snapshot import action_to_dict, card_to_str
+from ..engine.state import (
+    CoinFace,
+    GameState,
+    Hand,
+    Phase,
+    Side,
+    SnapChoice,
+    Swap,
+    SwapKind,
+    Team,
+)
+from ..language import ENGLISH, Language, _, available, english, load, match_code, using
+from ..ui.words.cards import band_summary, player_effect_words, strengths_words
+from ..ui.words.kicks import field_goal_option, punt_option
+from ..ui.words.narration import Narrator
+from ..ui.words.phrases import Names, hand_words
+from ..ui.words.situation import outcome_words, situation_words
+from ..ui.words.table import (
+    away_words,
+    back_words,
+    busy_words,
+    chosen_words,
+    left_words,
+    refusal_words,
+    rematch_asked_words,
+    stand_in_words,
+    steady_words,
+    time_added_words,
+    time_up_words,
+    time_warning_words,
+    timeout_words,
+)
+from ..wire import protocol as p
+from ..wire.values import events_from_wire, state_from_wire
+
+PLAYERS_PER_HAND, CALLS_PER_HAND = 2, 3
+
+
+@lru_cache(maxsize=8)
+def language_of(tag: str) -> Language:
+    """A page's language by its tag ("es", "es-MX"): English when there is no catalog for it,
+    never the server's own."""
+    code = match_code(tag, available())
+    return english() if code is None or code == ENGLISH else load(code)
+
+
+def card(item: Player | OffCall | Any) -> dict[str, str]:
+    """A card as the page shows it: its engine name (what an action carries), its name in
+    words and what it does (band 0's figures for an offensive call, as the seed's rules do)."""
+    if isinstance(item, Player):
+        detail = player_effect_words(item)
+    elif isinstance(item, OffCall):
+        detail = f"{band_summary(item, 0)} {strengths_words(item)}"
+    else:
+        detail = strengths_words(item)
+    return {"id": card_to_str(item), "name": _(card_name(item)), "detail": detail}
+
+
+def option(label: str, actions: list[Any]) -> dict[str, Any]:
+    return {"label": label, "actions": [action_to_dict(action) for action in actions]}
+
+
+@dataclass
+class Viewer:
+    """One browser line's view of its table. `language`: the page's language code."""
+
+    language: str
+    team: Team | None = None
+    names: Names | None = None
+    state: GameState | None = None
+    narrator: Narrator | None = None
+    step: int = 0
+    held: int | None = None  # the step whose choice the server holds for this seat
+    log: list[str] = field(default_factory=list)
+
+    def seen(self, frame: str) -> str | None:
+        """The `view` frame to send after `frame` (None when it changes nothing shown)."""
+        try:
+            message = p.decode_server(frame)
+        except p.ProtocolError:
+            return None
+        with using(language_of(self.language)):
+            lines = self.told(message)
+            if lines is None:
+                return None
+            return json.dumps(self.view(lines), ensure_ascii=False)
+
+    def told(self, message: p.ServerMessage) -> list[str] | None:
+        """The lines a message adds to the log (None: the page needs no new view)."""
+        names = self.names
+        if isinstance(message, p.Seated):
+            self.team = Team(message.seat)
+            return None
+        if isinstance(message, p.Start) and self.team is not None:
+            self.names = names = Names(message.names[0], message.names[1], you=self.team)
+            self.state = state_from_wire(message.state)
+            self.narrator = Narrator(names, self.state.offense)
+            self.step = message.step
+            self.held = message.step if message.held else None
+            return [line.text for line in self.narrator.lines(events_from_wire(message.events))]
+        if isinstance(message, p.Update) and self.narrator is not None:
+            self.state, self.step = state_from_wire(message.state), message.step
+            return [line.text for line in self.narrator.lines(events_from_wire(message.events))]
+        if names is None:
+            return None
+        if isinstance(message, p.Committed):
+            if message.seat == self.team:
+                self.held = message.step
+                return []
+            return [chosen_words(names.theirs)]
+        return self.table_news(message, names)
+
+    def table_news(self, message: p.ServerMessage, names: Names) -> list[str] | None:
+        """What the desktop game says for the table's other news, in the same words."""
+        if isinstance(message, p.Refused):
+            return [refusal_words(message.code, message.text)]
+        if isinstance(message, p.Left):
+            return [timeout_words(message.name) if message.reason == "timeout"
+                    else left_words(message.name)]
+        if isinstance(message, p.Away):
+            return [away_words(message.name)]
+        if isinstance(message, p.Back):
+            return [back_words(message.name)]
+        if isinstance(message, p.StandIn):
+            return [stand_in_words(message.name, message.reason)]
+        if isinstance(message, p.RematchAsked):
+            return [rematch_asked_words(message.name)]
+        if isinstance(message, p.TimeWarning):
+            return [time_warning_words(message.seconds, message.extensions)]
+        if isinstance(message, p.TimeAdded):
+            return [time_added_words(message.seconds, message.extensions)]
+        if isinstance(message, p.TimeUp):
+            return [time_up_words(message.name, message.name == names.mine)]
+        if isinstance(message, p.Busy):
+            return [busy_words()]
+        if isinstance(message, p.Steady):
+            return [steady_words()]
+        return None
+
+    def view(self, lines: list[str]) -> dict[str, Any]:
+        """The page's whole picture after a message: it redraws from this alone."""
+        self.log.extend(lines)
+        state, names = self.state, self.names
+        assert state is not None and names is not None
+        return {"type": "view", "lines": lines, "step": self.step,
+                "situation": situation_words(state, names),
+                "decision": self.decision(state, names),
+                "cards": self.cards(state, names)}
+
+    def cards(self, state: GameState, names: Names) -> dict[str, str]:
+        """The hands on the table, once revealed: the player's own and the other team's."""
+        hands: dict[Team, Hand | None] = {}
+        if state.offense is not None:
+            hands = {state.offense: state.offense_hand, state.offense.other: state.defense_hand}
+        mine, theirs = hands.get(names.you), hands.get(names.you.other)
+        return {"mine": hand_words(mine) if mine else "",
+                "theirs": hand_words(theirs) if theirs else ""}
+
+    def decision(self, state: GameState, names: Names) -> dict[str, Any]:
+        """The decision this seat owes now, as the page's form; `wait` when it owes none."""
+        team = names.you
+        if state.outcome is not None:
+            return {"kind": "over", "question": outcome_words(state.outcome, names)}
+        if team not in actors(state) or not legal_actions(state, team) or \
+                self.held == self.step:
+            return {"kind": "wait", "question": ""}
+        phase = state.phase
+        if phase is Phase.COIN_TOSS:
+            return {"kind": "choice", "question": _("Coin toss: heads or tails?"),
+                    "options": [option(_("Heads"), [legal(CoinFace.HEADS)]),
+                                option(_("Tails"), [legal(CoinFace.TAILS)])]}
+        if phase is Phase.SIDE_CHOICE:
+            return {"kind": "choice", "question": _("Take the ball first, or defend first?"),
+                    "options": [option(_("Offense: take the ball first"), [legal(Side.OFFENSE)]),
+                                option(_("Defense: defend first"), [legal(Side.DEFENSE)])]}
+        role = Role.OFFENSE if state.offense is team else Role.DEFENSE
+        down = state.down
+        if phase is Phase.SNAP_CHOICE and down is not None and down.number == LAST_DOWN:
+            return {"kind": "choice", "question": _("Fourth down"),
+                    "options": [option(_("Go for it"), [legal(SnapChoice.PLAY)]),
+                                *self.kicks(state, names)]}
+        if phase in (Phase.SNAP_CHOICE, Phase.SELECTION):
+            before = [action_to_dict(legal(SnapChoice.PLAY))] if phase is Phase.SNAP_CHOICE \
+                else []
+            return {"kind": "hand", "question": (
+                        _("Your offense cards") if role is Role.OFFENSE
+                        else _("Your defense cards")),
+                    "players": [card(item) for item in players_for(role)],
+                    "calls": [card(item) for item in calls_for(role)],
+                    "limits": [PLAYERS_PER_HAND, CALLS_PER_HAND], "before": before,
+                    "kicks": self.kicks(state, names) if before else []}
+        if phase is Phase.SUBSTITUTION:
+            return {"kind": "choice", "question": _("Keep or replace?"),
+                    "options": [option(swap_label(action.swap), [action])
+                                for action in legal_actions(state, team)
+                                if isinstance(action, PickSwap)]}
+        return {"kind": "choice", "question": _("Final call?"),
+                "options": [option(_(card_name(action.call)), [action])
+                            for action in legal_actions(state, team)
+                            if isinstance(action, PickFinal)]}
+
+    def kicks(self, state: GameState, names: Names) -> list[dict[str, Any]]:
+        """The punt and the field goal, each labelled with what it would do."""
+        found = []
+        for choice, kick in ((SnapChoice.PUNT, punt_option(state, names)),
+                             (SnapChoice.FIELD_GOAL, field_goal_option(state, names))):
+            if kick.available:
+                found.append(option(kick.label, [legal(choice)]))
+        return found
+
+
+def legal(value: CoinFace | Side | SnapChoice) -> Any:
+    """The engine action for a coin face, a side or a snap."""
+    if isinstance(value, CoinFace):
+        return CallCoin(value)
+    if isinstance(value, Side):
+        return ChooseSide(value)
+    return ChooseSnap(value)
+
+
+def swap_label(swap: Swap) -> str:
+    if swap.kind is SwapKind.KEEP or swap.out is None or swap.into is None:
+        return _("Keep")
+    # Translators: a substitution in the browser page: "Replace Power Back with Scatback".
+    return _("Replace {out} with {into}").format(out=_(card_name(swap.out)),
+                                                 into=_(card_name(swap.into)))

@@ -1,0 +1,196 @@
+"""The browser seat's server side (issue 64), with real WebSocket clients on a real server:
+the page's files served safely on the table's own port, and a line opened on /play told
+every decision as a form and every event in words, from nothing but what its seat is sent."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import urllib.error
+import urllib.request
+from typing import Any
+
+import pytest
+from server_lab import Lab, run, server
+from websockets.asyncio.client import ClientConnection, connect
+
+from sudden_death.server.limits import Limits
+from sudden_death.web.site import POLICY, Site, page_folder
+from sudden_death.wire import protocol as p
+
+
+def page_url(lab: Lab, path: str) -> str:
+    return "http" + lab.url.removeprefix("ws") + path
+
+
+def fetch(url: str) -> tuple[int, dict[str, str], bytes]:
+    """A plain HTTP GET, as a browser's first request for the page."""
+    try:
+        with urllib.request.urlopen(url, timeout=5) as answer:
+            return answer.status, dict(answer.headers), answer.read()
+    except urllib.error.HTTPError as error:
+        return error.code, dict(error.headers), error.read()
+
+
+async def browser_seat(lab: Lab, lang: str = "en") -> ClientConnection:
+    client = await connect(lab.url + f"/play?lang={lang}")
+    lab.clients.append(client)
+    return client
+
+
+async def next_view(line: ClientConnection, seen: list[dict[str, Any]]) -> dict[str, Any]:
+    """The next `view`, keeping every message read on the way in `seen`."""
+    while True:
+        message = json.loads(await asyncio.wait_for(line.recv(), 10))
+        seen.append(message)
+        if message["type"] == "view":
+            return message
+
+
+def answer(decision: dict[str, Any], rng: random.Random) -> list[dict[str, Any]]:
+    """What a player might choose from the form alone: any option, or any cards within the
+    counts the form gives (as a page's checkboxes would send them)."""
+    if decision["kind"] == "choice":
+        return list(rng.choice(decision["options"])["actions"])
+    players, calls = decision["limits"]
+    hand = {"players": [c["id"] for c in rng.sample(decision["players"], players)],
+            "calls": [c["id"] for c in rng.sample(decision["calls"], calls)]}
+    # The form keeps the players and calls in the card order, as a page lists them.
+    hand["players"].sort(key=[c["id"] for c in decision["players"]].index)
+    hand["calls"].sort(key=[c["id"] for c in decision["calls"]].index)
+    return [*decision["before"], {"action": "PickHand", "hand": hand}]
+
+
+@pytest.mark.parametrize("seed", [3, 8])
+def test_a_browser_seat_plays_the_computer_from_the_forms_alone(seed: int) -> None:
+    rng = random.Random(seed)
+
+    async def scenario() -> None:
+        async with server(seed=seed, page=True) as lab:
+            line = await browser_seat(lab)
+            await line.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", computer="Bears")))
+            seen: list[dict[str, Any]] = []
+            view = await next_view(line, seen)
+            log = list(view["lines"])
+            kinds = set()
+            sent_through = -1  # the last step the actions sent cover (a snap and its cards)
+            for _turn in range(2000):
+                decision = view["decision"]
+                kinds.add(decision["kind"])
+                if decision["kind"] == "over":
+                    break
+                if decision["kind"] != "wait" and view["step"] > sent_through:
+                    assert decision["question"]
+                    actions = answer(decision, rng)
+                    sent_through = view["step"] + len(actions) - 1
+                    await line.send(json.dumps({"type": "act", "step": view["step"],
+                                                "actions": actions}))
+                view = await next_view(line, seen)
+                log += view["lines"]
+                assert not [m for m in seen if m["type"] == "refused"], seen[-3:]
+            assert view["decision"]["kind"] == "over"
+            assert view["decision"]["question"].startswith("Final score:")
+            assert {"choice", "hand"} <= kinds
+            assert any("Hawks" in line for line in log) and len(log) > 20
+            assert view["situation"].startswith("Score: ")
+            # The protocol's own messages still come, each followed by its view.
+            types = [m["type"] for m in seen]
+            assert types[:3] == ["seated", "start", "view"]
+            assert "update" in types
+
+    run(scenario)
+
+
+def test_a_browser_seat_hears_the_other_has_chosen_and_nothing_of_what() -> None:
+    """Two browser seats: after the first picks its cards, the other's view says the first
+    team has chosen, and shows no card of theirs until both hands are revealed."""
+    async def scenario() -> None:
+        async with server(seed=5, page=True) as lab:
+            host = await browser_seat(lab)
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+            code = json.loads(await host.recv())["code"]
+            guest = await browser_seat(lab, "es")
+            await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
+            seen: dict[str, list[dict[str, Any]]] = {"host": [], "guest": []}
+            views = {"host": await next_view(host, seen["host"]),
+                     "guest": await next_view(guest, seen["guest"])}
+            lines = {"host": host, "guest": guest}
+            rng = random.Random(1)
+            while not any(v["decision"]["kind"] == "hand" for v in views.values()):
+                who = next(w for w, v in views.items() if v["decision"]["kind"] == "choice")
+                await lines[who].send(json.dumps({"type": "act", "step": views[who]["step"],
+                                                  "actions": answer(views[who]["decision"], rng)}))
+                views = {w: await next_view(lines[w], seen[w]) for w in views}
+            offense = next(w for w, v in views.items() if v["decision"]["kind"] == "hand")
+            defense = "guest" if offense == "host" else "host"
+            assert views[defense]["decision"]["kind"] == "wait"  # the offense snaps first
+            picked = answer(views[offense]["decision"], rng)
+            await lines[offense].send(json.dumps({"type": "act", "step": views[offense]["step"],
+                                                  "actions": picked}))
+            told = await next_view(lines[defense], seen[defense])  # the snap: its cards now
+            assert told["decision"]["kind"] == "hand" and told["lines"] == []
+            told = await next_view(lines[defense], seen[defense])  # the offense has chosen
+            chosen = "eligieron" if defense == "guest" else "chosen"
+            assert len(told["lines"]) == 1 and chosen in told["lines"][0], told["lines"]
+            assert told["cards"] == {"mine": "", "theirs": ""}
+            assert told["decision"]["kind"] == "hand"  # still theirs to make
+            shown = json.dumps([m for m in seen[defense]])
+            for card in [*picked[-1]["hand"]["players"], *picked[-1]["hand"]["calls"]]:
+                assert card not in shown
+            types = [m["type"] for m in seen[defense]]
+            assert types[-2:] == ["committed", "view"]
+
+    run(scenario)
+
+
+def test_a_line_not_on_the_page_path_is_sent_no_view() -> None:
+    async def scenario() -> None:
+        async with server(seed=2, page=True) as lab:
+            line = await lab.connect()
+            await line.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", computer="Bears")))
+            types = []
+            with contextlib.suppress(asyncio.TimeoutError, TimeoutError):
+                while True:  # the computer calls the toss: its update comes, and no view
+                    types.append(json.loads(await asyncio.wait_for(line.recv(), 0.5))["type"])
+            assert types[:2] == ["seated", "start"] and "update" in types
+            assert "view" not in types
+
+    run(scenario)
+
+
+def test_the_page_is_served_with_a_strict_policy_and_nothing_else_is() -> None:
+    async def scenario() -> None:
+        async with server(page=True, limits=Limits(connects_per_s=1000, connect_burst=1000),
+                          ) as lab:
+            status, headers, body = await asyncio.to_thread(fetch, page_url(lab, "/"))
+            assert status == 200 and body == (page_folder() / "index.html").read_bytes()
+            assert headers["Content-Security-Policy"] == POLICY
+            assert headers["Content-Type"].startswith("text/html")
+            assert headers["X-Content-Type-Options"] == "nosniff"
+            for name in Site().files:
+                status, headers, _ = await asyncio.to_thread(fetch, page_url(lab, name))
+                assert status == 200, name
+            for path in ("/../pyproject.toml", "/%2e%2e/site.py", "/page/", "/web/site.py",
+                         "/index.html/", "//etc/passwd", "/..%2fsite.py", "/site.py"):
+                status, _, body = await asyncio.to_thread(fetch, page_url(lab, path))
+                assert status == 404 and b"Not found" in body, path
+            status, _, body = await asyncio.to_thread(fetch, page_url(lab, "/words.json?lang=es"))
+            words = json.loads(body)
+            assert words["lang"] == "es" and words["log"] != "Game log"
+            status, _, body = await asyncio.to_thread(fetch, page_url(lab, "/words.json?lang=xx"))
+            assert json.loads(body)["log"] == "Game log"  # English when there is no catalog
+
+    run(scenario)
+
+
+def test_the_page_counts_against_its_address_like_any_line() -> None:
+    """Each file is a line: past the address's new-line burst, the page is answered 429."""
+    async def scenario() -> None:
+        async with server(page=True, limits=Limits(connects_per_s=1, connect_burst=3)) as lab:
+            statuses = [(await asyncio.to_thread(fetch, page_url(lab, "/")))[0]
+                        for _ in range(6)]
+            assert statuses[:3] == [200, 200, 200] and 429 in statuses[3:]
+
+    run(scenario)
