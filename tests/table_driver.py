@@ -81,6 +81,7 @@ class Server:
                 watchdog.cancel()
         try:
             self.url: str = json.loads(line)["listening"]
+            self.page: str = json.loads(line).get("page", "")  # the browser seat's
         except (ValueError, KeyError, TypeError):
             self.stop()  # never left running behind a failed start
             raise RuntimeError(f"the server's first line is not its address: {line!r}; "

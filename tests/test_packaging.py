@@ -96,6 +96,11 @@ def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path
                   for path in (ROOT / "sudden_death" / "server" / "migrations").glob("*.sql")}
     assert migrations
     assert {n for n in names if n.endswith(".sql")} == migrations
+    # The browser seat's page (web/site.py serves it from the package), and nothing else there.
+    page = {f"sudden_death/web/page/{path.name}"
+            for path in (ROOT / "sudden_death" / "web" / "page").iterdir()}
+    assert "sudden_death/web/page/index.html" in page
+    assert {n for n in names if n.startswith("sudden_death/web/page/")} == page
     assert any(n.endswith(".dist-info/licenses/sounds/GPL-2.txt") for n in names)
     assert any(n.endswith(".dist-info/licenses/LICENSE") for n in names)  # the game's, MIT
     assert "License-Expression: MIT AND GPL-2.0-or-later" in metadata

@@ -33,7 +33,8 @@ from .view import CALLS_PER_HAND, PLAYERS_PER_HAND, Viewer, language_of
 LOG = logging.getLogger("sudden_death.server")
 PLAY_PATH = "/play"  # a browser seat's WebSocket
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-         ".css": "text/css; charset=utf-8", ".json": "application/json; charset=utf-8"}
+         ".css": "text/css; charset=utf-8", ".json": "application/json; charset=utf-8",
+         ".svg": "image/svg+xml"}
 # Nothing but the page's own files and its own line: no inline script or style, no other
 # origin, not framed by another site.
 POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "

@@ -1,0 +1,204 @@
+"""The browser seat in a real browser (issue 64): `python -m sudden_death.server` serves its
+page, Debian's Chromium opens it, and a player who reads only what a screen reader is given
+(the focused element's role, name and state, the headings, the live regions) plays a whole
+game against the computer with the keyboard alone.
+
+Chromium is needed: CI sets SUDDEN_DEATH_REQUIRE_CHROMIUM=1 (tests/browser.py installs it);
+elsewhere these tests skip without it.
+"""
+
+from __future__ import annotations
+
+import os
+import random
+import re
+import shutil
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from browser import AriaNode, accessible_tree, aria_snapshot, browser_page, focused, walk
+from playwright.sync_api import Page
+from table_driver import Server
+
+pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"),
+                                 reason="Debian's Chromium is Linux's"),
+              pytest.mark.timeout(300)]
+
+REGIONS = ["Current decision", "The other team's calls", "Cards on the table", "Game log"]
+
+
+@pytest.fixture
+def served(tmp_path: Path) -> Iterator[Server]:
+    with Server("--seed", "3") as server:
+        yield server
+
+
+def heard(page: Page, selector: str) -> str:
+    """A live region's words, as the accessibility tree gives them."""
+    return " ".join(node.text or node.name for node in walk(accessible_tree(page, selector)))
+
+
+def next_decision(page: Page, deadline_s: float = 20) -> AriaNode:
+    """The control the page moves the focus to for the next decision (the first radio button
+    or checkbox, or Play again when the game is over)."""
+    deadline = time.monotonic() + deadline_s
+    while time.monotonic() < deadline:
+        node = focused(page)
+        if node is not None and (node.role in ("radio", "checkbox")
+                                 or (node.role, node.name) == ("button", "Play again")):
+            return node
+        time.sleep(0.05)
+    raise AssertionError(f"no decision took the focus:\n{aria_snapshot(page)}")
+
+
+def check_cards(page: Page, rng: random.Random) -> None:
+    """Read the form's two groups (Players, Calls), then Tab through it checking 2 players and
+    3 calls with Space, hearing the count after each, and press Enter on Confirm."""
+    groups = {node.name: [child.name for child in walk(node.children) if child.role == "checkbox"]
+              for node in walk(accessible_tree(page, "#decision")) if node.role == "group"}
+    assert list(groups)[:2] == ["Players", "Calls"], groups
+    wanted = set(rng.sample(groups["Players"], 2)) | set(rng.sample(groups["Calls"], 3))
+    checked = {"Players": 0, "Calls": 0}
+    for _ in range(60):
+        node = focused(page)
+        assert node is not None
+        if (node.role, node.name) == ("button", "Confirm these cards"):
+            break
+        if node.role == "checkbox" and node.name in wanted:
+            page.keyboard.press("Space")
+            group = "Players" if node.name in groups["Players"] else "Calls"
+            checked[group] += 1
+            limit, noun = (2, "player") if group == "Players" else (3, "call")
+            said = heard(page, "#count")
+            assert f"{checked[group]} of {limit} {noun}" in said, said
+        page.keyboard.press("Tab")
+    else:
+        raise AssertionError(f"no Confirm button:\n{aria_snapshot(page)}")
+    assert checked == {"Players": 2, "Calls": 3}
+    page.keyboard.press("Enter")
+
+
+def choose(page: Page, first: AriaNode, rng: random.Random) -> None:
+    """A radio group: move down to one of its options, then Tab to Choose and press Enter."""
+    for _ in range(rng.randrange(3)):
+        page.keyboard.press("ArrowDown")
+    chosen = focused(page)
+    assert chosen is not None and chosen.role == "radio" and chosen.states.get("checked") == "true"
+    page.keyboard.press("Tab")
+    button = focused(page)
+    assert button is not None and (button.role, button.name) == ("button", "Choose")
+    page.keyboard.press("Enter")
+
+
+def test_a_whole_game_against_the_computer_by_keyboard_alone(served: Server) -> None:
+    rng = random.Random(7)
+    with browser_page(1280, 900) as page:
+        page.goto(served.page)
+        headings = [(n.role, n.name) for n in walk(accessible_tree(page)) if n.role == "heading"]
+        assert ("heading", "Play the computer") in headings
+        page.keyboard.press("Tab")
+        field = focused(page)
+        assert field is not None and (field.role, field.name) == ("textbox", "Your team's name")
+        page.keyboard.press("Tab")
+        page.keyboard.press("Enter")  # Play the computer
+        decisions = 0
+        while True:
+            node = next_decision(page)
+            if node.role == "button":
+                break
+            decisions += 1
+            tree = accessible_tree(page)
+            names = [n.name for n in walk(tree) if n.role == "heading"]
+            assert all(region in names for region in REGIONS), names
+            if node.role == "radio":
+                choose(page, node, rng)
+            else:
+                check_cards(page, rng)
+            assert decisions < 400
+        over = heard(page, "#decision")
+        assert "Final score" in over, over
+        log = [n for n in walk(accessible_tree(page, "#log")) if n.role == "listitem"]
+        assert len(log) > 20
+        assert decisions > 10
+
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+
+
+def violations(page: Page) -> list[str]:
+    """axe-core's serious and critical findings on the page as it stands (run through the
+    browser's debugging protocol, which the page's Content-Security-Policy does not govern:
+    the page itself never loads it)."""
+    page.evaluate(AXE.read_text(encoding="utf-8"))
+    found = page.evaluate("""async () => {
+        const result = await axe.run(document, {resultTypes: ["violations"]});
+        return result.violations.filter(v => ["serious", "critical"].includes(v.impact))
+            .map(v => `${v.id} (${v.impact}): ${v.nodes.map(n => n.target).join(", ")}`);
+    }""")
+    return list(found)
+
+
+def small_targets(page: Page) -> list[str]:
+    """Every visible control (and checkbox or radio label) less than 44 CSS pixels tall."""
+    return list(page.evaluate("""() => [...document.querySelectorAll(
+            "button, input:not([type=checkbox]):not([type=radio]), .choice label")]
+        .filter(e => e.offsetParent !== null)
+        .map(e => [e.textContent.trim() || e.id, e.getBoundingClientRect().height])
+        .filter(([, h]) => h < 44).map(([name, h]) => `${name}: ${h}px`)"""))
+
+
+def until_focused_role(page: Page, role: str) -> AriaNode:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        node = focused(page)
+        if node is not None and node.role == role:
+            return node
+        time.sleep(0.05)
+    raise AssertionError(f"no {role} took the focus:\n{aria_snapshot(page)}")
+
+
+@pytest.mark.parametrize("width", [320, 1280])
+def test_the_page_reads_well_fits_a_phone_and_breaks_no_rule_of_axe(
+        served: Server, width: int, tmp_path: Path) -> None:
+    errors: list[str] = []
+    with browser_page(width, 800) as page:
+        page.on("console", lambda message: errors.append(message.text)
+                if message.type == "error" else None)
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(served.page)
+        assert violations(page) == []
+        assert small_targets(page) == []
+        page.get_by_role("button", name="Play the computer").click()
+        # The away seat: the computer calls the toss; the side is ours if we won it.
+        first = next_decision(page)
+        if first.role == "radio":
+            choose(page, first, random.Random(1))
+            first = until_focused_role(page, "checkbox")
+        headings = [n.name for n in walk(accessible_tree(page)) if n.role == "heading"]
+        assert [h for h in headings if h in REGIONS] == REGIONS
+        # A card's details: a disclosure button, collapsed until pressed.
+        details = page.get_by_role("button", name=re.compile(r"^What it does: ")).first
+        assert details.get_attribute("aria-expanded") == "false"
+        details.click()
+        assert details.get_attribute("aria-expanded") == "true"
+        assert page.locator(f"#{details.get_attribute('aria-controls')}").is_visible()
+        page.get_by_role("checkbox", name=first.name).focus()
+        page.keyboard.press("Space")
+        assert heard(page, "#count") == "1 of 2 players"
+        assert violations(page) == []
+        assert small_targets(page) == []
+        overflow = page.evaluate("document.documentElement.scrollWidth")
+        assert overflow <= width, f"the page scrolls sideways at {width} pixels: {overflow}"
+        shot = tmp_path / f"page-{width}.png"
+        page.screenshot(path=str(shot), full_page=True)
+        assert shot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+        assert int.from_bytes(shot.read_bytes()[16:20], "big") == width
+        kept = os.environ.get("SUDDEN_DEATH_TEST_ARTIFACTS")
+        if kept:  # docs/playing.md's picture of the page comes from here
+            folder = Path(kept, "browser-test")
+            folder.mkdir(parents=True, exist_ok=True)
+            shutil.copy(shot, folder / shot.name)
+    assert errors == []  # the policy refused nothing the page needs, and no script failed
