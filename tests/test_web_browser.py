@@ -9,10 +9,13 @@ elsewhere these tests skip without it.
 
 from __future__ import annotations
 
+import contextlib
+import json
 import os
 import random
 import re
 import shutil
+import sqlite3
 import sys
 import time
 from collections.abc import Iterator
@@ -21,7 +24,8 @@ from pathlib import Path
 import pytest
 from browser import AriaNode, accessible_tree, aria_snapshot, browser_page, focused, walk
 from playwright.sync_api import Page
-from table_driver import Server
+from table_driver import FINAL_SCORE, HOST_KEYS, Seat, Server, final_score, start_playing
+from test_online_game import sign_up
 
 pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"),
                                  reason="Debian's Chromium is Linux's"),
@@ -93,36 +97,66 @@ def choose(page: Page, first: AriaNode, rng: random.Random) -> None:
     page.keyboard.press("Enter")
 
 
+def play_out(page: Page, rng: random.Random) -> tuple[str, int]:
+    """Answer every decision that takes the focus until the game is over: the final words
+    and how many decisions there were. Only the focus, the headings and the form are read."""
+    decisions = 0
+    while True:
+        node = next_decision(page)
+        if node.role == "button":
+            return heard(page, "#decision"), decisions
+        decisions += 1
+        names = [n.name for n in walk(accessible_tree(page)) if n.role == "heading"]
+        assert all(region in names for region in REGIONS), names
+        if node.role == "radio":
+            choose(page, node, rng)
+        else:
+            check_cards(page, rng)
+        assert decisions < 400
+
+
 def test_a_whole_game_against_the_computer_by_keyboard_alone(served: Server) -> None:
-    rng = random.Random(7)
     with browser_page(1280, 900) as page:
         page.goto(served.page)
         headings = [(n.role, n.name) for n in walk(accessible_tree(page)) if n.role == "heading"]
-        assert ("heading", "Play the computer") in headings
+        assert ("heading", "Play") in headings and ("heading", "Play a friend") in headings
         page.keyboard.press("Tab")
         field = focused(page)
         assert field is not None and (field.role, field.name) == ("textbox", "Your team's name")
         page.keyboard.press("Tab")
-        page.keyboard.press("Enter")  # Play the computer
-        decisions = 0
-        while True:
-            node = next_decision(page)
-            if node.role == "button":
-                break
-            decisions += 1
-            tree = accessible_tree(page)
-            names = [n.name for n in walk(tree) if n.role == "heading"]
-            assert all(region in names for region in REGIONS), names
-            if node.role == "radio":
-                choose(page, node, rng)
-            else:
-                check_cards(page, rng)
-            assert decisions < 400
-        over = heard(page, "#decision")
+        button = focused(page)
+        assert button is not None and (button.role, button.name) == ("button",
+                                                                      "Play the computer")
+        page.keyboard.press("Enter")
+        over, decisions = play_out(page, random.Random(7))
         assert "Final score" in over, over
         log = [n for n in walk(accessible_tree(page, "#log")) if n.role == "listitem"]
         assert len(log) > 20
         assert decisions > 10
+
+
+def test_a_browser_seat_and_a_desktop_game_play_one_table_to_the_same_end(
+        served: Server, tmp_path: Path) -> None:
+    """The desktop game hosts (Play a friend, as the Hawks) and says its code; the browser
+    joins it by that code as the Bears; both play it out and hear the same final score."""
+    with Seat(tmp_path / "desktop", "--server", served.url) as desktop, \
+            browser_page(1280, 900) as page:
+        desktop.send(*HOST_KEYS)
+        code = desktop.next("table")["code"]
+        page.goto(served.page)
+        page.get_by_label("Your team's name").fill("Bears")
+        page.get_by_label("Table code").fill(f"{code[:2]} {code[2:4]} {code[4:]}")
+        page.get_by_role("button", name="Join a table").click()
+        threads = start_playing(desktop)
+        over, _decisions = play_out(page, random.Random(11))
+        for thread in threads:
+            thread.join(60)
+        heard_desktop = final_score(desktop.speech())
+        found = FINAL_SCORE.match(over)
+        assert found is not None, over
+        mine, my_points, theirs, their_points = found.groups()
+        assert heard_desktop == {mine: int(my_points), theirs: int(their_points)}
+        assert "The Bears joined your table." in desktop.speech()
 
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
@@ -202,3 +236,46 @@ def test_the_page_reads_well_fits_a_phone_and_breaks_no_rule_of_axe(
             folder.mkdir(parents=True, exist_ok=True)
             shutil.copy(shot, folder / shot.name)
     assert errors == []  # the policy refused nothing the page needs, and no script failed
+
+
+def test_a_browser_player_signs_up_and_meets_a_desktop_player_in_a_quick_game(
+        tmp_path: Path) -> None:
+    """From the page: a new name and password, the lobby, Quick game; the desktop game signs
+    up in its own lobby and presses Quick game: they meet, play it out, hear the same end, and
+    the server rates both (the same accounts as the desktop game's)."""
+    with Server("--seed", "4", "--data", str(tmp_path / "server")) as served, \
+            browser_page(1280, 900) as page:
+        page.goto(served.page)
+        page.get_by_label("Your name").fill("Anna")
+        page.get_by_label("Password").fill("anna's secret")
+        page.get_by_role("button", name="A new name").click()
+        lobby = until_focused_role(page, "heading")
+        assert lobby.name == "Lobby"
+        assert "Lobby: 0 open, 0 playing." in heard(page, "#lobby")
+        assert violations(page) == [] and small_targets(page) == []
+        page.get_by_role("button", name="Quick game").click()
+        with Seat(tmp_path / "ben", "--server", served.url) as ben:
+            sign_up(ben, "Ben")
+            ben.send("return")  # Quick game: Anna's, waiting
+            threads = start_playing(ben)
+            over, _decisions = play_out(page, random.Random(5))
+            for thread in threads:
+                thread.join(60)
+            found = FINAL_SCORE.match(over)
+            assert found is not None, over
+            mine, my_points, theirs, their_points = found.groups()
+            assert final_score(ben.speech()) == {mine: int(my_points),
+                                                 theirs: int(their_points)}
+            assert "You are the Bears; Anna plays the Hawks." in ben.speech()
+            log = heard(page, "#log")
+            assert "You are the Hawks; Ben plays the Bears." in log
+        token = json.loads(page.evaluate("localStorage.getItem('sudden-death-sign-in')"))
+        assert token["name"] == "Anna" and len(token["token"]) >= 24  # a key, not a password
+        assert "anna's secret" not in json.dumps(token)
+    with contextlib.closing(sqlite3.connect(tmp_path / "server" / "accounts.sqlite3")) as db:
+        deadline = time.monotonic() + 15
+        while not db.execute("SELECT count(*) FROM games").fetchone()[0]:
+            assert time.monotonic() < deadline, "the game was never rated"
+            time.sleep(0.05)
+        rated = {name for (name,) in db.execute("SELECT folded FROM ratings")}
+    assert rated == {"anna", "ben"}

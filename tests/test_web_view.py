@@ -97,7 +97,8 @@ def test_a_browser_seat_plays_the_computer_from_the_forms_alone(seed: int) -> No
             assert view["situation"].startswith("Score: ")
             # The protocol's own messages still come, each followed by its view.
             types = [m["type"] for m in seen]
-            assert types[:3] == ["seated", "start", "view"]
+            assert types[:4] == ["seated", "told", "start", "view"]
+            assert seen[1]["code"] == seen[0]["code"]  # its code, which the page leaves out
             assert "update" in types
 
     run(scenario)
@@ -192,5 +193,51 @@ def test_the_page_counts_against_its_address_like_any_line() -> None:
             statuses = [(await asyncio.to_thread(fetch, page_url(lab, "/")))[0]
                         for _ in range(6)]
             assert statuses[:3] == [200, 200, 200] and 429 in statuses[3:]
+
+    run(scenario)
+
+
+def test_the_lobby_in_words_a_quick_game_by_name_and_a_spectator() -> None:
+    """A browser line signs up and hears the lobby in words; two quick players meet and hear
+    whom they play; a third line watches from the lobby and is told the game, never asked."""
+    async def scenario() -> None:
+        async with server(seed=4, page=True) as lab:
+            anna = await browser_seat(lab)
+            await anna.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Anna", "anna's secret")))
+            told = json.loads(await anna.recv())
+            assert told["type"] == "signed_in"
+            assert json.loads(await anna.recv()) == {"type": "told",
+                                                     "lines": ["Signed in as Anna."]}
+            await anna.send(p.encode(p.Lobby()))
+            lobby = json.loads(await anna.recv())
+            assert lobby["type"] == "lobby"
+            lobby = json.loads(await anna.recv())
+            assert lobby == {"type": "lobby_view", "summary": "Lobby: 0 open, 0 playing.",
+                             "tables": [], "games": [], "here": "Here: Anna."}
+            await anna.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Hawks", "Bears")))
+            ben = await browser_seat(lab)
+            await ben.send(p.encode(p.Lobby()))
+            seen: list[dict[str, Any]] = []
+            while True:
+                message = json.loads(await asyncio.wait_for(ben.recv(), 5))
+                if message["type"] == "lobby_view" and message["tables"]:
+                    break
+            assert message["tables"][0]["label"] == "The Hawks' table, waiting for a player"
+            await ben.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Hawks", "Bears")))
+            view = await next_view(ben, seen)
+            assert view["lines"][0] == "You are the Bears; Anna plays the Hawks."
+            view = await next_view(anna, seen)
+            assert view["lines"][0] == "You are the Hawks, against the Bears."
+            cleo = await browser_seat(lab, "es")
+            await cleo.send(p.encode(p.Lobby()))
+            while True:
+                message = json.loads(await asyncio.wait_for(cleo.recv(), 5))
+                if message["type"] == "lobby_view" and message["games"]:
+                    break
+            assert message["games"][0]["label"].startswith("Bears contra Anna: ")  # Spanish
+            await cleo.send(p.encode(p.Watch(p.PROTOCOL_VERSION, message["games"][0]["code"])))
+            watched = await next_view(cleo, [])
+            assert watched["lines"][0] == "Mirando a los Bears y a los Hawks."
+            assert watched["decision"]["kind"] == "watch"
 
     run(scenario)

@@ -43,6 +43,7 @@ from ..language import ENGLISH, Language, _, available, english, load, match_cod
 from ..ui.words.cards import band_summary, player_effect_words, strengths_words
 from ..ui.words.kicks import field_goal_option, punt_option
 from ..ui.words.narration import Narrator
+from ..ui.words.online import game_played_words, here_words, open_table_words, signed_in_words
 from ..ui.words.phrases import Names, hand_words
 from ..ui.words.situation import outcome_words, situation_words
 from ..ui.words.table import (
@@ -51,19 +52,23 @@ from ..ui.words.table import (
     busy_words,
     chosen_words,
     left_words,
+    paired_words,
     refusal_words,
     rematch_asked_words,
     stand_in_words,
     steady_words,
+    table_code_words,
     time_added_words,
     time_up_words,
     time_warning_words,
     timeout_words,
+    watching_screen_words,
 )
 from ..wire import protocol as p
 from ..wire.values import events_from_wire, state_from_wire
 
 PLAYERS_PER_HAND, CALLS_PER_HAND = 2, 3
+HOST_SEAT = Team.AWAY  # the seat a table's host takes (docs/protocol.md, "Seats")
 
 
 @lru_cache(maxsize=8)
@@ -110,9 +115,16 @@ class Viewer:
         except p.ProtocolError:
             return None
         with using(language_of(self.language)):
+            if isinstance(message, p.LobbyList):
+                return json.dumps(self.lobby(message), ensure_ascii=False)
             lines = self.told(message)
             if lines is None:
                 return None
+            if self.state is None:  # before a game: a table's code, a refusal, a name
+                told: dict[str, Any] = {"type": "told", "lines": lines}
+                if isinstance(message, p.Seated):  # a page playing the computer says none
+                    told["code"] = message.code
+                return json.dumps(told, ensure_ascii=False)
             return json.dumps(self.view(lines), ensure_ascii=False)
 
     def told(self, message: p.ServerMessage) -> list[str] | None:
@@ -120,17 +132,31 @@ class Viewer:
         names = self.names
         if isinstance(message, p.Seated):
             self.team = Team(message.seat)
+            if self.team is HOST_SEAT and self.state is None:  # the code to give a friend
+                return [table_code_words(message.code, None), _("Waiting for a player.")]
             return None
-        if isinstance(message, p.Start) and self.team is not None:
-            self.names = names = Names(message.names[0], message.names[1], you=self.team)
+        if isinstance(message, p.Start):  # a seat's game, or a spectator's (no seat)
+            first = self.names is None
+            self.names = names = Names(message.names[0], message.names[1],
+                                       you=self.team or Team.HOME, watching=self.team is None)
             self.state = state_from_wire(message.state)
             self.narrator = Narrator(names, self.state.offense)
             self.step = message.step
             self.held = message.step if message.held else None
-            return [line.text for line in self.narrator.lines(events_from_wire(message.events))]
+            told = [line.text for line in self.narrator.lines(events_from_wire(message.events))]
+            if first and self.team is None:
+                told.insert(0, watching_screen_words(names))
+            elif first and len(message.players) == 2:  # whom they play, by name online
+                told.insert(0, paired_words(names.mine, names.theirs,
+                                            message.players[names.you.other]))
+            return told
+        if isinstance(message, p.SignedIn):
+            return [signed_in_words(message.name)]
         if isinstance(message, p.Update) and self.narrator is not None:
             self.state, self.step = state_from_wire(message.state), message.step
             return [line.text for line in self.narrator.lines(events_from_wire(message.events))]
+        if isinstance(message, p.Refused) and names is None:
+            return [refusal_words(message.code, message.text)]
         if names is None:
             return None
         if isinstance(message, p.Committed):
@@ -139,6 +165,18 @@ class Viewer:
                 return []
             return [chosen_words(names.theirs)]
         return self.table_news(message, names)
+
+    def lobby(self, lobby: p.LobbyList) -> dict[str, Any]:
+        """The lobby as the page lists it: the tables to join and the games to watch, each
+        with the desktop game's words for it, and who is here."""
+        return {"type": "lobby_view",
+                "summary": _("Lobby: {tables} open, {games} playing.").format(
+                    tables=lobby.open, games=lobby.playing),
+                "tables": [{"code": table.code, "label": open_table_words(table)}
+                           for table in lobby.tables],
+                "games": [{"code": game.code, "label": game_played_words(game)}
+                          for game in lobby.games],
+                "here": here_words(lobby.here, "")}
 
     def table_news(self, message: p.ServerMessage, names: Names) -> list[str] | None:
         """What the desktop game says for the table's other news, in the same words."""
@@ -189,6 +227,9 @@ class Viewer:
     def decision(self, state: GameState, names: Names) -> dict[str, Any]:
         """The decision this seat owes now, as the page's form; `wait` when it owes none."""
         team = names.you
+        if names.watching:
+            return {"kind": "watch", "question": watching_screen_words(names),
+                    "over": state.outcome is not None}
         if state.outcome is not None:
             return {"kind": "over", "question": outcome_words(state.outcome, names)}
         if team not in actors(state) or not legal_actions(state, team) or \

@@ -54,26 +54,114 @@ function send(message) {
   if (line && line.readyState === WebSocket.OPEN) line.send(JSON.stringify(message));
 }
 
-function play(team) {
+function otherTeam(team) {
+  return team.toLowerCase() === "bears" ? "Hawks" : "Bears";
+}
+
+// The page's one line (a seat, a spectator or the lobby, as the protocol's lines are):
+// opened on /play, so the server adds the views; `first` is sent once it is up.
+function connect(first) {
+  if (line && line.readyState <= WebSocket.OPEN) {
+    if (line.readyState === WebSocket.OPEN) send(first);
+    else line.addEventListener("open", () => send(first), {once: true});
+    return;
+  }
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const lang = encodeURIComponent(words.lang || "en");
-  line = new WebSocket(`${scheme}//${location.host}/play?lang=${lang}`);
+  const mine = new WebSocket(`${scheme}//${location.host}/play?lang=${lang}`);
+  line = mine;
   say(word("connecting"));
-  line.addEventListener("open", () => {
-    const other = team.toLowerCase() === "bears" ? "Hawks" : "Bears";
-    send({type: "host", version: PROTOCOL_VERSION, name: team, computer: other});
-  });
-  line.addEventListener("message", (event) => {
-    const message = JSON.parse(event.data);
-    if (message.type === "view") show(message);
-    else if (message.type === "refused" && !view) say(message.text);
-  });
-  line.addEventListener("close", () => { say(word("lost")); });
+  mine.addEventListener("open", () => send(first), {once: true});
+  mine.addEventListener("message", (event) => heardFromServer(JSON.parse(event.data)));
+  mine.addEventListener("close", () => { if (line === mine) say(word("lost")); line = null; });
+}
+
+let greeting = null;
+let retried = false;
+
+function heardFromServer(message) {
+  if (message.type === "start") sentThrough = -1; // a new game (a rematch), or resumed
+  if (message.type === "view") show(message);
+  else if (message.type === "told") {
+    // A table's code is for a friend: with the computer at the table, the game begins now.
+    if (!(message.code && greeting && greeting.computer)) tell(message.lines);
+  }
+  else if (message.type === "lobby_view") showLobby(message);
+  else if (message.type === "signed_in") {
+    // The server's key for next time, kept by this browser (never the password).
+    localStorage.setItem("sudden-death-sign-in", JSON.stringify(
+      {name: message.name, token: message.token}));
+    byId("password").value = "";
+    send({type: "lobby"});
+  } else if (message.type === "refused" && message.code === "same_name" && !retried &&
+             greeting && greeting.type === "join") {
+    retried = true; // the host took our name: join as the other team, as the game does
+    send({...greeting, name: otherTeam(greeting.name)});
+  }
+}
+
+// A table with the computer, a table for a friend, a friend's table by its code, or one from
+// the lobby: on the line the page has, or a new one.
+function sit(message) {
+  greeting = message;
+  retried = false;
+  connect(message);
+}
+
+function showLobby(lobby) {
+  const section = byId("lobby");
+  const entering = section.hidden;
+  byId("start").hidden = true;
+  section.hidden = false;
+  byId("lobby-summary").textContent = lobby.summary;
+  byId("lobby-here").textContent = lobby.here;
+  const list = (id, entries, key, action) => {
+    const into = byId(id);
+    into.replaceChildren();
+    for (const entry of entries) {
+      const item = document.createElement("li");
+      const button = document.createElement("button");
+      button.type = "button";
+      button.textContent = `${word(key)}: ${entry.label}`;
+      button.addEventListener("click", () => action(entry.code));
+      item.append(button);
+      into.append(item);
+    }
+  };
+  list("lobby-tables", lobby.tables, "join", (code) =>
+    sit({type: "join", version: PROTOCOL_VERSION, code, name: teamName()}));
+  list("lobby-games", lobby.games, "watch", (code) =>
+    sit({type: "watch", version: PROTOCOL_VERSION, code, name: ""}));
+  if (entering) {
+    say(lobby.summary);
+    byId("lobby-heading").focus();
+  }
+}
+
+function signIn(kind) {
+  const name = byId("player").value.trim();
+  const password = byId("password").value;
+  const kept = JSON.parse(localStorage.getItem("sudden-death-sign-in") || "null");
+  if (kind === "sign_in" && !password && kept && kept.name.toLowerCase() === name.toLowerCase()) {
+    connect({type: "sign_in", version: PROTOCOL_VERSION, name, token: kept.token});
+  } else {
+    connect({type: kind, version: PROTOCOL_VERSION, name, password});
+  }
+}
+
+function tell(lines) {
+  byId("told").textContent = lines.join(" ");
+  say(lines.join(" "));
+}
+
+function teamName() {
+  return byId("team").value.trim() || "Hawks";
 }
 
 function show(next) {
   view = next;
   byId("start").hidden = true;
+  byId("lobby").hidden = true;
   byId("game").hidden = false;
   const log = byId("log");
   for (const text of next.lines) {
@@ -158,6 +246,12 @@ function drawDecision(decision) {
   form.replaceChildren();
   byId("count").textContent = "";
   form.onsubmit = (event) => event.preventDefault();
+  if (decision.kind === "watch") { // a spectator: nothing to decide, ever
+    const watching = document.createElement("p");
+    watching.textContent = decision.question;
+    form.append(watching);
+    return;
+  }
   if (decision.kind === "wait" || (decision.kind !== "over" && view.step <= sentThrough)) {
     const waiting = document.createElement("p");
     waiting.textContent = word("waiting");
@@ -243,9 +337,29 @@ window.addEventListener("DOMContentLoaded", async () => {
   await loadWords();
   byId("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    const team = byId("team").value.trim() || "Hawks";
-    play(team);
+    const team = teamName();
+    sit({type: "host", version: PROTOCOL_VERSION, name: team, computer: otherTeam(team)});
   });
+  byId("host").addEventListener("click", () => {
+    sit({type: "host", version: PROTOCOL_VERSION, name: teamName()});
+  });
+  byId("join-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    const code = byId("code").value.replace(/\D/g, "");
+    sit({type: "join", version: PROTOCOL_VERSION, code, name: teamName()});
+  });
+  byId("sign-form").addEventListener("submit", (event) => {
+    event.preventDefault();
+    signIn("sign_in");
+  });
+  byId("sign-up").addEventListener("click", () => signIn("sign_up"));
+  byId("no-name").addEventListener("click", () => connect({type: "lobby"}));
+  byId("quick").addEventListener("click", () => {
+    const team = teamName();
+    sit({type: "quick", version: PROTOCOL_VERSION, name: team, other: otherTeam(team)});
+  });
+  const kept = JSON.parse(localStorage.getItem("sudden-death-sign-in") || "null");
+  if (kept) byId("player").value = kept.name;
   byId("situation").addEventListener("click", () => {
     if (view) say(view.situation);
   });
