@@ -241,3 +241,17 @@ def test_the_lobby_in_words_a_quick_game_by_name_and_a_spectator() -> None:
             assert watched["decision"]["kind"] == "watch"
 
     run(scenario)
+
+
+def test_a_turn_limit_is_said_with_the_page_s_button_for_more_time() -> None:
+    async def scenario() -> None:
+        async with server(seed=6, page=True) as lab:
+            line = await browser_seat(lab)
+            await line.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", computer="Bears",
+                                            turn_s=60)))
+            view = await next_view(line, [])
+            assert view["turn_s"] == 60
+            assert "Each turn has 1 minute; More time asks for more time." in view["lines"]
+            assert not any("{" in text for text in view["lines"])
+
+    run(scenario)

@@ -62,6 +62,7 @@ from ..ui.words.table import (
     time_up_words,
     time_warning_words,
     timeout_words,
+    turn_limit_words,
     watching_screen_words,
 )
 from ..wire import protocol as p
@@ -106,6 +107,7 @@ class Viewer:
     narrator: Narrator | None = None
     step: int = 0
     held: int | None = None  # the step whose choice the server holds for this seat
+    turn_s: int = 0  # the table's turn limit (0: none): the page offers More time
     log: list[str] = field(default_factory=list)
 
     def seen(self, frame: str) -> str | None:
@@ -144,11 +146,14 @@ class Viewer:
             self.step = message.step
             self.held = message.step if message.held else None
             told = [line.text for line in self.narrator.lines(events_from_wire(message.events))]
+            self.turn_s = message.turn_s
             if first and self.team is None:
                 told.insert(0, watching_screen_words(names))
             elif first and len(message.players) == 2:  # whom they play, by name online
                 told.insert(0, paired_words(names.mine, names.theirs,
                                             message.players[names.you.other]))
+            if first and self.turn_s and self.team is not None:
+                told.insert(1, keyed(turn_limit_words(self.turn_s)))
             return told
         if isinstance(message, p.SignedIn):
             return [signed_in_words(message.name)]
@@ -194,7 +199,7 @@ class Viewer:
         if isinstance(message, p.RematchAsked):
             return [rematch_asked_words(message.name)]
         if isinstance(message, p.TimeWarning):
-            return [time_warning_words(message.seconds, message.extensions)]
+            return [keyed(time_warning_words(message.seconds, message.extensions))]
         if isinstance(message, p.TimeAdded):
             return [time_added_words(message.seconds, message.extensions)]
         if isinstance(message, p.TimeUp):
@@ -212,7 +217,7 @@ class Viewer:
         assert state is not None and names is not None
         return {"type": "view", "lines": lines, "step": self.step,
                 "situation": situation_words(state, names),
-                "decision": self.decision(state, names),
+                "decision": self.decision(state, names), "turn_s": self.turn_s,
                 "cards": self.cards(state, names)}
 
     def cards(self, state: GameState, names: Names) -> dict[str, str]:
@@ -278,6 +283,11 @@ class Viewer:
             if kick.available:
                 found.append(option(kick.label, [legal(choice)]))
         return found
+
+
+def keyed(words: str) -> str:
+    """The desktop game's words with its key for more time as the page's button."""
+    return words.replace("{more_time}", _("More time"))
 
 
 def legal(value: CoinFace | Side | SnapChoice) -> Any:

@@ -73,14 +73,51 @@ function connect(first) {
   say(word("connecting"));
   mine.addEventListener("open", () => send(first), {once: true});
   mine.addEventListener("message", (event) => heardFromServer(JSON.parse(event.data)));
-  mine.addEventListener("close", () => { if (line === mine) say(word("lost")); line = null; });
+  mine.addEventListener("close", () => {
+    if (line !== mine) return; // closed by the page itself
+    line = null;
+    if (seat && view && !["over", "watch"].includes(view.decision.kind)) comeBack();
+    else say(word("lost"));
+  });
+}
+
+// A line that drops mid-game (a phone's screen locked, a Wi-Fi hand-over): the seat is kept
+// for it, so the page goes back to it as the desktop game does, after 0.25 s, doubling up to
+// 8 s, for two minutes, with the last step it heard (the server tells what it missed).
+let seat = null;
+let lastStep = 0;
+let dropped = 0; // when the line dropped (0: it is up)
+let retryWait = 250;
+
+function comeBack() {
+  if (!dropped) {
+    dropped = Date.now();
+    retryWait = 250;
+  } else {
+    retryWait = Math.min(retryWait * 2, 8000);
+  }
+  if (Date.now() - dropped > 120000) {
+    say(word("lost"));
+    return;
+  }
+  say(word("reconnecting"));
+  window.setTimeout(() => {
+    connect({type: "resume", version: PROTOCOL_VERSION, code: seat.code, token: seat.token,
+             step: lastStep});
+  }, retryWait);
 }
 
 let greeting = null;
 let retried = false;
 
 function heardFromServer(message) {
-  if (message.type === "start") sentThrough = -1; // a new game (a rematch), or resumed
+  if (message.type === "seated") seat = {code: message.code, token: message.token};
+  if (message.type === "start" || message.type === "update") lastStep = message.step;
+  if (message.type === "start") {
+    sentThrough = -1; // a new game (a rematch), or resumed
+    if (dropped) say(word("back"));
+    dropped = 0;
+  }
   if (message.type === "view") show(message);
   else if (message.type === "told") {
     // A table's code is for a friend: with the computer at the table, the game begins now.
@@ -174,6 +211,7 @@ function show(next) {
     ? `${word("their_cards")}: ${next.cards.theirs}` : word("none_yet");
   byId("mine").textContent = next.cards.mine
     ? `${word("yours")}: ${next.cards.mine}` : word("none_yet");
+  byId("more-time").hidden = !next.turn_s;
   const key = JSON.stringify([next.step, next.decision]);
   if (key !== shownDecision) {
     shownDecision = key;
@@ -360,6 +398,7 @@ window.addEventListener("DOMContentLoaded", async () => {
   });
   const kept = JSON.parse(localStorage.getItem("sudden-death-sign-in") || "null");
   if (kept) byId("player").value = kept.name;
+  byId("more-time").addEventListener("click", () => send({type: "more_time"}));
   byId("situation").addEventListener("click", () => {
     if (view) say(view.situation);
   });
