@@ -127,6 +127,9 @@ def test_a_whole_game_against_the_computer_by_keyboard_alone(served: Server) -> 
         headings = [(n.role, n.name) for n in walk(accessible_tree(page)) if n.role == "heading"]
         assert ("heading", "Play") in headings and ("heading", "Play a friend") in headings
         page.keyboard.press("Tab")
+        first = focused(page)  # the help comes first, folded
+        assert first is not None and first.name == "How to play here", first
+        page.keyboard.press("Tab")
         field = focused(page)
         assert field is not None and (field.role, field.name) == ("textbox", "Your team's name")
         page.keyboard.press("Tab")
@@ -212,6 +215,10 @@ def test_the_page_reads_well_fits_a_phone_and_breaks_no_rule_of_axe(
                 if message.type == "error" else None)
         page.on("pageerror", lambda error: errors.append(str(error)))
         page.goto(served.page)
+        help_text = page.get_by_text("Heading navigation reaches the current decision")
+        assert not help_text.is_visible()  # the help is folded until asked for
+        page.get_by_role("button", name="How to play here").click()
+        assert help_text.is_visible()
         assert violations(page) == []
         assert small_targets(page) == []
         page.get_by_role("button", name="Play the computer").click()

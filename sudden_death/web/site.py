@@ -74,6 +74,14 @@ def page_words(tag: str) -> bytes:
             "watch": _("Watch"),
             "more_time": _("More time"),
             "back": _("Connected again."),
+            "help": _("How to play here"),
+            # Translators: the browser page's help, as its heading-and-focus design works.
+            "help_text": _("Tab and Shift+Tab move between the controls; Space checks a card "
+                           "or picks an option, and Enter confirms. Heading navigation "
+                           "reaches the current decision, the other team's calls, the cards "
+                           "on the table and the game log. Each new decision takes the focus, "
+                           "and results are read as they come. On a touchscreen, your screen "
+                           "reader's usual swipes and double taps do the same."),
             "reconnecting": _("Connection lost; trying again."),
             "team_name": _("Your team's name"),
             "decision": _("Current decision"),

@@ -149,10 +149,10 @@ class Viewer:
             self.turn_s = message.turn_s
             if first and self.team is None:
                 told.insert(0, watching_screen_words(names))
-            elif first and len(message.players) == 2:  # whom they play, by name online
+            elif first and message.step == 0 and len(message.players) == 2:  # not on a resume
                 told.insert(0, paired_words(names.mine, names.theirs,
                                             message.players[names.you.other]))
-            if first and self.turn_s and self.team is not None:
+            if first and message.step == 0 and self.turn_s and self.team is not None:
                 told.insert(1, keyed(turn_limit_words(self.turn_s)))
             return told
         if isinstance(message, p.SignedIn):

@@ -14,6 +14,7 @@ let sentThrough = -1; // the last step the actions sent cover: a snap and its ca
 
 function act(actions) {
   sentThrough = view.step + actions.length - 1;
+  shownDecision = ""; // the form is gone: whatever comes next is drawn, the same one too
   send({type: "act", step: view.step, actions});
 }
 
@@ -115,6 +116,7 @@ function heardFromServer(message) {
   if (message.type === "start" || message.type === "update") lastStep = message.step;
   if (message.type === "start") {
     sentThrough = -1; // a new game (a rematch), or resumed
+    shownDecision = "";
     if (dropped) say(word("back"));
     dropped = 0;
   }
@@ -398,6 +400,11 @@ window.addEventListener("DOMContentLoaded", async () => {
   });
   const kept = JSON.parse(localStorage.getItem("sudden-death-sign-in") || "null");
   if (kept) byId("player").value = kept.name;
+  byId("help").addEventListener("click", () => {
+    const open = byId("help").getAttribute("aria-expanded") !== "true";
+    byId("help").setAttribute("aria-expanded", String(open));
+    byId("help-text").hidden = !open;
+  });
   byId("more-time").addEventListener("click", () => send({type: "more_time"}));
   byId("situation").addEventListener("click", () => {
     if (view) say(view.situation);
