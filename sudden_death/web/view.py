@@ -39,7 +39,17 @@ from ..engine.state import (
     SwapKind,
     Team,
 )
-from ..language import ENGLISH, Language, _, available, english, load, match_code, using
+from ..language import (
+    ENGLISH,
+    Language,
+    _,
+    active,
+    available,
+    english,
+    load,
+    match_code,
+    using,
+)
 from ..ui.words.cards import band_summary, player_effect_words, strengths_words
 from ..ui.words.kicks import field_goal_option, punt_option
 from ..ui.words.narration import Narrator
@@ -83,6 +93,13 @@ def language_of(tag: str) -> Language:
 def card(item: Player | OffCall | Any) -> dict[str, str]:
     """A card as the page shows it: its engine name (what an action carries), its name in
     words and what it does (band 0's figures for an offensive call, as the seed's rules do)."""
+    return card_in(item, active().code)
+
+
+@lru_cache(maxsize=256)
+def card_in(item: Player | OffCall | Any, code: str) -> dict[str, str]:
+    """`card` in the language `code`, made once: a hand's ten cards are shown at every down,
+    and their figures are most of a view's cost on the server (benchmarks/browser_seat.py)."""
     if isinstance(item, Player):
         detail = player_effect_words(item)
     elif isinstance(item, OffCall):
