@@ -11,7 +11,7 @@ more than the seat may know (docs/protocol.md, "What a seat may know").
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
 
@@ -125,7 +125,6 @@ class Viewer:
     step: int = 0
     held: int | None = None  # the step whose choice the server holds for this seat
     turn_s: int = 0  # the table's turn limit (0: none): the page offers More time
-    log: list[str] = field(default_factory=list)
 
     def seen(self, frame: str) -> str | None:
         """The `view` frame to send after `frame` (None when it changes nothing shown)."""
@@ -229,7 +228,6 @@ class Viewer:
 
     def view(self, lines: list[str]) -> dict[str, Any]:
         """The page's whole picture after a message: it redraws from this alone."""
-        self.log.extend(lines)
         state, names = self.state, self.names
         assert state is not None and names is not None
         return {"type": "view", "lines": lines, "step": self.step,
