@@ -157,6 +157,9 @@ def test_a_browser_seat_and_a_desktop_game_play_one_table_to_the_same_end(
         page.get_by_label("Table code").fill(f"{code[:2]} {code[2:4]} {code[4:]}")
         page.get_by_role("button", name="Join a table").click()
         threads = start_playing(desktop)
+        page.get_by_label("Chat").fill("good luck")  # the desktop game hears it, by team
+        page.get_by_role("button", name="Send").click()
+        page.locator("#decision input").first.focus()  # back to the decision the chat left
         over, _decisions = play_out(page, random.Random(11))
         for thread in threads:
             thread.join(60)
@@ -166,6 +169,7 @@ def test_a_browser_seat_and_a_desktop_game_play_one_table_to_the_same_end(
         mine, my_points, theirs, their_points = found.groups()
         assert heard_desktop == {mine: int(my_points), theirs: int(their_points)}
         assert "The Bears joined your table." in desktop.speech()
+        assert any(line.endswith("Bears: good luck") for line in desktop.speech())
 
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"

@@ -137,11 +137,14 @@ def test_a_browser_seat_hears_the_other_has_chosen_and_nothing_of_what() -> None
             assert len(told["lines"]) == 1 and chosen in told["lines"][0], told["lines"]
             assert told["cards"] == {"mine": "", "theirs": ""}
             assert told["decision"]["kind"] == "hand"  # still theirs to make
+            await lines[offense].send(p.encode(p.Chat("your move")))  # a friend's chat line
+            said = await next_view(lines[defense], seen[defense])
+            assert said["lines"] == [f"{'Hawks' if offense == 'host' else 'Bears'}: your move"]
             shown = json.dumps([m for m in seen[defense]])
             for card in [*picked[-1]["hand"]["players"], *picked[-1]["hand"]["calls"]]:
                 assert card not in shown
             types = [m["type"] for m in seen[defense]]
-            assert types[-2:] == ["committed", "view"]
+            assert types[-4:] == ["committed", "view", "said", "view"]
 
     run(scenario)
 

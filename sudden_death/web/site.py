@@ -73,6 +73,8 @@ def page_words(tag: str) -> bytes:
             "join": _("Join"),
             "watch": _("Watch"),
             "more_time": _("More time"),
+            "chat": _("Chat"),
+            "send": _("Send"),
             "back": _("Connected again."),
             "help": _("How to play here"),
             # Translators: the browser page's help, as its heading-and-focus design works.

@@ -220,6 +220,9 @@ class Viewer:
             return [time_added_words(message.seconds, message.extensions)]
         if isinstance(message, p.TimeUp):
             return [time_up_words(message.name, message.name == names.mine)]
+        if isinstance(message, p.Said):  # the other seat's chat line, or a spectator's
+            # Translators: a chat line from the friend: {name} is their team ("Bears: nice play").
+            return [_("{name}: {text}").format(name=message.name, text=message.text)]
         if isinstance(message, p.Busy):
             return [busy_words()]
         if isinstance(message, p.Steady):

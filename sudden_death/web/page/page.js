@@ -405,6 +405,12 @@ window.addEventListener("DOMContentLoaded", async () => {
     byId("help").setAttribute("aria-expanded", String(open));
     byId("help-text").hidden = !open;
   });
+  byId("chat-form").addEventListener("submit", (event) => {
+    event.preventDefault(); // a line for the other seat (or, watching, the other spectators)
+    const text = byId("chat").value.trim();
+    if (text) send({type: "chat", text});
+    byId("chat").value = "";
+  });
   byId("more-time").addEventListener("click", () => send({type: "more_time"}));
   byId("situation").addEventListener("click", () => {
     if (view) say(view.situation);
