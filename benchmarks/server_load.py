@@ -136,9 +136,9 @@ class TimedStore:
         self.on = False
         self.saves: list[float] = []
 
-    def save(self, table: Any) -> Awaitable[None] | None:
+    def save(self, table: Any, owner: str | None = None) -> Awaitable[None] | None:
         started = time.perf_counter()
-        written = self.store.save(table)
+        written = self.store.save(table, owner)
         taken = time.perf_counter() - started
         if written is None:
             if self.on:

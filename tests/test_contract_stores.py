@@ -35,7 +35,7 @@ from postgres_places import new_database, postgres_server  # noqa: F401 (a fixtu
 from sudden_death.engine.state import Team
 from sudden_death.server.accounts import AccountError
 from sudden_death.server.ratings import START, Rating, Result
-from sudden_death.server.stores import AccountStore, TableStore
+from sudden_death.server.stores import AccountStore, StoreError, TableStore, TakenOver
 from sudden_death.server.tables import Seat, Table, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -332,6 +332,48 @@ def test_contract_tables_a_lost_holders_table_is_taken_over_once(kind: str, plac
     assert again is not None and again.step == playing.step + 1
     assert not answer(gamma.take_over("515151", "gamma", "alpha"))  # nobody's claim
     for store in (lost, beta, gamma):
+        answer(store.close())
+
+
+@pytest.mark.parametrize("kind", TABLE_STORES)
+def test_contract_tables_a_save_is_fenced_by_its_owners_claim(kind: str, place: Place,
+                                                              answer: Answers) -> None:
+    """A process stalled past its lease, its table taken over meanwhile, that saves on
+    resuming (its header changed and steps of its own appended) is refused with TakenOver
+    and writes nothing: the table stays exactly as its new holder has it, whose fenced saves
+    go on; a table whose claim was let go is refused too. Unfenced saves are not checked."""
+    alpha, beta, reader = (table_store(kind, place, answer) for _ in range(3))
+    mine = seated(CODE, 7)
+    for _ in range(10):
+        advance(mine)
+    assert answer(alpha.claim(CODE, "alpha"))
+    answer(alpha.save(mine, "alpha"))
+    assert answer(beta.take_over(CODE, "beta", "alpha"))  # alpha's lease ran out
+    theirs = answer(beta.table(CODE))
+    assert theirs is not None
+    for _ in range(2):
+        advance(theirs)
+    answer(beta.save(theirs, "beta"))
+    for _ in range(5):  # alpha, resumed, plays on a copy no longer its own
+        advance(mine)
+    mine.public = True
+    with pytest.raises(TakenOver) as refused:
+        answer(alpha.save(mine, "alpha"))
+    assert isinstance(refused.value, StoreError) and refused.value.code == CODE
+    assert "beta" in str(refused.value)
+    found = reloaded(reader, CODE, answer)
+    same_play(found, theirs)
+    assert found.header_record() == theirs.header_record() and not found.public
+    advance(theirs)  # the new holder's saves are its own as before
+    answer(beta.save(theirs, "beta"))
+    same_play(reloaded(reader, CODE, answer), theirs)
+    answer(beta.release(CODE, "beta"))
+    with pytest.raises(TakenOver):  # nobody's now: nobody's saves but unfenced ones
+        answer(beta.save(theirs, "beta"))
+    with pytest.raises(TakenOver):
+        answer(alpha.save(mine, "alpha"))
+    same_play(reloaded(reader, CODE, answer), theirs)
+    for store in (alpha, beta, reader):
         answer(store.close())
 
 

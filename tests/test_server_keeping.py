@@ -22,6 +22,7 @@ from sudden_death.server.keeping import Keeper
 from sudden_death.server.limits import Limits
 from sudden_death.server.service import TableService, address, start, stop
 from sudden_death.server.store import TableStore
+from sudden_death.server.stores import TakenOver
 from sudden_death.server.tables import Seat, Table, new_game
 from sudden_death.wire import protocol as p
 
@@ -43,7 +44,7 @@ class SlowStore:
         self.kept: dict[str, int] = {}  # table: the highest step written
         self.pending = self.most_pending = 0
 
-    def save(self, table: Table) -> Awaitable[None]:
+    def save(self, table: Table, owner: str | None = None) -> Awaitable[None]:
         snapshot = Table.from_record(table.to_record())
         return asyncio.ensure_future(self._later(snapshot, self.rng.uniform(0, self.most_s)))
 
@@ -91,7 +92,7 @@ def test_slow_writes_are_told_after_they_are_kept_in_the_order_made() -> None:
         class Gate:
             """Each write waits for its own event: the test finishes them out of order."""
 
-            def save(self, saved: Table) -> Awaitable[None]:
+            def save(self, saved: Table, owner: str | None = None) -> Awaitable[None]:
                 event = written[saved.step] = asyncio.Event()
                 return asyncio.ensure_future(event.wait())
 
@@ -126,7 +127,7 @@ class Full:
     def __init__(self, slow: bool) -> None:
         self.slow, self.broken, self.tries = slow, True, 0
 
-    def save(self, saved: Table) -> Awaitable[None] | None:
+    def save(self, saved: Table, owner: str | None = None) -> Awaitable[None] | None:
         self.tries += 1
         if not self.slow:
             if self.broken:
@@ -255,7 +256,7 @@ def test_a_write_slower_than_a_second_is_said_busy_then_back_before_its_words() 
         heard: list[str] = []
 
         class Slow:
-            def save(self, saved: Table) -> Awaitable[None]:
+            def save(self, saved: Table, owner: str | None = None) -> Awaitable[None]:
                 return asyncio.sleep(0.15 if saved.step else 0.0)
 
         keeper = Keeper(Slow(), on_busy=lambda code, busy: heard.append(
@@ -267,3 +268,41 @@ def test_a_write_slower_than_a_second_is_said_busy_then_back_before_its_words() 
         return heard
 
     assert run(scenario) == ["quick", "busy", "back", "slow"]
+
+
+def test_a_save_fenced_out_is_final_never_told_retried_or_said_busy() -> None:
+    """A database's save refused with TakenOver (another process holds the table now): the
+    change and every one queued behind it are dropped untold (a greeting's `kept` answers
+    False), nothing is tried again, the table is not said busy, the store is not failing,
+    and `on_taken` hears the table's code once; another table's changes go on."""
+    async def scenario() -> tuple[list[str], list[str], bool, int]:
+        told: list[str] = []
+        taken: list[str] = []
+
+        class Fenced:
+            tries = 0
+
+            def save(self, saved: Table, owner: str | None = None) -> Awaitable[None]:
+                assert owner == "alpha"
+                self.tries += 1
+                return self._later(saved)
+
+            async def _later(self, saved: Table) -> None:
+                await asyncio.sleep(0.01)
+                if saved.code == "000001":
+                    raise TakenOver(saved.code, "alpha", "beta")
+
+        store = Fenced()
+        keeper = Keeper(store, owner="alpha", first_retry_s=0.01,
+                        on_busy=lambda code, busy: told.append(f"busy {code} {busy}"),
+                        on_taken=taken.append)
+        keeper.keep(table("000001", 1), lambda: told.append("one 1"))
+        keeper.keep(table("000001", 2), lambda: told.append("one 2"))
+        keeper.keep(table("000002", 1), lambda: told.append("two 1"))
+        greeted = await keeper.kept(table("000001", 3))
+        await keeper.settled()
+        return told, taken, greeted or keeper.failing, store.tries
+
+    told, taken, kept_or_failing, tries = run(scenario)
+    assert told == ["two 1"]  # never busy: not an outage
+    assert taken == ["000001"] and not kept_or_failing and tries == 4  # never tried again

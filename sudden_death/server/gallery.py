@@ -11,6 +11,7 @@ through the fan-out's `watch_topic(code)` topic.
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -48,6 +49,7 @@ class Gallery:
     watchers: dict[str, dict[ServerConnection, str]] = field(default_factory=dict)
     # Per table, each spectator's folded name (or "") and when the players last heard it.
     heard: dict[str, dict[str, float]] = field(default_factory=dict)
+    closing: set[asyncio.Future[None]] = field(default_factory=set)  # lines being closed
 
     def count(self, code: str) -> int:
         return len(self.watchers.get(code, {}))
@@ -139,6 +141,13 @@ class Gallery:
                     or isinstance(message, p.Left):
                 self.fanout.publish(watch_topic(code), message)
 
-    def forget(self, code: str) -> None:
-        """A table is gone: the players' memory of who watched it goes with it."""
+    def forget(self, code: str, close: int = 0) -> None:
+        """A table is gone: the players' memory of who watched it goes with it, and with
+        `close` (1013: it is played by another process now) its spectators' lines are closed
+        with that code, to watch again wherever it is played."""
         self.heard.pop(code, None)
+        for line in list(self.watchers.get(code, {})) if close else []:
+            closing = asyncio.ensure_future(line.close(close, "this table is played elsewhere "
+                                                       "now; try again"))
+            self.closing.add(closing)
+            closing.add_done_callback(self.closing.discard)

@@ -16,6 +16,12 @@ ever hears of a step the database does not have, and `on_busy` tells the table's
 spectators once that it is busy (when a write fails, or is still not done after 1 s), and
 once that it is back. A fresh save holds every change
 queued before it, so those are then told together, in order. It never sends anything itself.
+
+A save is fenced with the seats' `owner` (stores.TableStore.save): one refused with
+stores.TakenOver (another process took the table over while this one stalled past its lease)
+is final, not an outage: never tried again, never said as busy, and none of the table's
+waiting changes is told (each dropped, its `refused` called); `on_taken` hands the table's
+code to the seats, which drop it and close its lines to try again.
 """
 
 from __future__ import annotations
@@ -26,9 +32,10 @@ import sqlite3
 from collections import deque
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Protocol, cast
 
-from .stores import StoreError
+from .stores import StoreError, TakenOver
 from .tables import Table
 
 LOG = logging.getLogger("sudden_death.server")
@@ -39,9 +46,10 @@ STORE_ERRORS = (sqlite3.Error, OSError, StoreError)
 
 
 class Saving(Protocol):
-    def save(self, table: Table) -> Awaitable[None] | None:
+    def save(self, table: Table, owner: str | None = None) -> Awaitable[None] | None:
         """Keep `table` as it is now: done when this returns None, or when the awaitable it
-        returns completes. Raises one of STORE_ERRORS when it cannot."""
+        returns completes. Raises one of STORE_ERRORS when it cannot (TakenOver when `owner`
+        no longer holds the table)."""
 
 
 def _nothing() -> None:
@@ -61,6 +69,7 @@ class _Change:
     written: Awaitable[None] | None
     tell: Callable[[], None]
     table: Table | None = None
+    refused: Callable[[], None] = _nothing  # called instead of `tell`: the table taken over
 
 
 @dataclass
@@ -75,6 +84,9 @@ class Keeper:
     busy: set[str] = field(default_factory=set)  # tables whose writes are being tried again
     first_retry_s: float = FIRST_RETRY_S
     busy_after_s: float = BUSY_AFTER_S
+    owner: str | None = None  # whose claim fences the saves (None: unfenced)
+    # A table's save was refused, its claim another's: the seats drop it (Seats.taken_over).
+    on_taken: Callable[[str], None] = field(default=lambda code: None)
 
     def keep(self, table: Table, tell: Callable[[], None] = _nothing) -> None:
         """Write `table`, then `tell` (the seats, the spectators, the lobby) once it is kept
@@ -82,12 +94,18 @@ class Keeper:
         tried again until it is kept (see the module's docstring)."""
         self._keep(table, tell, patient=True)
 
-    def _keep(self, table: Table, tell: Callable[[], None], patient: bool) -> None:
-        written = self._write(table)
+    def _keep(self, table: Table, tell: Callable[[], None], patient: bool,
+              refused: Callable[[], None] = _nothing) -> None:
+        try:
+            written = self._write(table)
+        except TakenOver as error:
+            refused()
+            self._taken(table.code, error)
+            return
         if written is None and not self.queues.get(table.code):
             tell()
             return
-        self._queued(table.code, _Change(written, tell, table if patient else None))
+        self._queued(table.code, _Change(written, tell, table if patient else None, refused))
 
     def after(self, code: str, written: Awaitable[None]) -> None:
         """Await a write of the store's other than a save (a claim let go) after every write
@@ -109,18 +127,21 @@ class Keeper:
         waiting on a database that is away."""
         done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
 
-        def told() -> None:
+        def told(kept: bool = True) -> None:
             if not done.done():
-                done.set_result(not self.failing)
+                done.set_result(kept and not self.failing)
 
-        self._keep(table, told, patient=False)
+        self._keep(table, told, patient=False, refused=partial(told, False))
         return done.result() if done.done() else await done
 
     def _write(self, table: Table) -> Awaitable[None] | None:
         if self.store is None:
             return None
         try:
-            written = self.store.save(table)
+            written = self.store.save(table) if self.owner is None \
+                else self.store.save(table, self.owner)
+        except TakenOver:
+            raise
         except STORE_ERRORS as error:
             self.failed(error)
             return None
@@ -137,8 +158,12 @@ class Keeper:
                     # A write still not done after busy_after_s (a database slow, or away
                     # and not yet failing) is said as busy too: the seats hear why they wait.
                     slow = loop.call_later(self.busy_after_s, self._busy, code, True)
-                    done = await self._done(change.written)
-                    slow.cancel()
+                    try:
+                        done = await self._done(change.written)
+                    finally:
+                        slow.cancel()
+                    if not queue or queue[0] is not change:
+                        break  # dropped meanwhile: the table was taken over
                     if not done and change.table is not None:
                         for _ in range(await self._saved_again(change.table, queue)):
                             queue.popleft().tell()
@@ -146,6 +171,8 @@ class Keeper:
                     self._busy(code, False)
                 queue.popleft()
                 change.tell()
+        except TakenOver as error:
+            self._taken(code, error)
         finally:
             self.queues.pop(code, None)
             for change in queue:  # left when the server stops with the database away
@@ -154,6 +181,8 @@ class Keeper:
     async def _done(self, written: Awaitable[None]) -> bool:
         try:
             await written
+        except TakenOver:
+            raise
         except STORE_ERRORS as error:
             self.failed(error)
             return False
@@ -180,6 +209,22 @@ class Keeper:
                 change.written = None
             self._busy(table.code, False)  # back: said before what waited is told
             return held
+
+    def _taken(self, code: str, error: TakenOver) -> None:
+        """Table `code`'s save refused, its claim another's: its waiting changes dropped
+        untold, and the seats hear it is no longer this process's to play."""
+        LOG.warning("%s: this process stalled past its lease and another took the table over; "
+                    "it is dropped here and its lines are closed to try again", error)
+        queue = self.queues.get(code)
+        while queue:
+            change = queue.popleft()
+            _drop(change.written)
+            change.refused()
+        if code in self.busy:  # nothing waits for it any more: no steady to tell
+            self.busy.discard(code)
+            if not self.busy:
+                LOG.warning("no table waits on the store any more")
+        self.on_taken(code)
 
     def _busy(self, code: str, busy: bool) -> None:
         """Table `code` waits on its store (or no longer does): said once each way."""

@@ -4,14 +4,16 @@ tables (a header row a table, a row a game, a row a step, and the claims).
 
 Every call that reaches the database returns an awaitable (a coroutine, which does nothing
 until awaited), over psycopg 3's async connections from a psycopg-pool pool, so no call blocks
-the event loop. A save is made in two halves: at the call, on the loop, the table's records
-are taken as they are now (the header, and the steps of its game not yet known to be kept);
-awaited, one transaction upserts the header, writes the game's row when the game is new to
-this store, and appends the steps not yet committed. What a table has committed (its game and
-number of steps) is noted only once the COMMIT has returned, so a save that fails leaves the
-table as last saved, and the next one writes everything since then. Saves of one table are
-awaited one at a time, in order (keeping.Keeper does), so they never interleave; different
-tables' saves run at once, on the pool's connections.
+the event loop. A save is made in two halves: at the call, on the loop, the table's records are
+taken as they are now (the header, and the steps of its game not yet known to be kept); awaited,
+one transaction upserts the header, writes the game's row when the game is new to this store,
+and appends the steps not yet committed; fenced (`save(table, owner)`), it first reads the
+table's claim FOR SHARE, so a take-over's UPDATE waits for this transaction's end, and when the
+claim is not `owner`'s raises stores.TakenOver before anything is written. What a table has
+committed (its game and number of steps) is noted only once the COMMIT has returned, so a save
+that fails leaves the table as last saved, and the next one writes everything since then. Saves
+of one table are awaited one at a time, in order (keeping.Keeper does), so they never
+interleave; different tables' saves run at once, on the pool's connections.
 
 Any error of psycopg's is raised as stores.StoreError from it: keeping.py and the seats role
 count it as a storage failure without importing psycopg (only the --postgres path may load it:
@@ -31,7 +33,7 @@ from psycopg_pool import AsyncConnectionPool
 
 from ..engine.errors import SnapshotError
 from .postgres_schema import SchemaTooNew, migrate
-from .stores import StoreError
+from .stores import StoreError, TakenOver
 from .tables import Table
 
 __all__ = ["PgTableStore", "SchemaTooNew", "opened"]
@@ -108,8 +110,9 @@ class PgTableStore:
 
     # -- saves -----------------------------------------------------------------------------
 
-    def save(self, table: Table) -> Coroutine[Any, Any, None]:
-        """The table's records now, written when awaited (stores.TableStore.save)."""
+    def save(self, table: Table, owner: str | None = None) -> Coroutine[Any, Any, None]:
+        """The table's records now, written when awaited, fenced by `owner`'s claim when
+        given (stores.TableStore.save)."""
         code, game = table.code, table.games
         kept_game, kept_steps = self.kept.get(code, (-1, 0))
         fresh = kept_game != game or kept_steps > table.step
@@ -118,9 +121,9 @@ class PgTableStore:
                            table.over, table.left, start,
                            [(index, *table.step_record(index))
                             for index in range(start, table.step)])
-        return self._write(records)
+        return self._write(records, owner)
 
-    async def _write(self, records: _Records) -> None:
+    async def _write(self, records: _Records, owner: str | None) -> None:
         code = records.code
         if code in self.writing:  # the caller's mistake: the Protocol says one at a time
             raise RuntimeError(f"table {code} is already being saved")
@@ -134,6 +137,12 @@ class PgTableStore:
             steps = [(code, records.game, index, actions, told)
                      for index, actions, told in records.steps if index >= start]
             async with self._connection() as connection, connection.transaction():
+                if owner is not None:  # the claim row held until COMMIT: no take-over between
+                    cursor = await connection.execute(
+                        "SELECT owner FROM claims WHERE code = %s FOR SHARE", (code,))
+                    held = await cursor.fetchone()
+                    if held is None or held[0] != owner:
+                        raise TakenOver(code, owner, None if held is None else held[0])
                 if fresh:  # a new table, or a new game at it: its start, and no later steps
                     await connection.execute(
                         "INSERT INTO games (code, game, first) VALUES (%s, %s, %s) "

@@ -48,6 +48,9 @@ PLAYED, OTHER, CLOSE = "played", "other", "close"  # what a seat's message did (
 ENDED_KEPT = 1000  # ended tables kept in memory for seats that were away (with no store too)
 HOSTS_KEPT = 10_000  # addresses whose waiting tables are counted, before a sweep
 CLAIM_TRIES = 20  # new codes tried when another server sharing the store holds one
+# A table taken over by another process (its save fenced: stores.TakenOver): its lines are
+# closed with this, "try again later", and the games reconnect to the process that plays it.
+MOVED = 1013
 
 
 @dataclass
@@ -63,7 +66,7 @@ class Seats:
     tell_watchers: Callable[[str, Outgoing], None]
     lobby_changed: Callable[[], None]
     rate: Callable[[Table], None]
-    forget_watchers: Callable[[str], None]
+    forget_watchers: Callable[[str, int], None]  # a table gone: (code, close code or 0)
     seed: int | None = None
     store: TableStore | None = None
     owner: str = ""  # this server's name in the store's claims, the same across its restarts
@@ -89,12 +92,14 @@ class Seats:
     # this one tells them): none alone.
     tally: Tally = field(default_factory=NoTally)
     claiming: set[str] = field(default_factory=set)  # new codes whose claims are awaited
+    moved: set[str] = field(default_factory=set)  # tables dropped here, taken over elsewhere
 
     keeper: Keeper = field(init=False)  # every change kept before a seat hears of it
 
     def __post_init__(self) -> None:
         self.turn_clock = TurnClock(self._time_warning, self._time_up)
-        self.keeper = Keeper(self.store, on_busy=self._busy)
+        self.keeper = Keeper(self.store, on_busy=self._busy, owner=self.owner,
+                             on_taken=self.taken_over)
 
     def restore(self) -> Awaitable[None] | None:
         """The stored tables, each seat away until it resumes (call inside the loop). Done
@@ -144,6 +149,7 @@ class Seats:
         if table is None or code in self.tables:
             return code in self.tables
         LOG.info("table %s taken over from %s, a server process lost", code, lost)
+        self.moved.discard(code)  # taken back, after its taker was lost in turn
         self._restored(table, True, self.clock())
         return True
 
@@ -305,6 +311,8 @@ class Seats:
             seat.name = name
             table.seats[team] = seat
             await self.keeper.kept(table)
+            if table.code in self.moved:
+                return await self._moved_off(table.code, team, connection)
             self._seat(table, team, connection, seat.token)
             self.deliver(table.code, table.start())
             self._arm_turns(table)
@@ -349,6 +357,8 @@ class Seats:
                 self._spend_away(table, team, self.clock() - away_since)
                 table.seats[team].away_since = None
                 await self.keeper.kept(table)
+                if table.code in self.moved:
+                    return await self._moved_off(table.code, team, connection)
             self._seat(table, team, connection, message.token)
             if table.full:
                 self.postman.send(connection, table.resumed(team, message.step))
@@ -360,6 +370,13 @@ class Seats:
             return table.code, team
         raise p.ProtocolError(p.BAD_MESSAGE, "the first message hosts, joins, resumes or "
                                              "signs in")
+
+    async def _moved_off(self, code: str, team: Team, connection: ServerConnection) -> tuple[
+            str, Team]:
+        """A greeting whose table was taken over while it was kept: its line closed to try
+        again (it then reaches the table's new holder), never seated here."""
+        await connection.close(MOVED, "this table is played elsewhere now; try again")
+        return code, team
 
     def _table(self, code: str) -> Table:
         found = self.tables.get(code.strip())
@@ -432,6 +449,8 @@ class Seats:
         flood limit counts: a game moves only as fast as both seats, so its own moves are
         never a flood)."""
         table = self.tables.get(code)
+        if table is None and code in self.moved:
+            return CLOSE  # its line is being closed to try again: not told the game is over
         current = self.connections.get((code, team)) is connection
         if current and table is not None:
             try:
@@ -586,11 +605,28 @@ class Seats:
         if not any(key[0] == table.code for key in self.connections):
             self._forget(table.code)
 
-    def _forget(self, code: str) -> None:
+    def taken_over(self, code: str) -> None:
+        """Table `code`'s save was fenced (stores.TakenOver): another process took it over
+        while this one was stalled past its lease, so it is no longer played here. Dropped
+        from memory, nothing released or kept as ended (this process's copy is not the
+        table's), and its seats' and spectators' lines closed with 1013: each game
+        reconnects by itself, and its route leads it to the process that plays the table."""
+        if self.tables.get(code) is None:
+            return
+        self.moved.add(code)
+        for key in [key for key in self.connections if key[0] == code]:
+            closing = asyncio.ensure_future(self.connections.pop(key).close(
+                MOVED, "this table is played elsewhere now; try again"))
+            self.closing.add(closing)
+            closing.add_done_callback(self.closing.discard)
+        self._forget(code, MOVED)
+
+    def _forget(self, code: str, close: int = 0) -> None:
+        """The table gone from here (`close`: its spectators' lines closed with this code)."""
         table = self.tables.pop(code, None)
         if table is not None and table.public:
             self.lobby_changed()
-        if table is not None and table.over:
+        if table is not None and table.over and not close:
             self._release(code)
             self.ended[code] = table
             while len(self.ended) > ENDED_KEPT:
@@ -600,7 +636,7 @@ class Seats:
                 timers.pop(key).cancel()
         for team in TEAMS:
             self.away_spent.pop((code, team), None)
-        self.forget_watchers(code)
+        self.forget_watchers(code, close)
         self.turn_clock.forget(code)
 
     def _release(self, code: str) -> None:

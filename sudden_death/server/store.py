@@ -19,7 +19,9 @@ once a restart.
 Tables kept before (one row with the whole record: layout 0) still load as they are, and are
 kept in parts from their next save. A row that no longer decodes is named in the log and left
 in the file, never deleted. `claims` says which server plays which table (`claim`,
-`release`); `save` does not check it: a caller claims before it plays.
+`release`); a save fenced with its owner (`save(table, owner)`: the seats' are) writes only
+while that owner holds the claim, checked inside the save's transaction (its write lock held,
+so no take-over comes between), else raises stores.TakenOver and writes nothing.
 """
 
 from __future__ import annotations
@@ -30,8 +32,11 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..engine.errors import SnapshotError
+from . import stores
+from .stores import TakenOver
 from .tables import Table
 
 LOG = logging.getLogger("sudden_death.server")
@@ -90,9 +95,9 @@ class TableStore:
                 self._db.execute("ROLLBACK")
             raise
 
-    def save(self, table: Table) -> None:
-        """The header, and the steps of the table's game not yet written, in one transaction
-        (stores.TableStore.save)."""
+    def save(self, table: Table, owner: str | None = None) -> None:
+        """The header, and the steps of the table's game not yet written, in one transaction,
+        fenced by `owner`'s claim when given (stores.TableStore.save)."""
         code, game = table.code, table.games
         kept_game, kept_steps = self._written.get(code, (-1, 0))
         # A new table, a new game, one loaded from a whole record: its start and every step.
@@ -104,6 +109,10 @@ class TableStore:
         steps = [(code, game, index, *table.step_record(index))
                  for index in range(start, table.step)]
         with self._transaction() as db:
+            if owner is not None:
+                held = db.execute("SELECT owner FROM claims WHERE code = ?", (code,)).fetchone()
+                if held is None or held[0] != owner:
+                    raise TakenOver(code, owner, None if held is None else held[0])
             if fresh:
                 db.execute("INSERT OR REPLACE INTO games (code, game, first) VALUES (?, ?, ?)",
                            (code, game, table.first))
@@ -188,3 +197,7 @@ class TableStore:
 
     def close(self) -> None:
         self._db.close()
+
+
+if TYPE_CHECKING:  # mypy checks that this store is one the seam accepts
+    _TABLES: type[stores.TableStore] = TableStore

@@ -35,6 +35,18 @@ class StoreError(Exception):
     keeping.py count it as a storage failure without importing any database's driver."""
 
 
+class TakenOver(StoreError):
+    """A fenced save refused: the table's claim is no longer the saving process's (another
+    took the table over while this one was stalled past its lease, or it was let go). Final
+    for this process, never retried as an outage: it drops the table and closes its lines
+    to try again, so they reach the process that now plays it (seats.Seats.taken_over)."""
+
+    def __init__(self, code: str, owner: str, holder: str | None) -> None:
+        super().__init__(f"table {code} is no longer {owner!r}'s to save: "
+                         + (f"{holder!r} holds it" if holder is not None else "nobody holds it"))
+        self.code = code
+
+
 async def answered(value: T | Awaitable[T]) -> T:
     """A store call's answer, awaited when the store gave an awaitable of it."""
     if isinstance(value, Awaitable):
@@ -45,15 +57,19 @@ async def answered(value: T | Awaitable[T]) -> T:
 class TableStore(Protocol):
     """Tables, each a header (seats, flags, held choices, counters) and its games' steps."""
 
-    def save(self, table: Table) -> Awaitable[None] | None:
+    def save(self, table: Table, owner: str | None = None) -> Awaitable[None] | None:
         """Keep `table` as it is now, in one transaction: its header, and the steps of its
         current game (`table.games`) not yet kept, appended in order; steps already kept are
-        not written again. When it returns None, or the awaitable it returns completes, the
-        whole table is durable past a kill of this process (SIGKILL included); when either
-        raises (sqlite3.Error, OSError, StoreError: keeping.STORE_ERRORS) nothing of this save
-        is kept and the table as last saved stands, and the next save writes whatever is not
-        yet kept. A table's awaitables are awaited one at a time, in the order the saves were
-        made (keeping.Keeper does), so two saves of one table never interleave."""
+        not written again. Fenced with `owner` (a server's name, as in `claim`): written only
+        while `owner` holds the table's claim, checked in the same transaction with the claim
+        row held against a take-over; else TakenOver, and nothing of it written (None: no
+        fence, for tools and tests that hold no claim). When it returns None, or the
+        awaitable it returns completes, the whole table is durable past a kill of this
+        process (SIGKILL included); when either raises (sqlite3.Error, OSError, StoreError:
+        keeping.STORE_ERRORS) nothing of this save is kept and the table as last saved
+        stands, and the next save writes whatever is not yet kept. A table's awaitables are
+        awaited one at a time, in the order the saves were made (keeping.Keeper does), so
+        two saves of one table never interleave."""
         ...
 
     def open_tables(self) -> list[Table] | Awaitable[list[Table]]:
@@ -136,9 +152,8 @@ class AccountStore(Protocol):
         ...
 
 
-if TYPE_CHECKING:  # mypy checks that the embedded stores are ones the seam accepts
+if TYPE_CHECKING:  # mypy checks that the embedded stores are ones the seam accepts (store.py
+    # checks its own: it imports this module, for TakenOver)
     from .ratings import RatedAccounts
-    from .store import TableStore as SQLiteTables
 
-    _TABLES: type[TableStore] = SQLiteTables
     _ACCOUNTS: type[AccountStore] = RatedAccounts

@@ -20,8 +20,11 @@ Nothing here blocks the loop for long: every command has a TIMEOUT_S, and a Valk
 route not found (the line is served here, as a table unknown) and a ticket not written (the
 line is closed to try again); the log says so once per outage. A Valkey restarted empty
 between two commands (the client reconnects unseen) is found out by the lease renewal: the
-lease gone, every route is written again. Only the `valkey_*` modules import the client
-(redis-py, the `server` extra).
+lease gone, every route is written again, but only where no other process's route stands
+(as each renewal is): a process held up past its lease (SIGSTOP, a frozen VM) may find its
+tables taken over meanwhile, and must not route their lines back to itself; it learns so at
+its next save of each (fenced: seats.Seats.taken_over) and drops them. Only the `valkey_*`
+modules import the client (redis-py, the `server` extra).
 """
 
 from __future__ import annotations
@@ -63,6 +66,17 @@ return 0
 """
 
 
+# A route written only while it is this process's or nobody's (a renewal, a rewrite after the
+# lease was lost): never over the route of a process that took the table over.
+_SET_OWN = """
+local held = redis.call('GET', KEYS[1])
+if held == false or held == ARGV[1] then
+  return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+end
+return 0
+"""
+
+
 class ValkeyRoutes:
     """This process's lease and its tables' routes kept in Valkey, and the others' read there;
     see the module's docstring. `name`: this process's (`--name`); `relay_url`: its relay
@@ -81,6 +95,8 @@ class ValkeyRoutes:
         self._closing = False
         self._client = outage_client(url, TIMEOUT_S)
         self._delete_own = self._client.register_script(_DELETE_OWN)
+        self._set_own = self._client.register_script(_SET_OWN)
+        self._rewrite: set[str] = set()  # routes to write again, only where none is another's
         self._where = where(url)
         self._outage = Outage(self._where, "the tables of the other server processes cannot "
                               "be reached from this one until it is back",
@@ -180,6 +196,7 @@ class ValkeyRoutes:
                 await self._round()
             except OUTAGE_ERRORS as error:
                 self._outage.lost(error)
+                self._rewrite.update(self._routes)
                 self._routes.clear()  # all written again once back (Valkey may be empty)
                 self._leased = -float("inf")
             else:
@@ -189,6 +206,7 @@ class ValkeyRoutes:
         """The lease renewed when due, new routes written, ended ones taken out, and the
         oldest few renewed."""
         codes = set(self._codes())
+        self._rewrite.intersection_update(codes)
         now = time.monotonic()
         lease = now - self._leased >= EVERY_S
         new = [code for code in codes if code not in self._routes]
@@ -207,8 +225,12 @@ class ValkeyRoutes:
             if lease:
                 pipe.exists(self._process(self.name))
                 pipe.set(self._process(self.name), self.relay_url.encode(), px=LEASE_MS)
-            for code in (*new, *old):
-                pipe.set(self._route(code), name, px=ROUTE_MS)
+            for code in new:
+                if code not in self._rewrite:  # a new table's: its claim is this process's
+                    pipe.set(self._route(code), name, px=ROUTE_MS)
+            for code in (*(code for code in new if code in self._rewrite), *old):
+                await self._set_own(keys=[self._route(code)], args=[name, ROUTE_MS],
+                                    client=pipe)
             for code in gone:
                 await self._delete_own(keys=[self._route(code)], args=[name], client=pipe)
             done = await pipe.execute()
@@ -219,12 +241,15 @@ class ValkeyRoutes:
         for code in (*new, *old):
             self._routes[code] = now
             self._routes.move_to_end(code)
+            self._rewrite.discard(code)
         if lease and leased and not done[0] and self._routes:
             # The lease was gone: Valkey restarted empty (too quickly for a command to fail
             # meanwhile: the client reconnects unseen) or lost its keys, or this process was
             # held up past its lease. The routes may be gone too: all written next round.
             LOG.info("Valkey at %s had lost this process's lease: the routes of its tables "
-                     "(%d) are written again", self._where, len(self._routes))
+                     "(%d) are written again where no other process took them over",
+                     self._where, len(self._routes))
+            self._rewrite.update(self._routes)
             self._routes.clear()
 
 
