@@ -9,13 +9,11 @@ elsewhere these tests skip without it.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
 import random
 import re
 import shutil
-import sqlite3
 import sys
 import time
 from collections.abc import Iterator
@@ -25,7 +23,7 @@ import pytest
 from browser import AriaNode, accessible_tree, aria_snapshot, browser_page, focused, walk
 from playwright.sync_api import Page
 from table_driver import FINAL_SCORE, HOST_KEYS, Seat, Server, final_score, start_playing
-from test_online_game import sign_up
+from test_online_game import rated_games, sign_up
 
 pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"),
                                  reason="Debian's Chromium is Linux's"),
@@ -292,10 +290,6 @@ def test_a_browser_player_signs_up_and_meets_a_desktop_player_in_a_quick_game(
         token = json.loads(page.evaluate("localStorage.getItem('sudden-death-sign-in')"))
         assert token["name"] == "Anna" and len(token["token"]) >= 24  # a key, not a password
         assert "anna's secret" not in json.dumps(token)
-    with contextlib.closing(sqlite3.connect(tmp_path / "server" / "accounts.sqlite3")) as db:
-        deadline = time.monotonic() + 15
-        while not db.execute("SELECT count(*) FROM games").fetchone()[0]:
-            assert time.monotonic() < deadline, "the game was never rated"
-            time.sleep(0.05)
-        rated = {name for (name,) in db.execute("SELECT folded FROM ratings")}
-    assert rated == {"anna", "ben"}
+    games, rated = rated_games(tmp_path / "server" / "accounts.sqlite3")
+    assert len(games) == 1, "the game was never rated"
+    assert set(rated) == {"anna", "ben"}

@@ -138,8 +138,7 @@ class Keeper:
         if self.store is None:
             return None
         try:
-            written = self.store.save(table) if self.owner is None \
-                else self.store.save(table, self.owner)
+            written = self.store.save(table, self.owner)
         except TakenOver:
             raise
         except STORE_ERRORS as error:

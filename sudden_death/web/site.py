@@ -147,13 +147,12 @@ class Site:
         """A file for a plain request; None lets a WebSocket upgrade go on to its handshake
         (a line on PLAY_PATH is given its viewer first)."""
         parts = urlsplit(request.path)
+        tag = parse_qs(parts.query).get("lang", [""])[0][:16]  # the page's language
         if request.headers.get("Upgrade", "").lower() == "websocket":
             if parts.path == PLAY_PATH:
-                tag = parse_qs(parts.query).get("lang", [""])[0][:16]
                 line.viewer = Viewer(tag)  # type: ignore[attr-defined]
             return None
         if parts.path == "/words.json":
-            tag = parse_qs(parts.query).get("lang", [""])[0][:16]
             return response(HTTPStatus.OK, page_words(tag), TYPES[".json"])
         found = self.files.get(parts.path)
         if found is None:

@@ -16,9 +16,9 @@ from functools import lru_cache
 from typing import Any
 
 from ..engine.actions import (
+    SNAP_ACTIONS,
     CallCoin,
     ChooseSide,
-    ChooseSnap,
     PickFinal,
     PickSwap,
     actors,
@@ -261,20 +261,21 @@ class Viewer:
         phase = state.phase
         if phase is Phase.COIN_TOSS:
             return {"kind": "choice", "question": _("Coin toss: heads or tails?"),
-                    "options": [option(_("Heads"), [legal(CoinFace.HEADS)]),
-                                option(_("Tails"), [legal(CoinFace.TAILS)])]}
+                    "options": [option(_("Heads"), [CallCoin(CoinFace.HEADS)]),
+                                option(_("Tails"), [CallCoin(CoinFace.TAILS)])]}
         if phase is Phase.SIDE_CHOICE:
             return {"kind": "choice", "question": _("Take the ball first, or defend first?"),
-                    "options": [option(_("Offense: take the ball first"), [legal(Side.OFFENSE)]),
-                                option(_("Defense: defend first"), [legal(Side.DEFENSE)])]}
+                    "options": [
+                        option(_("Offense: take the ball first"), [ChooseSide(Side.OFFENSE)]),
+                        option(_("Defense: defend first"), [ChooseSide(Side.DEFENSE)])]}
         role = Role.OFFENSE if state.offense is team else Role.DEFENSE
         down = state.down
         if phase is Phase.SNAP_CHOICE and down is not None and down.number == LAST_DOWN:
             return {"kind": "choice", "question": _("Fourth down"),
-                    "options": [option(_("Go for it"), [legal(SnapChoice.PLAY)]),
+                    "options": [option(_("Go for it"), [SNAP_ACTIONS[SnapChoice.PLAY]]),
                                 *self.kicks(state, names)]}
         if phase in (Phase.SNAP_CHOICE, Phase.SELECTION):
-            before = [action_to_dict(legal(SnapChoice.PLAY))] if phase is Phase.SNAP_CHOICE \
+            before = [action_to_dict(SNAP_ACTIONS[SnapChoice.PLAY])] if phase is Phase.SNAP_CHOICE \
                 else []
             return {"kind": "hand", "question": (
                         _("Your offense cards") if role is Role.OFFENSE
@@ -299,22 +300,13 @@ class Viewer:
         for choice, kick in ((SnapChoice.PUNT, punt_option(state, names)),
                              (SnapChoice.FIELD_GOAL, field_goal_option(state, names))):
             if kick.available:
-                found.append(option(kick.label, [legal(choice)]))
+                found.append(option(kick.label, [SNAP_ACTIONS[choice]]))
         return found
 
 
 def keyed(words: str) -> str:
     """The desktop game's words with its key for more time as the page's button."""
     return words.replace("{more_time}", _("More time"))
-
-
-def legal(value: CoinFace | Side | SnapChoice) -> Any:
-    """The engine action for a coin face, a side or a snap."""
-    if isinstance(value, CoinFace):
-        return CallCoin(value)
-    if isinstance(value, Side):
-        return ChooseSide(value)
-    return ChooseSnap(value)
 
 
 def swap_label(swap: Swap) -> str:
