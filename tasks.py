@@ -47,8 +47,11 @@ PYTHONS = ("3.10", "3.11", "3.12", "3.13")
 # check the packaging, not the interpreter, and take minutes. So are the soaks (hundreds of
 # fuzzed or silent games, a minute and a half a suite): the same code by volume, which each
 # other Python still plays in their few-game versions (the fuzz with real speech, 25 games
-# with real audio) to keep CI under 30 minutes.
-OTHER_PYTHON_MARKERS = "not build and not soak"
+# with real audio) to keep CI under 30 minutes. So are the page's tests in Chromium (`browser`:
+# the page's HTML and JavaScript are the same bytes whatever serves them; the view behind them
+# runs under every Python in tests/test_web_view.py) and the benchmarks' short runs (`bench`:
+# they check a measuring script, whose code the server and cluster tests run under each).
+OTHER_PYTHON_MARKERS = "not build and not soak and not browser and not bench"
 # A Python between the oldest and the newest (3.12; 3.11 is the default) runs only the tests
 # marked `runtime` (tests/conftest.py RUNTIME_FILES: the event loop, the collector, threads):
 # the rest is code that says the same on every interpreter, and what runs on 3.11 and on 3.13

@@ -49,6 +49,9 @@ RUNTIME_FILES = ("test_server", "test_serve_cluster", "test_net", "test_online",
                  "test_postgres", "test_valkey", "test_contract", "test_stopping",
                  "test_audio", "test_speech", "test_screen_reader", "test_reliability",
                  "test_ui_loop", "test_record")
+# The page's tests in a real Chromium: marked `browser`, which the default Python alone runs
+# (tasks.OTHER_PYTHON_MARKERS): the page is the same bytes whatever serves it.
+BROWSER_FILES = ("test_web_browser", "test_browser_harness", "test_web_cluster")
 _TREE = pytest.StashKey[dict[str, int]]()
 _HYPOTHESIS_HOME = pytest.StashKey[Path]()
 
@@ -86,12 +89,14 @@ def pytest_unconfigure(config: pytest.Config) -> None:
 @pytest.hookimpl(tryfirst=True)  # before `-m` deselects by marker
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """LONGEST_FIRST's files first; every file's tests stay together and in their order. The
-    tests of RUNTIME_FILES are marked `runtime`."""
+    tests of RUNTIME_FILES are marked `runtime`, those of BROWSER_FILES `browser`."""
     rank = {name: index for index, name in enumerate(LONGEST_FIRST)}
     items.sort(key=lambda item: rank.get(item.path.name, len(rank)))
     for item in items:
         if item.path.name.startswith(RUNTIME_FILES):
             item.add_marker(pytest.mark.runtime)
+        if item.path.name.startswith(BROWSER_FILES):
+            item.add_marker(pytest.mark.browser)
 
 
 def pytest_sessionstart(session: pytest.Session) -> None:

@@ -38,6 +38,7 @@ def flushing_clusters() -> list[str]:
     return found
 
 
+@pytest.mark.bench
 @pytest.mark.timeout(120)
 def test_the_load_benchmark_measures_sqlite_and_postgres_side_by_side() -> None:
     require_postgres()

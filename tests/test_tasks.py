@@ -155,7 +155,8 @@ def test_the_other_pythons_suites_run_one_after_another_each_spread_over_the_pro
 def test_a_python_between_the_oldest_and_the_newest_runs_the_runtime_tests_only(
         tasks: ModuleType) -> None:
     """3.12 runs the tests marked `runtime` (conftest.RUNTIME_FILES): a server test is one,
-    the rules' are not; 3.10 and 3.13 run every test but the builds and soaks."""
+    the rules' are not; 3.10 and 3.13 run every test but the builds, soaks, browser tests and
+    benchmarks' short runs."""
     assert tasks.other_python_markers(tasks.PYTHONS[0]) == tasks.OTHER_PYTHON_MARKERS
     assert tasks.other_python_markers(tasks.PYTHONS[-1]) == tasks.OTHER_PYTHON_MARKERS
     between = tasks.other_python_markers("3.12")
@@ -166,6 +167,23 @@ def test_a_python_between_the_oldest_and_the_newest_runs_the_runtime_tests_only(
         cwd=ROOT, capture_output=True, text=True, timeout=300).stdout
     files = {line.split("::")[0] for line in listed.splitlines() if "::" in line}
     assert files == {"tests/test_stopping.py"}, listed
+
+
+def test_the_other_pythons_leave_the_browser_and_the_benchmarks_runs_to_the_default(
+        tasks: ModuleType) -> None:
+    """The page in Chromium (conftest.BROWSER_FILES) and a benchmark run short (`bench`) are
+    the default Python's; the relay's own tests beside its benchmark's still run elsewhere."""
+    import conftest
+
+    assert all((ROOT / "tests" / f"{name}.py").is_file() for name in conftest.BROWSER_FILES)
+    listed = subprocess.run(
+        [sys.executable, "-m", "pytest", "--collect-only", "-q", "-p", "no:cacheprovider",
+         "-m", tasks.OTHER_PYTHON_MARKERS, "tests/test_valkey_relay.py",
+         *(f"tests/{name}.py" for name in conftest.BROWSER_FILES)],
+        cwd=ROOT, capture_output=True, text=True, timeout=300).stdout
+    tests = [line for line in listed.splitlines() if "::" in line]
+    assert tests and {line.split("::")[0] for line in tests} == {"tests/test_valkey_relay.py"}
+    assert not [line for line in tests if "benchmark" in line], tests
 
 
 def test_the_suite_is_spread_over_the_processors_a_file_to_a_worker(tasks: ModuleType) -> None:

@@ -20,6 +20,7 @@ pytestmark = [
 ]
 
 
+@pytest.mark.bench
 def test_the_cluster_benchmark_measures_one_process_and_a_cluster() -> None:
     require_postgres()
     require_valkey()

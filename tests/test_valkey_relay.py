@@ -183,6 +183,7 @@ def test_the_relay_port_takes_a_line_from_a_process_of_the_cluster_only(
     assert "Traceback" not in b.stopped()
 
 
+@pytest.mark.bench
 def test_the_relay_benchmark_measures_a_direct_and_a_relayed_seat(valkey: ValkeyServer) -> None:
     """benchmarks/relay_hop.py's run, short: each kind measured as many times as asked."""
     done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "relay_hop.py"),

@@ -81,6 +81,7 @@ def test_a_table_whose_process_is_killed_plays_on_elsewhere_as_it_would_have(
     assert bot.back_after and max(bot.back_after) < 15
 
 
+@pytest.mark.bench
 def test_the_node_loss_benchmark_matches_every_game_with_its_twin() -> None:
     """benchmarks/node_loss.py, small: a process killed, every game as its unkilled twin's."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
