@@ -142,6 +142,62 @@ def test_a_whole_game_against_the_computer_by_keyboard_alone(served: Server) -> 
         assert decisions > 10
 
 
+def until_focused(page: Page, role: str, name: str) -> AriaNode:
+    deadline = time.monotonic() + 20
+    while time.monotonic() < deadline:
+        node = focused(page)
+        if node is not None and (node.role, node.name) == (role, name):
+            return node
+        time.sleep(0.05)
+    raise AssertionError(f"no {role} {name!r} took the focus:\n{aria_snapshot(page)}")
+
+
+def test_concede_is_asked_first_as_the_desktop_asks_and_leave_goes_back_to_the_start(
+        served: Server) -> None:
+    """Concede: a group named by the desktop game's question, No focused; Escape is No and
+    the decision has the focus again. Yes ends the game for the page's team; Leave the table
+    closes the table and puts the player back at the start, its heading focused."""
+    errors: list[str] = []
+    with browser_page(1280, 900) as page:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(served.page)
+        assert not page.get_by_role("button", name="Concede the game").is_visible()
+        page.get_by_role("button", name="Play the computer").click()
+        next_decision(page)
+        concede = page.get_by_role("button", name="Concede the game")
+        concede.focus()
+        page.keyboard.press("Enter")
+        until_focused(page, "button", "No")
+        asked = [node for node in walk(accessible_tree(page, "#game")) if node.role == "group"
+                 and node.name == "Concede the game? The Bears would win."]
+        assert asked and [(n.role, n.name) for n in walk(asked[0].children)
+                          if n.role == "button"] == [("button", "No"),
+                                                     ("button", "Yes, concede")]
+        page.keyboard.press("Escape")
+        back = focused(page)
+        assert back is not None and back.role in ("radio", "checkbox"), back
+        assert concede.is_visible()
+        concede.focus()
+        page.keyboard.press("Enter")
+        until_focused(page, "button", "No")
+        page.keyboard.press("Tab")
+        until_focused(page, "button", "Yes, concede")
+        page.keyboard.press("Enter")
+        over = until_focused(page, "button", "Play again")
+        assert over is not None
+        assert "The Hawks conceded." in heard(page, "#decision")
+        assert not concede.is_visible()
+        page.keyboard.press("Tab")
+        until_focused(page, "button", "Leave the table")
+        page.keyboard.press("Enter")
+        until_focused(page, "heading", "Play")
+        assert not page.locator("#game").is_visible()
+        assert page.locator("#log li").count() == 0  # the next game's log starts empty
+        page.get_by_role("button", name="Play the computer").click()
+        assert next_decision(page).role in ("radio", "checkbox")  # a new table, a new game
+    assert errors == []
+
+
 def test_a_browser_seat_and_a_desktop_game_play_one_table_to_the_same_end(
         served: Server, tmp_path: Path) -> None:
     """The desktop game hosts (Play a friend, as the Hawks) and says its code; the browser
@@ -287,6 +343,16 @@ def test_a_browser_player_signs_up_and_meets_a_desktop_player_in_a_quick_game(
             assert "You are the Bears; Anna plays the Hawks." in ben.speech()
             log = heard(page, "#log")
             assert "You are the Hawks; Ben plays the Bears." in log
+            # Leave the table: back to the lobby, signed in again by this browser's key,
+            # where Your rating reads the ladder as the desktop game does.
+            page.get_by_role("button", name="Leave the table").click()
+            until_focused(page, "heading", "Lobby")
+            rating = re.compile(r"Your rating: [\d,]+, (1st|2nd) of 2\.")
+            deadline = time.monotonic() + 15  # the server rates after the seats hear the end
+            while not rating.search(heard(page, "#told")) and time.monotonic() < deadline:
+                page.get_by_role("button", name="Your rating").click()
+                time.sleep(0.5)
+            assert rating.search(heard(page, "#told")), heard(page, "#told")
         token = json.loads(page.evaluate("localStorage.getItem('sudden-death-sign-in')"))
         assert token["name"] == "Anna" and len(token["token"]) >= 24  # a key, not a password
         assert "anna's secret" not in json.dumps(token)

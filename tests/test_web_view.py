@@ -214,6 +214,11 @@ def test_the_lobby_in_words_a_quick_game_by_name_and_a_spectator() -> None:
             assert told["type"] == "signed_in"
             assert json.loads(await anna.recv()) == {"type": "told",
                                                      "lines": ["Signed in as Anna."]}
+            await anna.send(p.encode(p.AskRating()))  # Your rating, in the desktop's words
+            assert json.loads(await anna.recv())["type"] == "standing"
+            assert json.loads(await anna.recv()) == {"type": "told", "lines": [
+                "No rated game yet. Finish a game against another signed-in player to be "
+                "rated."]}
             await anna.send(p.encode(p.Lobby()))
             lobby = json.loads(await anna.recv())
             assert lobby["type"] == "lobby"
@@ -232,6 +237,7 @@ def test_the_lobby_in_words_a_quick_game_by_name_and_a_spectator() -> None:
             await ben.send(p.encode(p.Quick(p.PROTOCOL_VERSION, "Hawks", "Bears")))
             view = await next_view(ben, seen)
             assert view["lines"][0] == "You are the Bears; Anna plays the Hawks."
+            assert view["concede"] == "Concede the game? The Hawks would win."
             view = await next_view(anna, seen)
             assert view["lines"][0] == "You are the Hawks, against the Bears."
             cleo = await browser_seat(lab, "es")
@@ -245,6 +251,31 @@ def test_the_lobby_in_words_a_quick_game_by_name_and_a_spectator() -> None:
             watched = await next_view(cleo, [])
             assert watched["lines"][0] == "Mirando a los Bears y a los Hawks."
             assert watched["decision"]["kind"] == "watch"
+            assert watched["concede"] == ""  # a spectator has nothing to concede
+
+    run(scenario)
+
+
+def test_a_browser_seat_concedes_as_the_desktop_asks_and_then_may_not_again() -> None:
+    """While it plays, each view carries the desktop game's question before a concession;
+    the page's Concede is the engine's action at the step it sees, and the game is over for
+    both, with no question left to ask."""
+    async def scenario() -> None:
+        async with server(seed=9, page=True) as lab:
+            line = await browser_seat(lab)
+            await line.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", computer="Bears")))
+            view = await next_view(line, [])
+            assert view["concede"] == "Concede the game? The Bears would win."
+            while view["decision"]["kind"] == "wait":  # the computer calls the toss
+                view = await next_view(line, [])
+            await line.send(json.dumps({"type": "act", "step": view["step"],
+                                        "actions": [{"action": "Concede"}]}))
+            seen: list[dict[str, Any]] = []
+            view = await next_view(line, seen)
+            assert not [m for m in seen if m["type"] == "refused"], seen
+            assert "The Hawks concede." in view["lines"]
+            assert view["decision"]["kind"] == "over" and view["concede"] == ""
+            assert "The Hawks conceded." in view["decision"]["question"]
 
     run(scenario)
 

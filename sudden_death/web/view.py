@@ -53,7 +53,13 @@ from ..language import (
 from ..ui.words.cards import band_summary, player_effect_words, strengths_words
 from ..ui.words.kicks import field_goal_option, punt_option
 from ..ui.words.narration import Narrator
-from ..ui.words.online import game_played_words, here_words, open_table_words, signed_in_words
+from ..ui.words.online import (
+    game_played_words,
+    here_words,
+    open_table_words,
+    signed_in_words,
+    standing_words,
+)
 from ..ui.words.phrases import Names, hand_words
 from ..ui.words.situation import outcome_words, situation_words
 from ..ui.words.table import (
@@ -173,6 +179,8 @@ class Viewer:
             return told
         if isinstance(message, p.SignedIn):
             return [signed_in_words(message.name)]
+        if isinstance(message, p.Standing):  # Your rating, asked in the lobby
+            return standing_words(message)
         if isinstance(message, p.Update) and self.narrator is not None:
             self.state, self.step = state_from_wire(message.state), message.step
             return [line.text for line in self.narrator.lines(events_from_wire(message.events))]
@@ -236,7 +244,7 @@ class Viewer:
         return {"type": "view", "lines": lines, "step": self.step,
                 "situation": situation_words(state, names),
                 "decision": self.decision(state, names), "turn_s": self.turn_s,
-                "cards": self.cards(state, names)}
+                "cards": self.cards(state, names), "concede": concede_question(state, names)}
 
     def cards(self, state: GameState, names: Names) -> dict[str, str]:
         """The hands on the table, once revealed: the player's own and the other team's."""
@@ -302,6 +310,14 @@ class Viewer:
             if kick.available:
                 found.append(option(kick.label, [SNAP_ACTIONS[choice]]))
         return found
+
+
+def concede_question(state: GameState, names: Names) -> str:
+    """The desktop game's question before a concession, while this seat may concede (it
+    plays, and the game goes on); "" when it may not, and the page offers no Concede."""
+    if names.watching or state.outcome is not None:
+        return ""
+    return _("Concede the game? The {away} would win.").format(away=names.theirs)
 
 
 def keyed(words: str) -> str:

@@ -110,6 +110,8 @@ function comeBack() {
 
 let greeting = null;
 let retried = false;
+let signedIn = null; // this browser's name and key once the server took them
+let fromLobby = false; // the table was found in the lobby: leaving it goes back there
 
 function heardFromServer(message) {
   if (message.type === "seated") seat = {code: message.code, token: message.token};
@@ -128,8 +130,8 @@ function heardFromServer(message) {
   else if (message.type === "lobby_view") showLobby(message);
   else if (message.type === "signed_in") {
     // The server's key for next time, kept by this browser (never the password).
-    localStorage.setItem("sudden-death-sign-in", JSON.stringify(
-      {name: message.name, token: message.token}));
+    signedIn = {name: message.name, token: message.token};
+    localStorage.setItem("sudden-death-sign-in", JSON.stringify(signedIn));
     byId("password").value = "";
     send({type: "lobby"});
   } else if (message.type === "refused" && message.code === "same_name" && !retried &&
@@ -144,7 +146,47 @@ function heardFromServer(message) {
 function sit(message) {
   greeting = message;
   retried = false;
+  fromLobby = !byId("lobby").hidden;
   connect(message);
+}
+
+// Leave the table for good (after the game, or a spectator's): the server closes the line, so
+// the page opens another where the player was: the lobby (signed in again by the key this
+// browser keeps), or the start.
+function leaveTable() {
+  send({type: "leave"});
+  line = null; // its close is the server's answer, not a drop
+  seat = null;
+  view = null;
+  shownDecision = "";
+  sentThrough = -1;
+  lastStep = 0;
+  byId("log").replaceChildren();
+  byId("game").hidden = true;
+  if (fromLobby && signedIn) {
+    connect({type: "sign_in", version: PROTOCOL_VERSION, name: signedIn.name,
+             token: signedIn.token});
+  } else if (fromLobby) {
+    connect({type: "lobby"});
+  } else {
+    byId("start").hidden = false;
+    byId("start-heading").focus();
+  }
+}
+
+// Concede: asked first, as the desktop game asks (No has the focus; Escape is No).
+function askConcede() {
+  byId("concede-question").textContent = view.concede;
+  byId("concede").hidden = true;
+  byId("concede-ask").hidden = false;
+  byId("concede-no").focus();
+}
+
+function keepPlaying() {
+  byId("concede-ask").hidden = true;
+  byId("concede").hidden = !(view && view.concede);
+  const control = byId("decision").querySelector("input, button");
+  (control || byId("decision-heading")).focus();
 }
 
 function showLobby(lobby) {
@@ -152,6 +194,7 @@ function showLobby(lobby) {
   const entering = section.hidden;
   byId("start").hidden = true;
   section.hidden = false;
+  byId("rating").hidden = !signedIn;
   byId("lobby-summary").textContent = lobby.summary;
   byId("lobby-here").textContent = lobby.here;
   const list = (id, entries, key, action) => {
@@ -201,6 +244,7 @@ function show(next) {
   view = next;
   byId("start").hidden = true;
   byId("lobby").hidden = true;
+  if (byId("game").hidden) byId("told").textContent = ""; // the lobby's news, now old
   byId("game").hidden = false;
   const log = byId("log");
   for (const text of next.lines) {
@@ -214,6 +258,8 @@ function show(next) {
   byId("mine").textContent = next.cards.mine
     ? `${word("yours")}: ${next.cards.mine}` : word("none_yet");
   byId("more-time").hidden = !next.turn_s;
+  if (!next.concede) byId("concede-ask").hidden = true; // the game ended meanwhile
+  byId("concede").hidden = !next.concede || !byId("concede-ask").hidden;
   const key = JSON.stringify([next.step, next.decision]);
   if (key !== shownDecision) {
     shownDecision = key;
@@ -281,6 +327,14 @@ function submitButton(text) {
   return button;
 }
 
+function leaveButton(text) {
+  const button = document.createElement("button");
+  button.type = "button";
+  button.textContent = text;
+  button.addEventListener("click", leaveTable);
+  return button;
+}
+
 function drawDecision(decision) {
   const form = byId("decision");
   form.replaceChildren();
@@ -289,7 +343,7 @@ function drawDecision(decision) {
   if (decision.kind === "watch") { // a spectator: nothing to decide, ever
     const watching = document.createElement("p");
     watching.textContent = decision.question;
-    form.append(watching);
+    form.append(watching, leaveButton(word("stop_watching")));
     return;
   }
   if (decision.kind === "wait" || (decision.kind !== "over" && view.step <= sentThrough)) {
@@ -302,7 +356,7 @@ function drawDecision(decision) {
     const over = document.createElement("p");
     over.textContent = decision.question;
     const again = submitButton(word("again"));
-    form.append(over, again);
+    form.append(over, again, leaveButton(word("leave")));
     form.onsubmit = (event) => { event.preventDefault(); send({type: "rematch"}); };
     again.focus();
     return;
@@ -412,6 +466,16 @@ window.addEventListener("DOMContentLoaded", async () => {
     byId("chat").value = "";
   });
   byId("more-time").addEventListener("click", () => send({type: "more_time"}));
+  byId("rating").addEventListener("click", () => send({type: "rating"}));
+  byId("concede").addEventListener("click", askConcede);
+  byId("concede-no").addEventListener("click", keepPlaying);
+  byId("concede-ask").addEventListener("keydown", (event) => {
+    if (event.key === "Escape") keepPlaying();
+  });
+  byId("concede-yes").addEventListener("click", () => {
+    byId("concede-ask").hidden = true;
+    if (view && view.concede) act([{action: "Concede"}]);
+  });
   byId("situation").addEventListener("click", () => {
     if (view) say(view.situation);
   });
