@@ -8,6 +8,8 @@ import asyncio
 import contextlib
 import json
 import random
+import subprocess
+import sys
 import urllib.error
 import urllib.request
 from typing import Any
@@ -292,3 +294,16 @@ def test_a_turn_limit_is_said_with_the_page_s_button_for_more_time() -> None:
             assert not any("{" in text for text in view["lines"])
 
     run(scenario)
+
+
+def test_a_server_started_without_its_page_loads_none_of_the_page_s_words() -> None:
+    """The page's views bring the desktop game's word modules: `--no-page` never loads them
+    (a quicker start), and the page's own start does."""
+    probe = ("import sys; import sudden_death.server.__main__ as main; "
+             "words = lambda: sorted(name for name in sys.modules "
+             "if name.startswith(('sudden_death.web', 'sudden_death.ui'))); "
+             "print(len(words())); main.page_site(); print(len(words()))")
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True,
+                          timeout=60, check=True)
+    before, after = (int(count) for count in done.stdout.split())
+    assert before == 0 and after > 5, done.stdout

@@ -23,12 +23,13 @@ import socket
 import sqlite3
 import ssl
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from websockets.asyncio.server import Server
+from websockets.asyncio.server import Server, ServerConnection
+from websockets.http11 import Request, Response
 
-from ..web.site import Site
 from . import collector
 from .accounts import Accounts
 from .limits import Limits
@@ -123,7 +124,7 @@ async def serve(options: argparse.Namespace) -> None:
         accounts = Accounts(options.data)  # in memory without --data
     limits = Limits.shared(options.per_address)
     named = {} if options.name is None else {"name": options.name}
-    site = None if options.no_page else Site().answer
+    site = None if options.no_page else page_site()
     service = TableService(seed=options.seed, store=store, limits=limits, accounts=accounts,
                            site=site, **named)
     shared: list[Closing] = []
@@ -163,6 +164,15 @@ async def serve(options: argparse.Namespace) -> None:
         closing = service.close()
         if closing is not None:  # a database's pool
             await closing
+
+
+def page_site() -> Callable[[ServerConnection, Request], Response | None]:
+    """The browser page's answer to a plain request (web/site.py). Imported only here: the
+    page's views bring the desktop game's word modules, which a server run with --no-page
+    never loads (a quicker start)."""
+    from ..web.site import Site
+
+    return Site().answer
 
 
 async def postgres_tables(url: str) -> Tables:
