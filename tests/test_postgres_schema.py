@@ -64,9 +64,11 @@ async def _stored_version(connection: psycopg.AsyncConnection[Any]) -> list[tupl
 def test_postgres_migrations_are_shipped_numbered_from_one() -> None:
     found = migrations()
     assert [(m.version, m.name) for m in found] == [(1, "001_tables.sql"),
-                                                    (2, "002_accounts.sql")]
-    assert newest() == 2
-    assert all("CREATE TABLE" in m.sql for m in found)
+                                                    (2, "002_accounts.sql"),
+                                                    (3, "003_holder.sql")]
+    assert newest() == 3
+    assert all("CREATE TABLE" in m.sql for m in found[:2])
+    assert "ALTER TABLE tables ADD COLUMN holder" in found[2].sql
 
 
 def test_postgres_fresh_database_migrates_to_the_newest_with_every_table(
@@ -74,11 +76,12 @@ def test_postgres_fresh_database_migrates_to_the_newest_with_every_table(
     async def scenario() -> None:
         async with await _connect(postgres.url) as connection:
             assert await _tables(connection) == set()
-            assert await migrate(connection) == newest() == 2
+            assert await migrate(connection) == newest() == 3
             assert await _tables(connection) == {"schema_version"} | TABLES_001 | TABLES_002
-            assert await _stored_version(connection) == [(2,)]
+            assert await _stored_version(connection) == [(3,)]
             columns = await _columns(connection)
             assert {("steps", "told", "text"), ("tables", "over", "boolean"),
+                    ("tables", "holder", "text"),
                     ("claims", "since", "timestamp with time zone"),
                     ("ratings", "rating", "double precision"),
                     ("accounts", "skeleton_folded", "text"),
@@ -98,12 +101,12 @@ def test_postgres_fresh_database_migrates_to_the_newest_with_every_table(
 def test_postgres_migrating_again_changes_nothing(postgres: PostgresCluster) -> None:
     async def scenario() -> None:
         async with await _connect(postgres.url) as connection:
-            assert await migrate(connection) == 2
+            assert await migrate(connection) == 3
             await connection.execute("INSERT INTO claims (code, owner) VALUES ('WXYZ', 'one')")
             columns = await _columns(connection)
-            assert await migrate(connection) == 2
+            assert await migrate(connection) == 3
             assert await _columns(connection) == columns
-            assert await _stored_version(connection) == [(2,)]
+            assert await _stored_version(connection) == [(3,)]
             cursor = await connection.execute("SELECT code, owner FROM claims")
             assert await cursor.fetchall() == [("WXYZ", "one")]
 
@@ -116,9 +119,9 @@ def test_postgres_two_servers_migrating_at_once_both_end_at_the_newest(
         first, second = await _connect(postgres.url), await _connect(postgres.url)
         try:
             versions = await asyncio.gather(migrate(first), migrate(second))
-            assert versions == [2, 2]
+            assert versions == [3, 3]
             assert await _tables(first) == {"schema_version"} | TABLES_001 | TABLES_002
-            assert await _stored_version(second) == [(2,)]
+            assert await _stored_version(second) == [(3,)]
         finally:
             await first.close()
             await second.close()
@@ -129,21 +132,21 @@ def test_postgres_two_servers_migrating_at_once_both_end_at_the_newest(
 def test_postgres_database_newer_than_the_server_is_refused(postgres: PostgresCluster) -> None:
     async def scenario() -> None:
         async with await _connect(postgres.url) as connection:
-            assert await migrate(connection) == 2
+            assert await migrate(connection) == 3
             await connection.execute("UPDATE schema_version SET version = 7")
             with pytest.raises(SchemaTooNew) as refused:
                 await migrate(connection)
             message = str(refused.value)
-            assert message == ("the database's schema is version 7; this server knows up to 2: "
+            assert message == ("the database's schema is version 7; this server knows up to 3: "
                                "upgrade the server")
             assert "\n" not in message
-            assert (refused.value.found, refused.value.known) == (7, 2)
+            assert (refused.value.found, refused.value.known) == (7, 3)
             assert await _stored_version(connection) == [(7,)]  # refused, not rewritten
 
     asyncio.run(scenario())
 
 
-def test_postgres_database_at_version_one_is_brought_to_two(
+def test_postgres_database_at_version_one_is_brought_to_the_newest(
         postgres: PostgresCluster, monkeypatch: pytest.MonkeyPatch) -> None:
     async def scenario() -> None:
         async with await _connect(postgres.url) as connection:
@@ -152,12 +155,16 @@ def test_postgres_database_at_version_one_is_brought_to_two(
             assert await migrate(connection) == 1
             assert await _tables(connection) == {"schema_version"} | TABLES_001
             await connection.execute("INSERT INTO tables (code, record) VALUES ('ABCD', '{}')")
+            await connection.execute("INSERT INTO tables (code, record) VALUES ('EFGH', '{}')")
+            await connection.execute("INSERT INTO claims (code, owner) VALUES ('EFGH', 'one')")
             monkeypatch.setattr(postgres_schema, "migrations", lambda: every)
-            assert await migrate(connection) == 2
+            assert await migrate(connection) == 3
             assert await _tables(connection) == {"schema_version"} | TABLES_001 | TABLES_002
-            assert await _stored_version(connection) == [(2,)]
-            cursor = await connection.execute("SELECT code FROM tables")
-            assert await cursor.fetchall() == [("ABCD",)]  # version 1's rows stay
+            assert await _stored_version(connection) == [(3,)]
+            cursor = await connection.execute("SELECT code, holder FROM tables ORDER BY code")
+            # Version 1's rows stay; a claimed table's holder is its claim's owner (the
+            # fence its saves check), an unclaimed one's none.
+            assert await cursor.fetchall() == [("ABCD", None), ("EFGH", "one")]
 
     asyncio.run(scenario())
 

@@ -25,7 +25,7 @@ from sudden_death.engine.snapshot import state_from_dict
 from sudden_death.server.keeping import Keeper
 from sudden_death.server.postgres_tables import PgTableStore
 from sudden_death.server.service import TableService, address, start, stop
-from sudden_death.server.stores import StoreError
+from sudden_death.server.stores import StoreError, TakenOver
 from sudden_death.wire import protocol as p
 
 pytestmark = [
@@ -168,5 +168,51 @@ def test_postgres_a_table_played_to_its_end_is_released_and_found_for_a_seat_awa
             closing = service.close()
             assert closing is not None
             await closing
+
+    asyncio.run(scenario())
+
+
+async def _until_waiting(url: str, count: int) -> None:
+    """Until `count` sessions wait on a lock (the statements below them are queued)."""
+    for _ in range(500):
+        waiting = await _rows(url, "SELECT count(*) FROM pg_stat_activity "
+                                   "WHERE wait_event_type = 'Lock'")
+        if waiting[0][0] >= count:
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError(f"{count} sessions never waited on a lock")
+
+
+def test_postgres_a_save_that_read_the_claim_before_a_take_over_writes_nothing_after_it(
+        database: str) -> None:
+    """The fence is the header's holder, under the header's row lock: a stalled holder's save
+    that finds the claim still its own, but reaches the header only after a take-over has
+    been queued for it, finds the holder changed and writes nothing (a check of the claim
+    alone, unlocked, would have let it write over the new holder's table)."""
+    async def scenario() -> None:
+        alpha, beta = await PgTableStore.open(database), await PgTableStore.open(database)
+        table = seated()
+        assert await alpha.claim(table.code, "alpha")
+        await alpha.save(table, "alpha")
+        before = await _rows(database, "SELECT record FROM tables")
+        async with await psycopg.AsyncConnection.connect(database) as blocker:
+            # Another session holds the header's row, so both below queue on it in order.
+            await blocker.execute("SELECT 1 FROM tables WHERE code = %s FOR UPDATE",
+                                  (table.code,))
+            taking = asyncio.ensure_future(beta.take_over(table.code, "beta", "alpha"))
+            await _until_waiting(database, 1)  # beta's claim moved, its header queued first
+            for _ in range(3):
+                advance(table)
+            saving = asyncio.ensure_future(alpha.save(table, "alpha"))
+            await _until_waiting(database, 2)  # alpha read the claim, still its own: queued
+            await blocker.commit()
+        assert await taking
+        with pytest.raises(TakenOver):
+            await saving
+        assert await _rows(database, "SELECT record, holder FROM tables") == [
+            (before[0][0], "beta")]
+        assert await _rows(database, "SELECT count(*) FROM steps") == [(0,)]
+        for store in (alpha, beta):
+            await store.close()
 
     asyncio.run(scenario())

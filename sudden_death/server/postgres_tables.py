@@ -1,15 +1,21 @@
 """Where a table server keeps its tables in PostgreSQL (`--postgres URL`, issue 61): the second
 implementation of `stores.TableStore`, with store.py's records in migrations/001_tables.sql's
-tables (a header row a table, a row a game, a row a step, and the claims).
+tables (a header row a table, a row a game, a row a step, and the claims; 003_holder.sql adds
+the header's holder).
 
 Every call that reaches the database returns an awaitable (a coroutine, which does nothing
 until awaited), over psycopg 3's async connections from a psycopg-pool pool, so no call blocks
 the event loop. A save is made in two halves: at the call, on the loop, the table's records are
 taken as they are now (the header, and the steps of its game not yet known to be kept); awaited,
 one transaction upserts the header, writes the game's row when the game is new to this store,
-and appends the steps not yet committed; fenced (`save(table, owner)`), it first reads the
-table's claim FOR SHARE, so a take-over's UPDATE waits for this transaction's end, and when the
-claim is not `owner`'s raises stores.TakenOver before anything is written. What a table has
+and appends the steps not yet committed. Fenced (`save(table, owner)`), the header's upsert
+comes first and writes only where the header's `holder` is `owner` (and a new header only while
+`owner` holds the claim); where it writes nothing, stores.TakenOver is raised and the whole
+transaction rolled back. A claim made or taken over writes the holder into the header in its own
+transaction, so the two meet on the header's row lock: a take-over waits for a save under way to
+commit, and a save that comes after (or waited for it) finds the holder changed. That is the
+lock the save takes anyway: a fence with a lock of its own (the claim read FOR SHARE) cost a
+third of the steps a second at 1,000 tables (docs/server.md). What a table has
 committed (its game and number of steps) is noted only once the COMMIT has returned, so a save
 that fails leaves the table as last saved, and the next one writes everything since then. Saves
 of one table are awaited one at a time, in order (keeping.Keeper does), so they never
@@ -137,12 +143,14 @@ class PgTableStore:
             steps = [(code, records.game, index, actions, told)
                      for index, actions, told in records.steps if index >= start]
             async with self._connection() as connection, connection.transaction():
-                if owner is not None:  # the claim row held until COMMIT: no take-over between
-                    cursor = await connection.execute(
-                        "SELECT owner FROM claims WHERE code = %s FOR SHARE", (code,))
-                    held = await cursor.fetchone()
-                    if held is None or held[0] != owner:
-                        raise TakenOver(code, owner, None if held is None else held[0])
+                if owner is None:
+                    await connection.execute(
+                        "INSERT INTO tables (code, record, over, game) VALUES (%s, %s, %s, %s) "
+                        "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
+                        "over = excluded.over, game = excluded.game",
+                        (code, records.header, records.over, records.game))
+                else:  # first, and fenced: the header row held until COMMIT
+                    await self._fenced_header(connection, records, owner)
                 if fresh:  # a new table, or a new game at it: its start, and no later steps
                     await connection.execute(
                         "INSERT INTO games (code, game, first) VALUES (%s, %s, %s) "
@@ -159,17 +167,35 @@ class PgTableStore:
                             "INSERT INTO steps (code, game, step, actions, told) VALUES "
                             "(%s, %s, %s, %s, %s) ON CONFLICT (code, game, step) DO UPDATE "
                             "SET actions = excluded.actions, told = excluded.told", steps)
-                await connection.execute(
-                    "INSERT INTO tables (code, record, over, game) VALUES (%s, %s, %s, %s) "
-                    "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
-                    "over = excluded.over, game = excluded.game",
-                    (code, records.header, records.over, records.game))
         finally:
             self.writing.discard(code)
         if records.left:  # final: no rematch follows, so nothing more to append
             self.kept.pop(code, None)
         else:
             self.kept[code] = (records.game, records.step)  # only once committed
+
+    @staticmethod
+    async def _fenced_header(connection: psycopg.AsyncConnection[Any], records: _Records,
+                             owner: str) -> None:
+        """The header upserted only where `owner` holds the table: an existing header whose
+        holder is `owner` (or none: saved unfenced, and claimed by none since), or a new one
+        while `owner` holds the claim (a table nobody else has ever loaded: it was never
+        saved). TakenOver, naming the claim's owner, otherwise."""
+        code = records.code
+        cursor = await connection.execute(
+            "INSERT INTO tables (code, record, over, game, holder) "
+            "SELECT %(code)s, %(record)s, %(over)s, %(game)s, %(owner)s WHERE EXISTS "
+            "(SELECT 1 FROM claims WHERE code = %(code)s AND owner = %(owner)s) "
+            "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
+            "over = excluded.over, game = excluded.game WHERE tables.holder = excluded.holder "
+            "OR tables.holder IS NULL RETURNING 1",
+            {"code": code, "record": records.header, "over": records.over,
+             "game": records.game, "owner": owner})
+        if await cursor.fetchone() is None:
+            cursor = await connection.execute("SELECT owner FROM claims WHERE code = %s",
+                                              (code,))
+            held = await cursor.fetchone()
+            raise TakenOver(code, owner, None if held is None else held[0])
 
     # -- reads -----------------------------------------------------------------------------
 
@@ -233,15 +259,21 @@ class PgTableStore:
         return self._claim(code, owner)
 
     async def _claim(self, code: str, owner: str) -> bool:
-        async with self._connection() as connection:
-            # One statement: a new claim is inserted, or the row already there is locked and
-            # its owner returned unchanged; of two servers at once, the second waits for the
-            # first's row and reads its owner.
+        async with self._connection() as connection, connection.transaction():
+            # A new claim is inserted, or the row already there is locked and its owner
+            # returned unchanged; of two servers at once, the second waits for the first's
+            # row and reads its owner. The claimant's header (if the table was ever saved)
+            # names it the holder, which its fenced saves check.
             cursor = await connection.execute(
                 "INSERT INTO claims (code, owner) VALUES (%s, %s) ON CONFLICT (code) "
                 "DO UPDATE SET owner = claims.owner RETURNING owner", (code, owner))
             row = await cursor.fetchone()
-        return row is not None and row[0] == owner
+            held = row is not None and row[0] == owner
+            if held:
+                await connection.execute(
+                    "UPDATE tables SET holder = %s WHERE code = %s "
+                    "AND holder IS DISTINCT FROM %s", (owner, code, owner))
+        return held
 
     def take_over(self, code: str, owner: str, lost: str) -> Coroutine[Any, Any, bool]:
         """Whether `owner` holds `code` in place of `lost`, when awaited
@@ -249,13 +281,18 @@ class PgTableStore:
         return self._take_over(code, owner, lost)
 
     async def _take_over(self, code: str, owner: str, lost: str) -> bool:
-        async with self._connection() as connection:
-            # One statement: of two servers at once, the second waits for the first's row
-            # and finds it no longer `lost`'s.
+        async with self._connection() as connection, connection.transaction():
+            # Of two servers at once, the second waits for the first's claim row and finds
+            # it no longer `lost`'s. The header's holder follows, after any save of `lost`'s
+            # under way (it holds the header's row until it commits): no save of `lost`'s
+            # writes after this commits.
             cursor = await connection.execute(
                 "UPDATE claims SET owner = %s, since = now() WHERE code = %s AND owner IN "
                 "(%s, %s) RETURNING owner", (owner, code, lost, owner))
             row = await cursor.fetchone()
+            if row is not None:
+                await connection.execute(
+                    "UPDATE tables SET holder = %s WHERE code = %s", (owner, code))
         return row is not None
 
     def release(self, code: str, owner: str) -> Coroutine[Any, Any, None]:

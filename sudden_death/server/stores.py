@@ -61,8 +61,9 @@ class TableStore(Protocol):
         """Keep `table` as it is now, in one transaction: its header, and the steps of its
         current game (`table.games`) not yet kept, appended in order; steps already kept are
         not written again. Fenced with `owner` (a server's name, as in `claim`): written only
-        while `owner` holds the table's claim, checked in the same transaction with the claim
-        row held against a take-over; else TakenOver, and nothing of it written (None: no
+        while `owner` holds the table's claim, checked in the same transaction, so no save
+        commits after a take-over of it has (PostgreSQL: the header's holder, under its row
+        lock); else TakenOver, and nothing of it written (None: no
         fence, for tools and tests that hold no claim). When it returns None, or the
         awaitable it returns completes, the whole table is durable past a kill of this
         process (SIGKILL included); when either raises (sqlite3.Error, OSError, StoreError:
