@@ -31,6 +31,8 @@ LATE_IMPORTS = {
         "Windows and macOS only, and only when the player asks for their screen reader",
     ("sudden_death.audio.espeak_manifest", "hashlib"):
         "about 4 ms, paid on the speech worker's thread instead of at start-up",
+    ("sudden_death.server.__main__", "web.site"):
+        "the page's views bring the desktop game's word modules: only a served page needs them",
     ("sudden_death.server.__main__", "postgres_tables"):
         "psycopg is the server extra's: only --postgres needs it, a player installs none",
     ("sudden_death.server.__main__", "postgres_accounts"): "the same, for the accounts",
