@@ -14,8 +14,8 @@ comes first and writes only where the header's `holder` is `owner` (and a new he
 transaction rolled back. A claim made or taken over writes the holder into the header in its own
 transaction, so the two meet on the header's row lock: a take-over waits for a save under way to
 commit, and a save that comes after (or waited for it) finds the holder changed. That is the
-lock the save takes anyway: a fence with a lock of its own (the claim read FOR SHARE) cost a
-third of the steps a second at 1,000 tables (docs/server.md). What a table has
+lock the save takes anyway, where the fence before it (the claim read FOR SHARE) added a
+statement and wrote a lock at every save (docs/server.md). What a table has
 committed (its game and number of steps) is noted only once the COMMIT has returned, so a save
 that fails leaves the table as last saved, and the next one writes everything since then. Saves
 of one table are awaited one at a time, in order (keeping.Keeper does), so they never
