@@ -23,9 +23,9 @@ from postgres_places import new_database, postgres_server  # noqa: F401 (a fixtu
 from postgres_server import PostgresCluster
 from server_lab import first_legal
 from server_process import Running
+from test_server_fenced import heard_until_closed
 from valkey_server import ValkeyServer
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed
 
 from sudden_death.engine.state import GameState, Team
 from sudden_death.server.postgres_tables import PgTableStore
@@ -48,20 +48,6 @@ async def heard(line: ClientConnection, kind: str, timeout: float = 10.0) -> dic
             if message["type"] == kind:
                 return message
     return await asyncio.wait_for(wait(), timeout)
-
-
-async def until_closed(line: ClientConnection, timeout: float = 10.0) -> list[str]:
-    """Every message's type the line hears until it is closed."""
-    types: list[str] = []
-
-    async def wait() -> None:
-        try:
-            while True:
-                types.append(json.loads(await line.recv())["type"])
-        except ConnectionClosed:
-            return
-    await asyncio.wait_for(wait(), timeout)
-    return types
 
 
 async def kept(url: str, code: str) -> tuple[str, int, list[Any]]:
@@ -99,7 +85,7 @@ async def scenario(a: Running, b: Running, url: str) -> None:
     # The guest, still on a, calls the toss: a real step, which a cannot save.
     toss = first_legal(GameState(), Team.HOME)
     await guest.send(p.encode(p.Act(0, [toss])))
-    told = await asyncio.gather(until_closed(guest), until_closed(host))
+    told = await asyncio.gather(heard_until_closed(guest), heard_until_closed(host))
     assert "update" not in told[0] + told[1], told
     assert (guest.close_code, host.close_code) == (TRY_AGAIN, TRY_AGAIN)
     assert await kept(url, code) == as_b_has_it  # nothing of a's reached the store

@@ -25,7 +25,7 @@ from .chat import ChatRates, said
 from .checks import checked_name, slow_down
 from .fanout import FanOut, watch_topic
 from .limits import Addresses, Bucket
-from .lines import leaving, peer
+from .lines import MOVED_REASON, close_soon, leaving, peer
 from .postman import Postman
 from .tables import Outgoing, Table
 
@@ -147,7 +147,4 @@ class Gallery:
         with that code, to watch again wherever it is played."""
         self.heard.pop(code, None)
         for line in list(self.watchers.get(code, {})) if close else []:
-            closing = asyncio.ensure_future(line.close(close, "this table is played elsewhere "
-                                                       "now; try again"))
-            self.closing.add(closing)
-            closing.add_done_callback(self.closing.discard)
+            close_soon(line, self.closing, close, MOVED_REASON)

@@ -20,6 +20,10 @@ from ..wire import protocol as p
 from .limits import Addresses, Place
 
 LOG = logging.getLogger("sudden_death.server")
+# A table taken over by another process (its save fenced: stores.TakenOver): its lines are
+# closed with this, "try again later", and the games reconnect to the process that plays it.
+MOVED = 1013
+MOVED_REASON = "this table is played elsewhere now; try again"
 
 
 def peer(line: ServerConnection) -> str:
@@ -64,6 +68,15 @@ def leaving(frame: str | bytes) -> bool:
         return isinstance(p.decode_client(frame), p.Leave)
     except p.ProtocolError:
         return False
+
+
+def close_soon(line: ServerConnection, closing: set[asyncio.Future[None]], code: int = 1000,
+               reason: str = "") -> None:
+    """Close `line` without waiting for its answer: the close's task is held in `closing`
+    until it ends (the loop keeps only a weak reference to a task)."""
+    task = asyncio.ensure_future(line.close(code, reason))
+    closing.add(task)
+    task.add_done_callback(closing.discard)
 
 
 async def shut(line: ServerConnection) -> None:

@@ -33,7 +33,7 @@ from .checks import checked_name, checked_password, slow_down
 from .hashing import Hashing, HashRefused
 from .keeping import STORE_ERRORS, Keeper
 from .limits import Addresses, Limits
-from .lines import leaving
+from .lines import MOVED, MOVED_REASON, close_soon, leaving
 from .postman import Postman
 from .stand_in import last_cards, stand_in_moves
 from .stores import TableStore, answered
@@ -48,9 +48,6 @@ PLAYED, OTHER, CLOSE = "played", "other", "close"  # what a seat's message did (
 ENDED_KEPT = 1000  # ended tables kept in memory for seats that were away (with no store too)
 HOSTS_KEPT = 10_000  # addresses whose waiting tables are counted, before a sweep
 CLAIM_TRIES = 20  # new codes tried when another server sharing the store holds one
-# A table taken over by another process (its save fenced: stores.TakenOver): its lines are
-# closed with this, "try again later", and the games reconnect to the process that plays it.
-MOVED = 1013
 
 
 @dataclass
@@ -341,9 +338,7 @@ class Seats:
                 del self.connections[(table.code, team)]
                 self.postman.send(old, p.Refused(p.ELSEWHERE, "this seat was taken up on another "
                                                        "line", fatal=True))
-                closing = asyncio.ensure_future(old.close())
-                self.closing.add(closing)
-                closing.add_done_callback(self.closing.discard)
+                close_soon(old, self.closing)
             if team in table.gone:  # the computer finished its game: the seat is no more
                 raise p.ProtocolError(p.OVER, "you did not come back in time; the computer "
                                               "played your seat")
@@ -375,7 +370,7 @@ class Seats:
             str, Team]:
         """A greeting whose table was taken over while it was kept: its line closed to try
         again (it then reaches the table's new holder), never seated here."""
-        await connection.close(MOVED, "this table is played elsewhere now; try again")
+        await connection.close(MOVED, MOVED_REASON)
         return code, team
 
     def _table(self, code: str) -> Table:
@@ -615,10 +610,7 @@ class Seats:
             return
         self.moved.add(code)
         for key in [key for key in self.connections if key[0] == code]:
-            closing = asyncio.ensure_future(self.connections.pop(key).close(
-                MOVED, "this table is played elsewhere now; try again"))
-            self.closing.add(closing)
-            closing.add_done_callback(self.closing.discard)
+            close_soon(self.connections.pop(key), self.closing, MOVED, MOVED_REASON)
         self._forget(code, MOVED)
 
     def _forget(self, code: str, close: int = 0) -> None:

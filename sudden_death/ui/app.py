@@ -40,6 +40,7 @@ from .session import Session
 from .window.render import View
 from .words.line import Line
 from .words.phrases import Names
+from .words.situation import concede_words
 from .words.verbosity import Telling
 
 
@@ -315,8 +316,8 @@ class App:
                   interrupt=interrupt)
 
     def ask_concede(self) -> None:
-        question = _("Concede the game? The {away} would win.").format(away=self.names.theirs)
-        self.push(ConfirmScreen(self, question, self.concede, yes=_("Yes, concede")))
+        self.push(ConfirmScreen(self, concede_words(self.names), self.concede,
+                                yes=_("Yes, concede")))
 
     def concede(self) -> None:
         self.session.concede()

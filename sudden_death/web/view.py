@@ -61,7 +61,7 @@ from ..ui.words.online import (
     standing_words,
 )
 from ..ui.words.phrases import Names, hand_words
-from ..ui.words.situation import outcome_words, situation_words
+from ..ui.words.situation import concede_words, outcome_words, situation_words
 from ..ui.words.table import (
     away_words,
     back_words,
@@ -317,7 +317,7 @@ def concede_question(state: GameState, names: Names) -> str:
     plays, and the game goes on); "" when it may not, and the page offers no Concede."""
     if names.watching or state.outcome is not None:
         return ""
-    return _("Concede the game? The {away} would win.").format(away=names.theirs)
+    return concede_words(names)
 
 
 def keyed(words: str) -> str:

@@ -141,6 +141,11 @@ def outcome_words(outcome: Outcome, names: Names, variety: Variety | None = None
     return " ".join(words)
 
 
+def concede_words(names: Names) -> str:
+    """The question before a concession: the desktop game's confirmation, the page's too."""
+    return _("Concede the game? The {away} would win.").format(away=names.theirs)
+
+
 def human_spots(state: GameState, you: Team) -> tuple[int, int, bool] | None:
     """(ball, first-down marker, you have the ball), counted from the player's own goal line
     (`you` is the player's team) as the window and the field tone show them; None when no
