@@ -249,16 +249,22 @@ def test_new_lines_from_one_address_meet_one_burst_on_two_real_processes(
     burst = Limits.shared(Limits.per_address).connect_burst  # a server's default
 
     async def scenario() -> None:
-        for n in range(burst):
-            async with connect((a, b)[n % 2].url):
-                pass
-        for server in (a, b):
-            with pytest.raises(InvalidStatus) as refused:
-                await connect(server.url)
-            assert refused.value.response.status_code == 429
-        client = Redis.from_url(valkey.url)  # the next test's servers share this Valkey
-        await client.delete("sd:limit:arrive:127.0.0.1")
-        await client.aclose()
+        client = Redis.from_url(valkey.url)
+        try:
+            for n in range(burst):
+                async with connect((a, b)[n % 2].url):
+                    pass
+            for _ in range(100):  # each process's arrivals written for the other (queued)
+                if await client.zcard("sd:limit:arrive:127.0.0.1") == burst:
+                    break
+                await asyncio.sleep(0.05)
+            for server in (a, b):
+                with pytest.raises(InvalidStatus) as refused:
+                    await connect(server.url)
+                assert refused.value.response.status_code == 429
+        finally:  # the next test's servers share this Valkey: its arrivals are not theirs
+            await client.delete("sd:limit:arrive:127.0.0.1")
+            await client.aclose()
 
     run(scenario)
 
