@@ -156,6 +156,11 @@ async def _true(asked: Coroutine[Any, Any, Any], wanted: int,
     return measure(await asked) == wanted
 
 
+async def _at_most(asked: Coroutine[Any, Any, Any], most: int,
+                   measure: Callable[[Any], int] = int) -> bool:
+    return measure(await asked) <= most
+
+
 def test_valkey_away_each_process_holds_its_own_without_waiting(
         caplog: pytest.LogCaptureFixture) -> None:
     with valkey_server() as own:
@@ -311,7 +316,9 @@ def test_connections_in_their_handshake_meet_one_limit_on_two_real_processes(
                 assert await closed_within(extra, 3)
             for line in held[:2]:
                 line.close()
-            await until(lambda: _true(client.zscore(gauge, a.name), limit - 1, score))
+            # At most: on a starved machine the held lines' handshake time (10 s) can run
+            # out first, and A closes the rest itself; either way places are free again.
+            await until(lambda: _at_most(client.zscore(gauge, a.name), limit - 1, score))
             again = await raw(b)
             held.append(again)
             assert not await closed_within(again, 0.5)
