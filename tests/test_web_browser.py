@@ -142,6 +142,28 @@ def test_a_whole_game_against_the_computer_by_keyboard_alone(served: Server) -> 
         assert decisions > 10
 
 
+def test_a_line_that_drops_mid_choice_keeps_the_choice_and_the_focus(served: Server) -> None:
+    """A phone's line drops while its player is on a decision, an option picked but not sent:
+    back on its seat, the page keeps the form as it was (the option or card still checked, the
+    focus on it), as the same decision is owed (the whole game's test plays on after a drop)."""
+    with browser_page(1280, 900) as page:
+        page.goto(served.page)
+        page.get_by_role("button", name="Play the computer").click()
+        first = next_decision(page)  # the toss's call, or a hand if the coach won it
+        page.keyboard.press("ArrowDown" if first.role == "radio" else "Space")
+        picked = focused(page)
+        assert picked is not None and picked.states.get("checked") == "true"
+        page.evaluate("line.close()")  # not the page's doing: its close is a drop
+        deadline = time.monotonic() + 20
+        while "Connected again." not in heard(page, "#news") and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert "Connected again." in heard(page, "#news")
+        time.sleep(0.3)  # the resumed game's view drawn by now, if it were drawn again
+        still = focused(page)
+        assert still is not None and (still.role, still.name) == (picked.role, picked.name)
+        assert still.states.get("checked") == "true"
+
+
 def until_focused(page: Page, role: str, name: str) -> AriaNode:
     deadline = time.monotonic() + 20
     while time.monotonic() < deadline:

@@ -118,7 +118,9 @@ function heardFromServer(message) {
   if (message.type === "start" || message.type === "update") lastStep = message.step;
   if (message.type === "start") {
     sentThrough = -1; // a new game (a rematch), or resumed
-    shownDecision = "";
+    // Back after a drop, the form being filled in stays (its checks, the focus) when the
+    // same decision is owed: a line that drops mid-choice costs the player nothing.
+    if (!dropped) shownDecision = "";
     if (dropped) say(word("back"));
     dropped = 0;
   }
