@@ -24,6 +24,9 @@ from browser import AriaNode, accessible_tree, aria_snapshot, browser_page, focu
 from playwright.sync_api import Page
 from table_driver import FINAL_SCORE, HOST_KEYS, Seat, Server, final_score, start_playing
 from test_online_game import rated_games, sign_up
+from websockets.sync.client import connect as sync_connect
+
+from sudden_death.wire import protocol as p
 
 pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"),
                                  reason="Debian's Chromium is Linux's"),
@@ -381,3 +384,47 @@ def test_a_browser_player_signs_up_and_meets_a_desktop_player_in_a_quick_game(
     games, rated = rated_games(tmp_path / "server" / "accounts.sqlite3")
     assert len(games) == 1, "the game was never rated"
     assert set(rated) == {"anna", "ben"}
+
+
+def test_the_lobby_s_chat_is_read_as_it_comes_and_kept_to_read_again(tmp_path: Path) -> None:
+    """In the lobby without a name, the page says chat needs one and offers no line to type;
+    signed in, a line from another player is read (the live region) and listed under "Chat in
+    the lobby", and the page's own line reaches that player, as the desktop game's would."""
+    with Server("--seed", "4", "--data", str(tmp_path / "server")) as served, \
+            browser_page(1280, 900) as page:
+        page.goto(served.page)
+        page.get_by_role("button", name="Play without a name").click()
+        until_focused(page, "heading", "Lobby")
+        assert "for players with a name" in heard(page, "#lobby")
+        assert page.get_by_role("textbox", name="Chat").count() == 0
+        page.reload()
+        page.get_by_label("Your name").fill("Anna")
+        page.get_by_label("Password").fill("anna's secret")
+        page.get_by_role("button", name="A new name").click()
+        until_focused(page, "heading", "Lobby")
+        assert "for players with a name" not in heard(page, "#lobby")
+        with sync_connect(served.url) as ben:
+            ben.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Ben", "ben's secret")))
+            ben.send(p.encode(p.Lobby()))
+            deadline = time.monotonic() + 10
+            while "Ben" not in heard(page, "#lobby-here") and time.monotonic() < deadline:
+                time.sleep(0.05)  # Ben in the lobby, so he hears its chat
+            ben.send(p.encode(p.Chat("anyone for a quick game?")))
+            deadline = time.monotonic() + 10
+            while "Ben: anyone" not in heard(page, "#news") and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert "Ben: anyone for a quick game?" in heard(page, "#news")
+            assert heard(page, "#lobby-said").strip() == "Ben: anyone for a quick game?"
+            line = page.get_by_role("textbox", name="Chat")
+            line.fill("yes, me")
+            line.press("Enter")
+            while True:
+                message = p.decode_server(str(ben.recv(timeout=10)))
+                if isinstance(message, p.Said):
+                    break
+            assert (message.name, message.text) == ("Anna", "yes, me")
+            items = [n for n in walk(accessible_tree(page, "#lobby-said"))
+                     if n.role == "listitem"]
+            assert len(items) == 2
+            assert heard(page, "#lobby-said").strip() == "Ben: anyone for a quick game? Anna: yes, me"
+            assert violations(page) == [] and small_targets(page) == []

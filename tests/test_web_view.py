@@ -18,6 +18,7 @@ import pytest
 from server_lab import Lab, run, server
 from websockets.asyncio.client import ClientConnection, connect
 
+from sudden_death.server.chat import CHAT_BURST
 from sudden_death.server.limits import Limits
 from sudden_death.web.site import POLICY, Site, page_folder
 from sudden_death.wire import protocol as p
@@ -307,3 +308,49 @@ def test_a_server_started_without_its_page_loads_none_of_the_page_s_words() -> N
                           timeout=60, check=True)
     before, after = (int(count) for count in done.stdout.split())
     assert before == 0 and after > 5, done.stdout
+
+
+def test_the_lobby_s_chat_is_told_as_a_chat_line_and_too_fast_is_said() -> None:
+    """Signed in, a browser line's lobby chat reaches the others as the desktop game words it,
+    marked `chat` (the page keeps it in the lobby's own list), a line with no name too; that
+    line may not chat; lines past the burst are refused in words."""
+    async def scenario() -> None:
+        async with server(seed=4, page=True) as lab:
+            async def in_lobby(line: ClientConnection) -> None:
+                await line.send(p.encode(p.Lobby()))
+                while json.loads(await asyncio.wait_for(line.recv(), 10))["type"] != "lobby_view":
+                    pass
+
+            lines = {}
+            for name in ("Anna", "Ben"):
+                line = lines[name] = await browser_seat(lab)
+                await line.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, name, f"{name}'s secret")))
+                assert json.loads(await line.recv())["type"] == "signed_in"
+                await in_lobby(line)
+            nobody = await browser_seat(lab)
+            await in_lobby(nobody)
+
+            async def told(line: ClientConnection) -> dict[str, Any]:
+                while True:
+                    message = json.loads(await asyncio.wait_for(line.recv(), 10))
+                    if message["type"] == "told":
+                        return message
+
+            await lines["Anna"].send(p.encode(p.Chat("anyone for a quick game?")))
+            heard = await told(lines["Ben"])
+            assert heard == {"type": "told", "lines": ["Anna: anyone for a quick game?"],
+                             "chat": True}
+            assert (await told(nobody))["lines"] == ["Anna: anyone for a quick game?"]
+            for _ in range(CHAT_BURST + 2):  # past a burst, faster than a line a second
+                await lines["Anna"].send(p.encode(p.Chat("hello?")))
+            refused = await told(lines["Anna"])
+            assert refused == {"type": "told", "lines": [
+                "That chat line was not sent: one a second at most. Wait a moment."]}
+            await nobody.send(p.encode(p.Chat("me too")))  # no name: no chat in the lobby
+            refused = await told(nobody)
+            while refused.get("chat"):  # Anna's lines before the burst ran out
+                assert refused["lines"] == ["Anna: hello?"]
+                refused = await told(nobody)
+            assert "sign in" in refused["lines"][0]
+
+    run(scenario)

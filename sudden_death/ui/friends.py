@@ -40,6 +40,7 @@ from .words.situation import situation_words
 from .words.table import (
     paired_words,
     rematch_asked_words,
+    said_words,
     turn_limit_words,
     waiting_words,
     watching_screen_words,
@@ -288,8 +289,7 @@ class Friends:
         if self.online.is_muted(name):
             return  # muted in the lobby, for this session
         self.app.cue("chat")
-        # Translators: a chat line from the friend: {name} is their team ("Bears: nice play").
-        self.app.say(_("{name}: {text}").format(name=name, text=text), interrupt=False,
+        self.app.say(said_words(name, text), interrupt=False,
                      category=Category.CHAT, priority=Priority.ALERT)
 
     # -- the table's news ----------------------------------------------------------------------

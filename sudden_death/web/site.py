@@ -28,6 +28,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from ..language import _, n_, using
+from ..ui.words.table import said_words
 from .view import CALLS_PER_HAND, PLAYERS_PER_HAND, Viewer, language_of
 
 LOG = logging.getLogger("sudden_death.server")
@@ -74,6 +75,9 @@ def page_words(tag: str) -> bytes:
             "watch": _("Watch"),
             "more_time": _("More time"),
             "chat": _("Chat"),
+            "lobby_chat": _("Chat in the lobby"),
+            "said": said_words("{name}", "{text}"),  # the player's own line, as others hear it
+            "lobby_chat_name": _("Chat in the lobby is for players with a name. Sign in first."),
             "send": _("Send"),
             "back": _("Connected again."),
             "help": _("How to play here"),

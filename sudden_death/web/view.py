@@ -71,6 +71,7 @@ from ..ui.words.table import (
     paired_words,
     refusal_words,
     rematch_asked_words,
+    said_words,
     stand_in_words,
     steady_words,
     table_code_words,
@@ -148,6 +149,8 @@ class Viewer:
                 told: dict[str, Any] = {"type": "told", "lines": lines}
                 if isinstance(message, p.Seated):  # a page playing the computer says none
                     told["code"] = message.code
+                elif isinstance(message, p.Said):  # the lobby's chat: kept in its own list
+                    told["chat"] = True
                 return json.dumps(told, ensure_ascii=False)
             return json.dumps(self.view(lines), ensure_ascii=False)
 
@@ -186,6 +189,8 @@ class Viewer:
             return [line.text for line in self.narrator.lines(events_from_wire(message.events))]
         if isinstance(message, p.Refused) and names is None:
             return [refusal_words(message.code, message.text)]
+        if isinstance(message, p.Said) and names is None:  # a line of the lobby's chat
+            return [said_words(message.name, message.text)]
         if names is None:
             return None
         if isinstance(message, p.Committed):
@@ -229,8 +234,7 @@ class Viewer:
         if isinstance(message, p.TimeUp):
             return [time_up_words(message.name, message.name == names.mine)]
         if isinstance(message, p.Said):  # the other seat's chat line, or a spectator's
-            # Translators: a chat line from the friend: {name} is their team ("Bears: nice play").
-            return [_("{name}: {text}").format(name=message.name, text=message.text)]
+            return [said_words(message.name, message.text)]
         if isinstance(message, p.Busy):
             return [busy_words()]
         if isinstance(message, p.Steady):

@@ -85,6 +85,13 @@ def renamed_words(name: str, other: str) -> str:
         name=name, other=other)
 
 
+def said_words(name: str, text: str) -> str:
+    """A chat line heard: at a table (`name` is the friend's team) or in the lobby (the
+    player's name)."""
+    # Translators: a chat line from the friend: {name} is their team ("Bears: nice play").
+    return _("{name}: {text}").format(name=name, text=text)
+
+
 def chosen_words(name: str) -> str:
     # Translators: {name} is the friend's team, which has made its choice for this step while
     # the player is still choosing.

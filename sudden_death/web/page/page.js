@@ -125,6 +125,7 @@ function heardFromServer(message) {
     dropped = 0;
   }
   if (message.type === "view") show(message);
+  else if (message.type === "told" && message.chat) heardInLobby(message.lines);
   else if (message.type === "told") {
     // A table's code is for a friend: with the computer at the table, the game begins now.
     if (!(message.code && greeting && greeting.computer)) tell(message.lines);
@@ -197,6 +198,8 @@ function showLobby(lobby) {
   byId("start").hidden = true;
   section.hidden = false;
   byId("rating").hidden = !signedIn;
+  byId("lobby-chat-form").hidden = !signedIn; // the server's rule: chat here needs a name
+  byId("lobby-chat-name").hidden = Boolean(signedIn);
   byId("lobby-summary").textContent = lobby.summary;
   byId("lobby-here").textContent = lobby.here;
   const list = (id, entries, key, action) => {
@@ -220,6 +223,21 @@ function showLobby(lobby) {
     say(lobby.summary);
     byId("lobby-heading").focus();
   }
+}
+
+// The lobby's chat: each line read as it comes and kept in a list to read again (the last
+// LOBBY_LINES_KEPT), as the game log keeps a table's lines.
+const LOBBY_LINES_KEPT = 50;
+
+function heardInLobby(lines, speak = true) {
+  const list = byId("lobby-said");
+  for (const text of lines) {
+    const item = document.createElement("li");
+    item.textContent = text;
+    list.append(item);
+  }
+  while (list.children.length > LOBBY_LINES_KEPT) list.firstElementChild.remove();
+  if (speak && !byId("lobby").hidden) say(lines.join(" "));
 }
 
 function signIn(kind) {
@@ -466,6 +484,13 @@ window.addEventListener("DOMContentLoaded", async () => {
     const text = byId("chat").value.trim();
     if (text) send({type: "chat", text});
     byId("chat").value = "";
+  });
+  byId("lobby-chat-form").addEventListener("submit", (event) => {
+    event.preventDefault(); // a line for everyone in the lobby (not echoed: shown here)
+    const text = byId("lobby-line").value.trim();
+    if (text && signedIn) heardInLobby([fill(word("said"), {name: signedIn.name, text})], false);
+    if (text) send({type: "chat", text});
+    byId("lobby-line").value = "";
   });
   byId("more-time").addEventListener("click", () => send({type: "more_time"}));
   byId("rating").addEventListener("click", () => send({type: "rating"}));
