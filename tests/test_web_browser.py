@@ -236,7 +236,8 @@ def test_a_browser_seat_and_a_desktop_game_play_one_table_to_the_same_end(
         page.get_by_label("Table code").fill(f"{code[:2]} {code[2:4]} {code[4:]}")
         page.get_by_role("button", name="Join a table").click()
         threads = start_playing(desktop)
-        page.get_by_label("Chat").fill("good luck")  # the desktop game hears it, by team
+        chat = page.get_by_role("textbox", name="Chat")  # the one shown: the table's
+        chat.fill("good luck")  # the desktop game hears it, by team
         page.get_by_role("button", name="Send").click()
         page.locator("#decision input").first.focus()  # back to the decision the chat left
         over, _decisions = play_out(page, random.Random(11))
@@ -426,5 +427,6 @@ def test_the_lobby_s_chat_is_read_as_it_comes_and_kept_to_read_again(tmp_path: P
             items = [n for n in walk(accessible_tree(page, "#lobby-said"))
                      if n.role == "listitem"]
             assert len(items) == 2
-            assert heard(page, "#lobby-said").strip() == "Ben: anyone for a quick game? Anna: yes, me"
+            assert (heard(page, "#lobby-said").strip()
+                    == "Ben: anyone for a quick game? Anna: yes, me")
             assert violations(page) == [] and small_targets(page) == []
