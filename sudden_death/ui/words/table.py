@@ -88,7 +88,8 @@ def renamed_words(name: str, other: str) -> str:
 def said_words(name: str, text: str) -> str:
     """A chat line heard: at a table (`name` is the friend's team) or in the lobby (the
     player's name)."""
-    # Translators: a chat line from the friend: {name} is their team ("Bears: nice play").
+    # Translators: a chat line heard: {name} is the friend's team at a table ("Bears: nice
+    # play"), or a player's name in the lobby ("Anna: anyone for a quick game?").
     return _("{name}: {text}").format(name=name, text=text)
 
 
