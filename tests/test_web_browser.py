@@ -21,7 +21,7 @@ from pathlib import Path
 
 import pytest
 from browser import AriaNode, accessible_tree, aria_snapshot, browser_page, focused, walk
-from playwright.sync_api import Page
+from playwright.sync_api import Page, Route
 from table_driver import FINAL_SCORE, HOST_KEYS, Seat, Server, final_score, start_playing
 from test_online_game import rated_games, sign_up
 from websockets.sync.client import connect as sync_connect
@@ -143,6 +143,24 @@ def test_a_whole_game_against_the_computer_by_keyboard_alone(served: Server) -> 
         log = [n for n in walk(accessible_tree(page, "#log")) if n.role == "listitem"]
         assert len(log) > 20
         assert decisions > 10
+
+
+def test_play_pressed_before_the_page_s_words_have_come_starts_the_game(
+        served: Server) -> None:
+    """A player quick with Enter (or a slow network for the words): the controls answer
+    from the start, and the game begins once the words are here, not a form sent the
+    browser's own way (which the page's policy refuses, so nothing would happen)."""
+    with browser_page(1280, 900) as page:
+        held: list[Route] = []
+        page.route("**/words.json*", lambda route: held.append(route))  # held until released
+        page.goto(served.page)
+        page.get_by_role("button", name="Play the computer").click()
+        assert len(held) == 1, "the words were not asked for"
+        time.sleep(0.3)
+        assert focused(page) is not None and "?" not in page.url  # nothing sent away
+        held[0].continue_()
+        first = next_decision(page)
+        assert first.role in ("radio", "checkbox")
 
 
 def test_a_line_that_drops_mid_choice_keeps_the_choice_and_the_focus(served: Server) -> None:

@@ -8,6 +8,7 @@
 const PROTOCOL_VERSION = 6;
 let words = {};
 let line = null;
+let wordsReady = Promise.resolve(); // the page's words in the browser's language (loadWords)
 let view = null;
 let shownDecision = "";
 let sentThrough = -1; // the last step the actions sent cover: a snap and its cards are two
@@ -60,8 +61,10 @@ function otherTeam(team) {
 }
 
 // The page's one line (a seat, a spectator or the lobby, as the protocol's lines are):
-// opened on /play, so the server adds the views; `first` is sent once it is up.
-function connect(first) {
+// opened on /play, so the server adds the views; `first` is sent once it is up. Opened once
+// the words are here: the line asks for the views in their language.
+async function connect(first) {
+  await wordsReady;
   if (line && line.readyState <= WebSocket.OPEN) {
     if (line.readyState === WebSocket.OPEN) send(first);
     else line.addEventListener("open", () => send(first), {once: true});
@@ -447,8 +450,10 @@ function drawDecision(decision) {
   form.querySelector("input").focus();
 }
 
-window.addEventListener("DOMContentLoaded", async () => {
-  await loadWords();
+// Every control answers from the start: a player quick to press Enter before the words have
+// come would otherwise send the form the browser's own way, and nothing would happen.
+window.addEventListener("DOMContentLoaded", () => {
+  wordsReady = loadWords();
   byId("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
     const team = teamName();
