@@ -189,7 +189,7 @@ class Viewer:
             return [line.text for line in self.narrator.lines(events_from_wire(message.events))]
         if isinstance(message, p.Refused) and names is None:
             return [refusal_words(message.code, message.text)]
-        if isinstance(message, p.Said) and names is None:  # a line of the lobby's chat
+        if isinstance(message, p.Said):  # the lobby's chat, the other seat's or a spectator's
             return [said_words(message.name, message.text)]
         if names is None:
             return None
@@ -233,8 +233,6 @@ class Viewer:
             return [time_added_words(message.seconds, message.extensions)]
         if isinstance(message, p.TimeUp):
             return [time_up_words(message.name, message.name == names.mine)]
-        if isinstance(message, p.Said):  # the other seat's chat line, or a spectator's
-            return [said_words(message.name, message.text)]
         if isinstance(message, p.Busy):
             return [busy_words()]
         if isinstance(message, p.Steady):

@@ -123,8 +123,8 @@ function heardFromServer(message) {
     sentThrough = -1; // a new game (a rematch), or resumed
     // Back after a drop, the form being filled in stays (its checks, the focus) when the
     // same decision is owed: a line that drops mid-choice costs the player nothing.
-    if (!dropped) shownDecision = "";
     if (dropped) say(word("back"));
+    else shownDecision = "";
     dropped = 0;
   }
   if (message.type === "view") show(message);
