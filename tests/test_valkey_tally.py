@@ -310,10 +310,18 @@ def test_connections_in_their_handshake_meet_one_limit_on_two_real_processes(
             for _ in range(limit + 1):
                 held.append(await raw(a))
             await until(lambda: _true(client.zscore(gauge, a.name), limit + 1, score))
-            for server in (b, a):
-                extra = await raw(server)
-                held.append(extra)
-                assert await closed_within(extra, 3)
+            for server in (a, b):  # A's own count first, before its held lines' 10 s run out
+                # A process that found Valkey slower than the limits' read timeout (0.5 s,
+                # a busy machine) counts alone for a moment, by design, and lets one in:
+                # that one closed by the test, the next try meets the cluster's count.
+                for _ in range(3):
+                    extra = await raw(server)
+                    shut = await closed_within(extra, 3)
+                    extra.close()
+                    if shut:
+                        break
+                else:
+                    raise AssertionError(f"{server.name} let in three lines past the limit")
             for line in held[:2]:
                 line.close()
             # At most: on a starved machine the held lines' handshake time (10 s) can run
