@@ -107,6 +107,14 @@ def play_out(page: Page, rng: random.Random, drop_at: int = 0) -> tuple[str, int
         if drop_at and decisions == drop_at:
             page.evaluate("line.close()")  # not the page's doing: its close is a drop
             drop_at = 0
+            # Back on its seat, the page may first draw the decision its resumed `start`
+            # shows, then the one after the steps it missed (left in the stop's note): the
+            # player reads on once the page is back and its news has come.
+            deadline = time.monotonic() + 20
+            while not page.evaluate("line !== null && line.readyState === 1 && dropped === 0"):
+                assert time.monotonic() < deadline, "the page never went back to its seat"
+                time.sleep(0.05)
+            time.sleep(0.5)
         node = next_decision(page)
         if node.role == "button":
             return heard(page, "#decision"), decisions
