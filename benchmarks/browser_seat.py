@@ -1,4 +1,4 @@
-"""The browser seat's cost and speed (issue 64).
+"""The browser seat's cost, speed and ear (issues 64 and 69).
 
     python benchmarks/browser_seat.py [--games 20] [--browser-games 3]
 
@@ -12,12 +12,18 @@
    the Enter key that sends a choice (keydown, capture phase) to the focus landing on the next
    decision's first control (focusin): the server's step, the computer's answer, the view, the
    page's drawing. Timed inside the page (performance.now), so polling by the driver adds
-   nothing.
+   nothing. The same games by ear (tests/page_ear.py): keys a down, the words the news log,
+   the count and the focused controls said a down, and the shortest time a line of news
+   stood readable (a MutationObserver in the page, from its arrival to its removal or to a
+   second and a half after the game's end); then the same number of games on a phone's
+   screen by taps, and the taps a down.
 
 Where it could mislead: loopback, no network; the computer answers at once, so part 2 is the
 whole round trip with no waiting on a person; headless Chromium on this 2-core machine, the
 server beside it. A screen reader then starts speaking the focused control: its own delay is
-not in these figures.
+not in these figures. The words are what the page gave a screen reader, not what one said:
+a focus change may cut a polite line short in some readers (it stays in the log to read).
+The players are seeded bots: a person changes cards more or less often than they do.
 """
 
 from __future__ import annotations
@@ -103,25 +109,67 @@ MEASURE = """() => {
 }"""
 
 
+def words_in(text: str) -> int:
+    return len(text.split())
+
+
 def browser_round_trips(games: int) -> dict[str, object]:
+    """Whole games against the computer by keys (page_ear.KeyPlayer): the round trip, the
+    keys and words a down, and the shortest time a line of news stood readable."""
     # Here, not at the top: part 1 needs neither Playwright nor Chromium.
     from browser import browser_page
+    from page_ear import KeyPlayer, heard, listen
     from table_driver import Server
-    from test_web_browser import play_out
 
     times: list[float] = []
     finals = []
+    keys = downs = 0
+    news_words = status_words = focus_words = 0
+    stood: list[float] = []
     for seed in range(1, games + 1):
         with Server("--seed", str(seed)) as served, browser_page(1280, 900) as page:
             page.goto(served.page)
             page.evaluate(MEASURE)
+            listen(page)
             for _ in range(3):  # the help, the team's name, Play the computer
                 page.keyboard.press("Tab")
             page.keyboard.press("Enter")
-            over, _decisions = play_out(page, random.Random(seed))
+            player = KeyPlayer(page, random.Random(seed))
+            over = player.play_out()
+            time.sleep(1.5)  # the last lines stand their second too
+            record = heard(page)
             finals.append(over.split(".")[0])
             times += page.evaluate("window.benchTimes")
-    return {"games": games, "finals": finals, "choice_to_next_decision_ms": percentiles(times)}
+            keys += player.keys
+            downs += player.downs
+            news_words += sum(words_in(entry["text"]) for entry in record["news"])
+            status_words += sum(words_in(entry["text"]) for entry in record["count"])
+            focus_words += sum(words_in(entry["text"]) for entry in record["focus"])
+            stood += [entry["stood"] for entry in record["news"]]
+    return {"games": games, "finals": finals, "choice_to_next_decision_ms": percentiles(times),
+            "downs": downs, "keys_per_down": round(keys / downs, 2),
+            "news_words_per_down": round(news_words / downs, 1),
+            "count_words_per_down": round(status_words / downs, 1),
+            "focus_words_per_down": round(focus_words / downs, 1),
+            "shortest_readable_ms": round(min(stood)), "lines": len(stood)}
+
+
+def phone_taps(games: int) -> dict[str, object]:
+    """Whole games on a phone's screen (390 by 844), by taps (page_ear.TapPlayer)."""
+    from browser import browser_page
+    from page_ear import TapPlayer
+    from table_driver import Server
+
+    taps = downs = 0
+    for seed in range(1, games + 1):
+        with Server("--seed", str(seed)) as served, browser_page(390, 844) as page:
+            page.goto(served.page)
+            page.get_by_role("button", name="Play the computer").click()
+            player = TapPlayer(page, random.Random(seed))
+            player.play_out()
+            taps += player.taps
+            downs += player.downs
+    return {"games": games, "downs": downs, "taps_per_down": round(taps / downs, 2)}
 
 
 def main() -> None:
@@ -133,6 +181,8 @@ def main() -> None:
     print(json.dumps({"server_cost": cost}), flush=True)
     trips = browser_round_trips(options.browser_games) if options.browser_games else {}
     print(json.dumps({"browser": trips}), flush=True)
+    taps = phone_taps(options.browser_games) if options.browser_games else {}
+    print(json.dumps({"phone": taps}), flush=True)
     view, encode = cost["view_ms"], cost["encode_ms"]
     assert isinstance(view, dict) and isinstance(encode, dict)
     print(f"\nserver: a browser line's view {view['p50']} ms p50, {view['p95']} p95, "
@@ -144,6 +194,12 @@ def main() -> None:
         print(f"browser: from Enter on a choice to the next decision focused {rt['p50']} ms "
               f"p50, {rt['p95']} p95, {rt['max']} max over {rt['n']} decisions of "
               f"{options.browser_games} games against the computer")
+        print(f"browser, by ear: {trips['keys_per_down']} keys a down over {trips['downs']} "
+              f"downs; words heard a down: {trips['news_words_per_down']} news, "
+              f"{trips['count_words_per_down']} counts, {trips['focus_words_per_down']} on "
+              f"the focus; the shortest time a line of news stood readable: "
+              f"{trips['shortest_readable_ms']} ms ({trips['lines']} lines)")
+        print(f"phone: {taps['taps_per_down']} taps a down over {taps['downs']} downs")
 
 
 if __name__ == "__main__":

@@ -21,11 +21,13 @@ from pathlib import Path
 
 import pytest
 from browser import AriaNode, accessible_tree, aria_snapshot, browser_page, focused, walk
+from page_ear import KeyPlayer, decision_focus
 from playwright.sync_api import Page, Route
 from table_driver import FINAL_SCORE, HOST_KEYS, Seat, Server, final_score, start_playing
 from test_online_game import rated_games, sign_up
 from websockets.sync.client import connect as sync_connect
 
+from sudden_death.web.site import page_words
 from sudden_death.wire import protocol as p
 
 pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"),
@@ -49,62 +51,17 @@ def heard(page: Page, selector: str) -> str:
 def next_decision(page: Page, deadline_s: float = 20) -> AriaNode:
     """The control the page moves the focus to for the next decision (the first radio button
     or checkbox, or Play again when the game is over)."""
-    deadline = time.monotonic() + deadline_s
-    while time.monotonic() < deadline:
-        node = focused(page)
-        if node is not None and (node.role in ("radio", "checkbox")
-                                 or (node.role, node.name) == ("button", "Play again")):
-            return node
-        time.sleep(0.05)
-    raise AssertionError(f"no decision took the focus:\n{aria_snapshot(page)}")
-
-
-def check_cards(page: Page, rng: random.Random) -> None:
-    """Read the form's two groups (Players, Calls), then Tab through it checking 2 players and
-    3 calls with Space, hearing the count after each, and press Enter on Confirm."""
-    groups = {node.name: [child.name for child in walk(node.children) if child.role == "checkbox"]
-              for node in walk(accessible_tree(page, "#decision")) if node.role == "group"}
-    assert list(groups)[:2] == ["Players", "Calls"], groups
-    wanted = set(rng.sample(groups["Players"], 2)) | set(rng.sample(groups["Calls"], 3))
-    checked = {"Players": 0, "Calls": 0}
-    for _ in range(60):
-        node = focused(page)
-        assert node is not None
-        if (node.role, node.name) == ("button", "Confirm these cards"):
-            break
-        if node.role == "checkbox" and node.name in wanted:
-            page.keyboard.press("Space")
-            group = "Players" if node.name in groups["Players"] else "Calls"
-            checked[group] += 1
-            limit, noun = (2, "player") if group == "Players" else (3, "call")
-            said = heard(page, "#count")
-            assert f"{checked[group]} of {limit} {noun}" in said, said
-        page.keyboard.press("Tab")
-    else:
-        raise AssertionError(f"no Confirm button:\n{aria_snapshot(page)}")
-    assert checked == {"Players": 2, "Calls": 3}
-    page.keyboard.press("Enter")
-
-
-def choose(page: Page, first: AriaNode, rng: random.Random) -> None:
-    """A radio group: move down to one of its options, then Tab to Choose and press Enter."""
-    for _ in range(rng.randrange(3)):
-        page.keyboard.press("ArrowDown")
-    chosen = focused(page)
-    assert chosen is not None and chosen.role == "radio" and chosen.states.get("checked") == "true"
-    page.keyboard.press("Tab")
-    button = focused(page)
-    assert button is not None and (button.role, button.name) == ("button", "Choose")
-    page.keyboard.press("Enter")
+    return decision_focus(page, deadline_s)
 
 
 def play_out(page: Page, rng: random.Random, drop_at: int = 0) -> tuple[str, int]:
-    """Answer every decision that takes the focus until the game is over: the final words
-    and how many decisions there were. Only the focus, the headings and the form are read.
-    `drop_at`: the page's line drops before that decision (as a phone's does)."""
-    decisions = 0
+    """Answer every decision that takes the focus until the game is over, by the desktop
+    game's keys (page_ear.KeyPlayer): the final words and how many decisions there were.
+    Only the focus, the headings and the form are read. `drop_at`: the page's line drops
+    before that decision (as a phone's does)."""
+    player = KeyPlayer(page, rng)
     while True:
-        if drop_at and decisions == drop_at:
+        if drop_at and player.decisions == drop_at:
             page.evaluate("line.close()")  # not the page's doing: its close is a drop
             drop_at = 0
             # Back on its seat, the page may first draw the decision its resumed `start`
@@ -117,15 +74,15 @@ def play_out(page: Page, rng: random.Random, drop_at: int = 0) -> tuple[str, int
             time.sleep(0.5)
         node = next_decision(page)
         if node.role == "button":
-            return heard(page, "#decision"), decisions
-        decisions += 1
+            return heard(page, "#decision"), player.decisions
+        player.decisions += 1
         names = [n.name for n in walk(accessible_tree(page)) if n.role == "heading"]
         assert all(region in names for region in REGIONS), names
         if node.role == "radio":
-            choose(page, node, rng)
+            player.choice()
         else:
-            check_cards(page, rng)
-        assert decisions < 400
+            player.hand()
+        assert player.decisions < 400
 
 
 def test_a_whole_game_against_the_computer_by_keyboard_alone(served: Server) -> None:
@@ -332,22 +289,28 @@ def test_the_page_reads_well_fits_a_phone_and_breaks_no_rule_of_axe(
         assert violations(page) == []
         assert small_targets(page) == []
         page.get_by_role("button", name="Play the computer").click()
-        # The away seat: the computer calls the toss; the side is ours if we won it.
+        # The toss and the side, if they are ours to call, then the cards.
         first = next_decision(page)
-        if first.role == "radio":
-            choose(page, first, random.Random(1))
-            first = until_focused_role(page, "checkbox")
+        while first.role == "radio":
+            page.keyboard.press("Enter")
+            first = next_decision(page)
         headings = [n.name for n in walk(accessible_tree(page)) if n.role == "heading"]
         assert [h for h in headings if h in REGIONS] == REGIONS
-        # A card's details: a disclosure button, collapsed until pressed.
-        details = page.get_by_role("button", name=re.compile(r"^What it does: ")).first
-        assert details.get_attribute("aria-expanded") == "false"
-        details.click()
-        assert details.get_attribute("aria-expanded") == "true"
-        assert page.locator(f"#{details.get_attribute('aria-controls')}").is_visible()
-        page.get_by_role("checkbox", name=first.name).focus()
+        # A card's details: D on the card shows them under it and says them; the switch
+        # at the form's end shows every card's.
+        card = page.locator("#decision input[data-detail]").first
+        detail = page.locator(f"#{card.get_attribute('data-detail-id')}")
+        assert not detail.is_visible()
+        page.keyboard.press("d")
+        assert detail.is_visible()
+        assert detail.inner_text() in heard(page, "#news")
         page.keyboard.press("Space")
-        assert heard(page, "#count") == "1 of 2 players"
+        said = json.loads(page_words("en"))
+        assert heard(page, "#count") == (said["players_picked"][1] if "players_picked" in said
+                                         else "1 of 2 players")
+        page.get_by_role("checkbox", name="Show what each card does").check()
+        assert all(page.locator(".detail").nth(i).is_visible()
+                   for i in range(page.locator(".detail").count()))
         assert violations(page) == []
         assert small_targets(page) == []
         overflow = page.evaluate("document.documentElement.scrollWidth")

@@ -29,6 +29,7 @@ from websockets.http11 import Request, Response
 
 from ..language import _, n_, using
 from ..ui.words.table import said_words
+from .seat_words import seat_words
 from .view import CALLS_PER_HAND, PLAYERS_PER_HAND, Viewer, language_of
 
 LOG = logging.getLogger("sudden_death.server")
@@ -82,12 +83,18 @@ def page_words(tag: str) -> bytes:
             "back": _("Connected again."),
             "help": _("How to play here"),
             # Translators: the browser page's help, as its heading-and-focus design works.
-            "help_text": _("Tab and Shift+Tab move between the controls; Space checks a card "
-                           "or picks an option, and Enter confirms. Heading navigation "
-                           "reaches the current decision, the other team's calls, the cards "
-                           "on the table and the game log. Each new decision takes the focus, "
-                           "and results are read as they come. On a touchscreen, your screen "
-                           "reader's usual swipes and double taps do the same."),
+            "help_text": _("Tab and Shift+Tab move between the controls; a list of cards or "
+                           "options is one control: the arrows move in it, a digit picks that "
+                           "item, Space checks a card, D says what the focused card does, and "
+                           "Enter confirms from anywhere in the decision. A full list moves "
+                           "you on to the next, and last down's cards come checked again, so "
+                           "Enter plays them again. Heading navigation reaches the current "
+                           "decision, the other team's calls, the cards on the table and the "
+                           "game log. Each new decision takes the focus; while the other team "
+                           "decides, the focus rests on words that say so. Results are read "
+                           "as they come and kept in the game log. On a touchscreen, your "
+                           "screen reader's usual swipes and double taps do the same, and Show "
+                           "what each card does shows every card's details."),
             "reconnecting": _("Connection lost; trying again."),
             "team_name": _("Your team's name"),
             "decision": _("Current decision"),
@@ -120,6 +127,7 @@ def page_words(tag: str) -> bytes:
             "players": _("Players"),
             "calls": _("Calls"),
             "kick": _("Or kick instead"),
+            **seat_words(),
         }
     return json.dumps(words, ensure_ascii=False).encode()
 

@@ -13,12 +13,6 @@ let view = null;
 let shownDecision = "";
 let sentThrough = -1; // the last step the actions sent cover: a snap and its cards are two
 
-function act(actions) {
-  sentThrough = view.step + actions.length - 1;
-  shownDecision = ""; // the form is gone: whatever comes next is drawn, the same one too
-  send({type: "act", step: view.step, actions});
-}
-
 const byId = (id) => document.getElementById(id);
 
 function word(key) {
@@ -29,11 +23,39 @@ function fill(template, values) {
   return template.replace(/\{(\w+)\}/g, (whole, name) => (name in values ? values[name] : whole));
 }
 
-function say(text) {
-  // The live region is cleared first, so the same words said twice are said again.
-  const news = byId("news");
-  news.textContent = "";
-  window.setTimeout(() => { news.textContent = text; }, 50);
+// The news: an append-only log (role="log"), never overwritten. A screen reader reads each
+// entry as it is added and lets it stand; text replaced within a frame or two is never read, so
+// each line is its own entry, and entries go only once they are old (docs/architecture.md,
+// "The browser page's ear"). Urgent words (a refusal, a dropped line) go to an assertive log
+// of their own, which may interrupt the news but never removes it.
+const NEWS_KEPT_MS = 30000; // an entry stays at least this long...
+const NEWS_KEPT = 6; // ...and the newest this many stay whatever their age
+
+function say(text, urgent = false) {
+  if (!text) return;
+  const region = byId(urgent ? "urgent" : "news");
+  const entry = document.createElement("p");
+  entry.textContent = text;
+  entry.dataset.at = String(Date.now());
+  entry.dataset.step = view ? String(view.step) : "";
+  region.append(entry);
+  const now = Date.now();
+  while (region.children.length > NEWS_KEPT &&
+         now - Number(region.firstElementChild.dataset.at) > NEWS_KEPT_MS) {
+    region.firstElementChild.remove();
+  }
+}
+
+// The count as cards are checked: a status the player's own keys change, at a person's pace.
+// The same words again (a third card refused twice) are cleared first so they are read again.
+function status(text) {
+  const count = byId("count");
+  if (count.textContent === text) {
+    count.textContent = "";
+    window.setTimeout(() => { count.textContent = text; }, 100);
+  } else {
+    count.textContent = text;
+  }
 }
 
 async function loadWords() {
@@ -80,8 +102,14 @@ async function connect(first) {
   mine.addEventListener("close", () => {
     if (line !== mine) return; // closed by the page itself
     line = null;
-    if (seat && view && !["over", "watch"].includes(view.decision.kind)) comeBack();
-    else say(word("lost"));
+    if (closedByRefusal) { // its reason is said already: nothing dropped
+      closedByRefusal = false;
+      if (seat && view) returnToStart(); // a seat the server no longer knows
+    } else if (seat && view && !["over", "watch"].includes(view.decision.kind)) {
+      comeBack();
+    } else {
+      say(word("lost"), true);
+    }
   });
 }
 
@@ -101,7 +129,7 @@ function comeBack() {
     retryWait = Math.min(retryWait * 2, 8000);
   }
   if (Date.now() - dropped > 120000) {
-    say(word("lost"));
+    say(word("lost"), true);
     return;
   }
   say(word("reconnecting"));
@@ -115,6 +143,8 @@ let greeting = null;
 let retried = false;
 let signedIn = null; // this browser's name and key once the server took them
 let fromLobby = false; // the table was found in the lobby: leaving it goes back there
+let refusal = null; // the refusal whose words are still to come (its `told` or `view`)
+let closedByRefusal = false; // the server closed the line after saying why: not a drop
 
 function heardFromServer(message) {
   if (message.type === "seated") seat = {code: message.code, token: message.token};
@@ -124,8 +154,15 @@ function heardFromServer(message) {
     // Back after a drop, the form being filled in stays (its checks, the focus) when the
     // same decision is owed: a line that drops mid-choice costs the player nothing.
     if (dropped) say(word("back"));
-    else shownDecision = "";
+    else {
+      shownDecision = "";
+      if (message.step === 0) lastHands = {};
+    }
     dropped = 0;
+  }
+  if (message.type === "refused") {
+    refusal = message;
+    closedByRefusal = message.fatal;
   }
   if (message.type === "view") show(message);
   else if (message.type === "told" && message.chat) heardInLobby(message.lines);
@@ -143,6 +180,7 @@ function heardFromServer(message) {
   } else if (message.type === "refused" && message.code === "same_name" && !retried &&
              greeting && greeting.type === "join") {
     retried = true; // the host took our name: join as the other team, as the game does
+    refusal = {skip: true}; // not a refusal the player needs to hear: the game goes on
     send({...greeting, name: otherTeam(greeting.name)});
   }
 }
@@ -256,11 +294,27 @@ function signIn(kind) {
 
 function tell(lines) {
   byId("told").textContent = lines.join(" ");
-  say(lines.join(" "));
+  const urgent = refusal !== null;
+  const skip = refusal && refusal.skip;
+  refusal = null;
+  if (skip) return;
+  for (const text of lines) say(text, urgent);
+  // A table's code waits for a friend: the focus goes to it, so it can be read again.
+  if (!urgent && seat && !view) takeFocus(byId("told"));
 }
 
 function teamName() {
   return byId("team").value.trim() || "Hawks";
+}
+
+// The focus is the player's: a new decision takes it, except from a chat line being typed,
+// the concede question or an open dialog (the explorer), which keep it.
+function takeFocus(element) {
+  const active = document.activeElement;
+  if (active && active.tagName === "INPUT" && active.type !== "checkbox" &&
+      active.type !== "radio" && active.value) return;
+  if (!byId("concede-ask").hidden || document.querySelector("dialog[open]")) return;
+  element.focus();
 }
 
 function show(next) {
@@ -270,12 +324,15 @@ function show(next) {
   if (byId("game").hidden) byId("told").textContent = ""; // the lobby's news, now old
   byId("game").hidden = false;
   const log = byId("log");
+  const urgent = refusal !== null && !refusal.skip;
+  refusal = null;
   for (const text of next.lines) {
     const item = document.createElement("li");
     item.textContent = text;
     log.append(item);
+    say(text, urgent);
   }
-  if (next.lines.length) say(next.lines.join(" "));
+  if (next.cues && next.cues.length && window.cues) window.cues.play(next.cues);
   byId("theirs").textContent = next.cards.theirs
     ? `${word("their_cards")}: ${next.cards.theirs}` : word("none_yet");
   byId("mine").textContent = next.cards.mine
@@ -290,56 +347,147 @@ function show(next) {
   }
 }
 
-function choiceRow(type, name, label, value) {
+function waitingWords() {
+  return (view && view.waiting) || word("waiting");
+}
+
+// While the other side decides, the form says so, and holds the focus: the player who has
+// just confirmed hears what happens now, and the next decision takes the focus from it.
+function drawNote(text, kind) {
+  const form = byId("decision");
+  const shown = form.querySelector(".note");
+  if (shown && shown.dataset.kind === kind && shown.textContent === text) {
+    if (document.activeElement === document.body) takeFocus(shown);
+    return shown;
+  }
+  form.replaceChildren();
+  byId("count").textContent = "";
+  const note = document.createElement("p");
+  note.className = "note";
+  note.tabIndex = -1;
+  note.dataset.kind = kind;
+  note.textContent = text;
+  form.append(note);
+  takeFocus(note);
+  return note;
+}
+
+function act(actions) {
+  sentThrough = view.step + actions.length - 1;
+  shownDecision = ""; // the form is gone: whatever comes next is drawn, the same one too
+  drawNote(waitingWords(), "wait");
+  send({type: "act", step: view.step, actions});
+}
+
+// -- cards: checkboxes in two groups, Players and Calls, moved through as the desktop's lists
+
+let lastHands = {}; // the cards confirmed last, by decision: checked again, as the desktop does
+let detailsShown = localStorage.getItem("sudden-death-details") === "on";
+
+function checkedIn(form, name) {
+  return [...form.querySelectorAll(`input[name="${name}"]:checked`)];
+}
+
+function pickedWords(noun, have, limit) {
+  const listed = words[`${noun}_picked`];
+  if (Array.isArray(listed) && listed[have]) return listed[have];
+  return fill(word(`${noun}_count`), {count: have, limit});
+}
+
+function notYetWords(form, limits) {
+  const have = [checkedIn(form, "player").length, checkedIn(form, "call").length];
+  const missing = words.not_yet && words.not_yet[`${limits[0] - have[0]},${limits[1] - have[1]}`];
+  if (missing) return missing;
+  return [pickedWords("players", have[0], limits[0]), pickedWords("calls", have[1], limits[1])]
+    .join(", ");
+}
+
+// One tab stop a list, as a radio group has: the arrows, Home, End and digits move in it.
+function roving(set) {
+  const inputs = [...set.querySelectorAll("input")];
+  const current = inputs.find((input) => input.checked) || inputs[0];
+  for (const input of inputs) input.tabIndex = input === current ? 0 : -1;
+  set.addEventListener("focusin", (event) => {
+    if (!(event.target instanceof HTMLInputElement)) return;
+    for (const input of inputs) input.tabIndex = input === event.target ? 0 : -1;
+  });
+}
+
+function firstIn(set) {
+  return set.querySelector("input");
+}
+
+function detailOf(input) {
+  return input.dataset.detail ? byId(input.getAttribute("data-detail-id")) : null;
+}
+
+// What a card does: its paragraph under the card, shown with D (as the desktop's key) or for
+// every card with "Show what each card does"; a shown one is the card's description too.
+function showDetail(input, open) {
+  const detail = detailOf(input);
+  if (!detail) return;
+  detail.hidden = !open;
+  if (open) input.setAttribute("aria-describedby", detail.id);
+  else input.removeAttribute("aria-describedby");
+}
+
+function choiceRow(type, name, label, value, detail) {
+  const holder = document.createElement("div");
+  holder.className = "choice";
   const row = document.createElement("label");
   const input = document.createElement("input");
   input.type = type;
   input.name = name;
   input.value = value;
   row.append(input, document.createTextNode(label));
-  return [row, input];
+  holder.append(row);
+  if (detail) {
+    const text = document.createElement("p");
+    text.className = "detail";
+    text.id = `detail-${name}-${String(value).replace(/\W/g, "-")}`;
+    text.textContent = detail;
+    input.dataset.detail = detail;
+    input.setAttribute("data-detail-id", text.id);
+    holder.append(text);
+  }
+  return [holder, input];
 }
 
-function detailsButton(card, into) {
-  // A disclosure button, collapsed at first: what the card does, at band 0.
-  const button = document.createElement("button");
-  button.type = "button";
-  button.className = "details";
-  button.textContent = `${word("details")}: ${card.name}`;
-  button.setAttribute("aria-expanded", "false");
-  const detail = document.createElement("p");
-  detail.className = "detail";
-  detail.id = `detail-${card.id.replace(/\W/g, "-")}`;
-  detail.textContent = card.detail;
-  detail.hidden = true;
-  button.setAttribute("aria-controls", detail.id);
-  button.addEventListener("click", () => {
-    const open = button.getAttribute("aria-expanded") !== "true";
-    button.setAttribute("aria-expanded", String(open));
-    detail.hidden = !open;
-  });
-  into.append(button, detail);
-}
-
-function cardSet(legend, cards, name, limit, countKey, form) {
+function cardSet(legend, cards, name, limit, noun, form, again) {
   const set = document.createElement("fieldset");
   const title = document.createElement("legend");
   title.textContent = legend;
   set.append(title);
   for (const card of cards) {
-    const holder = document.createElement("div");
-    holder.className = "choice";
-    const [row, input] = choiceRow("checkbox", name, card.name, card.id);
-    holder.append(row);
+    const [holder, input] = choiceRow("checkbox", name, card.name, card.id, card.detail);
+    input.checked = again.includes(card.id);
     set.append(holder);
-    detailsButton(card, set);
     input.addEventListener("change", () => {
-      const checked = form.querySelectorAll(`input[name="${name}"]:checked`);
-      if (checked.length > limit) input.checked = false;
-      const count = form.querySelectorAll(`input[name="${name}"]:checked`).length;
-      byId("count").textContent = fill(word(countKey), {count, limit});
+      const have = checkedIn(form, name).length;
+      if (have > limit) { // a third player: refused, and said why
+        input.checked = false;
+        status(words[`${noun}_over`] || fill(word(`${noun}_count`), {count: limit, limit}));
+        return;
+      }
+      const count = pickedWords(noun, have, limit);
+      if (have < limit || !input.checked) {
+        status(count);
+        return;
+      }
+      const open = [...form.querySelectorAll("fieldset.cards")].find((other) =>
+        checkedIn(form, other.dataset.name).length < Number(other.dataset.limit));
+      if (open) { // a full list hands the focus on to the list still open
+        status(count);
+        firstIn(open).focus();
+      } else {
+        status(fill(word("full_confirm"), {count}));
+      }
     });
   }
+  set.className = "cards";
+  set.dataset.name = name;
+  set.dataset.limit = String(limit);
+  roving(set);
   return set;
 }
 
@@ -358,30 +506,44 @@ function leaveButton(text) {
   return button;
 }
 
+// One switch for every card's details, kept by this browser (a touchscreen has no D key).
+function detailsSwitch(form) {
+  const [holder, input] = choiceRow("checkbox", "details", word("show_details"), "on", "");
+  input.checked = detailsShown;
+  input.addEventListener("change", () => {
+    detailsShown = input.checked;
+    localStorage.setItem("sudden-death-details", detailsShown ? "on" : "off");
+    for (const card of form.querySelectorAll("input[data-detail]")) showDetail(card, detailsShown);
+  });
+  return holder;
+}
+
 function drawDecision(decision) {
   const form = byId("decision");
-  form.replaceChildren();
-  byId("count").textContent = "";
   form.onsubmit = (event) => event.preventDefault();
   if (decision.kind === "watch") { // a spectator: nothing to decide, ever
-    const watching = document.createElement("p");
-    watching.textContent = decision.question;
-    form.append(watching, leaveButton(word("stop_watching")));
+    const text = decision.over && view.situation ? view.situation : decision.question;
+    if (form.querySelector(".note[data-kind=watch]")) {
+      form.querySelector(".note").textContent = text;
+      return;
+    }
+    drawNote(text, "watch");
+    form.append(leaveButton(word("stop_watching")));
     return;
   }
   if (decision.kind === "wait" || (decision.kind !== "over" && view.step <= sentThrough)) {
-    const waiting = document.createElement("p");
-    waiting.textContent = word("waiting");
-    form.append(waiting);
+    drawNote(waitingWords(), "wait");
     return;
   }
+  form.replaceChildren();
+  byId("count").textContent = "";
   if (decision.kind === "over") {
     const over = document.createElement("p");
     over.textContent = decision.question;
     const again = submitButton(word("again"));
     form.append(over, again, leaveButton(word("leave")));
     form.onsubmit = (event) => { event.preventDefault(); send({type: "rematch"}); };
-    again.focus();
+    takeFocus(again);
     return;
   }
   if (decision.kind === "choice") {
@@ -390,31 +552,32 @@ function drawDecision(decision) {
     legend.textContent = decision.question;
     set.append(legend);
     decision.options.forEach((option, index) => {
-      const holder = document.createElement("div");
-      holder.className = "choice";
-      const [row, input] = choiceRow("radio", "choice", option.label, String(index));
+      const [holder, input] = choiceRow("radio", "choice", option.label, String(index),
+                                        option.detail);
       if (index === 0) input.checked = true;
-      holder.append(row);
       set.append(holder);
     });
     form.append(set, submitButton(word("choose")));
+    if (decision.options.some((option) => option.detail)) form.append(detailsSwitch(form));
+    for (const card of form.querySelectorAll("input[data-detail]")) showDetail(card, detailsShown);
     form.onsubmit = (event) => {
       event.preventDefault();
       const picked = form.querySelector('input[name="choice"]:checked');
       if (!picked) return;
-      form.replaceChildren();
       act(decision.options[Number(picked.value)].actions);
     };
-    form.querySelector("input").focus();
+    takeFocus(form.querySelector("input"));
     return;
   }
-  // The cards for a down: players and calls as checkboxes, counted as they are checked.
+  // The cards for a down: players and calls as checkboxes, counted as they are checked;
+  // last down's cards come checked again, so Enter plays them again.
   const [players, calls] = decision.limits;
+  const again = lastHands[decision.question] || {players: [], calls: []};
   const heading = document.createElement("p");
   heading.textContent = decision.question;
   form.append(heading,
-    cardSet(word("players"), decision.players, "player", players, "players_count", form),
-    cardSet(word("calls"), decision.calls, "call", calls, "calls_count", form),
+    cardSet(word("players"), decision.players, "player", players, "players", form, again.players),
+    cardSet(word("calls"), decision.calls, "call", calls, "calls", form, again.calls),
     submitButton(word("confirm")));
   if (decision.kicks.length) {
     const kicks = document.createElement("fieldset");
@@ -425,29 +588,79 @@ function drawDecision(decision) {
       const button = document.createElement("button");
       button.type = "button";
       button.textContent = kick.label;
-      button.addEventListener("click", () => {
-        form.replaceChildren();
-        act(kick.actions);
-      });
+      button.addEventListener("click", () => act(kick.actions));
       kicks.append(button);
     }
     form.append(kicks);
   }
+  form.append(detailsSwitch(form));
+  for (const card of form.querySelectorAll("input[data-detail]")) showDetail(card, detailsShown);
+  const names = (ids, cards) => ids.map((id) => cards.find((card) => card.id === id).name);
+  if (again.players.length) {
+    status(fill(word("again_checked"), {hand: names(again.players, decision.players).join(", ")
+      + "; " + names(again.calls, decision.calls).join(", ")}));
+  }
   form.onsubmit = (event) => {
     event.preventDefault();
-    const chosen = (name) => [...form.querySelectorAll(`input[name="${name}"]:checked`)]
-      .map((input) => input.value);
+    const chosen = (name) => checkedIn(form, name).map((input) => input.value);
     const hand = {players: chosen("player"), calls: chosen("call")};
     if (hand.players.length !== players || hand.calls.length !== calls) {
-      byId("count").textContent = [
-        fill(word("players_count"), {count: hand.players.length, limit: players}),
-        fill(word("calls_count"), {count: hand.calls.length, limit: calls})].join(", ");
+      status(notYetWords(form, decision.limits));
+      const open = [...form.querySelectorAll("fieldset.cards")].find((set) =>
+        checkedIn(form, set.dataset.name).length !== Number(set.dataset.limit));
+      if (open) firstIn(open).focus();
       return;
     }
-    form.replaceChildren();
+    lastHands[decision.question] = hand;
     act([...decision.before, {action: "PickHand", hand}]);
   };
-  form.querySelector("input").focus();
+  const open = [...form.querySelectorAll("fieldset.cards")].find((set) =>
+    checkedIn(form, set.dataset.name).length < Number(set.dataset.limit));
+  takeFocus(open ? open.querySelector('input[tabindex="0"]') : form.querySelector("input"));
+}
+
+// The decision's keys, as the desktop game's: Enter confirms from anywhere in the form; in a
+// list, the arrows, Home and End move, and 1-9 pick that item (a checkbox toggles); D tells
+// what the focused card does.
+function decisionKeys(event) {
+  const target = event.target;
+  if (!(target instanceof HTMLInputElement) || event.altKey || event.ctrlKey ||
+      event.metaKey) return;
+  const form = byId("decision");
+  const set = target.closest("fieldset");
+  if (!set) return;
+  const inputs = [...set.querySelectorAll("input")];
+  const key = event.key;
+  if (key === "Enter") {
+    event.preventDefault();
+    form.requestSubmit();
+  } else if (/^[1-9]$/.test(key) && inputs[Number(key) - 1]) {
+    event.preventDefault();
+    const item = inputs[Number(key) - 1];
+    item.focus();
+    item.click();
+  } else if (target.type === "checkbox" &&
+             ["ArrowDown", "ArrowRight", "ArrowUp", "ArrowLeft", "Home", "End"].includes(key)) {
+    event.preventDefault();
+    const at = inputs.indexOf(target);
+    const to = {ArrowDown: at + 1, ArrowRight: at + 1, ArrowUp: at - 1, ArrowLeft: at - 1,
+                Home: 0, End: inputs.length - 1}[key];
+    if (inputs[to]) inputs[to].focus();
+  } else if ((key === "d" || key === "D") && target.dataset.detail) {
+    event.preventDefault();
+    const detail = detailOf(target);
+    const open = detail.hidden;
+    showDetail(target, open || detailsShown);
+    if (open) say(target.dataset.detail);
+  }
+}
+
+function returnToStart() {
+  seat = null;
+  view = null;
+  shownDecision = "";
+  byId("game").hidden = true;
+  byId("start").hidden = false;
 }
 
 // Every control answers from the start: a player quick to press Enter before the words have
@@ -508,6 +721,7 @@ window.addEventListener("DOMContentLoaded", () => {
     byId("concede-ask").hidden = true;
     if (view && view.concede) act([{action: "Concede"}]);
   });
+  byId("decision").addEventListener("keydown", decisionKeys);
   byId("situation").addEventListener("click", () => {
     if (view) say(view.situation);
   });
