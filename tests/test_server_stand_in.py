@@ -6,14 +6,22 @@ counts for the side that stayed. Real WebSocket clients against a real server on
 from __future__ import annotations
 
 import asyncio
+import json
+import random
 from typing import Any
 
+import pytest
 from server_lab import Lab, receive, run, seated_pair, server
 from websockets.asyncio.client import ClientConnection
 
 from sudden_death.engine.actions import Concede, actors, legal_actions
-from sudden_death.engine.snapshot import state_from_dict
-from sudden_death.engine.state import GameState, Team
+from sudden_death.engine.computers import RANDOM, make_computer
+from sudden_death.engine.game import Game
+from sudden_death.engine.smart import SmartPolicy
+from sudden_death.engine.snapshot import action_from_dict, state_from_dict
+from sudden_death.engine.state import GameState, Phase, Team
+from sudden_death.server.stand_in import stand_in_moves
+from sudden_death.server.tables import Seat, Table, new_game
 from sudden_death.wire import protocol as p
 from sudden_death.wire.values import action_to_wire
 
@@ -173,5 +181,119 @@ def test_a_host_may_play_the_computer_which_plays_at_once_rematches_and_is_never
             clash = await lab.connect()
             await clash.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", computer="hawks")))
             assert (await until(clash, "refused"))["code"] == p.SAME_NAME
+
+    run(scenario)
+
+
+# -- the host's own computer (issue 69): the rules' random one or the coach, in either seat ----
+
+
+def computer_choices(table: Table) -> list[tuple[Team, Any, Any]]:
+    """Each choice a seat the computer plays made in `table`'s game, with the computer that
+    must have made it: the host's choice of computer in its seat, the coach in any other."""
+    game = Game.from_json(table.first)
+    made = []
+    for step, entry in enumerate(table.log):
+        state = game.state
+        for team in sorted(table.computer, key=int):
+            if team.name not in entry:
+                continue
+            legal = tuple(a for a in legal_actions(state, team) if not isinstance(a, Concede))
+            rng = random.Random(f"{table.code}:{step}:{team.name}")
+            computer = (make_computer(table.opponent, rng) if team is table.opponent_seat
+                        else SmartPolicy(rng))
+            made.append((team, computer.choose(state, team, legal),
+                         action_from_dict(entry[team.name])))
+        game.apply({Team[name]: action_from_dict(kept) for name, kept in entry.items()})
+    return made
+
+
+def test_the_host_s_computer_seat_plays_its_choice_and_a_stand_in_the_coach() -> None:
+    """A table whose host chose the rules' random computer for the away seat, and whose home
+    player's seat the coach stands in for: each plays its own, step after step, to the end,
+    from the seed a restarted server would use again."""
+    table = Table("314159", new_game(7), {Team.HOME: Seat("Hawks"), Team.AWAY: Seat("Bears")},
+                  computer={Team.HOME, Team.AWAY}, opponent_seat=Team.AWAY, opponent=RANDOM)
+    stand_in_moves(table)
+    assert table.game.is_over
+    made = computer_choices(table)
+    assert {team for team, _want, _got in made} == {Team.HOME, Team.AWAY}
+    assert all(want == got for _team, want, got in made)
+    # The random computer is not the coach: over a whole game they choose differently.
+    game, differ = Game.from_json(table.first), 0
+    for step, entry in enumerate(table.log):
+        if Team.AWAY.name in entry:
+            state = game.state
+            legal = tuple(a for a in legal_actions(state, Team.AWAY)
+                          if not isinstance(a, Concede))
+            coach = SmartPolicy(random.Random(f"{table.code}:{step}:AWAY"))
+            differ += coach.choose(state, Team.AWAY, legal) != action_from_dict(entry["AWAY"])
+        game.apply({Team[name]: action_from_dict(kept) for name, kept in entry.items()})
+    assert differ > 0
+
+
+def test_the_host_s_choice_of_computer_survives_a_restart() -> None:
+    table = Table("271828", new_game(3), {Team.HOME: Seat("Hawks"), Team.AWAY: Seat("Bears")},
+                  computer={Team.AWAY}, opponent_seat=Team.AWAY, opponent=RANDOM)
+    kept = Table.from_record(table.to_record())
+    assert (kept.opponent_seat, kept.opponent) == (Team.AWAY, RANDOM)
+    parts = Table.from_parts(table.header_record(), table.first, [])
+    assert (parts.opponent_seat, parts.opponent) == (Team.AWAY, RANDOM)
+    older = json.loads(table.to_record())  # a record kept before the choice was
+    del older["opponent_seat"], older["opponent"]
+    old = Table.from_record(json.dumps(older))
+    assert (old.opponent_seat, old.opponent) == (None, "")  # the coach, as it was then
+
+
+@pytest.mark.parametrize(("opponent", "home", "kept"), [
+    ("random", True, "random"), ("coach", True, "coach"), ("", False, "coach"),
+    ("random", False, "random")])
+def test_a_host_plays_the_computer_it_chose_from_the_seat_it_chose(
+        opponent: str, home: bool, kept: str) -> None:
+    """Hosted from the home seat, the player calls the coin; the computer's every choice is
+    the one its name and seed make; "" is the coach, as before the choice was offered."""
+    async def scenario() -> None:
+        async with server(seed=21) as lab:
+            host = await lab.connect()
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", computer="Bears",
+                                            opponent=opponent, home=home)))
+            seated = await receive(host)
+            mine = Team.HOME if home else Team.AWAY
+            assert seated["type"] == "seated" and seated["seat"] == int(mine)
+            table = lab.service.tables[seated["code"]]
+            assert (table.opponent_seat, table.opponent) == (mine.other, kept)
+            assert table.computer == {mine.other} and table.seats[mine.other].name == "Bears"
+            start = await until(host, "start")
+            state = state_from_dict(start["state"])
+            if home:  # the home seat calls the toss: the player's to call
+                assert state.phase is Phase.COIN_TOSS and actors(state) == (mine,)
+            step = 0
+            while state.outcome is None and step < 60:
+                if mine in actors(state) and mine not in table.held:
+                    action = next(a for a in legal_actions(state, mine)
+                                  if not isinstance(a, Concede))
+                    await host.send(p.encode(p.Act(step, [action_to_wire(action)])))
+                message = await until(host, "update")
+                state, step = state_from_dict(message["state"]), message["step"]
+            made = computer_choices(table)
+            assert len(made) > 10 and all(want == got for _team, want, got in made)
+
+    run(scenario)
+
+
+def test_an_unknown_computer_is_refused_and_home_without_one_is_the_away_seat() -> None:
+    async def scenario() -> None:
+        async with server() as lab:
+            host = await lab.connect()
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", computer="Bears",
+                                            opponent="genius", home=True)))
+            refused = await receive(host)
+            assert refused["type"] == "refused" and refused["code"] == p.BAD_MESSAGE
+            assert not lab.service.tables
+            friend = await lab.connect()  # a friend's table: the host sits away, as ever
+            await friend.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", home=True)))
+            seated = await receive(friend)
+            assert seated["seat"] == int(Team.AWAY)
+            assert lab.service.tables[seated["code"]].opponent_seat is None
 
     run(scenario)

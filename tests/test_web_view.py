@@ -18,6 +18,7 @@ import pytest
 from server_lab import Lab, run, server
 from websockets.asyncio.client import ClientConnection, connect
 
+from sudden_death.resources import sounds_dir
 from sudden_death.server.chat import CHAT_BURST
 from sudden_death.server.limits import Limits
 from sudden_death.web.site import POLICY, Site, page_folder
@@ -339,13 +340,14 @@ def test_the_lobby_s_chat_is_told_as_a_chat_line_and_too_fast_is_said() -> None:
             await lines["Anna"].send(p.encode(p.Chat("anyone for a quick game?")))
             heard = await told(lines["Ben"])
             assert heard == {"type": "told", "lines": ["Anna: anyone for a quick game?"],
-                             "chat": True}
+                             "chat": True, "cues": ["chat"]}  # the desktop's chat sound
             assert (await told(nobody))["lines"] == ["Anna: anyone for a quick game?"]
             for _ in range(CHAT_BURST + 2):  # past a burst, faster than a line a second
                 await lines["Anna"].send(p.encode(p.Chat("hello?")))
             refused = await told(lines["Anna"])
             assert refused == {"type": "told", "lines": [
-                "That chat line was not sent: one a second at most. Wait a moment."]}
+                "That chat line was not sent: one a second at most. Wait a moment."],
+                "cues": ["menu_error"]}
             await nobody.send(p.encode(p.Chat("me too")))  # no name: no chat in the lobby
             refused = await told(nobody)
             while refused.get("chat"):  # Anna's lines before the burst ran out
@@ -354,3 +356,204 @@ def test_the_lobby_s_chat_is_told_as_a_chat_line_and_too_fast_is_said() -> None:
             assert "sign in" in refused["lines"][0]
 
     run(scenario)
+
+
+# -- heard as the desktop game is heard (issue 69) ---------------------------------------------
+
+
+async def play_views(line: ClientConnection, rng: random.Random, seen: list[dict[str, Any]],
+                     until_kinds: int = 2000) -> list[dict[str, Any]]:
+    """Every view of a whole game against the computer, the page answering from its forms."""
+    views = [await next_view(line, seen)]
+    sent_through = -1
+    for _turn in range(until_kinds):
+        view = views[-1]
+        decision = view["decision"]
+        if decision["kind"] == "over":
+            break
+        if decision["kind"] != "wait" and view["step"] > sent_through:
+            actions = answer(decision, rng)
+            sent_through = view["step"] + len(actions) - 1
+            await line.send(json.dumps({"type": "act", "step": view["step"],
+                                        "actions": actions}))
+        views.append(await next_view(line, seen))
+    return views
+
+
+@pytest.mark.parametrize("seed", [3, 12])
+def test_against_the_computer_the_page_calls_the_coin_and_hears_the_desktop_s_game(
+        seed: int) -> None:
+    """From the home seat against the rules' random computer: the player calls the toss;
+    "has chosen" is never said of the computer; a wait says whom it waits for; each view's
+    cues are the desktop's sound files, a roll's dice before its result; the punt offers its
+    chances, a swap and a final call each option's card in words."""
+    rng = random.Random(seed)
+
+    async def scenario() -> None:
+        async with server(seed=seed, page=True) as lab:
+            line = await browser_seat(lab)
+            await line.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", computer="Bears",
+                                            opponent="random", home=True)))
+            seen: list[dict[str, Any]] = []
+            views = await play_views(line, rng, seen)
+            assert views[-1]["decision"]["kind"] == "over"
+            first = views[0]["decision"]
+            assert first["question"] == "Coin toss: heads or tails?"  # the player calls it
+            assert [m["type"] for m in seen if m["type"] == "seated"] and \
+                next(m for m in seen if m["type"] == "seated")["seat"] == 0
+            said = [text for view in views for text in view["lines"]]
+            assert len(said) > 20 and not [text for text in said if "have chosen" in text]
+            sounds = set(path.stem for path in sounds_dir().glob("*.wav"))
+            cues = [cue for view in views for cue in view["cues"]]
+            assert {"coin", "reveal", "dice"} <= set(cues) and set(cues) <= sounds
+            for view in views:
+                assert view["waiting"] == "Waiting for the Bears."
+                if view["decision"]["kind"] == "wait":
+                    assert view["decision"]["question"] == "Waiting for the Bears."
+                assert view["cues"].count("dice") == len(view["rolls"])
+                assert all(roll and min(roll) >= 1 for roll in view["rolls"])
+            kicked = [option for view in views for option in view["decision"].get("kicks", [])
+                      + view["decision"].get("options", []) if option["label"].startswith("Punt")]
+            assert kicked and all("percent" in option["label"] for option in kicked)
+            swaps = [view["decision"] for view in views
+                     if view["decision"]["question"] in SWAP_QUESTIONS]
+            assert swaps and swaps[0]["question"] == SWAP_QUESTIONS[0]
+            assert {swap["question"] for swap in swaps[1:]} <= {SWAP_QUESTIONS[1]}
+            for swap in swaps:
+                keep, *others = swap["options"]
+                assert keep["label"] == "Keep" and "detail" not in keep
+                assert others and all(option["detail"] for option in others)
+            finals = [view["decision"] for view in views
+                      if view["decision"]["question"] == "Final call?"]
+            assert finals and all(option["detail"] for final in finals
+                                  for option in final["options"])
+
+    run(scenario)
+
+
+SWAP_QUESTIONS = ("Now you may answer their cards: keep all yours, or replace one player or "
+                  "one call. Press Down to reach the card to replace.", "Keep or replace?")
+
+
+def test_a_roll_is_heard_before_its_result_and_only_files_that_exist_are_named() -> None:
+    from sudden_death.ui.words.line import Line
+    from sudden_death.web.view import Viewer
+
+    viewer = Viewer("en")
+    said = viewer.heard([Line("Kickoff."), Line("You punt: 40 yards.", cue="punt", dice=(3, 4)),
+                         Line("Sacked!", cue="no_such_sound"), Line("Good.", dice=(6, 6))])
+    assert said == ["Kickoff.", "You punt: 40 yards.", "Sacked!", "Good."]
+    assert viewer.cues == ["dice", "punt", "dice"] and viewer.rolls == [[3, 4], [6, 6]]
+
+
+def test_a_friend_s_choice_is_said_once_a_step_and_the_computer_s_never() -> None:
+    """The Viewer alone, fed frames: a friend's commit is said once for its step however
+    often it comes; the host's computer's commits are never said; a spectator hears none."""
+    from sudden_death.engine.game import Game
+    from sudden_death.engine.state import Team
+    from sudden_death.web.view import Viewer
+    from sudden_death.wire.values import state_to_wire
+
+    state = state_to_wire(Game(random.Random(1)).state)
+    start = p.encode(p.Start(["Hawks", "Bears"], 0, state, []))
+
+    def told(viewer: Viewer, seat: int, step: int = 0) -> list[str]:
+        shown = viewer.seen(p.encode(p.Committed(step, seat)))
+        return [] if shown is None else json.loads(shown)["lines"]
+
+    friend = Viewer("en")
+    friend.seen(p.encode(p.Seated("123456", 0, "token")))
+    friend.seen(start)
+    assert told(friend, 1) == ["The Bears have chosen."]
+    assert told(friend, 1) == []  # the same step again: once is enough
+    assert told(friend, 1, step=1) == ["The Bears have chosen."]
+    computer = Viewer("en", computer=Team.AWAY)
+    computer.seen(p.encode(p.Seated("123456", 0, "token")))
+    computer.seen(start)
+    assert told(computer, 1) == [] and told(computer, 1, step=1) == []
+    assert told(computer, 0) == []  # its own: no words, it waits
+    watcher = Viewer("es")
+    watcher.seen(start)
+    assert told(watcher, 0) == [] and told(watcher, 1) == []
+
+
+def test_the_page_s_counting_words_are_the_desktop_s_in_each_language() -> None:
+    from sudden_death.web.site import page_words
+
+    words = json.loads(page_words("en"))
+    assert words["players_picked"] == ["0 picked, 2 to go", "1 picked, 1 to go", "players full"]
+    assert words["calls_picked"] == ["0 picked, 3 to go", "1 picked, 2 to go",
+                                     "2 picked, 1 to go", "calls full"]
+    assert words["players_over"] == "You already have 2 players. Uncheck one first."
+    assert words["calls_over"] == "You already have 3 calls. Uncheck one first."
+    assert words["not_yet"]["1,1"] == "Not yet: pick 1 more player and 2 more calls."
+    assert words["not_yet"]["2,0"] == "Not yet: pick 3 more calls."
+    assert len(words["not_yet"]) == 3 * 4 - 1 and "2,3" not in words["not_yet"]
+    spanish = json.loads(page_words("es"))
+    for key in ("players_picked", "calls_picked", "players_over", "calls_over", "not_yet"):
+        assert spanish[key] != words[key], key
+
+
+NAMES = [("x" * 300, "far too long"), ("", "empty"), ("   ", "only spaces")]
+
+
+@pytest.mark.parametrize(("name", "why"), NAMES)
+def test_a_refused_name_is_said_as_what_it_names_and_why(name: str, why: str) -> None:
+    """A team name refused when hosting is said as a team name, a player's refused at sign-up
+    as a player's, each with the server's reason in the page's language."""
+    async def scenario() -> None:
+        async with server(page=True) as lab:
+            for lang, team, player_words in (
+                    ("en", "The server did not take that team name. A team name has 1 to 24 "
+                           "printable characters.",
+                     "The server did not take that player name. A name has 1 to 24 "
+                     "characters."),
+                    ("es", "El servidor no aceptó ese nombre de equipo. Un nombre de equipo "
+                           "tiene de 1 a 24 caracteres imprimibles.",
+                     "El servidor no aceptó ese nombre de jugador. Un nombre tiene de 1 a 24 "
+                     "caracteres.")):
+                host = await browser_seat(lab, lang)
+                await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, name, computer="Bears")))
+                assert await told_after_refusal(host) == [team], why
+                player = await browser_seat(lab, lang)
+                await player.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, name, "a good secret")))
+                assert await told_after_refusal(player) == [player_words], why
+
+    run(scenario)
+
+
+async def told_after_refusal(line: ClientConnection) -> list[str]:
+    refused = json.loads(await asyncio.wait_for(line.recv(), 10))
+    assert refused["type"] == "refused" and refused["code"] == p.BAD_NAME, refused
+    told = json.loads(await asyncio.wait_for(line.recv(), 10))
+    assert told["type"] == "told" and told["cues"] == ["menu_error"]
+    return list(told["lines"])
+
+
+def test_a_name_with_markup_is_taken_and_said_as_typed() -> None:
+    """"<b>Al</b>" is printable: the server takes it, for a team and for a player, and the
+    page is told it as text (the page never reads a name as markup)."""
+    async def scenario() -> None:
+        async with server(page=True) as lab:
+            player = await browser_seat(lab)
+            await player.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "<b>Al</b>", "a secret!")))
+            assert json.loads(await player.recv())["type"] == "signed_in"
+            assert json.loads(await player.recv())["lines"] == ["Signed in as <b>Al</b>."]
+            host = await browser_seat(lab)
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "<b>Al</b>", computer="Bears")))
+            view = await next_view(host, [])
+            assert "You are the <b>Al</b>, against the Bears." in view["lines"]
+
+    run(scenario)
+
+
+def test_an_unknown_name_refusal_is_said_in_the_server_s_own_words() -> None:
+    from sudden_death.ui.words.table import refusal_words
+
+    assert refusal_words(p.BAD_NAME, "a name is rude") == (
+        "The server did not take that name: a name is rude.")
+    assert refusal_words(p.BAD_NAME, p.NAME_SILENT) == (
+        "The server did not take that player name. A name needs a letter or a digit.")
+    assert refusal_words(p.BAD_NAME, p.TEAM_NAME_SILENT) == (
+        "The server did not take that team name. A team name needs something that can be "
+        "read aloud.")

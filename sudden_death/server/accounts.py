@@ -53,12 +53,11 @@ def checked_name(name: str) -> str:
     one; control characters, direction marks and invisible joiners refused with the reason."""
     name = spaced(name)
     if not name or len(name) > p.MAX_NAME:
-        raise AccountError(p.BAD_NAME, f"a name has 1 to {p.MAX_NAME} characters")
+        raise AccountError(p.BAD_NAME, p.NAME_LENGTH)
     if not name.isprintable():  # Unicode's Other and Separator: controls, direction marks...
-        raise AccountError(p.BAD_NAME, "a name has only letters, digits, marks and spaces "
-                                       "that can be read aloud")
+        raise AccountError(p.BAD_NAME, p.NAME_UNREADABLE)
     if not all(skeletons(name)):  # nothing left once invisible characters are dropped
-        raise AccountError(p.BAD_NAME, "a name needs a letter or a digit")
+        raise AccountError(p.BAD_NAME, p.NAME_SILENT)
     return name
 
 

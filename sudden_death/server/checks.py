@@ -14,10 +14,9 @@ def checked_name(name: str) -> str:
     a direction mark refused rather than turned into spaces (`isprintable` refuses them)."""
     name = spaced(name)
     if not name or len(name) > p.MAX_NAME or not name.isprintable():
-        raise p.ProtocolError(p.BAD_NAME, f"a team name has 1 to {p.MAX_NAME} printable "
-                                          "characters")
+        raise p.ProtocolError(p.BAD_NAME, p.TEAM_NAME_LENGTH)
     if not all(skeletons(name)):  # only invisible characters: silent when read aloud
-        raise p.ProtocolError(p.BAD_NAME, "a team name needs something to say")
+        raise p.ProtocolError(p.BAD_NAME, p.TEAM_NAME_SILENT)
     return name
 
 

@@ -22,6 +22,7 @@ from functools import partial
 
 from websockets.asyncio.server import ServerConnection
 
+from ..engine.computers import COACH, COMPUTERS
 from ..engine.game import Game
 from ..engine.series import LENGTHS
 from ..engine.state import TEAMS, Team
@@ -266,9 +267,15 @@ class Seats:
         """`secret`: what `password_work` made off the loop for this greeting. Each seat is
         told only once its table is kept (awaited: no wait at all with the embedded store)."""
         if isinstance(message, p.Host):
+            if message.opponent and message.opponent not in COMPUTERS:
+                raise p.ProtocolError(p.BAD_MESSAGE, "opponent is " + ", ".join(
+                    f'"{name}"' for name in COMPUTERS) + ' or ""')
+            # Against the computer the host may take the home seat, which calls the toss; a
+            # friend's table always seats its host away (the lobby and pairing count on it).
+            host = HOST_SEAT.other if message.computer and message.home else HOST_SEAT
             seat = secret.seat or Seat(message.name)
             table = await self._open(checked_name(message.name), message.seat_wait_s,
-                                     secret.lock, seat)
+                                     secret.lock, seat, host)
             # A series the server does not know (best of 4, of -1) is single games.
             table.best_of = message.best_of if message.best_of in LENGTHS else 1
             table.replay_ties = message.replay_ties and table.best_of > 1
@@ -278,22 +285,23 @@ class Seats:
                 raise p.ProtocolError(p.BAD_MESSAGE, "turn_s is one of "
                                       + ", ".join(map(str, p.TURN_LIMITS)))
             table.turn_s = message.turn_s
-            if message.computer:  # the coach in the home seat: the game starts at once
+            if message.computer:  # the computer in the other seat: the game starts at once
                 computer = checked_name(message.computer)
-                if same_name(computer, table.seats[HOST_SEAT].name):
+                if same_name(computer, table.seats[host].name):
                     self.tables.pop(table.code, None)
                     raise p.ProtocolError(p.SAME_NAME, "the computer's team needs a name of "
                                                        "its own")
-                table.seats[HOST_SEAT.other] = Seat(computer)  # its token is never given
-                table.computer.add(HOST_SEAT.other)
+                table.seats[host.other] = Seat(computer)  # its token is never given
+                table.computer.add(host.other)
+                table.opponent_seat, table.opponent = host.other, message.opponent or COACH
             if not await self.keeper.kept(table):  # kept before its code and token are given
                 self.tables.pop(table.code, None)
                 raise p.ProtocolError(p.NO_ROOM, "the server cannot keep a new table now; "
                                                  "try again later")
-            self._seat(table, HOST_SEAT, connection, seat.token)
+            self._seat(table, host, connection, seat.token)
             if table.full:  # against the computer: it plays what it owes at once
                 self._commit(table, table.start() + stand_in_moves(table))
-            return table.code, HOST_SEAT
+            return table.code, host
         if isinstance(message, p.Join):
             name = checked_name(message.name)
             table = self._table(message.code)
@@ -395,13 +403,14 @@ class Seats:
         self.opened += 1
         return new_game(seed)
 
-    async def _open(self, name: str, seat_wait_s: int, locked: str, seat: Seat) -> Table:
+    async def _open(self, name: str, seat_wait_s: int, locked: str, seat: Seat,
+                    team: Team = HOST_SEAT) -> Table:
         if not p.MIN_SEAT_WAIT_S <= seat_wait_s <= p.MAX_SEAT_WAIT_S:
             raise p.ProtocolError(p.BAD_MESSAGE, f"seat_wait_s is {p.MIN_SEAT_WAIT_S} to "
                                                  f"{p.MAX_SEAT_WAIT_S} seconds")
         code = await self._claimed_code()
         seat.name = name
-        table = Table(code, self._new_game(), {HOST_SEAT: seat}, seat_wait_s=seat_wait_s,
+        table = Table(code, self._new_game(), {team: seat}, seat_wait_s=seat_wait_s,
                       lock=locked)
         self.tables[code] = table
         LOG.info("table %s opened", code)
@@ -430,6 +439,9 @@ class Seats:
     def _seat(self, table: Table, team: Team, connection: ServerConnection,
               token: str) -> None:
         self.connections[(table.code, team)] = connection
+        viewer = getattr(connection, "viewer", None)  # a browser seat's (web/view.py)
+        if viewer is not None:  # which seat the host's computer plays, if any: nothing secret
+            viewer.computer = table.opponent_seat
         self.postman.send(connection, p.Seated(table.code, int(team), token))
         if table.public:  # a table opened, or its game began
             self.lobby_changed()

@@ -3,7 +3,9 @@ they come back (or, gone past the seat wait, to the end of the game), so the pla
 is never left without a game.
 
 Its choices are the engine's coach's (`engine/smart.py`), drawn from a generator seeded by
-the table's code, the step and the seat, so a restarted server makes the same choice again.
+the table's code, the step and the seat, so a restarted server makes the same choice again. A
+seat the host gave the computer from the start (`Host.computer`) is played by the computer the
+host chose (`Table.opponent`: the rules' random computer or the coach), from the same seed.
 A choice for a card step goes through the table's hold like a player's: the other seat hears
 only that it has chosen, and nothing of what, until the reveal.
 """
@@ -21,6 +23,7 @@ from ..engine.actions import (
     actors,
     legal_actions,
 )
+from ..engine.computers import make_computer
 from ..engine.smart import SmartPolicy
 from ..engine.snapshot import action_from_dict
 from ..engine.state import Team
@@ -45,8 +48,10 @@ def stand_in_moves(table: Table) -> Outgoing:
         team = due[0]
         legal = tuple(action for action in legal_actions(state, team)
                       if not isinstance(action, Concede))
-        coach = SmartPolicy(random.Random(f"{table.code}:{table.step}:{team.name}"))
-        out += table.act(team, table.step, [action_to_wire(coach.choose(state, team, legal))])
+        rng = random.Random(f"{table.code}:{table.step}:{team.name}")
+        computer = (make_computer(table.opponent, rng)
+                    if team is table.opponent_seat and table.opponent else SmartPolicy(rng))
+        out += table.act(team, table.step, [action_to_wire(computer.choose(state, team, legal))])
     return out
 
 

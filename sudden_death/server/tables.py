@@ -111,6 +111,12 @@ class Table:
     turn_s: int = 0  # a turn limit (server/turn_clock.py); 0: none
     extended: dict[Team, int] = field(default_factory=dict)  # more time asked, this game
     games: int = 0  # games played at this table before this one (a rematch starts one more)
+    # The computer the host chose to play (`Host.computer`): the seat it plays, and which
+    # computer it is (engine/computers.py: "random" or "coach"). None: no hosted computer
+    # (a table for a friend, or one kept before this was); any seat it stands in for a
+    # dropped player is the coach's (stand_in.py).
+    opponent_seat: Team | None = None
+    opponent: str = ""
 
     def __post_init__(self) -> None:
         self.first = self.first or self.game.to_json()
@@ -260,6 +266,9 @@ class Table:
                 gone={Team[name] for name in data.get("gone", [])},
                 turn_s=int(data.get("turn_s", 0)),
                 games=int(data.get("games", 0)),
+                opponent_seat=None if data.get("opponent_seat") is None
+                else Team[data["opponent_seat"]],
+                opponent=str(data.get("opponent", "")),
                 extended={Team[name]: int(count)
                           for name, count in data.get("extended", {}).items()},
                 results=[None if winner is None else int(Team(int(winner)))
@@ -297,6 +306,8 @@ class Table:
             "computer": sorted(team.name for team in self.computer),
             "gone": sorted(team.name for team in self.gone),
             "turn_s": self.turn_s, "games": self.games,
+            "opponent_seat": None if self.opponent_seat is None else self.opponent_seat.name,
+            "opponent": self.opponent,
             "extended": {team.name: count for team, count in self.extended.items()},
             "seats": {team.name: [seat.name, seat.seal(), seat.away_since, seat.account,
                                   seat.player]

@@ -28,6 +28,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from ..language import _, n_, using
+from ..ui.words.picking import full_words, missing_words, picked_words
 from ..ui.words.table import said_words
 from .seat_words import seat_words
 from .view import CALLS_PER_HAND, PLAYERS_PER_HAND, Viewer, language_of
@@ -124,6 +125,20 @@ def page_words(tag: str) -> bytes:
             # Translators: a count as cards are checked in the browser page: "2 of 3 calls".
             "calls_count": n_("{count} of {limit} call", "{count} of {limit} calls",
                               CALLS_PER_HAND),
+            # The desktop game's counting phrases, ready for each count: what a list says as
+            # a card is checked ("1 picked, 1 to go", "players full"), a card past the limit,
+            # and a hand confirmed short, keyed "players,calls" as checked.
+            "players_picked": [picked_words(count, PLAYERS_PER_HAND, "players")
+                               for count in range(PLAYERS_PER_HAND + 1)],
+            "calls_picked": [picked_words(count, CALLS_PER_HAND, "calls")
+                             for count in range(CALLS_PER_HAND + 1)],
+            "players_over": full_words(PLAYERS_PER_HAND, "players"),
+            "calls_over": full_words(CALLS_PER_HAND, "calls"),
+            "not_yet": {f"{players},{calls}": missing_words(PLAYERS_PER_HAND - players,
+                                                            CALLS_PER_HAND - calls)
+                        for players in range(PLAYERS_PER_HAND + 1)
+                        for calls in range(CALLS_PER_HAND + 1)
+                        if (players, calls) != (PLAYERS_PER_HAND, CALLS_PER_HAND)},
             "players": _("Players"),
             "calls": _("Calls"),
             "kick": _("Or kick instead"),

@@ -11,7 +11,7 @@ more than the seat may know (docs/protocol.md, "What a seat may know").
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
@@ -48,10 +48,13 @@ from ..language import (
     english,
     load,
     match_code,
+    p_,
     using,
 )
+from ..resources import sounds_dir
 from ..ui.words.cards import band_summary, player_effect_words, strengths_words
 from ..ui.words.kicks import field_goal_option, punt_option
+from ..ui.words.line import Line
 from ..ui.words.narration import Narrator
 from ..ui.words.online import (
     game_played_words,
@@ -61,6 +64,7 @@ from ..ui.words.online import (
     standing_words,
 )
 from ..ui.words.phrases import Names, hand_words
+from ..ui.words.picking import answer_cards_words
 from ..ui.words.situation import concede_words, outcome_words, situation_words
 from ..ui.words.table import (
     away_words,
@@ -80,6 +84,7 @@ from ..ui.words.table import (
     time_warning_words,
     timeout_words,
     turn_limit_words,
+    waiting_words,
     watching_screen_words,
 )
 from ..wire import protocol as p
@@ -87,6 +92,12 @@ from ..wire.values import events_from_wire, state_from_wire
 
 PLAYERS_PER_HAND, CALLS_PER_HAND = 2, 3
 HOST_SEAT = Team.AWAY  # the seat a table's host takes (docs/protocol.md, "Seats")
+
+
+@lru_cache(maxsize=1)
+def cue_files() -> frozenset[str]:
+    """The cues the page can play: the desktop game's sounds/<name>.wav, by name."""
+    return frozenset(path.stem for path in sounds_dir().glob("*.wav"))
 
 
 @lru_cache(maxsize=8)
@@ -132,6 +143,16 @@ class Viewer:
     step: int = 0
     held: int | None = None  # the step whose choice the server holds for this seat
     turn_s: int = 0  # the table's turn limit (0: none): the page offers More time
+    # The seat the host's own computer plays (`Host.computer`), set by the server as it seats
+    # this line (server/seats.py): it chooses at once, so "has chosen" is never said for it,
+    # as the desktop game never says it against the computer. None: a friend's seat.
+    computer: Team | None = None
+    chosen: int | None = None  # the step whose "has chosen" was said: at most once a step
+    swap_step: int | None = None  # the step of the game's first swap: its whole prompt
+    # The sounds of the message being told, in order (the desktop's cue names), and the
+    # pips of each roll among them: the page plays them with its lines.
+    cues: list[str] = field(default_factory=list)
+    rolls: list[list[int]] = field(default_factory=list)
 
     def seen(self, frame: str) -> str | None:
         """The `view` frame to send after `frame` (None when it changes nothing shown)."""
@@ -142,11 +163,14 @@ class Viewer:
         with using(language_of(self.language)):
             if isinstance(message, p.LobbyList):
                 return json.dumps(self.lobby(message), ensure_ascii=False)
+            self.cues, self.rolls = [], []
             lines = self.told(message)
             if lines is None:
                 return None
             if self.state is None:  # before a game: a table's code, a refusal, a name
                 told: dict[str, Any] = {"type": "told", "lines": lines}
+                if self.cues:  # a refusal's, a chat line's
+                    told["cues"] = self.cues
                 if isinstance(message, p.Seated):  # a page playing the computer says none
                     told["code"] = message.code
                 elif isinstance(message, p.Said):  # the lobby's chat: kept in its own list
@@ -170,7 +194,10 @@ class Viewer:
             self.narrator = Narrator(names, self.state.offense)
             self.step = message.step
             self.held = message.step if message.held else None
-            told = [line.text for line in self.narrator.lines(events_from_wire(message.events))]
+            self.chosen = None  # a resumed line has heard no "has chosen" yet
+            if message.step == 0:  # a new game (a rematch too): its first swap is taught
+                self.swap_step = None
+            told = self.heard(self.narrator.lines(events_from_wire(message.events)))
             self.turn_s = message.turn_s
             if first and self.team is None:
                 told.insert(0, watching_screen_words(names))
@@ -186,19 +213,45 @@ class Viewer:
             return standing_words(message)
         if isinstance(message, p.Update) and self.narrator is not None:
             self.state, self.step = state_from_wire(message.state), message.step
-            return [line.text for line in self.narrator.lines(events_from_wire(message.events))]
+            return self.heard(self.narrator.lines(events_from_wire(message.events)))
         if isinstance(message, p.Refused) and names is None:
+            self.sound("menu_error")
             return [refusal_words(message.code, message.text)]
         if isinstance(message, p.Said):  # the lobby's chat, the other seat's or a spectator's
+            self.sound("chat")
             return [said_words(message.name, message.text)]
         if names is None:
             return None
         if isinstance(message, p.Committed):
-            if message.seat == self.team:
-                self.held = message.step
-                return []
-            return [chosen_words(names.theirs)]
+            return self.committed(message, names)
         return self.table_news(message, names)
+
+    def committed(self, message: p.Committed, names: Names) -> list[str] | None:
+        """A seat's choice is in: this seat's own (it now waits), or the other's, said once a
+        step and only of a friend (the desktop game's rule: a spectator hears the reveal, and
+        the computer has always chosen)."""
+        if message.seat == self.team:
+            self.held = message.step
+            return []
+        if self.team is None or message.seat == self.computer or self.chosen == message.step:
+            return None
+        self.chosen = message.step
+        return [chosen_words(names.theirs)]
+
+    def heard(self, lines: list[Line]) -> list[str]:
+        """The narrator's lines in words, their sounds kept for the view: a roll's dice
+        before its result's cue, as the desktop plays them (ui/app.py)."""
+        for line in lines:
+            if line.dice:
+                self.sound("dice")
+                self.rolls.append(list(line.dice))
+            if line.cue:
+                self.sound(line.cue)
+        return [line.text for line in lines]
+
+    def sound(self, cue: str) -> None:
+        if cue in cue_files():
+            self.cues.append(cue)
 
     def lobby(self, lobby: p.LobbyList) -> dict[str, Any]:
         """The lobby as the page lists it: the tables to join and the games to watch, each
@@ -215,6 +268,7 @@ class Viewer:
     def table_news(self, message: p.ServerMessage, names: Names) -> list[str] | None:
         """What the desktop game says for the table's other news, in the same words."""
         if isinstance(message, p.Refused):
+            self.sound("menu_error")
             return [refusal_words(message.code, message.text)]
         if isinstance(message, p.Left):
             return [timeout_words(message.name) if message.reason == "timeout"
@@ -226,12 +280,15 @@ class Viewer:
         if isinstance(message, p.StandIn):
             return [stand_in_words(message.name, message.reason)]
         if isinstance(message, p.RematchAsked):
+            self.sound("chat")
             return [rematch_asked_words(message.name)]
         if isinstance(message, p.TimeWarning):
+            self.sound("waiting")
             return [keyed(time_warning_words(message.seconds, message.extensions))]
         if isinstance(message, p.TimeAdded):
             return [time_added_words(message.seconds, message.extensions)]
         if isinstance(message, p.TimeUp):
+            self.sound("menu_error")
             return [time_up_words(message.name, message.name == names.mine)]
         if isinstance(message, p.Busy):
             return [busy_words()]
@@ -246,7 +303,13 @@ class Viewer:
         return {"type": "view", "lines": lines, "step": self.step,
                 "situation": situation_words(state, names),
                 "decision": self.decision(state, names), "turn_s": self.turn_s,
-                "cards": self.cards(state, names), "concede": concede_question(state, names)}
+                "cards": self.cards(state, names), "concede": concede_question(state, names),
+                "waiting": self.waiting(names), "cues": self.cues, "rolls": self.rolls}
+
+    @staticmethod
+    def waiting(names: Names) -> str:
+        """What this seat's page says while the other team chooses ("" for a spectator)."""
+        return "" if names.watching else waiting_words(names.theirs)
 
     def cards(self, state: GameState, names: Names) -> dict[str, str]:
         """The hands on the table, once revealed: the player's own and the other team's."""
@@ -267,7 +330,7 @@ class Viewer:
             return {"kind": "over", "question": outcome_words(state.outcome, names)}
         if team not in actors(state) or not legal_actions(state, team) or \
                 self.held == self.step:
-            return {"kind": "wait", "question": ""}
+            return {"kind": "wait", "question": self.waiting(names)}
         phase = state.phase
         if phase is Phase.COIN_TOSS:
             return {"kind": "choice", "question": _("Coin toss: heads or tails?"),
@@ -295,19 +358,28 @@ class Viewer:
                     "limits": [PLAYERS_PER_HAND, CALLS_PER_HAND], "before": before,
                     "kicks": self.kicks(state, names) if before else []}
         if phase is Phase.SUBSTITUTION:
-            return {"kind": "choice", "question": _("Keep or replace?"),
-                    "options": [option(swap_label(action.swap), [action])
-                                for action in legal_actions(state, team)
+            if self.swap_step is None:
+                self.swap_step = self.step
+            return {"kind": "choice", "question": self.swap_question(),
+                    "options": [swap_option(action) for action in legal_actions(state, team)
                                 if isinstance(action, PickSwap)]}
         return {"kind": "choice", "question": _("Final call?"),
-                "options": [option(_(card_name(action.call)), [action])
+                "options": [{**option(_(card_name(action.call)), [action]),
+                             "detail": card(action.call)["detail"]}
                             for action in legal_actions(state, team)
                             if isinstance(action, PickFinal)]}
+
+    def swap_question(self) -> str:
+        """The desktop game's swap prompt: whole while the game's first swap is asked (its
+        key the page's Down arrow, which reaches the cards in the page's list), then short."""
+        if self.swap_step == self.step:
+            return answer_cards_words().format(next_item=p_("key", "Down"))
+        return _("Keep or replace?")
 
     def kicks(self, state: GameState, names: Names) -> list[dict[str, Any]]:
         """The punt and the field goal, each labelled with what it would do."""
         found = []
-        for choice, kick in ((SnapChoice.PUNT, punt_option(state, names)),
+        for choice, kick in ((SnapChoice.PUNT, punt_option(state, names, with_odds=True)),
                              (SnapChoice.FIELD_GOAL, field_goal_option(state, names))):
             if kick.available:
                 found.append(option(kick.label, [SNAP_ACTIONS[choice]]))
@@ -325,6 +397,14 @@ def concede_question(state: GameState, names: Names) -> str:
 def keyed(words: str) -> str:
     """The desktop game's words with its key for more time as the page's button."""
     return words.replace("{more_time}", _("More time"))
+
+
+def swap_option(action: PickSwap) -> dict[str, Any]:
+    """A swap as the page offers it, with what the card brought in does (Keep: no detail)."""
+    found = option(swap_label(action.swap), [action])
+    if action.swap.into is not None:
+        found["detail"] = card(action.swap.into)["detail"]
+    return found
 
 
 def swap_label(swap: Swap) -> str:

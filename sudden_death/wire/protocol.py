@@ -47,13 +47,21 @@ class Host(Message, tag="host"):
     best_of: int = 1
     replay_ties: bool = False
     public: bool = False  # listed in the lobby for anyone to join; False: by code only
-    # The computer (the coach) in the other seat, as the team `computer`: the game starts at
-    # once, and is never rated. "": the seat waits for a player.
+    # The computer in the other seat, as the team `computer`: the game starts at once, and is
+    # never rated. "": the seat waits for a player.
     computer: str = ""
     # A turn limit in seconds (TURN_LIMITS; 0: none): warned TURN_WARNING_S before its end,
     # extended on asking (`MoreTime`) up to MAX_EXTENSIONS times a game; a turn that runs out
     # plays the seat's last cards again.
     turn_s: int = 0
+    # With `computer`: which computer plays it, "random" (the rules' computer, the desktop
+    # game's default) or "coach" (engine/computers.py's names); "" is the coach, as before
+    # this field (any other value: bad_message). `home`: the host takes the home seat, which
+    # calls the coin toss, and the computer the away seat. Both are ignored without
+    # `computer`: a friend's table always seats its host away. Optional, so a version 6 game
+    # that never sends them is understood as before.
+    opponent: str = ""
+    home: bool = False
 
 
 class Join(Message, tag="join"):
@@ -377,6 +385,14 @@ TURN_WARNING_S = 20
 MAX_EXTENSIONS = 10
 
 MAX_NAME = 24
+# The server's reasons for `bad_name` (`Refused.text`), one each: the games say each in the
+# player's words (ui/words/table.py), and say any other as the server wrote it. A team's name
+# (server/checks.py) is not a player's (server/accounts.py): each refusal says which it is.
+TEAM_NAME_LENGTH = f"a team name has 1 to {MAX_NAME} printable characters"
+TEAM_NAME_SILENT = "a team name needs something to say"
+NAME_LENGTH = f"a name has 1 to {MAX_NAME} characters"
+NAME_UNREADABLE = "a name has only letters, digits, marks and spaces that can be read aloud"
+NAME_SILENT = "a name needs a letter or a digit"
 MAX_PASSWORD = 64
 MAX_CHAT = 200
 # The lobby's lists are capped: the longest-waiting tables, the longest-played games, the

@@ -16,8 +16,9 @@ from ...engine.actions import (
 from ...engine.card_model import Card, DefCall, OffCall, Player, Role
 from ...engine.cards import calls_for, card_name, players_for
 from ...engine.state import Hand, SnapChoice, Swap
-from ...language import _, join_words, n_
+from ...language import _, n_
 from ..words.phrases import hand_words
+from ..words.picking import answer_cards_words, missing_words
 from .base import Host
 from .decisions import DecisionScreen, Kicks, acting, kick_items
 from .menu import Group, Item, ItemKind, Menu
@@ -175,19 +176,10 @@ class SelectionScreen(DecisionScreen):
 
     def confirm(self) -> None:
         players, calls = self._picked()
-        missing = []
-        if len(players) < PLAYERS_PER_HAND:
-            more = PLAYERS_PER_HAND - len(players)
-            missing.append(n_("{count} more player", "{count} more players",
-                              more).format(count=more))
-        if len(calls) < CALLS_PER_HAND:
-            more = CALLS_PER_HAND - len(calls)
-            missing.append(n_("{count} more call", "{count} more calls", more).format(count=more))
+        missing = missing_words(PLAYERS_PER_HAND - len(players), CALLS_PER_HAND - len(calls))
         if missing:
             self.host.cue("menu_error")
-            # Translators: {missing} is "1 more player and 2 more calls".
-            self.host.say(_("Not yet: pick {missing}.").format(missing=join_words(missing)),
-                          category=Category.MENU)
+            self.host.say(missing, category=Category.MENU)
             return
         hand = Hand(tuple(players), tuple(calls))
         if self.kicks:  # still before the snap: the play starts with these cards
@@ -235,10 +227,7 @@ class SubstitutionScreen(DecisionScreen):
 
     def prompt(self) -> str:
         if self.full:
-            # Translators: {next_item} is a key, as "Down".
-            return self.host.keys.fill(_("Now you may answer their cards: keep all yours, or "
-                                         "replace one player or one call. Press {next_item} to "
-                                         "reach the card to replace."))
+            return self.host.keys.fill(answer_cards_words())
         return _("Keep or replace?")
 
     def focus_words(self) -> str:

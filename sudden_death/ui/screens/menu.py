@@ -14,6 +14,7 @@ from enum import Enum
 
 from ...engine.card_model import Card
 from ...language import _, n_
+from ..words.picking import full_words, picked_words
 from ..words.verbosity import Telling
 
 
@@ -67,43 +68,12 @@ class Group:
         return [item for item in self.items if item.checked]
 
     def picked_words(self, brief: bool = False) -> str:
-        """How far the checking has got, said so that it never sounds like a position ("2 of
-        4" is where the focus is): "1 picked, 1 to go", "players full" ("1 to go", brief)."""
-        have, limit = len(self.checked()), self.limit or 0
-        if have < limit:
-            left = limit - have
-            if brief:
-                # Translators: how many more cards a list needs, short: "1 to go".
-                return n_("{left} to go", "{left} to go", left).format(left=left)
-            # Translators: how many cards of a list are picked and how many more it needs:
-            # "1 picked, 1 to go".
-            return n_("{have} picked, {left} to go", "{have} picked, {left} to go",
-                      left).format(have=have, left=left)
-        if self.noun == "players":
-            # Translators: the players list has all the players it takes.
-            return _("players full")
-        if self.noun == "calls":
-            # Translators: the calls list has all the calls it takes.
-            return _("calls full")
-        # Translators: a list has all the entries it takes.
-        return _("list full")
+        """How far the checking has got: "1 picked, 1 to go", "players full"."""
+        return picked_words(len(self.checked()), self.limit or 0, self.noun, brief)
 
     def full_words(self) -> str:
         """What checking one more than the limit says: the limit, and what to do instead."""
-        limit = self.limit or 0
-        if self.noun == "players":
-            words = n_("You already have {count} player. Uncheck one first.",
-                       "You already have {count} players. Uncheck one first.", limit)
-        elif self.noun == "calls":
-            words = n_("You already have {count} call. Uncheck one first.",
-                       "You already have {count} calls. Uncheck one first.", limit)
-        elif self.noun == "items":
-            words = n_("You already have {count} item. Uncheck one first.",
-                       "You already have {count} items. Uncheck one first.", limit)
-        else:
-            # Translators: {noun} names what is checked, a plural noun.
-            words = _("You already have {count} {noun}. Uncheck one first.")
-        return words.format(count=limit, noun=self.noun)
+        return full_words(self.limit or 0, self.noun)
 
 
 @dataclass(frozen=True)

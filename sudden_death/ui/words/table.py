@@ -47,7 +47,6 @@ REFUSALS = {
     p.WRONG_VERSION: N_("The table server runs another version of the game. Both of you need "
                         "the same version."),
     p.BAD_TOKEN: N_("The table no longer knows this seat."),
-    p.BAD_NAME: N_("The server did not take that team name."),
     p.BAD_PASSWORD: N_("That is not the table's password. Ask your friend for it."),
     p.SLOW_DOWN: N_("Too many tries from this computer or for this name. Wait a minute and "
                     "try again."),
@@ -69,6 +68,8 @@ REFUSALS = {
 
 def refusal_words(code: str, text: str) -> str:
     """Why the server did not do what was asked, in the player's words."""
+    if code == p.BAD_NAME:
+        return name_refusal_words(text)
     if code in REFUSALS:
         return _(REFUSALS[code])
     if code == p.NOT_ALLOWED:
@@ -76,6 +77,34 @@ def refusal_words(code: str, text: str) -> str:
         return _("Not allowed: {reason}.").format(reason=text)
     # Translators: {reason} is the table server's own reason, which is in English.
     return _("The table server refused: {reason}.").format(reason=text)
+
+
+def name_refusal_words(reason: str) -> str:
+    """A name the server refused, as what it is (a team's name, or a player's: the server's
+    reason says which) and why; a reason the game does not know is said as the server wrote
+    it (in English)."""
+    team = _("The server did not take that team name.")
+    # Translators: a player's name (signing up or in), not a team's, was refused; why follows.
+    player = _("The server did not take that player name.")
+    reasons = {
+        # Translators: why a team name was refused; {limit} is the longest name, 24.
+        p.TEAM_NAME_LENGTH: (team, _("A team name has 1 to {limit} printable characters.")),
+        # Translators: why a team name was refused: it has nothing a voice can say.
+        p.TEAM_NAME_SILENT: (team, _("A team name needs something that can be read aloud.")),
+        # Translators: why a player's name was refused; {limit} is the longest name, 24.
+        p.NAME_LENGTH: (player, _("A name has 1 to {limit} characters.")),
+        # Translators: why a player's name was refused: it has a tab, a line break, a
+        # direction mark or another character a voice cannot read.
+        p.NAME_UNREADABLE: (player, _("A name has only letters, digits, marks and spaces "
+                                      "that can be read aloud.")),
+        # Translators: why a player's name was refused: it has nothing a voice can say.
+        p.NAME_SILENT: (player, _("A name needs a letter or a digit.")),
+    }
+    if reason in reasons:
+        what, why = reasons[reason]
+        return f"{what} {why.format(limit=p.MAX_NAME)}"
+    # Translators: {reason} is the table server's own reason for refusing a name, in English.
+    return _("The server did not take that name: {reason}.").format(reason=reason)
 
 
 def renamed_words(name: str, other: str) -> str:
