@@ -10,8 +10,9 @@ like any other and every per-address limit applies to the page unchanged.
 Only the files in `page/` are served, by their names, read once at start: a path is looked up
 in that table and never joined to a folder, so nothing outside it (and no listing) can be
 reached. `/words.json?lang=es` is the page's own words in a language, from the same gettext
-catalogs as the game's. A line opened on `/play` is a browser seat: the server tells it what
-it may see in words too (`view.Viewer`).
+catalogs as the game's; `/sounds/dice.wav` is one of the desktop game's cue files (`CueFiles`),
+which the page plays through Web Audio (page/sounds.js). A line opened on `/play` is a browser
+seat: the server tells it what it may see in words too (`view.Viewer`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from ..language import _, n_, using
+from ..resources import sounds_dir
 from ..ui.words.picking import full_words, missing_words, picked_words
 from ..ui.words.table import said_words
 from .seat_words import seat_words
@@ -35,6 +37,8 @@ from .view import CALLS_PER_HAND, PLAYERS_PER_HAND, Viewer, language_of
 
 LOG = logging.getLogger("sudden_death.server")
 PLAY_PATH = "/play"  # a browser seat's WebSocket
+SOUNDS_PATH = "/sounds/"  # the cue files' (CueFiles)
+WAV = "audio/wav"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
          ".css": "text/css; charset=utf-8", ".json": "application/json; charset=utf-8",
          ".svg": "image/svg+xml"}
@@ -143,6 +147,11 @@ def page_words(tag: str) -> bytes:
             "calls": _("Calls"),
             "kick": _("Or kick instead"),
             **seat_words(),
+            "sound": _("Sound"),
+            "sound_on": _("Sound cues"),
+            "sound_volume": _("Cue volume"),
+            # Translators: the browser page's cue volume as a screen reader reads it: "50 percent".
+            "percent": _("{percent} percent"),
         }
     return json.dumps(words, ensure_ascii=False).encode()
 
@@ -156,11 +165,55 @@ def response(status: HTTPStatus, body: bytes, kind: str) -> Response:
     return Response(status.value, status.phrase, headers, body)
 
 
+def not_found() -> Response:
+    return response(HTTPStatus.NOT_FOUND, b"Not found.\n", "text/plain; charset=utf-8")
+
+
+@dataclass
+class CueFiles:
+    """The desktop game's cue WAVs by their path ("/sounds/dice.wav"), for the page's sounds.
+
+    The names are listed at start (a folder listing: cheap, and the only paths answered); each
+    file is read the first time a page asks for it and kept. Why not all at start: the folder
+    is about 4 MB, a server process may never serve a page, and a page fetches a cue only when
+    it first plays it, so most processes would hold files no one asks for. A missing folder or
+    a file that cannot be read is logged and answered 404: the page plays on without it."""
+
+    folder: Path | None = None  # None: the game's own (resources.sounds_dir())
+    paths: dict[str, Path] = field(init=False)
+    kept: dict[str, bytes] = field(init=False, default_factory=dict)
+
+    def __post_init__(self) -> None:
+        try:
+            folder = sounds_dir() if self.folder is None else self.folder
+            self.paths = {f"{SOUNDS_PATH}{path.name}": path for path in sorted(folder.iterdir())
+                          if path.suffix == ".wav" and path.is_file()}
+        except OSError as error:  # a damaged install: the page is served without sounds
+            LOG.error("the browser page's sounds cannot be served: %s", error)
+            self.paths = {}
+
+    def answer(self, path: str) -> Response:
+        body = self.kept.get(path)
+        if body is None:
+            found = self.paths.get(path)
+            if found is None:
+                return not_found()
+            try:
+                body = found.read_bytes()
+            except OSError as error:
+                LOG.error("a sound of the browser page cannot be served: %s", error)
+                del self.paths[path]  # said once; the page skips the cue
+                return not_found()
+            self.kept[path] = body
+        return response(HTTPStatus.OK, body, WAV)
+
+
 @dataclass
 class Site:
     """The page's files by their path ("/", "/page.js"), read once."""
 
     folder: Path = field(default_factory=page_folder)
+    cues: CueFiles = field(default_factory=CueFiles)
     files: dict[str, tuple[bytes, str]] = field(init=False)
 
     def __post_init__(self) -> None:
@@ -185,7 +238,9 @@ class Site:
             return None
         if parts.path == "/words.json":
             return response(HTTPStatus.OK, page_words(tag), TYPES[".json"])
+        if parts.path.startswith(SOUNDS_PATH):
+            return self.cues.answer(parts.path)
         found = self.files.get(parts.path)
         if found is None:
-            return response(HTTPStatus.NOT_FOUND, b"Not found.\n", "text/plain; charset=utf-8")
+            return not_found()
         return response(HTTPStatus.OK, *found)
