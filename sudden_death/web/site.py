@@ -29,6 +29,7 @@ from websockets.http11 import Request, Response
 
 from ..language import _, n_, using
 from ..ui.words.table import said_words
+from .explorer_words import explorer_json
 from .view import CALLS_PER_HAND, PLAYERS_PER_HAND, Viewer, language_of
 
 LOG = logging.getLogger("sudden_death.server")
@@ -162,6 +163,8 @@ class Site:
             return None
         if parts.path == "/words.json":
             return response(HTTPStatus.OK, page_words(tag), TYPES[".json"])
+        if parts.path == "/explorer.json":  # the explorer of play cards (explorer_words)
+            return response(HTTPStatus.OK, explorer_json(tag), TYPES[".json"])
         found = self.files.get(parts.path)
         if found is None:
             return response(HTTPStatus.NOT_FOUND, b"Not found.\n", "text/plain; charset=utf-8")
