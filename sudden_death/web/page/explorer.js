@@ -152,13 +152,23 @@
   opener.addEventListener("click", open);
   back.addEventListener("click", goBack);
   close.addEventListener("click", () => dialog.close());
-  // Escape is the dialog's own cancel; either way the focus goes back where it was. An
-  // element the page redrew meanwhile is found again by its id.
+  // An element the page redrew while the explorer was open, found again: by its id, or a
+  // card's checkbox or an option by its name and value.
+  function again(gone) {
+    if (gone.id) return document.getElementById(gone.id);
+    if (gone.matches("input[name]")) {
+      return [...document.querySelectorAll("input[name]")]
+        .find((input) => input.name === gone.name && input.value === gone.value) || null;
+    }
+    return null;
+  }
+
+  // Escape is the dialog's own cancel; either way the focus goes back where it was.
   dialog.addEventListener("close", () => {
     let target = returnTo;
     returnTo = null;
-    if (target && !target.isConnected && target.id) target = document.getElementById(target.id);
-    if (target && target.isConnected && typeof target.focus === "function") target.focus();
+    if (target instanceof Element && !target.isConnected) target = again(target);
+    if (target instanceof HTMLElement && target.isConnected) target.focus();
   });
 
   window.explorerOpen = () => dialog.open;
