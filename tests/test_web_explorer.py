@@ -201,10 +201,11 @@ def open_dialog_is_sound(page: Page) -> None:
 
 @ON_LINUX
 @pytest.mark.timeout(300)
+@pytest.mark.parametrize("width", [320, 1280])
 def test_the_explorer_opens_from_the_start_page_is_walked_by_keys_and_escape_returns(
-        served: Server) -> None:
+        served: Server, width: int) -> None:
     errors: list[str] = []
-    with browser_page(1280, 900) as page:
+    with browser_page(width, 800) as page:
         page.on("console", lambda message: errors.append(message.text)
                 if message.type == "error" else None)
         page.on("pageerror", lambda error: errors.append(str(error)))
@@ -235,6 +236,8 @@ def test_the_explorer_opens_from_the_start_page_is_walked_by_keys_and_escape_ret
         assert focused(page).states.get("expanded") == "true"  # type: ignore[union-attr]
         assert band_0.more() in heard(page, "#explorer")
         open_dialog_is_sound(page)
+        overflow = page.evaluate("document.getElementById('explorer').scrollWidth")
+        assert overflow <= width, f"the explorer scrolls sideways at {width} pixels: {overflow}"
         # Back: one level up, to the very card it came from.
         tab_to(page, tree["back"])
         page.keyboard.press("Enter")
