@@ -103,6 +103,7 @@
         return;
       }
       const list = document.createElement("ul");
+      list.setAttribute("role", "list"); // Safari drops an unbulleted list's role otherwise
       part.lines.forEach((line, n) => list.append(lineItem(line, `explorer-more-${p}-${n}`)));
       level.append(list);
     });
