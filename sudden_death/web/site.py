@@ -32,6 +32,7 @@ from ..language import _, n_, using
 from ..resources import sounds_dir
 from ..ui.words.picking import full_words, missing_words, picked_words
 from ..ui.words.table import said_words
+from .explorer_words import explorer_json
 from .seat_words import seat_words
 from .view import CALLS_PER_HAND, PLAYERS_PER_HAND, Viewer, language_of
 
@@ -240,6 +241,8 @@ class Site:
             return response(HTTPStatus.OK, page_words(tag), TYPES[".json"])
         if parts.path.startswith(SOUNDS_PATH):
             return self.cues.answer(parts.path)
+        if parts.path == "/explorer.json":  # the explorer of play cards (explorer_words)
+            return response(HTTPStatus.OK, explorer_json(tag), TYPES[".json"])
         found = self.files.get(parts.path)
         if found is None:
             return not_found()

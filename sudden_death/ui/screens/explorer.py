@@ -10,16 +10,16 @@ browsing and closing the explorer can never change the game, its dice or the com
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import partial
 from typing import Protocol
 
 from ...engine.actions import PLAYERS_PER_HAND
-from ...engine.card_model import BANDS, Card, DefCall, OffCall, Player, Role
+from ...engine.card_model import Card, DefCall, OffCall, Player, Role
 from ...engine.cards import DEFENSIVE_CALLS, OFFENSIVE_CALLS, PLAYERS, card_name, players_for
 from ...engine.resolve import compute_band
-from ...engine.stats import band_stats
-from ...language import _, n_, p_
+from ...language import _, n_
 from ..words import cards, numbers
+from ..words import explorer as words
+from ..words.explorer import Part
 from .base import Host, Screen
 from .menu import Group, Item, ItemKind, Menu
 
@@ -45,22 +45,25 @@ def open_explorer(host: ExplorerHost) -> None:
     host.push(ExplorerHome(host, host.stack[-1], host))
 
 
-def _back_label() -> str:
-    # Translators: the button (and its group) that goes back one level of the explorer.
-    return p_("button", "Back")
-
-
 def _back_item(screen: ExplorerScreen) -> Item:
-    return Item(_back_label(), ItemKind.BUTTON, press=screen.close)
+    return Item(words.back_label(), ItemKind.BUTTON, press=screen.close)
 
 
 def _back_group(screen: ExplorerScreen) -> Group:
-    return Group(_back_label(), [_back_item(screen)])
+    return Group(words.back_label(), [_back_item(screen)])
 
 
-def _saying(host: Host, words: Callable[[], str]) -> Callable[[], None]:
+def _saying(host: Host, said: Callable[[], str]) -> Callable[[], None]:
     """What Enter on a line with more to say does: say it."""
-    return lambda: host.say(words())
+    return lambda: host.say(said())
+
+
+def _groups(host: Host, parts: list[Part]) -> list[Group]:
+    """A level's lists as menu groups: Enter on a line with more to say says it."""
+    return [Group(part.title, [Item(line.label, ItemKind.TEXT, note=line.note, card=line.card,
+                                    press=None if line.more is None else _saying(host, line.more))
+                               for line in part.lines], focus=part.focus)
+            for part in parts]
 
 
 class ExplorerScreen(Screen):
@@ -94,13 +97,8 @@ class ExplorerHome(ExplorerScreen):
             return lambda: host.push(CardListScreen(host, title, kind))
 
         entries: list[tuple[str, Callable[[], None]]] = [
-            (_("Offensive calls"), cards_of(_("Offensive calls"), list(OffCall))),
-            (_("Defensive calls"), cards_of(_("Defensive calls"), list(DefCall))),
-            (_("Offensive players"),
-             cards_of(_("Offensive players"), list(players_for(Role.OFFENSE)))),
-            (_("Defensive players"),
-             cards_of(_("Defensive players"), list(players_for(Role.DEFENSE)))),
-            (_("How the band is made"), lambda: host.push(BandRulesScreen(host))),
+            *((title, cards_of(title, kind)) for title, kind in words.card_lists()),
+            (words.rules_title(), lambda: host.push(BandRulesScreen(host))),
             (_("Try a matchup"), lambda: host.push(TryMatchupScreen(host))),
             (_("Close the explorer"), self.close),
         ]
@@ -124,50 +122,15 @@ class ExplorerHome(ExplorerScreen):
 
 
 
-def _card_note(card: OffCall | DefCall | Player) -> str:
-    if isinstance(card, OffCall):
-        return cards.kind_words(OFFENSIVE_CALLS[card].kind)
-    if isinstance(card, DefCall):
-        return _("defensive call")
-    call = _(card_name(PLAYERS[card].call))
-    if PLAYERS[card].role is Role.OFFENSE:
-        # Translators: what an offensive player card does; {call} is an offensive call's name.
-        return _("boosts {call}").format(call=call)
-    # Translators: what a defensive player card does; {call} is an offensive call's name.
-    return _("stops {call}").format(call=call)
-
-
-def _against(card: OffCall | DefCall) -> str:
-    """ "Against Blitz": a matchup's label in a card's list of matchups."""
-    # Translators: a list entry: the matchup of this screen's card against {card}.
-    return _("Against {card}").format(card=_(card_name(card)))
-
-
-def _versus(off: OffCall, defense: DefCall) -> str:
-    """ "Inside Run against Blitz": one offensive call against one defensive call."""
-    # Translators: {offense} is an offensive call's name, {defense} a defensive call's name.
-    return _("{offense} against {defense}").format(offense=_(card_name(off)),
-                                                    defense=_(card_name(defense)))
-
-
-def _matchup_result(off: OffCall, defense: DefCall) -> str:
-    """Enter on a matchup: how its band is made, then the figures at that band."""
-    band = compute_band(off, defense)
-    # Translators: {matchup} is "Inside Run against Blitz"; {reasons} "band minus 1: matchup
-    # minus 2"; {summary} "At band minus 1: average gain ...".
-    return _("{matchup}, {reasons}. {summary}").format(
-        matchup=_versus(off, defense), reasons=cards.band_reason_words(band),
-        summary=cards.band_summary(off, band.value))
-
-
 class CardListScreen(ExplorerScreen):
     """A list of cards of one kind; Enter opens a card, D reads its details."""
 
     help_key = "explorer_list"
 
     def __init__(self, host: Host, title: str, kind: list[Card]) -> None:
-        items = [Item(_(card_name(card)), ItemKind.BUTTON, note=_card_note(card), card=card,
-                      press=self._opening(card)) for card in kind]
+        items = [Item(line.label, ItemKind.BUTTON, note=line.note, card=line.card,
+                      press=self._opening(card))
+                 for line, card in zip(words.list_lines(kind), kind, strict=True)]
         items.append(_back_item(self))
         super().__init__(host, Menu(title, [Group(title, items)]))
 
@@ -197,25 +160,7 @@ class OffCallScreen(ExplorerScreen):
 
     def __init__(self, host: Host, call: OffCall) -> None:
         self.call = call
-        bands = [Item(numbers.band_title(band), ItemKind.TEXT,
-                      note=cards.call_stats_words(call, band),
-                      press=_saying(host, partial(cards.yardage_table_words, call, band)))
-                 for band in BANDS]
-        matchups = [Item(_against(d), ItemKind.TEXT, card=d,
-                         note=f"{cards.matchup_note(m, for_offense=True)}, "
-                              f"{numbers.mean_words(band_stats(call, m).mean_yards)}",
-                         press=_saying(host, partial(_matchup_result, call, d)))
-                    for d, m in cards.offense_matchups(call)]
-        players = [Item(_(card_name(p)), ItemKind.TEXT, card=p,
-                        note=f"{cards.role_player_words(PLAYERS[p].role)}, "
-                             f"{cards.player_effect_words(p)}")
-                   for p in PLAYERS if PLAYERS[p].call is call]
-        groups = [
-            Group(_("Bands"), bands, focus=BANDS.index(cards.DETAILS_BAND)),
-            Group(_("Matchups"), matchups),
-            Group(_("Players"), players),
-            _back_group(self),
-        ]
+        groups = [*_groups(host, words.off_call_parts(call)), _back_group(self)]
         super().__init__(host, Menu(_(card_name(call)), groups))
 
     def intro(self) -> str:
@@ -238,12 +183,7 @@ class DefCallScreen(ExplorerScreen):
 
     def __init__(self, host: Host, call: DefCall) -> None:
         self.call = call
-        items = [Item(_against(off), ItemKind.TEXT, card=off,
-                      note=f"{cards.matchup_note(m, for_offense=False)}, "
-                           f"{numbers.mean_words(band_stats(off, m).mean_yards)}",
-                      press=_saying(host, partial(_matchup_result, off, call)))
-                 for off, m in cards.defense_matchups(call)]
-        groups = [Group(_("Against each offensive call"), items), _back_group(self)]
+        groups = [*_groups(host, words.def_call_parts(call)), _back_group(self)]
         super().__init__(host, Menu(_(card_name(call)), groups))
 
     def intro(self) -> str:
@@ -265,19 +205,7 @@ class PlayerScreen(ExplorerScreen):
 
     def __init__(self, host: Host, player: Player) -> None:
         self.player = player
-        info = PLAYERS[player]
-        offense = info.role is Role.OFFENSE
-        items = []
-        for defense in DefCall:
-            without = compute_band(info.call, defense)
-            with_player = (compute_band(info.call, defense, offense_players=(player,))
-                           if offense else
-                           compute_band(info.call, defense, defense_players=(player,)))
-            items.append(Item(_versus(info.call, defense), ItemKind.TEXT, card=defense,
-                              note=cards.band_change_words(info.call, without, with_player)))
-        # Translators: {player} is a player card's name.
-        title = _("How {player} moves the band").format(player=_(card_name(player)))
-        groups = [Group(title, items), _back_group(self)]
+        groups = [*_groups(host, words.player_parts(player)), _back_group(self)]
         super().__init__(host, Menu(_(card_name(player)), groups))
 
     def intro(self) -> str:
@@ -297,9 +225,8 @@ class BandRulesScreen(ExplorerScreen):
     help_key = "explorer_rules"
 
     def __init__(self, host: Host) -> None:
-        items = [Item(line, ItemKind.TEXT) for line in cards.band_rules_lines()]
-        groups = [Group(_("How the band is made"), items), _back_group(self)]
-        super().__init__(host, Menu(_("How the band is made"), groups))
+        groups = [*_groups(host, words.rules_parts()), _back_group(self)]
+        super().__init__(host, Menu(words.rules_title(), groups))
 
 
 class TryMatchupScreen(ExplorerScreen):
@@ -314,7 +241,7 @@ class TryMatchupScreen(ExplorerScreen):
             return items
 
         def boxes(role: Role) -> list[Item]:
-            return [Item(_(card_name(p)), ItemKind.CHECKBOX, note=_card_note(p), card=p)
+            return [Item(_(card_name(p)), ItemKind.CHECKBOX, note=words.card_note(p), card=p)
                     for p in players_for(role)]
 
         groups = [
@@ -361,7 +288,7 @@ class TryMatchupScreen(ExplorerScreen):
         off, defense, off_players, def_players = self.picked()
         band = compute_band(off, defense, off_players, def_players)
         # Translators: {matchup} is "Inside Run against Blitz"; {band} is "band plus 1".
-        return _("{matchup}: {band}").format(matchup=_versus(off, defense),
+        return _("{matchup}: {band}").format(matchup=words.versus(off, defense),
                                              band=numbers.band_name(band.value))
 
     def result(self) -> str:
@@ -371,7 +298,7 @@ class TryMatchupScreen(ExplorerScreen):
         # Translators: {matchup} is "Inside Run against Blitz"; {reasons} "band minus 1: matchup
         # minus 2, Deep Threat adds 1"; {summary} "At band minus 1: average gain ...".
         return _("{matchup}: {reasons}. {summary}").format(
-            matchup=_versus(off, defense), reasons=cards.band_reason_words(band),
+            matchup=words.versus(off, defense), reasons=cards.band_reason_words(band),
             summary=cards.band_summary(off, band.value))
 
     def confirm(self) -> None:
