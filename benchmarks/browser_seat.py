@@ -131,7 +131,8 @@ def browser_round_trips(games: int) -> dict[str, object]:
             page.goto(served.page)
             page.evaluate(MEASURE)
             listen(page)
-            for _ in range(3):  # the help, the team's name, Play the computer
+            # The help, the explorer, both teams' names, the opponent, Play the computer.
+            for _ in range(6):
                 page.keyboard.press("Tab")
             page.keyboard.press("Enter")
             player = KeyPlayer(page, random.Random(seed))

@@ -92,16 +92,19 @@ def test_a_whole_game_against_the_computer_by_keyboard_alone(served: Server) -> 
         page.goto(served.page)
         headings = [(n.role, n.name) for n in walk(accessible_tree(page)) if n.role == "heading"]
         assert ("heading", "Play") in headings and ("heading", "Play a friend") in headings
-        page.keyboard.press("Tab")
-        first = focused(page)  # the help comes first, folded
-        assert first is not None and first.name == "How to play here", first
-        page.keyboard.press("Tab")
-        field = focused(page)
-        assert field is not None and (field.role, field.name) == ("textbox", "Your team's name")
-        page.keyboard.press("Tab")
-        button = focused(page)
-        assert button is not None and (button.role, button.name) == ("button",
-                                                                      "Play the computer")
+        met = []  # the help first, folded; the explorer; then the start form, in order
+        for _ in range(8):
+            page.keyboard.press("Tab")
+            node = focused(page)
+            assert node is not None
+            met.append((node.role, node.name))
+            if met[-1] == ("button", "Play the computer"):
+                break
+        assert met == [("button", "How to play here"),
+                       ("button", "Explore play cards and bands"),
+                       ("textbox", "Your team's name"), ("textbox", "The computer's team"),
+                       ("radio", "the rules' computer, picking at random"),
+                       ("button", "Play the computer")], met
         page.keyboard.press("Enter")
         over, decisions = play_out(page, random.Random(7), drop_at=6)
         assert "Final score" in over, over

@@ -61,6 +61,8 @@ def test_a_whole_game_by_keys_is_heard_whole_in_a_few_keys_a_down(
         page.goto(served.page)
         listen(page)
         page.get_by_role("button", name="Play the computer").click()
+        first = decision_focus(page)  # the player calls the toss, as in the desktop game
+        assert (first.role, first.name) == ("radio", "Heads"), first
         player = KeyPlayer(page, random.Random(seed))
         over = player.play_out()
         assert "Final score" in over
@@ -70,6 +72,10 @@ def test_a_whole_game_by_keys_is_heard_whole_in_a_few_keys_a_down(
     said = [entry for entry in record["news"] if entry["region"] == "news"]
     texts = [entry["text"] for entry in said]
     assert len(logged) > 20
+    # The rules' computer picks at random: its cards differ from down to down (the coach's
+    # opening cards were the same on every down).
+    shown = [line for line in logged if line.startswith("The Bears show ")]
+    assert len(shown) >= 4 and len(set(shown)) > 1, shown
     assert [line for line in logged if line not in texts] == []
     short = [(entry["text"], round(entry["stood"])) for entry in said
              if entry["stood"] < READABLE_MS]
@@ -114,6 +120,23 @@ def test_a_team_name_refused_is_said_as_a_team_name(served: Server) -> None:
         page.get_by_role("button", name="Host a table").click()
         said = wait_for_news(page, "team name")
         time.sleep(0.5)
+        assert "dropped" not in news(page), said
+
+
+def test_a_player_name_refused_is_said_as_a_player_name_with_why(served: Server) -> None:
+    """A name of 300 characters for a new account: said as a player's name, with the
+    reason, in the urgent log; never as a team name or a dropped line."""
+    with browser_page(1280, 900) as page:
+        page.goto(served.page)
+        listen(page)
+        page.evaluate("document.getElementById('player').value = 'A'.repeat(300)")
+        page.get_by_label("Password").fill("a good secret")
+        page.get_by_role("button", name="A new name").click()
+        said = wait_for_news(page, "name")
+        time.sleep(0.5)
+        urgent = " ".join(entry["text"] for entry in heard(page)["news"]
+                          if entry["region"] == "urgent")
+        assert "player name" in urgent and "team name" not in urgent and "24" in urgent, urgent
         assert "dropped" not in news(page), said
 
 
@@ -207,7 +230,7 @@ def test_the_focus_says_what_happens_now_while_the_friend_decides(served: Server
             time.sleep(1.0)  # the friend has not chosen: the page still waits
             waiting = focused(page)
             assert waiting is not None and waiting.role == "paragraph", waiting
-            assert "Bears" in waiting.text or "other team" in waiting.text, waiting
+            assert waiting.text == "Waiting for the Bears.", waiting
             assert heard(page)["lost"] == 0
         finally:
             stop.set()

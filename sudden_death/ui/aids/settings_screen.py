@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Protocol, TypeVar
 
-from ...language import N_, _, active, available, n_, p_
+from ...language import _, active, available, n_, p_
 from ...storage.settings import (
     COMPUTERS,
     KEY_REPEATS,
@@ -27,6 +27,7 @@ from ..keymap import Command, Context
 from ..screens.base import Extra, Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
 from ..words.held_keys import key_repeat_label
+from ..words.opponents import COMPUTER_WORDS
 from ..words.report import report_item
 from ..words.verbosity import VERBOSITY_WORDS, Verbosity
 from .audio_controls import AudioControls
@@ -59,11 +60,6 @@ TYPED = ("table_server", "table_password")
 # On / off settings: either arrow flips them.
 FLAGS = ("menu_wrap", "play_sweep", "mono", "rumble", "waiting_sound", "lobby_news", "overtime",
          *SWITCHES)
-# The choices as spoken after "Opponent: " and "Speech output: " (N_: translated where spoken).
-COMPUTER_WORDS = {
-    "random": N_("the rules' computer, picking at random"),
-    "coach": N_("the coach, who knows the tables"),
-}
 
 
 def _words(table: dict[str, str], value: str) -> str:

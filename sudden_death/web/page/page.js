@@ -170,6 +170,7 @@ function heardFromServer(message) {
     // A table's code is for a friend: with the computer at the table, the game begins now.
     if (!(message.code && greeting && greeting.computer)) tell(message.lines);
   }
+  if (message.type === "told" && message.cues && window.cues) window.cues.play(message.cues);
   else if (message.type === "lobby_view") showLobby(message);
   else if (message.type === "signed_in") {
     // The server's key for next time, kept by this browser (never the password).
@@ -206,6 +207,7 @@ function leaveTable() {
   sentThrough = -1;
   lastStep = 0;
   byId("log").replaceChildren();
+  byId("told").textContent = ""; // the last game's news: the start is a fresh page
   byId("game").hidden = true;
   if (fromLobby && signedIn) {
     connect({type: "sign_in", version: PROTOCOL_VERSION, name: signedIn.name,
@@ -396,7 +398,7 @@ function pickedWords(noun, have, limit) {
 
 function notYetWords(form, limits) {
   const have = [checkedIn(form, "player").length, checkedIn(form, "call").length];
-  const missing = words.not_yet && words.not_yet[`${limits[0] - have[0]},${limits[1] - have[1]}`];
+  const missing = words.not_yet && words.not_yet[`${have[0]},${have[1]}`];
   if (missing) return missing;
   return [pickedWords("players", have[0], limits[0]), pickedWords("calls", have[1], limits[1])]
     .join(", ");
@@ -669,8 +671,13 @@ window.addEventListener("DOMContentLoaded", () => {
   wordsReady = loadWords();
   byId("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
+    // The rules' computer by default (the coach a choice), in the home seat's other: the
+    // player calls the toss, as in the desktop game; both teams named by the player.
     const team = teamName();
-    sit({type: "host", version: PROTOCOL_VERSION, name: team, computer: otherTeam(team)});
+    const theirs = byId("their-team").value.trim() || otherTeam(team);
+    const opponent = byId("start-form").querySelector("input[name=opponent]:checked");
+    sit({type: "host", version: PROTOCOL_VERSION, name: team, computer: theirs,
+         opponent: opponent ? opponent.value : "random", home: true});
   });
   byId("host").addEventListener("click", () => {
     sit({type: "host", version: PROTOCOL_VERSION, name: teamName()});
