@@ -166,6 +166,13 @@ def test_cues_play_one_after_another_after_a_key_under_the_page_s_policy(
             status=200, content_type="audio/wav", body=b"RIFF, but not a sound"))
         page.evaluate("cues.play(['whistle', '../pyproject', 'touchdown', 42])")
         assert played_after(page, 3) == ["reveal", "dice", "touchdown"]
+        # A view's roll, as the desktop plays it: a click a die, pitched by its pips (a 1
+        # slower than a 6), and then the result's cue.
+        page.evaluate("cues.play(['dice', 'field_goal_good'], [[1, 6, 3]])")
+        assert played_after(page, 5) == ["reveal", "dice", "touchdown", "dice",
+                                         "field_goal_good"]
+        rates = page.evaluate("cues.rolled.slice()")
+        assert [[round(rate, 2) for rate in roll] for roll in rates] == [[0.9, 1.4, 1.1]]
         assert page.evaluate("window.refused") == []
     assert errors == []  # the policy refused nothing and no script failed
 

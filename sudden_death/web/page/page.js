@@ -334,7 +334,7 @@ function show(next) {
     log.append(item);
     say(text, urgent);
   }
-  if (next.cues && next.cues.length && window.cues) window.cues.play(next.cues);
+  if (next.cues && next.cues.length && window.cues) window.cues.play(next.cues, next.rolls);
   byId("theirs").textContent = next.cards.theirs
     ? `${word("their_cards")}: ${next.cards.theirs}` : word("none_yet");
   byId("mine").textContent = next.cards.mine

@@ -15,6 +15,10 @@ window.cues = (() => {
   const MAX_PENDING = 8; // cues waiting their turn; past it the oldest go (old news)
   const MAX_PLAYED = 50; // the log the tests read
   const SAMPLE = "menu_move"; // heard when the volume changes, at the new volume
+  // A roll as the desktop game plays it (audio/cues.py, dice_samples): one click a die,
+  // DIE_GAP_S apart, each pitched by its pips (0.8 + 0.1 a pip times the click's speed).
+  const DIE_CLICK = "die_click";
+  const DIE_GAP_S = 0.11;
 
   let setting = {on: true, volume: 50};
   try {
@@ -34,6 +38,7 @@ window.cues = (() => {
   let playing = false;
   let current = null; // the source playing now, stopped when sound is switched off
   const played = [];
+  const rolled = []; // each roll's click speeds, for the tests (as bounded as `played`)
 
   function keep() {
     try {
@@ -86,7 +91,16 @@ window.cues = (() => {
     if (playing) return;
     playing = true;
     while (pending.length > 0) {
-      const name = pending.shift();
+      const {name, dice} = pending.shift();
+      if (dice && setting.on && context !== null) {
+        const click = await load(DIE_CLICK);
+        if (click !== null && setting.on) {
+          await roll(click, dice);
+          played.push(name);
+          if (played.length > MAX_PLAYED) played.shift();
+          continue;
+        }
+      }
       const buffer = setting.on && context !== null ? await load(name) : null;
       if (buffer === null || !setting.on) continue;
       await new Promise((done) => {
@@ -112,12 +126,38 @@ window.cues = (() => {
     playing = false;
   }
 
+  // The clicks of one roll, scheduled on the context's clock; done once the last has ended.
+  function roll(click, dice) {
+    return new Promise((done) => {
+      const start = context.currentTime;
+      let last = 0;
+      rolled.push(dice.map((pips) => 0.8 + 0.1 * Math.max(1, Math.min(6, pips))));
+      if (rolled.length > MAX_PLAYED) rolled.shift();
+      dice.forEach((pips, index) => {
+        const source = context.createBufferSource();
+        source.buffer = click;
+        source.playbackRate.value = 0.8 + 0.1 * Math.max(1, Math.min(6, pips));
+        source.connect(gain);
+        const at = index * DIE_GAP_S;
+        source.start(start + at);
+        last = Math.max(last, at + click.duration / source.playbackRate.value);
+      });
+      window.setTimeout(done, (last + GAP_S) * 1000);
+    });
+  }
+
   // Play `names` in order, after any still playing; nothing when sound is off or before the
-  // first gesture (a cue heard late would belong to news already read).
-  function play(names) {
+  // first gesture (a cue heard late would belong to news already read). `rolls`: the pips of
+  // each "dice" among them, in order (a view's), played as the desktop plays a roll.
+  function play(names, rolls = []) {
     if (!setting.on || context === null || !Array.isArray(names)) return;
+    let rolled = 0;
     for (const name of names) {
-      if (typeof name === "string" && /^[a-z0-9_]+$/.test(name)) pending.push(name);
+      if (typeof name !== "string" || !/^[a-z0-9_]+$/.test(name)) continue;
+      const dice = name === "dice" && Array.isArray(rolls) ? rolls[rolled++] : undefined;
+      const pips = Array.isArray(dice) && dice.length <= 12 &&
+        dice.every((pip) => Number.isInteger(pip)) ? dice : null;
+      pending.push({name, dice: pips});
     }
     while (pending.length > MAX_PENDING) pending.shift();
     next();
@@ -160,7 +200,7 @@ window.cues = (() => {
     });
     // The new level heard at once; a sample still waiting is enough for a key held down.
     slider.addEventListener("change", () => {
-      if (!pending.includes(SAMPLE)) play([SAMPLE]);
+      if (!pending.some((cue) => cue.name === SAMPLE)) play([SAMPLE]);
     });
     if (template) new MutationObserver(say).observe(template, {childList: true, subtree: true,
                                                                characterData: true});
@@ -177,6 +217,7 @@ window.cues = (() => {
     play,
     unlock,
     played,
+    rolled,
     setOn,
     setVolume,
     get on() { return setting.on; },
