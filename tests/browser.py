@@ -288,3 +288,13 @@ def focused(page: Page) -> AriaNode | None:
         return None
     nodes = parse_aria_snapshot(element.aria_snapshot())
     return nodes[0] if nodes else None
+
+
+def complaints(page: Page) -> list[str]:
+    """The console's errors and the page's uncaught ones, from now on: a page test ends
+    with this empty (the policy refused nothing the page needs, and no script failed)."""
+    found: list[str] = []
+    page.on("console", lambda message: found.append(message.text)
+            if message.type == "error" else None)
+    page.on("pageerror", lambda error: found.append(str(error)))
+    return found

@@ -111,17 +111,44 @@ def decision_focus(page: Page, timeout_s: float = 20) -> AriaNode:
 
 
 @dataclass
-class KeyPlayer:
+class Player:
+    """Answers every decision that takes the focus until the game is over: `choice` for a
+    radio group, `hand` for a down's cards (each player's own way)."""
+
+    page: Page
+    rng: random.Random
+    downs: int = 0  # the hands played: each down has one (a kick's down too)
+    decisions: int = 0
+
+    def choice(self) -> None:
+        raise NotImplementedError
+
+    def hand(self) -> None:
+        raise NotImplementedError
+
+    def play_out(self) -> str:
+        """Every decision until the game is over; the final words."""
+        while True:
+            node = decision_focus(self.page)
+            if node.role == "button":
+                return " ".join(self.page.locator("#decision").all_inner_texts())
+            self.decisions += 1
+            assert self.decisions < 400
+            if node.role == "radio":
+                self.choice()
+            else:
+                self.downs += 1
+                self.hand()
+
+
+@dataclass
+class KeyPlayer(Player):
     """Plays decisions by the keys a careful keyboard player would press, and counts them:
     for a hand, a digit for each card it wants (a full list moves the focus on by itself) or,
     with last down's cards checked again, often just Enter; for a choice, a digit or an
     arrow now and then, and Enter."""
 
-    page: Page
-    rng: random.Random
     keys: int = 0
-    downs: int = 0  # the hands played: each down has one (a kick's down too)
-    decisions: int = 0
     focus_after_enter: list[str] = field(default_factory=list)
 
     def press(self, key: str) -> None:
@@ -130,10 +157,9 @@ class KeyPlayer:
 
     def hand(self) -> None:
         """Choose the cards for a down by digits: 2 players, then 3 calls."""
-        page = self.page
-        self.downs += 1
-        groups = page.evaluate("""() => [...document.querySelectorAll('#decision fieldset.cards')]
-            .map((set) => [...set.querySelectorAll('input')].map((input) => input.checked))""")
+        groups = self.page.evaluate("""() => [
+            ...document.querySelectorAll('#decision fieldset.cards')].map(
+                (set) => [...set.querySelectorAll('input')].map((input) => input.checked))""")
         players, calls = groups
         if sum(players) == 2 and sum(calls) == 3 and self.rng.random() < 0.6:
             self.enter()  # last down's cards again
@@ -173,59 +199,34 @@ class KeyPlayer:
         node = focused(self.page)
         self.focus_after_enter.append("" if node is None else f"{node.role}: {node.name}")
 
-    def play_out(self) -> str:
-        """Every decision until the game is over; the final words."""
-        while True:
-            node = decision_focus(self.page)
-            if node.role == "button":
-                return " ".join(self.page.locator("#decision").all_inner_texts())
-            self.decisions += 1
-            if node.role == "radio":
-                self.choice()
-            else:
-                self.hand()
-            assert self.decisions < 400
-
 
 @dataclass
-class TapPlayer:
+class TapPlayer(Player):
     """Plays decisions as a phone's player does, one tap (a click: the same events) a control:
     the cards wanted and Confirm (Confirm alone when last down's cards will do), an option
     if not the first and Choose; counts the taps."""
 
-    page: Page
-    rng: random.Random
     taps: int = 0
-    downs: int = 0
-    decisions: int = 0
 
     def tap(self, selector: str, index: int = 0) -> None:
         self.page.locator(selector).nth(index).click()
         self.taps += 1
 
-    def play_out(self) -> str:
-        while True:
-            node = decision_focus(self.page)
-            if node.role == "button":
-                return " ".join(self.page.locator("#decision").all_inner_texts())
-            self.decisions += 1
-            assert self.decisions < 400
-            if node.role == "radio":
-                options = self.page.locator("#decision input[type=radio]").count()
-                pick = self.rng.randrange(options) if self.rng.random() < 0.3 else 0
-                if pick:
-                    self.tap("#decision input[type=radio]", pick)
-                self.tap("#decision button[type=submit]")
-                continue
-            self.downs += 1
-            checked = self.page.locator("#decision fieldset.cards input:checked").count()
-            if checked == 0 or self.rng.random() >= 0.6:
-                for name, wanted in (("player", 2), ("call", 3)):
-                    boxes = f"#decision input[name={name}]"
-                    for index in range(self.page.locator(boxes).count()):
-                        if self.page.locator(boxes).nth(index).is_checked():
-                            self.tap(boxes, index)  # a fresh pick
-                    for index in self.rng.sample(range(self.page.locator(boxes).count()),
-                                                 wanted):
-                        self.tap(boxes, index)
-            self.tap("#decision button[type=submit]")
+    def choice(self) -> None:
+        options = self.page.locator("#decision input[type=radio]").count()
+        pick = self.rng.randrange(options) if self.rng.random() < 0.3 else 0
+        if pick:
+            self.tap("#decision input[type=radio]", pick)
+        self.tap("#decision button[type=submit]")
+
+    def hand(self) -> None:
+        checked = self.page.locator("#decision fieldset.cards input:checked").count()
+        if checked == 0 or self.rng.random() >= 0.6:
+            for name, wanted in (("player", 2), ("call", 3)):
+                boxes = f"#decision input[name={name}]"
+                for index in range(self.page.locator(boxes).count()):
+                    if self.page.locator(boxes).nth(index).is_checked():
+                        self.tap(boxes, index)  # a fresh pick
+                for index in self.rng.sample(range(self.page.locator(boxes).count()), wanted):
+                    self.tap(boxes, index)
+        self.tap("#decision button[type=submit]")

@@ -20,7 +20,15 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import AriaNode, accessible_tree, aria_snapshot, browser_page, focused, walk
+from browser import (
+    AriaNode,
+    accessible_tree,
+    aria_snapshot,
+    browser_page,
+    complaints,
+    focused,
+    walk,
+)
 from page_ear import KeyPlayer, decision_focus
 from playwright.sync_api import Page, Route
 from table_driver import FINAL_SCORE, HOST_KEYS, Seat, Server, final_score, start_playing
@@ -279,11 +287,8 @@ def until_focused_role(page: Page, role: str) -> AriaNode:
 @pytest.mark.parametrize("width", [320, 1280])
 def test_the_page_reads_well_fits_a_phone_and_breaks_no_rule_of_axe(
         served: Server, width: int, tmp_path: Path) -> None:
-    errors: list[str] = []
     with browser_page(width, 800) as page:
-        page.on("console", lambda message: errors.append(message.text)
-                if message.type == "error" else None)
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        errors = complaints(page)
         page.goto(served.page)
         help_text = page.get_by_text("Heading navigation reaches the current decision")
         assert not help_text.is_visible()  # the help is folded until asked for

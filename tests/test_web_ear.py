@@ -19,7 +19,7 @@ from collections.abc import Iterator
 import pytest
 from browser import browser_page, focused
 from page_ear import KeyPlayer, decision_focus, heard, listen, news, wait_for_news
-from table_driver import Server
+from table_driver import Server, free_port
 from websockets.sync.client import ClientConnection
 from websockets.sync.client import connect as sync_connect
 
@@ -235,3 +235,31 @@ def test_the_focus_says_what_happens_now_while_the_friend_decides(served: Server
         finally:
             stop.set()
             other.join(10)
+
+
+def test_a_seat_the_restarted_server_does_not_know_is_said_so_and_back_to_the_start(
+        ) -> None:
+    """The server stops and another starts on its address with no data: the page goes back
+    to its seat by itself, is refused (the table is gone), says the refusal in the urgent
+    log, never that the line dropped, and puts the player back at the start, its heading
+    focused."""
+    port = free_port()
+    with browser_page(1280, 900) as page:
+        with Server("--port", str(port)) as first:
+            page.goto(first.page)
+            listen(page)
+            page.get_by_role("button", name="Play the computer").click()
+            decision_focus(page)
+        with Server("--port", str(port)):
+            wait_for_news(page, "No open table has that code.", timeout_s=30)
+            deadline = time.monotonic() + 10
+            while True:
+                node = focused(page)
+                if node is not None and (node.role, node.name) == ("heading", "Play"):
+                    break
+                assert time.monotonic() < deadline, node
+                time.sleep(0.05)
+            said = news(page)
+            assert "Connection lost; trying again." in said
+            assert "dropped" not in said, said
+            assert not page.locator("#game").is_visible()

@@ -15,7 +15,15 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browser import AriaNode, accessible_tree, aria_snapshot, browser_page, focused, walk
+from browser import (
+    AriaNode,
+    accessible_tree,
+    aria_snapshot,
+    browser_page,
+    complaints,
+    focused,
+    walk,
+)
 from playwright.sync_api import Page
 from table_driver import Server
 from test_ui_explorer import FakeHost
@@ -203,11 +211,8 @@ def open_dialog_is_sound(page: Page) -> None:
 @pytest.mark.parametrize("width", [320, 1280])
 def test_the_explorer_opens_from_the_start_page_is_walked_by_keys_and_escape_returns(
         served: Server, width: int) -> None:
-    errors: list[str] = []
     with browser_page(width, 800) as page:
-        page.on("console", lambda message: errors.append(message.text)
-                if message.type == "error" else None)
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        errors = complaints(page)
         page.goto(served.page)
         tree = json.loads(explorer_json("en-US"))
         opener = page.get_by_role("button", name=tree["open"])
@@ -260,11 +265,8 @@ def test_the_explorer_opens_from_the_start_page_is_walked_by_keys_and_escape_ret
 @pytest.mark.timeout(300)
 def test_e_during_a_game_opens_it_and_escape_returns_to_the_same_checkbox_untouched(
         served: Server) -> None:
-    errors: list[str] = []
     with browser_page(1280, 900) as page:
-        page.on("console", lambda message: errors.append(message.text)
-                if message.type == "error" else None)
-        page.on("pageerror", lambda error: errors.append(str(error)))
+        errors = complaints(page)
         page.goto(served.page)
         tree = json.loads(explorer_json("en-US"))
         page.get_by_role("button", name="Play the computer").click()

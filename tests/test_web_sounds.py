@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from browser import browser_page
+from browser import browser_page, complaints
 from playwright.sync_api import Page
 from server_lab import run, server
 from table_driver import Server
@@ -108,15 +108,6 @@ document.addEventListener("securitypolicyviolation",
 def served() -> Iterator[Server]:
     with Server("--seed", "3") as running:
         yield running
-
-
-def complaints(page: Page) -> list[str]:
-    """The console's errors and the page's uncaught ones, from now on."""
-    found: list[str] = []
-    page.on("console", lambda message: found.append(message.text)
-            if message.type == "error" else None)
-    page.on("pageerror", lambda error: found.append(str(error)))
-    return found
 
 
 def duration(name: str) -> float:

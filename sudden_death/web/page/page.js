@@ -657,12 +657,17 @@ function decisionKeys(event) {
   }
 }
 
+// A seat the server no longer knows (its refusal said already): back to the start, its
+// heading focused, rather than a game that can never go on.
 function returnToStart() {
   seat = null;
   view = null;
   shownDecision = "";
+  sentThrough = -1;
+  lastStep = 0;
   byId("game").hidden = true;
   byId("start").hidden = false;
+  byId("start-heading").focus();
 }
 
 // Every control answers from the start: a player quick to press Enter before the words have
