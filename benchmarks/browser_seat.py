@@ -101,7 +101,8 @@ MEASURE = """() => {
         if (e.key === "Enter") sent = performance.now();
     }, true);
     document.addEventListener("focusin", (e) => {
-        if (sent && e.target.closest("#decision")) {
+        // The next decision's control, not the note that holds the focus while it comes.
+        if (sent && e.target.closest("#decision") && e.target.matches("input, button")) {
             window.benchTimes.push(performance.now() - sent);
             sent = 0;
         }
