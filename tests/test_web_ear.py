@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 import sys
 import threading
 import time
@@ -263,3 +264,69 @@ def test_a_seat_the_restarted_server_does_not_know_is_said_so_and_back_to_the_st
             assert "Connection lost; trying again." in said
             assert "dropped" not in said, said
             assert not page.locator("#game").is_visible()
+
+
+def public_game(url: str, seed: int, ready: threading.Event, stop: threading.Event) -> None:
+    """A game for all to watch, by the protocol: hosts a public table with the computer and
+    plays it with random choices, a step every 0.15 s once `ready` (a spectator is there)."""
+    rng = random.Random(seed)
+    with sync_connect(url) as line:
+        line.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks", public=True, computer="Bears")))
+        seat: Team | None = None
+        acted = -1
+        state = None
+        step = 0
+        while not stop.is_set():
+            try:
+                message = p.decode_server(str(line.recv(timeout=0.15)))
+            except TimeoutError:
+                message = None
+            if isinstance(message, p.Seated):
+                seat = Team(message.seat)
+            if isinstance(message, (p.Start, p.Update)):
+                state, step = state_from_wire(message.state), message.step
+            if state is None or seat is None or not ready.is_set() or step == acted or \
+                    state.outcome is not None or seat not in actors(state):
+                continue
+            legal = [action for action in legal_actions(state, seat)
+                     if type(action).__name__ != "Concede"]
+            act(line, step, rng.choice(legal))
+            acted = step
+
+
+def test_a_spectator_s_focus_rests_on_what_it_watches_and_then_on_the_result(
+        served: Server) -> None:
+    """Watch from the lobby: the focus goes to the words that say what is watched (never the
+    page's body) and stays there, not taken at every step; after the final they give the
+    result, not "Watching" still."""
+    stop, ready = threading.Event(), threading.Event()
+    game = threading.Thread(target=public_game, args=(served.url, 5, ready, stop), daemon=True)
+    game.start()
+    try:
+        with browser_page(1280, 900) as page:
+            page.goto(served.page)
+            listen(page)
+            page.get_by_role("button", name="Play without a name").click()
+            watch = page.get_by_role("button", name=re.compile(r"^Watch: "))
+            watch.first.wait_for(timeout=15_000)
+            watch.first.click()
+            deadline = time.monotonic() + 15
+            while (node := focused(page)) is None or node.role != "paragraph":
+                assert time.monotonic() < deadline, node
+                time.sleep(0.05)
+            assert node.text == "Watching the Bears and the Hawks.", node
+            ready.set()
+            deadline = time.monotonic() + 120
+            while "Final score" not in page.locator("#decision .note").inner_text():
+                assert time.monotonic() < deadline, "the game never ended"
+                time.sleep(0.2)
+            node = focused(page)
+            assert node is not None and node.role == "paragraph" and \
+                node.text.startswith("Final score"), node
+            record = heard(page)
+            watching = [entry for entry in record["focus"] if entry["tag"] == "P"]
+            assert len(watching) == 1, watching  # the focus was given once, not at every step
+            assert record["lost"] == 0
+    finally:
+        stop.set()
+        game.join(10)

@@ -323,9 +323,10 @@ class Viewer:
     def decision(self, state: GameState, names: Names) -> dict[str, Any]:
         """The decision this seat owes now, as the page's form; `wait` when it owes none."""
         team = names.you
-        if names.watching:
-            return {"kind": "watch", "question": watching_screen_words(names),
-                    "over": state.outcome is not None}
+        if names.watching:  # after the final, its result: no longer "Watching..."
+            return {"kind": "watch", "over": state.outcome is not None,
+                    "question": watching_screen_words(names) if state.outcome is None
+                    else outcome_words(state.outcome, names)}
         if state.outcome is not None:
             return {"kind": "over", "question": outcome_words(state.outcome, names)}
         if team not in actors(state) or not legal_actions(state, team) or \

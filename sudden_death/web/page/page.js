@@ -524,12 +524,11 @@ function drawDecision(decision) {
   const form = byId("decision");
   form.onsubmit = (event) => event.preventDefault();
   if (decision.kind === "watch") { // a spectator: nothing to decide, ever
-    const text = decision.over && view.situation ? view.situation : decision.question;
     if (form.querySelector(".note[data-kind=watch]")) {
-      form.querySelector(".note").textContent = text;
+      form.querySelector(".note").textContent = decision.question;
       return;
     }
-    drawNote(text, "watch");
+    drawNote(decision.question, "watch");
     form.append(leaveButton(word("stop_watching")));
     return;
   }
