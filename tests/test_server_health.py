@@ -141,6 +141,21 @@ def test_metrics_are_off_by_default_and_the_probes_need_no_page() -> None:
         server.stopped()
 
 
+def test_a_metrics_port_shows_one_process_alone_and_the_players_port_no_metrics() -> None:
+    """--metrics-port: with --reuse-port the players' port reaches any process of the host,
+    so each process's metrics (and probes) are also on a port of its own."""
+    with Running("--metrics-from", "127.0.0.1", "--metrics-port", "0") as server:
+        own = server.said["metrics"].removesuffix("/metrics").replace("http", "ws", 1)
+        assert get(server.url, "/metrics")[0] == 404
+        assert get(server.url, "/healthz") == (200, "ok\n")
+        status, page = get(own, "/metrics")
+        assert status == 200 and "sudden_death_steps_total 0.0" in page
+        assert get(own, "/metrics", source="127.0.0.2")[0] == 403
+        assert get(own, "/readyz") == (200, "ready\n")
+        assert get(own, "/")[0] == 404  # nothing else: no page, no table
+        server.stopped()
+
+
 def test_probes_never_spend_the_new_lines_a_players_address_is_allowed() -> None:
     """Past its burst (20 new lines) an address is answered 429; sixty probes from the
     player's own address leave its burst whole, where page loads spend it (not blind)."""

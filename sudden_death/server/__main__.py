@@ -34,7 +34,7 @@ from websockets.http11 import Request, Response
 
 from . import collector
 from .accounts import Accounts
-from .health import CHECK_TIMEOUT_S, Check, Readiness, networks
+from .health import CHECK_TIMEOUT_S, Check, Readiness, listen, networks
 from .limits import Limits
 from .service import TableService, address, start, start_relay, stop
 from .store import TableStore
@@ -109,7 +109,13 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                              "NETWORK (127.0.0.1, 10.0.0.0/8, ::1; again for more); others "
                              "get 403. Off by default (404). Needs pip install "
                              "'sudden-death[server]'")
+    parser.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
+                        help="with --metrics-from: serve /metrics on this port (on --host; 0 "
+                             "picks a free one) and not on --port, with /healthz and /readyz "
+                             "of this process alone (--reuse-port's port reaches any)")
     options = parser.parse_args(argv)
+    if options.metrics_port is not None and not options.metrics_from:
+        parser.error("--metrics-port needs --metrics-from: who may read the metrics")
     try:
         options.metrics_networks = networks(options.metrics_from)
     except ValueError as error:
@@ -150,7 +156,7 @@ async def serve(options: argparse.Namespace) -> None:
     if store is not None:
         readiness.checks.append(store_check(store))
     shared: list[Closing] = []
-    relaying = None
+    relaying = operating = None
     try:
         if options.valkey is not None:
             shared.append(await valkey_check(options.valkey, readiness.checks))
@@ -173,6 +179,8 @@ async def serve(options: argparse.Namespace) -> None:
                                                                 options.metrics_networks)
             readiness.checked = metrics.checked
             metrics.start(readiness)
+        if options.metrics_port is not None:
+            operating = await listen(service.probes, options.host, options.metrics_port)
         done = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
@@ -181,11 +189,15 @@ async def serve(options: argparse.Namespace) -> None:
         # hears.
         url = address(server, tls is not None)
         page = {} if site is None else {"page": "http" + url.removeprefix("ws") + "/"}
+        if operating is not None:
+            page["metrics"] = "http" + address(operating, False).removeprefix("ws") + "/metrics"
         print(json.dumps({"listening": url, **page}), flush=True)
         await done.wait()
         await stop(server)
         settled.undo()
     finally:
+        if operating is not None:
+            await stop(operating)
         if metrics is not None:
             await metrics.close()
         await readiness.close()

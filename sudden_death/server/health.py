@@ -34,12 +34,14 @@ from dataclasses import dataclass, field
 from http import HTTPStatus
 from urllib.parse import urlsplit
 
-from websockets.asyncio.server import ServerConnection
+from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
+from .lines import Line
+
 __all__ = ["HEALTH_PATH", "METRICS_PATH", "READY_PATH", "Check", "Probes", "Readiness",
-           "networks"]
+           "listen", "networks"]
 
 LOG = logging.getLogger("sudden_death.server")
 HEALTH_PATH, READY_PATH, METRICS_PATH = "/healthz", "/readyz", "/metrics"
@@ -192,9 +194,12 @@ class Probes:
     readiness: Readiness
     page: Callable[[], tuple[bytes, str]] | None = None
     metrics_from: tuple[Network, ...] = ()
+    elsewhere: bool = False  # /metrics is served on the operator's own port only (`listen`)
 
-    async def answer(self, line: ServerConnection, request: Request) -> Response | None:
-        """The answer to one of the operator's paths; None for any other request."""
+    async def answer(self, line: ServerConnection, request: Request,
+                     own_port: bool = False) -> Response | None:
+        """The answer to one of the operator's paths; None for any other request.
+        `own_port`: asked on the operator's own port (`listen`)."""
         path = urlsplit(request.path).path
         if path == HEALTH_PATH:
             return text(HTTPStatus.OK, "ok\n")
@@ -204,6 +209,8 @@ class Probes:
                 return text(HTTPStatus.OK, "ready\n")
             return text(HTTPStatus.SERVICE_UNAVAILABLE, f"not ready: {reason}\n")
         if path == METRICS_PATH:
+            if self.elsewhere and not own_port:
+                return text(HTTPStatus.NOT_FOUND, "Not found.\n")
             return self._metrics(line)
         return None
 
@@ -216,3 +223,22 @@ class Probes:
         return Response(HTTPStatus.OK.value, HTTPStatus.OK.phrase, Headers([
             ("Content-Type", kind), ("Content-Length", str(len(body))),
             ("Cache-Control", "no-store"), ("Connection", "close")]), body)
+
+
+async def listen(probes: Probes, host: str, port: int) -> Server:
+    """The operator's own port (`--metrics-port`): /healthz, /readyz and /metrics of this
+    process alone (with --reuse-port the players' port reaches any process of the host), every
+    other path 404, never a WebSocket. Not counted against the players' per-address limits:
+    it belongs on loopback or the operator's network, as the relay port does."""
+
+    async def answer(line: ServerConnection, request: Request) -> Response:
+        found = await probes.answer(line, request, own_port=True)
+        return found if found is not None else text(HTTPStatus.NOT_FOUND, "Not found.\n")
+
+    async def unused(line: ServerConnection) -> None:  # every request is answered above
+        await line.close()
+
+    probes.elsewhere = True
+    return await serve(unused, host, port, process_request=answer, create_connection=Line,
+                       compression=None, open_timeout=CHECK_TIMEOUT_S * 5)
+
