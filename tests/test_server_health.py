@@ -18,6 +18,7 @@ import http.client
 import os
 import random
 import re
+import shutil
 import signal
 import socket
 import subprocess
@@ -239,6 +240,43 @@ def test_a_valkey_password_is_taken_from_the_url_and_never_said(tmp_path: Path) 
         assert refused.returncode == 2, refused.stderr
         assert "wrong-pw" not in refused.stderr and "Traceback" not in refused.stderr
         assert refused.stderr.count("\n") == 1, refused.stderr
+    finally:
+        engine.kill()
+        engine.wait()
+
+
+@REAL_ENGINES
+def test_valkey_over_tls_with_a_password_is_one_rediss_url(tmp_path: Path) -> None:
+    """rediss:// (redis-py's TLS), the engine's certificate checked against a CA file named in
+    the URL, and a password: the server starts on it and is ready."""
+    binary = require_valkey()
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        pytest.skip("openssl is not installed: no certificate to make")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run([openssl, "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-keyout", str(key), "-out", str(cert), "-subj", "/CN=127.0.0.1",
+                    "-addext", "subjectAltName=IP:127.0.0.1"], check=True, capture_output=True)
+    port = free_port()
+    engine = subprocess.Popen(
+        [str(binary), "--port", "0", "--tls-port", str(port), "--bind", "127.0.0.1",
+         "--tls-cert-file", str(cert), "--tls-key-file", str(key), "--tls-ca-cert-file",
+         str(cert), "--tls-auth-clients", "no", "--requirepass", "tls-pw", "--save", "",
+         "--appendonly", "no", "--dir", str(tmp_path)],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        url = f"rediss://:tls-pw@127.0.0.1:{port}/0?ssl_ca_certs={cert}"
+        started = time.monotonic()
+        while True:  # the engine takes a moment to listen
+            try:
+                with Running("--valkey", url, "--name", "tls") as server:
+                    assert get(server.url, "/readyz") == (200, "ready\n")
+                    assert "tls-pw" not in server.stopped()
+                break
+            except AssertionError as error:
+                assert "no listening line" in str(error), error
+                assert time.monotonic() - started < 10, error
+                time.sleep(0.2)
     finally:
         engine.kill()
         engine.wait()
