@@ -34,7 +34,8 @@ class Running:
         if not line:
             _out, err = self.proc.communicate(timeout=START_TIMEOUT_S)
             raise AssertionError(f"no listening line; exit {self.proc.returncode}: {err}")
-        self.url: str = json.loads(line)["listening"]
+        self.said: dict[str, str] = json.loads(line)  # its first line: where it listens
+        self.url: str = self.said["listening"]
 
     def __enter__(self) -> Running:
         return self
