@@ -61,7 +61,9 @@ async def drain(seats: Seats, listeners: Iterable[Server], routes: Leaving) -> i
     loop = asyncio.get_running_loop()
     started = loop.time()
     for listener in listeners:
-        listener.close(close_connections=False)  # no new line; the open ones stay for now
+        # No new line; the open ones stay for now. The listening socket only: websockets'
+        # own close runs once, and the server's stop closes the lines left (the lobby's) later.
+        listener.server.close()
     routes.hold()
     codes = seats.hand_over()
     await seats.keeper.settled(SETTLE_S)
