@@ -20,11 +20,13 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import signal
 import socket
 import sqlite3
 import ssl
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -34,6 +36,7 @@ from websockets.http11 import Request, Response
 
 from . import collector
 from .accounts import Accounts
+from .draining import STOP_BOUND_S, Leaving, drain
 from .health import CHECK_TIMEOUT_S, Check, Readiness, listen, networks
 from .limits import Limits
 from .service import TableService, address, start, start_relay, stop
@@ -43,6 +46,7 @@ from .stores import TableStore as Tables
 from .timed_store import TimedStore
 from .watch import Watch
 
+LOG = logging.getLogger("sudden_death.server")
 NEEDS_EXTRA = ("--postgres needs the PostgreSQL client, which the game alone does not "
                "install: pip install 'sudden-death[server]'")
 NEEDS_VALKEY_EXTRA = ("--valkey needs the Valkey client, which the game alone does not "
@@ -157,13 +161,14 @@ async def serve(options: argparse.Namespace) -> None:
         readiness.checks.append(store_check(store))
     shared: list[Closing] = []
     relaying = operating = None
+    routes: Routes | None = None  # a cluster's, to hand the tables over on a clean stop
     try:
         if options.valkey is not None:
             shared.append(await valkey_check(options.valkey, readiness.checks))
             shared.append(await valkey_lobby(options.valkey, service))
             shared.append(await valkey_chat(options.valkey, service))
             relaying = await start_relay(service, options.host, options.relay_port)
-            shared.append(await valkey_routes(options, service, relaying))
+            shared.append(routes := await valkey_routes(options, service, relaying))
             shared.append(await valkey_quick(options.valkey, service))
             shared.append(await valkey_tally(options.valkey, service))
         restoring = service.restore()
@@ -193,6 +198,10 @@ async def serve(options: argparse.Namespace) -> None:
             page["metrics"] = "http" + address(operating, False).removeprefix("ws") + "/metrics"
         print(json.dumps({"listening": url, **page}), flush=True)
         await done.wait()
+        service.draining = True  # /readyz 503 and the metrics' draining 1 from now
+        bounded(STOP_BOUND_S)
+        if routes is not None and relaying is not None and options.postgres is not None:
+            await drain(service.seats, (server, relaying), routes)  # a shared store
         await stop(server)
         settled.undo()
     finally:
@@ -206,6 +215,7 @@ async def serve(options: argparse.Namespace) -> None:
         for each in reversed(shared):
             await each.close()
         await service.settled()  # a database's writes still under way finish first
+        service.seats.keeper.close()  # nothing more is written: the store closes now
         closing = service.close()
         if closing is not None:  # a database's pool
             await closing
@@ -265,6 +275,22 @@ def measured() -> Measuring:
     except ImportError as error:
         raise Refused(NEEDS_METRICS_EXTRA) from error
     return Metrics()
+
+
+def bounded(seconds: float) -> None:
+    """A stop that is not over within `seconds` (a close or a write that hangs) ends the
+    process anyway, with exit 0 and a line in the log: what it had not handed over is then
+    taken over as a lost process's tables are (docs/server.md, "A clean stop")."""
+
+    def ended() -> None:
+        LOG.error("the stop took longer than %g s: exiting now; this process's tables are "
+                  "taken over as a lost process's", seconds)
+        logging.shutdown()
+        os._exit(0)
+
+    timer = threading.Timer(seconds, ended)
+    timer.daemon = True  # an exit in time is not held up by it
+    timer.start()
 
 
 def page_site() -> Callable[[ServerConnection, Request], Response | None]:
@@ -343,8 +369,12 @@ async def valkey_chat(url: str, service: TableService) -> Closing:
     return chat
 
 
+class Routes(Closing, Leaving, Protocol):
+    """The cluster's routes (valkey_routes.py): closed, or left on a clean stop."""
+
+
 async def valkey_routes(options: argparse.Namespace, service: TableService,
-                        relaying: Server) -> Closing:
+                        relaying: Server) -> Routes:
     """This process's tables' routes on the Valkey at --valkey, the others' read there, so a
     line greeted with another process's table is relayed to it (relay.py)."""
     from .valkey_fanout import ValkeyUnreachable

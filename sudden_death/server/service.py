@@ -78,7 +78,7 @@ class TableService:
     quick: QuickElsewhere | None = None
     site: Callable[[ServerConnection, Request], Response | None] | None = None  # the page's
     watch: Watch = field(default_factory=Unwatched)  # metrics.py's with --metrics-from
-    # Set by the drain (nothing here does): /readyz answers 503 from then on (health.py).
+    # Set on a clean stop (__main__): /readyz answers 503 from then on (health.py).
     draining: bool = False
     probes: Probes = field(init=False)  # /healthz, /readyz, /metrics (health.py)
     postman: Postman = field(init=False)
