@@ -107,6 +107,9 @@ async function connect(first) {
       if (seat && view) returnToStart(); // a seat the server no longer knows
     } else if (seat && view && !["over", "watch"].includes(view.decision.kind)) {
       comeBack();
+    } else if (!seat && view && view.decision.kind === "watch" && !view.decision.over &&
+               greeting && greeting.type === "watch") {
+      comeBack(); // a spectator watches again (its table handed to another process, say)
     } else {
       say(word("lost"), true);
     }
@@ -115,7 +118,8 @@ async function connect(first) {
 
 // A line that drops mid-game (a phone's screen locked, a Wi-Fi hand-over): the seat is kept
 // for it, so the page goes back to it as the desktop game does, after 0.25 s, doubling up to
-// 8 s, for two minutes, with the last step it heard (the server tells what it missed).
+// 8 s, for two minutes, with the last step it heard (the server tells what it missed). A
+// spectator's line watches the same table again.
 let seat = null;
 let lastStep = 0;
 let dropped = 0; // when the line dropped (0: it is up)
@@ -133,10 +137,9 @@ function comeBack() {
     return;
   }
   say(word("reconnecting"));
-  window.setTimeout(() => {
-    connect({type: "resume", version: PROTOCOL_VERSION, code: seat.code, token: seat.token,
-             step: lastStep});
-  }, retryWait);
+  const again = seat ? {type: "resume", version: PROTOCOL_VERSION, code: seat.code,
+                        token: seat.token, step: lastStep} : {...greeting, step: lastStep};
+  window.setTimeout(() => connect(again), retryWait);
 }
 
 let greeting = null;
@@ -144,6 +147,7 @@ let retried = false;
 let signedIn = null; // this browser's name and key once the server took them
 let fromLobby = false; // the table was found in the lobby: leaving it goes back there
 let refusal = null; // the refusal whose words are still to come (its `told` or `view`)
+let alreadySaid = ""; // a line the next view need not say again (a spectator's table)
 let closedByRefusal = false; // the server closed the line after saying why: not a drop
 
 function heardFromServer(message) {
@@ -153,8 +157,11 @@ function heardFromServer(message) {
     sentThrough = -1; // a new game (a rematch), or resumed
     // Back after a drop, the form being filled in stays (its checks, the focus) when the
     // same decision is owed: a line that drops mid-choice costs the player nothing.
-    if (dropped) say(word("back"));
-    else {
+    if (dropped) {
+      say(word("back"));
+      // A spectator back on its table: what it watches was said already.
+      if (!seat && view) alreadySaid = view.decision.question;
+    } else {
       shownDecision = "";
       if (message.step === 0) lastHands = {};
     }
@@ -328,7 +335,9 @@ function show(next) {
   const log = byId("log");
   const urgent = refusal !== null && !refusal.skip;
   refusal = null;
-  for (const text of next.lines) {
+  const lines = next.lines.filter((text) => text !== alreadySaid);
+  alreadySaid = "";
+  for (const text of lines) {
     const item = document.createElement("li");
     item.textContent = text;
     log.append(item);
