@@ -20,6 +20,7 @@ import time
 from collections.abc import Iterator
 from typing import Any
 
+import psycopg
 import pytest
 from outages import come_back, first_answer, held
 from postgres_server import PostgresCluster, postgres_cluster
@@ -28,6 +29,8 @@ from server_process import Running
 from test_postgres_restart import _committed, _heard
 from test_postgres_server import require_postgres
 from test_postgres_server_cli import _updated
+from test_valkey_relay import _until_routed
+from valkey_server import ValkeyServer
 from websockets.asyncio.client import ClientConnection, connect
 
 from sudden_death.engine.state import GameState, Team
@@ -157,3 +160,68 @@ def test_stopped_database_play_goes_on_within_about_a_second_of_its_return_said_
     assert "Traceback" not in log and "data folder" not in log, log
     assert _pool_warnings(log) <= POOL_WARNINGS, log
     assert log.count("writes are waiting on the store") == 1, log
+
+
+def _restore_held(url: str) -> psycopg.Connection[Any]:
+    """A transaction holding the tables' header table: a restore's first read waits on it."""
+    holding = psycopg.connect(url)
+    holding.execute("LOCK TABLE tables IN ACCESS EXCLUSIVE MODE")
+    return holding
+
+
+def _waiting_on_a_lock(url: str) -> bool:
+    with psycopg.connect(url, autocommit=True) as probe:
+        row = probe.execute("SELECT count(*) FROM pg_locks WHERE NOT granted").fetchone()
+    return row is not None and row[0] > 0
+
+
+def test_a_process_restarted_at_once_answers_for_its_tables_only_once_restored(
+        cluster: PostgresCluster, valkey: ValkeyServer) -> None:
+    """A killed and started again at once, its restore held: the guest coming back through B
+    meanwhile is never refused `no_table` (fatal) by A, and is seated once A has restored."""
+    common = ("--postgres", cluster.url, "--valkey", valkey.url)
+    found: dict[str, Any] = {}
+
+    async def first(a: Running, b: Running) -> None:
+        seats, seat, guest_seat = await _two_seats(a.url)
+        step, state, rng = 0, GameState(), random.Random(6)
+        while step < 2:
+            step, state = await _updated(seats, step, state, rng)
+        await _until_routed(valkey, seat["code"])  # the others know A holds it
+        await asyncio.to_thread(a.killed)
+        found.update(resume=p.Resume(p.PROTOCOL_VERSION, seat["code"], guest_seat["token"],
+                                     step))
+        for line in seats.values():
+            await line.close()
+
+    async def second(b: Running, holding: psycopg.Connection[Any]) -> None:
+        comeback_task = asyncio.ensure_future(come_back(b.url, found["resume"], 60))
+        await asyncio.sleep(2.0)  # tries while A is restoring (held)
+        holding.rollback()  # the restore goes on
+        comeback, line = await comeback_task
+        found["comeback"] = comeback
+        if line is not None:
+            await line.close()
+
+    with Running(*common, "--name", "b") as b:
+        with Running(*common, "--name", "a") as a:
+            run(lambda: first(a, b))
+        holding = _restore_held(cluster.url)
+        try:
+            restarting = Running(*common, "--name", "a", wait=False)
+            deadline = time.monotonic() + 30
+            while not _waiting_on_a_lock(cluster.url):  # A's restore waits on the lock
+                assert time.monotonic() < deadline and restarting.proc.poll() is None
+                time.sleep(0.05)
+            run(lambda: second(b, holding))
+        finally:
+            holding.close()
+        restarting.listening()
+        logs = [restarting.stopped(), b.stopped()]
+    comeback = found["comeback"]
+    print(f"\nrestore held: {len(comeback.answers)} tries before the seat was back: "
+          f"{[answer.get('code', answer['type']) for _at, answer in comeback.answers]}")
+    assert not comeback.fatal, comeback.answers
+    assert comeback.seated_at is not None, comeback.answers
+    assert all("Traceback" not in log for log in logs), logs
+
