@@ -32,6 +32,7 @@ class Running:
             [sys.executable, *launcher, "--port", "0", *args], cwd=ROOT,
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         self.url = ""
+        self.said: dict[str, str] = {}  # its first line: where it listens
         if wait:
             self.listening()
 
@@ -42,7 +43,8 @@ class Running:
         if not line:
             _out, err = self.proc.communicate(timeout=START_TIMEOUT_S)
             raise AssertionError(f"no listening line; exit {self.proc.returncode}: {err}")
-        self.url = json.loads(line)["listening"]
+        self.said = json.loads(line)
+        self.url = self.said["listening"]
         return self.url
 
     def __enter__(self) -> Running:

@@ -55,6 +55,7 @@ class Stats:
     behind: int = 0  # resumed seats the server had gone back behind (a lost step)
     watching: int = 0  # spectators connected
     watched: int = 0  # messages the spectators heard
+    refused: list[str] = field(default_factory=list)  # a resume's refusals, by code
 
 
 # What a seat may hear at any time and act on by waiting: its table's writes are slow (`busy`)
@@ -137,6 +138,7 @@ class BotTable:
         self.dropped_at: float | None = None  # perf_counter: when its line dropped last
         self.back_after: list[float] = []  # seconds from a drop to the next update heard
         self.back_at: list[float] = []  # perf_counter: when that update was heard
+        self.dropped: list[float] = []  # perf_counter: the drop each of those followed
         # A test's pause: before playing step `pause_at`, `paused` is set and the table waits
         # for `go_on` (a process killed between two steps, whatever the machine's load).
         self.pause_at: int | None = None
@@ -262,6 +264,7 @@ class BotTable:
                                                             self.tokens[team], self.heard)))
                     seated = await _receive(connection)
                     if seated["type"] != "seated":  # not found yet: a process lost
+                        self.stats.refused.append(str(seated.get("code")))
                         raise BotError(f"resuming, heard {seated}")
                     starts[team] = await _until(connection, "start")
                     break
@@ -322,6 +325,7 @@ class BotTable:
         self.played[self.heard] = json.dumps(updates[0]["state"], sort_keys=True)
         if self.dropped_at is not None:
             self.back_at.append(time.perf_counter())
+            self.dropped.append(self.dropped_at)
             self.back_after.append(self.back_at[-1] - self.dropped_at)
             self.dropped_at = None
         self.stats.steps += 1

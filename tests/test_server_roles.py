@@ -37,10 +37,15 @@ def test_no_role_imports_another_role() -> None:
         assert not others, f"{role} imports {sorted(others)}: roles talk through the handler"
 
 
-def test_the_handler_wires_every_role_and_stays_under_300_lines() -> None:
+# 300 until issue 70 hooked the operator's view in (the watch, the probes, the draining flag:
+# 17 lines of wiring, no role); the roles' own work still never belongs here.
+HANDLER_LINES = 320
+
+
+def test_the_handler_wires_every_role_and_stays_small() -> None:
     assert imported(HANDLER) >= ROLES
     lines = (SERVER / f"{HANDLER}.py").read_text(encoding="utf-8").count("\n")
-    assert lines < 300
+    assert lines < HANDLER_LINES
 
 
 def test_the_check_sees_an_import_between_roles() -> None:

@@ -43,7 +43,9 @@ LATE_IMPORTS = {
     ("sudden_death.server.__main__", "valkey_quick"): "the same, for the quick games",
     ("sudden_death.server.__main__", "valkey_tally"): "the same, for the limits' counts",
     ("sudden_death.server.__main__", "valkey_fanout"):
-        "the same, for its ValkeyUnreachable and the lobby's chat",
+        "the same, for its ValkeyUnreachable, the lobby's chat and readiness's PING",
+    ("sudden_death.server.__main__", "metrics"):
+        "prometheus_client is the server extra's: only --metrics-from needs it",
 }
 
 
@@ -339,3 +341,22 @@ def test_only_the_valkey_path_imports_its_client() -> None:
     assert "sudden_death.server.valkey_fanout" in {
         name for name, tree in modules().items() for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "redis"}
+
+
+# Only the table server's --metrics-from path may load prometheus_client (the `server` extra's):
+# a player's game, and a server without metrics, never need it.
+METRICS_MODULES = {"sudden_death.server.metrics"}
+METRICS_ENTRIES = {("sudden_death.server.__main__", "metrics")}
+
+
+def test_only_the_metrics_path_imports_prometheus_client() -> None:
+    assert importers_of("prometheus_client", METRICS_MODULES, METRICS_ENTRIES) == set()
+    assert set(METRICS_ENTRIES) <= set(LATE_IMPORTS)
+    # Not blind: the entry's import at the top of the module is caught.
+    found = modules()
+    main = found["sudden_death.server.__main__"]
+    planted = ast.parse("from .metrics import Metrics")
+    found["sudden_death.server.__main__"] = ast.Module(body=[*planted.body, *main.body],
+                                                       type_ignores=[])
+    assert importers_of("prometheus_client", METRICS_MODULES, METRICS_ENTRIES, found) == {
+        "sudden_death.server.__main__"}

@@ -88,3 +88,13 @@ def test_the_node_loss_benchmark_matches_every_game_with_its_twin() -> None:
     import node_loss
 
     assert node_loss.main(["--tables", "6", "--step", "0.02"]) == 0
+
+
+@pytest.mark.bench
+def test_the_node_loss_benchmark_restarts_every_process_and_matches_every_game() -> None:
+    """benchmarks/node_loss.py --stop term, small: a rolling restart, every game as its twin's,
+    every process's log clean."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    import node_loss
+
+    assert node_loss.main(["--stop", "term", "--tables", "6", "--step", "0.05"]) == 0

@@ -9,7 +9,9 @@ extra's, and a player's game, or a server on SQLite, starts without it. With `--
 lobby lists every process's tables and players on that Valkey (valkey_lobby.py), its chat
 crosses the processes on Valkey's pub/sub (valkey_fanout.py) and a line greeted with another
 process's table is relayed there (valkey_routes.py, relay.py): each imported only then for the
-same reason (redis-py is the `server` extra's).
+same reason (redis-py is the `server` extra's). `GET /healthz` and `GET /readyz` are answered on
+its port always, `GET /metrics` with `--metrics-from` (health.py, metrics.py: prometheus_client,
+the `server` extra's, imported only then).
 """
 
 from __future__ import annotations
@@ -18,11 +20,13 @@ import argparse
 import asyncio
 import json
 import logging
+import os
 import signal
 import socket
 import sqlite3
 import ssl
 import sys
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
@@ -32,16 +36,24 @@ from websockets.http11 import Request, Response
 
 from . import collector
 from .accounts import Accounts
+from .draining import STOP_BOUND_S, Leaving, drain
+from .health import CHECK_TIMEOUT_S, Check, Readiness, listen, networks
 from .limits import Limits
 from .service import TableService, address, start, start_relay, stop
 from .store import TableStore
-from .stores import AccountStore, StoreError
+from .stores import AccountStore, StoreError, answered
 from .stores import TableStore as Tables
+from .timed_store import TimedStore
+from .watch import Watch
 
+LOG = logging.getLogger("sudden_death.server")
 NEEDS_EXTRA = ("--postgres needs the PostgreSQL client, which the game alone does not "
                "install: pip install 'sudden-death[server]'")
 NEEDS_VALKEY_EXTRA = ("--valkey needs the Valkey client, which the game alone does not "
                       "install: pip install 'sudden-death[server]'")
+NEEDS_METRICS_EXTRA = ("--metrics-from needs prometheus_client, which the game alone does not "
+                       "install: pip install 'sudden-death[server]'")
+PROBE_CODE = ""  # the table readiness asks the store for: no table has this code
 
 
 class Refused(Exception):
@@ -96,7 +108,22 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                              "tables back; servers sharing one store each need their own")
     parser.add_argument("--log-json", action="store_true",
                         help="log one JSON object a line (time, level, message) on stderr")
+    parser.add_argument("--metrics-from", action="append", default=[], metavar="NETWORK",
+                        help="serve GET /metrics (Prometheus's text format) to addresses in "
+                             "NETWORK (127.0.0.1, 10.0.0.0/8, ::1; again for more); others "
+                             "get 403. Off by default (404). Needs pip install "
+                             "'sudden-death[server]'")
+    parser.add_argument("--metrics-port", type=int, default=None, metavar="PORT",
+                        help="with --metrics-from: serve /metrics on this port (on --host; 0 "
+                             "picks a free one) and not on --port, with /healthz and /readyz "
+                             "of this process alone (--reuse-port's port reaches any)")
     options = parser.parse_args(argv)
+    if options.metrics_port is not None and not options.metrics_from:
+        parser.error("--metrics-port needs --metrics-from: who may read the metrics")
+    try:
+        options.metrics_networks = networks(options.metrics_from)
+    except ValueError as error:
+        parser.error(f"--metrics-from: {error}")
     if (options.tls_cert is None) != (options.tls_key is None):
         parser.error("--tls-cert and --tls-key come together")
     if options.reuse_port and options.valkey is None:
@@ -106,6 +133,7 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
 
 
 async def serve(options: argparse.Namespace) -> None:
+    metrics = None if not options.metrics_networks else measured()  # before any store opens
     tls = None
     if options.tls_cert is not None:
         tls = ssl.create_default_context(ssl.Purpose.CLIENT_AUTH)
@@ -125,26 +153,41 @@ async def serve(options: argparse.Namespace) -> None:
     limits = Limits.shared(options.per_address)
     named = {} if options.name is None else {"name": options.name}
     site = None if options.no_page else page_site()
-    service = TableService(seed=options.seed, store=store, limits=limits, accounts=accounts,
+    timed = store if metrics is None or store is None else TimedStore(store, metrics.store_call)
+    service = TableService(seed=options.seed, store=timed, limits=limits, accounts=accounts,
                            site=site, **named)
+    readiness = service.probes.readiness
+    if store is not None:
+        readiness.checks.append(store_check(store))
     shared: list[Closing] = []
-    relaying = None
+    relaying = operating = None
+    routes: Routes | None = None  # a cluster's, to hand the tables over on a clean stop
     try:
         # Its tables restored before it answers for any (issue 70): its relay listener and
         # its lease in Valkey come after, so no line is relayed here to a table not yet back.
         restoring = service.restore()
         if restoring is not None:  # a database's answers are awaited
             await restoring
+        readiness.restored = True
         if options.valkey is not None:
+            shared.append(await valkey_check(options.valkey, readiness.checks))
             shared.append(await valkey_lobby(options.valkey, service))
             shared.append(await valkey_chat(options.valkey, service))
             relaying = await start_relay(service, options.host, options.relay_port)
-            shared.append(await valkey_routes(options, service, relaying))
+            shared.append(routes := await valkey_routes(options, service, relaying))
             shared.append(await valkey_quick(options.valkey, service))
             shared.append(await valkey_tally(options.valkey, service))
         server = await start(service, options.host, options.port, tls, options.reuse_port)
         # No full collection's long stop (a rare sweep only on Python 3.10: collector.py)
         settled = collector.settle(asyncio.get_running_loop(), collector.sweep_needed())
+        if metrics is not None:
+            service.watch = metrics.watch(service)
+            service.probes.page, service.probes.metrics_from = (metrics.page,
+                                                                options.metrics_networks)
+            readiness.checked = metrics.checked
+            metrics.start(readiness)
+        if options.metrics_port is not None:
+            operating = await listen(service.probes, options.host, options.metrics_port)
         done = asyncio.Event()
         loop = asyncio.get_running_loop()
         for signum in (signal.SIGTERM, signal.SIGINT):
@@ -153,19 +196,103 @@ async def serve(options: argparse.Namespace) -> None:
         # hears.
         url = address(server, tls is not None)
         page = {} if site is None else {"page": "http" + url.removeprefix("ws") + "/"}
+        if operating is not None:
+            page["metrics"] = "http" + address(operating, False).removeprefix("ws") + "/metrics"
         print(json.dumps({"listening": url, **page}), flush=True)
         await done.wait()
+        service.draining = True  # /readyz 503 and the metrics' draining 1 from now
+        bounded(STOP_BOUND_S)
+        if routes is not None and relaying is not None and options.postgres is not None:
+            await drain(service.seats, (server, relaying), routes)  # a shared store
         await stop(server)
         settled.undo()
     finally:
+        if operating is not None:
+            await stop(operating)
+        if metrics is not None:
+            await metrics.close()
+        await readiness.close()
         if relaying is not None:
             await stop(relaying)
         for each in reversed(shared):
             await each.close()
         await service.settled()  # a database's writes still under way finish first
+        service.seats.keeper.close()  # nothing more is written: the store closes now
         closing = service.close()
         if closing is not None:  # a database's pool
             await closing
+
+
+def store_check(store: Tables) -> Check:
+    """Readiness's check of the tables store: a read of a table no code names, through the
+    store's own calls (its pool, for PostgreSQL), so it answers only when a real read would."""
+
+    async def ask() -> object:
+        return await answered(store.ended(PROBE_CODE))
+
+    return Check("the tables store", "store", ask)
+
+
+async def valkey_check(url: str, checks: list[Check]) -> Closing:
+    """Readiness's check of Valkey (a PING on a client of its own, which gives up after the
+    check's timeout and never tries again by itself), added to `checks`; what closes it."""
+    from .valkey_fanout import outage_client  # only here, as valkey_lobby's
+
+    client = outage_client(url, CHECK_TIMEOUT_S)
+
+    async def ask() -> object:
+        return await client.ping()
+
+    checks.append(Check("Valkey", "valkey", ask))
+
+    class Closed:
+        async def close(self) -> None:
+            await client.aclose()
+
+    return Closed()
+
+
+class Measuring(Protocol):
+    """What the server asks of its metrics (metrics.Metrics), without importing them."""
+
+    def store_call(self, call: str, seconds: float, failed: bool) -> None: ...
+
+    def checked(self, name: str, seconds: float, ok: bool) -> None: ...
+
+    def page(self) -> tuple[bytes, str]: ...
+
+    def watch(self, service: TableService) -> Watch: ...
+
+    def start(self, readiness: Readiness) -> None: ...
+
+    async def close(self) -> None: ...
+
+
+def measured() -> Measuring:
+    """The server's metrics (metrics.py), imported only with --metrics-from: prometheus_client
+    is the server extra's, and a player's game, or a server without metrics, never loads it.
+    Refused (one line) without it."""
+    try:
+        from .metrics import Metrics
+    except ImportError as error:
+        raise Refused(NEEDS_METRICS_EXTRA) from error
+    return Metrics()
+
+
+def bounded(seconds: float) -> None:
+    """A stop that is not over within `seconds` (a close or a write that hangs) ends the
+    process anyway, with exit 0 and a line in the log: what it had not handed over is then
+    taken over as a lost process's tables are (docs/server.md, "A clean stop")."""
+
+    def ended() -> None:
+        LOG.error("the stop took longer than %g s: exiting now; this process's tables are "
+                  "taken over as a lost process's", seconds)
+        logging.shutdown()
+        os._exit(0)
+
+    timer = threading.Timer(seconds, ended)
+    timer.daemon = True  # an exit in time is not held up by it
+    timer.start()
 
 
 def page_site() -> Callable[[ServerConnection, Request], Response | None]:
@@ -244,8 +371,12 @@ async def valkey_chat(url: str, service: TableService) -> Closing:
     return chat
 
 
+class Routes(Closing, Leaving, Protocol):
+    """The cluster's routes (valkey_routes.py): closed, or left on a clean stop."""
+
+
 async def valkey_routes(options: argparse.Namespace, service: TableService,
-                        relaying: Server) -> Closing:
+                        relaying: Server) -> Routes:
     """This process's tables' routes on the Valkey at --valkey, the others' read there, so a
     line greeted with another process's table is relayed to it (relay.py)."""
     from .valkey_fanout import ValkeyUnreachable

@@ -88,6 +88,7 @@ class Keeper:
     owner: str | None = None  # whose claim fences the saves (None: unfenced)
     # A table's save was refused, its claim another's: the seats drop it (Seats.taken_over).
     on_taken: Callable[[str], None] = field(default=lambda code: None)
+    closed: bool = False  # the server has stopped: nothing more is written (`close`)
 
     def keep(self, table: Table, tell: Callable[[], None] = _nothing) -> None:
         """Write `table`, then `tell` (the seats, the spectators, the lobby) once it is kept
@@ -95,8 +96,17 @@ class Keeper:
         tried again until it is kept (see the module's docstring)."""
         self._keep(table, tell, patient=True)
 
+    def close(self) -> None:
+        """No write from now (the server has stopped and its store closes): a change made
+        after this is dropped untold, and said in the log, never left for a closed store."""
+        self.closed = True
+
     def _keep(self, table: Table, tell: Callable[[], None], patient: bool,
               refused: Callable[[], None] = _nothing) -> None:
+        if self.closed:
+            LOG.warning("table %s changed after the server stopped: not kept", table.code)
+            refused()
+            return
         try:
             written = self._write(table)
         except TakenOver as error:
@@ -111,6 +121,9 @@ class Keeper:
     def after(self, code: str, written: Awaitable[None]) -> None:
         """Await a write of the store's other than a save (a claim let go) after every write
         of table `code` made before it, so it never overtakes them; nothing is told."""
+        if self.closed:
+            _drop(written)
+            return
         self._queued(code, _Change(written, _nothing))
 
     def _queued(self, code: str, change: _Change) -> None:

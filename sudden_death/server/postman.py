@@ -10,7 +10,8 @@ roles and the fan-out do.
 from __future__ import annotations
 
 import logging
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from websockets.asyncio.server import ServerConnection, broadcast
 
@@ -25,8 +26,12 @@ class Postman:
 
     limit_bytes: int
     dropped: int = 0  # clients dropped for leaving too much unread
+    # Hears each refusal's code as it is sent (the metrics' count: watch.Watch.refused).
+    refused: Callable[[str], None] = field(default=lambda code: None)
 
     def send(self, line: ServerConnection, message: p.Message) -> None:
+        if isinstance(message, p.Refused):
+            self.refused(message.code)
         self.send_frame(line, p.encode(message))
 
     def send_frame(self, line: ServerConnection, frame: str) -> None:

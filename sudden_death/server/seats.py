@@ -93,6 +93,7 @@ class Seats:
     claiming: set[str] = field(default_factory=set)  # new codes whose claims are awaited
     moved: set[str] = field(default_factory=set)  # tables dropped here, taken over elsewhere
     adopting: dict[str, asyncio.Future[bool]] = field(default_factory=dict)  # taken over now
+    draining: bool = False  # a clean stop in a cluster: no new table, none taken over
 
     keeper: Keeper = field(init=False)  # every change kept before a seat hears of it
 
@@ -135,11 +136,11 @@ class Seats:
     async def adopt(self, code: str, lost: str) -> bool:
         """The table `code` of the lost server `lost` (a cluster's process whose lease ran
         out) taken over and played here from its store, its seats away until they resume,
-        as after a restart; False when another server took it first or it has ended.
-        TryAgain (try_again.py) when the store cannot say within a second, never "no such
-        table": the take-over goes on meanwhile (a claim moved must be followed by the
-        table read here), and the greeting's next try finds the table here."""
-        if self.store is None or code in self.tables:
+        as after a restart; False when another server took it first, it has ended, or this
+        one is draining. TryAgain (try_again.py) when the store cannot say within a second,
+        never "no such table": the take-over goes on meanwhile (a claim moved must be followed
+        by the table read here), and the greeting's next try finds the table here."""
+        if self.store is None or code in self.tables or self.draining:
             return code in self.tables
         adopting = self.adopting.get(code)
         if adopting is None:
@@ -284,6 +285,9 @@ class Seats:
                             secret: Prepared) -> tuple[str, Team]:
         """`secret`: what `password_work` made off the loop for this greeting. Each seat is
         told only once its table is kept (awaited: no wait at all with the embedded store)."""
+        if isinstance(message, (p.Join, p.Resume)) and message.code.strip() in self.moved \
+                and message.code.strip() not in self.tables:  # let go of while it was greeted
+            return await self._moved_off(message.code.strip(), HOST_SEAT, connection)
         if isinstance(message, p.Host):
             if message.opponent and message.opponent not in COMPUTERS:
                 raise p.ProtocolError(p.BAD_MESSAGE, "opponent is " + ", ".join(
@@ -431,6 +435,8 @@ class Seats:
 
     async def _open(self, name: str, seat_wait_s: int, locked: str, seat: Seat,
                     team: Team = HOST_SEAT) -> Table:
+        if self.draining:  # a host greeted as the process began to stop
+            raise TryAgain("this server is stopping; try again", p.NO_ROOM)
         if not p.MIN_SEAT_WAIT_S <= seat_wait_s <= p.MAX_SEAT_WAIT_S:
             raise p.ProtocolError(p.BAD_MESSAGE, f"seat_wait_s is {p.MIN_SEAT_WAIT_S} to "
                                                  f"{p.MAX_SEAT_WAIT_S} seconds")
@@ -654,6 +660,19 @@ class Seats:
         for key in [key for key in self.connections if key[0] == code]:
             close_soon(self.connections.pop(key), self.closing, MOVED, MOVED_REASON)
         self._forget(code, MOVED)
+
+    def hand_over(self) -> list[str]:
+        """A clean stop in a cluster (draining.py): every open table let go of as one taken
+        over is (`taken_over`), its seats' and spectators' lines closed with 1013 to try
+        again, nothing more of it played here; its writes already made are still awaited by
+        the keeper, and its claim stays this process's in the store until the process a seat
+        reaches next takes it over (relay.holder_of). From now no table is opened or taken
+        over here. Returns the codes let go of."""
+        self.draining = True
+        codes = list(self.tables)
+        for code in codes:
+            self.taken_over(code)
+        return codes
 
     def _forget(self, code: str, close: int = 0) -> None:
         """The table gone from here (`close`: its spectators' lines closed with this code)."""

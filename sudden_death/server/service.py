@@ -37,6 +37,7 @@ from .accounts import Accounts
 from .chat import ChatRates
 from .fanout import LocalFanOut
 from .gallery import Gallery
+from .health import Probes, Readiness
 from .limits import Addresses, Bucket, Limits
 from .lines import Line, admitted, bound_kernel_queue, counted, peer, shut
 from .lobby import Lobby
@@ -46,8 +47,9 @@ from .ratings import RatedAccounts
 from .relay import Here, QuickElsewhere, Relayed, Routes, admit_relayed, hand_over, holder_of
 from .seats import CLOSE, OTHER, PLAYED, Prepared, Seats, name_seat, sealed_seat
 from .stores import AccountStore, TableStore
-from .tables import HOST_SEAT, Table
+from .tables import HOST_SEAT, Outgoing, Table
 from .try_again import TryAgain, refused_for_now
+from .watch import Unwatched, Watch
 
 __all__ = ["PLAYED", "TableService", "address", "start", "start_relay", "stop"]
 LOG = logging.getLogger("sudden_death.server")
@@ -76,6 +78,10 @@ class TableService:
     # ...and the quick games waiting on every process (valkey_quick.py). None: only here.
     quick: QuickElsewhere | None = None
     site: Callable[[ServerConnection, Request], Response | None] | None = None  # the page's
+    watch: Watch = field(default_factory=Unwatched)  # metrics.py's with --metrics-from
+    # Set on a clean stop (__main__): /readyz answers 503 from then on (health.py).
+    draining: bool = False
+    probes: Probes = field(init=False)  # /healthz, /readyz, /metrics (health.py)
     postman: Postman = field(init=False)
     addresses: Addresses = field(init=False)  # lines and wrong codes, per address
     desk: AccountDesk = field(init=False)
@@ -85,7 +91,9 @@ class TableService:
     seats: Seats = field(init=False)
 
     def __post_init__(self) -> None:
-        self.postman = Postman(self.limits.send_queue_bytes)
+        self.probes = Probes(Readiness(draining=lambda: self.draining))
+        self.postman = Postman(self.limits.send_queue_bytes,
+                               refused=lambda code: self.watch.refused(code))
         fanout = LocalFanOut(self.postman.send_frame)
         chat_rates = ChatRates()
         self.addresses = Addresses(self.limits)
@@ -102,12 +110,16 @@ class TableService:
                                messages_per_s=self.limits.messages_per_s)
         self.pairing = QuickPairing(table=lambda code: self.seats.tables.get(code))
         self.seats = Seats(self.postman, self.limits, self.addresses, self.desk.hashing,
-                           tell_watchers=self.gallery.tell, lobby_changed=self.lobby.changed,
+                           tell_watchers=self._told, lobby_changed=self.lobby.changed,
                            rate=self.desk.rate, forget_watchers=self.gallery.forget,
                            seed=self.seed, store=self.store, owner=self.name, clock=self._now)
 
     def _now(self) -> float:
         return self.clock()  # read at each call: a test may set the service's clock later
+
+    def _told(self, code: str, out: Outgoing) -> None:  # a table's kept changes, told
+        self.watch.told(code, out)
+        self.gallery.tell(code, out)
 
     @property
     def tables(self) -> dict[str, Table]:
@@ -133,7 +145,10 @@ class TableService:
     async def admit(self, connection: ServerConnection, request: Request) -> Response | None:
         """Before the handshake: a client opening lines faster than `connects_per_s` (after
         its burst) is answered 429 at once; a request for the browser page (web/site.py) is
-        answered here too, each file a line like any other."""
+        answered here too, each file a line like any other. An operator's probe (health.py)
+        is answered first: probes never spend an address's new lines."""
+        if (answer := await self.probes.answer(connection, request)) is not None:
+            return answer
         if not await self.addresses.arriving(peer(connection)):
             return connection.respond(HTTPStatus.TOO_MANY_REQUESTS, "Too many new "
                                       "connections from your address; wait a moment.\n")
@@ -165,7 +180,9 @@ class TableService:
                 return
             code, team = await self._seated(greeting, connection, address, signed, typed)
             async for frame in connection:
+                when = self.watch.heard(code)
                 heard = self.seats.receive(code, team, frame, connection)
+                self.watch.handled(code, when, heard == PLAYED)
                 if heard == CLOSE:
                     break
                 if heard == OTHER and not bucket.take():

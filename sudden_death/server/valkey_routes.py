@@ -99,6 +99,8 @@ class ValkeyRoutes:
         self._back_at = -float("inf")  # when Valkey last answered again after an outage
         self._task: asyncio.Task[None] | None = None
         self._closing = False
+        self._left = False  # `leave` took the lease out and left the routes standing
+        self._holding = False  # `hold`: routes no longer taken out
         self._client = outage_client(url, TIMEOUT_S)
         self._delete_own = self._client.register_script(_DELETE_OWN)
         self._set_own = self._client.register_script(_SET_OWN)
@@ -172,12 +174,44 @@ class ValkeyRoutes:
         except msgspec.DecodeError:
             return None  # another version's ticket
 
-    async def close(self) -> None:
-        """Stop, and take this process's lease and routes out at once."""
+    def hold(self) -> None:
+        """From now no route is taken out (a clean stop's tables, let go of here, keep
+        theirs for `leave`); the lease is still renewed."""
+        self._holding = True
+
+    async def leave(self, codes: Collection[str]) -> None:
+        """A clean stop's hand-over (draining.py): the routes of `codes` (the tables let go
+        of) written where not yet written, then only the lease taken out, so every one of them
+        is a lost process's table at once, taken over by the process a seat reaches next
+        (relay.holder_of), with no lease to wait out. A Valkey away: the lease runs out
+        within LEASE_MS instead. `close` after this takes nothing out."""
         self._closing = True
         if self._task is not None:
             await stop(self._task)
             self._task = None
+        self._left = True
+        name = self.name.encode()
+        try:
+            async with self._client.pipeline(transaction=False) as pipe:
+                for code in codes:
+                    if code not in self._routes:  # opened moments ago, or after an outage
+                        await self._set_own(keys=[self._route(code)], args=[name, ROUTE_MS],
+                                            client=pipe)
+                pipe.delete(self._process(self.name))
+                await pipe.execute()
+        except OUTAGE_ERRORS as error:
+            self._outage.lost(error)
+
+    async def close(self) -> None:
+        """Stop, and take this process's lease and routes out at once (after `leave`: only
+        the client closed, the routes left for the take-overs)."""
+        self._closing = True
+        if self._task is not None:
+            await stop(self._task)
+            self._task = None
+        if self._left:
+            await self._client.aclose()
+            return
         try:
             async with self._client.pipeline(transaction=False) as pipe:
                 pipe.delete(self._process(self.name))
@@ -223,7 +257,7 @@ class ValkeyRoutes:
         now = time.monotonic()
         lease = now - self._leased >= EVERY_S
         new = [code for code in codes if code not in self._routes]
-        gone = [code for code in self._routes if code not in codes]
+        gone = [] if self._holding else [code for code in self._routes if code not in codes]
         old: list[str] = []
         for code, written in self._routes.items():
             if len(old) >= RENEW_BATCH or now - written < RENEW_AFTER_S:
