@@ -23,19 +23,29 @@ class Running:
     """A server process, stopped (SIGKILL if need be) when the block ends."""
 
     def __init__(self, *args: str, env: dict[str, str] | None = None,
-                 limits: Limits | None = None) -> None:
+                 limits: Limits | None = None, wait: bool = True) -> None:
+        """`wait`: until it listens (else call `listening` later: a test that holds its
+        start, and acts meanwhile)."""
         launcher = ["-m", "sudden_death.server"] if limits is None else [
             str(Path(__file__).with_name("limited_server.py")), json.dumps(asdict(limits))]
         self.proc = subprocess.Popen(
             [sys.executable, *launcher, "--port", "0", *args], cwd=ROOT,
             env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.url = ""
+        self.said: dict[str, str] = {}  # its first line: where it listens
+        if wait:
+            self.listening()
+
+    def listening(self) -> str:
+        """Its URL, once it says it listens."""
         assert self.proc.stdout is not None
         line = self.proc.stdout.readline()
         if not line:
             _out, err = self.proc.communicate(timeout=START_TIMEOUT_S)
             raise AssertionError(f"no listening line; exit {self.proc.returncode}: {err}")
-        self.said: dict[str, str] = json.loads(line)  # its first line: where it listens
-        self.url: str = self.said["listening"]
+        self.said = json.loads(line)
+        self.url = self.said["listening"]
+        return self.url
 
     def __enter__(self) -> Running:
         return self

@@ -25,6 +25,7 @@ from valkey_server import ValkeyServer, valkey_server
 
 from sudden_death.server import valkey_quick
 from sudden_death.server.pairing import QuickPairing
+from sudden_death.server.relay import ValkeyAway
 from sudden_death.server.valkey_quick import ValkeyQuick
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="real Valkey")
@@ -159,18 +160,21 @@ async def _entries_are(cluster: Cluster, wanted: dict[str, float]) -> bool:
     return dict(await cluster.entries()) == wanted
 
 
-def test_valkey_away_the_player_is_hosted_here_and_the_log_says_so_once(
+def test_valkey_away_nearest_cannot_say_the_log_says_so_once_and_it_answers_once_back(
         caplog: pytest.LogCaptureFixture) -> None:
+    """Valkey away is not "nothing waits anywhere" (issue 70): `nearest` raises ValkeyAway,
+    so the player is asked about again (relay.holder_of) rather than hosted where it is."""
     with valkey_server() as own:
         async def scenario() -> None:
             quick = await ValkeyQuick.open(own.url, "a", lambda: [("1111", 1500.0)])
             try:
                 own.kill()
                 with caplog.at_level(logging.WARNING, logger="sudden_death.server"):
-                    assert await quick.nearest(1500) is None
-                    assert await quick.nearest(1500) is None
+                    for _ in range(2):
+                        with pytest.raises(ValkeyAway):
+                            await quick.nearest(1500)
                 said = [record.getMessage() for record in caplog.records
-                        if "quick players are paired on this process" in record.getMessage()]
+                        if "quick players wait for it" in record.getMessage()]
                 assert len(said) == 1
                 own.start()
                 client = Redis.from_url(own.url)

@@ -42,6 +42,10 @@ LOG = logging.getLogger("sudden_death.net")
 CONNECT_TIMEOUT_S = 5.0
 CLOSE_WAIT_S = 1.0
 RETRY_FIRST_S, RETRY_MAX_S = 0.25, 8.0
+# A resume the server refused for now (`refused`, not fatal, and the line closed: its Valkey
+# or database away, or its tables being restored) is sent again at most this long apart, so
+# play goes on within about a second of the service's return (issue 70).
+FOR_NOW_MAX_S = 1.0
 RECONNECT_FOR_S = 120.0  # how long a dropped line is tried again before the game gives up
 
 
@@ -85,6 +89,12 @@ class TableLink:
         self._in_doubt: p.Act | None = None
         self._on_line: p.Act | None = None  # the last act written on the current line
         self._refused = False  # refused for good: no coming back
+        if isinstance(greeting, p.Resume):  # a seat kept from before (a restarted game)
+            self._seat = (greeting.code, greeting.token)
+        self._resuming = False  # the line's greeting is a resume not yet answered
+        self._for_now = False  # a resume was refused for now since the seat was last seated
+        self._back = False  # the server answered this line's resume: the seat is back
+        self._again = False  # this line is a comeback (its answer is said as Restored)
         self._advertised: str | None = None  # HOST:PORT of a table served here, announced
         self._advertiser = Advertiser()
         self._tasks: set[asyncio.Future[None]] = set()
@@ -154,7 +164,8 @@ class TableLink:
 
     async def _keep_line(self, url: str, address: str | None) -> None:
         """Connect, greet, and exchange messages; after a drop, once seated, come back with the
-        seat's token (backing off from RETRY_FIRST_S to RETRY_MAX_S) for up to RECONNECT_FOR_S."""
+        seat's token (backing off from RETRY_FIRST_S to RETRY_MAX_S, or FOR_NOW_MAX_S while the
+        server refuses the resume for now) for up to RECONNECT_FOR_S."""
         greeting: p.Message = self.greeting
         before = self.before
         ever, lost_at, delay = False, None, RETRY_FIRST_S
@@ -162,8 +173,15 @@ class TableLink:
             try:
                 async with connect(url, open_timeout=CONNECT_TIMEOUT_S, compression=None,
                                    max_size=16 * p.MAX_MESSAGE_BYTES) as connection:
-                    self._news(Restored() if ever else Connected(address))
-                    ever, lost_at, delay = True, None, RETRY_FIRST_S
+                    # Back only once the server answers the resume (`_answered`): one it
+                    # refuses for now is no line restored, and is tried again.
+                    self._resuming = isinstance(greeting, p.Resume)
+                    self._back, self._again = False, ever
+                    if not ever:
+                        self._news(Connected(address))
+                    if not (ever and self._resuming):
+                        lost_at, delay = None, RETRY_FIRST_S
+                    ever = True
                     for message in before:
                         await connection.send(p.encode(message))
                     before = ()
@@ -171,6 +189,8 @@ class TableLink:
                     self._on_line = None
                     reason = await self._exchange(connection)
                     self._in_doubt = self._on_line or self._in_doubt
+                    if self._back:
+                        lost_at, delay = None, RETRY_FIRST_S
                     if reason is None:
                         return  # the game left the table
             except InvalidStatus as error:
@@ -188,13 +208,16 @@ class TableLink:
             now = time.monotonic()
             if lost_at is None:
                 lost_at = now
-                self._news(Reconnecting(reason))
+                if not self._for_now:  # else `busy` said it: trying again
+                    self._news(Reconnecting(reason))
             elif now - lost_at > RECONNECT_FOR_S:
                 self._news(Lost(reason, True))
                 return
+            if self._for_now:
+                delay = min(delay, FOR_NOW_MAX_S)
             if await self._stopped_within(delay):
                 return
-            delay = min(delay * 2, RETRY_MAX_S)
+            delay = min(delay * 2, FOR_NOW_MAX_S if self._for_now else RETRY_MAX_S)
             code, token = self._seat
             greeting = p.Resume(p.PROTOCOL_VERSION, code, token, self._heard)
 
@@ -249,6 +272,8 @@ class TableLink:
                     self._refused = True  # a server that speaks nonsense is not retried
                     await connection.close()
                     return str(error)
+                if not self._answered(message):
+                    continue
                 self._note(message)
                 self._news(message)
                 if isinstance(message, p.Start):
@@ -256,6 +281,22 @@ class TableLink:
         except ConnectionClosed as error:
             return str(error)
         return "the server closed the connection"
+
+    def _answered(self, message: p.ServerMessage) -> bool:
+        """Whether `message` is news for the game. The first answer to a resume: a refusal
+        for now (not fatal: the server closes the line and the link comes back) is said once
+        as `busy` until the seat is back; anything else restores the line."""
+        if not self._resuming:
+            return True
+        if isinstance(message, p.Refused) and not message.fatal:
+            if not self._for_now:
+                self._for_now = True
+                self._news(p.Busy())
+            return False
+        self._resuming, self._back, self._for_now = False, True, False
+        if self._again:
+            self._news(Restored())
+        return True
 
     async def _send_again(self, connection: ClientConnection, start: p.Start) -> None:
         """After a resume: the act in doubt, if the server has neither played it (a later

@@ -163,6 +163,12 @@ async def serve(options: argparse.Namespace) -> None:
     relaying = operating = None
     routes: Routes | None = None  # a cluster's, to hand the tables over on a clean stop
     try:
+        # Its tables restored before it answers for any (issue 70): its relay listener and
+        # its lease in Valkey come after, so no line is relayed here to a table not yet back.
+        restoring = service.restore()
+        if restoring is not None:  # a database's answers are awaited
+            await restoring
+        readiness.restored = True
         if options.valkey is not None:
             shared.append(await valkey_check(options.valkey, readiness.checks))
             shared.append(await valkey_lobby(options.valkey, service))
@@ -171,10 +177,6 @@ async def serve(options: argparse.Namespace) -> None:
             shared.append(routes := await valkey_routes(options, service, relaying))
             shared.append(await valkey_quick(options.valkey, service))
             shared.append(await valkey_tally(options.valkey, service))
-        restoring = service.restore()
-        if restoring is not None:  # a database's answers are awaited
-            await restoring
-        readiness.restored = True
         server = await start(service, options.host, options.port, tls, options.reuse_port)
         # No full collection's long stop (a rare sweep only on Python 3.10: collector.py)
         settled = collector.settle(asyncio.get_running_loop(), collector.sweep_needed())

@@ -11,7 +11,8 @@ A write that fails is said in the log once. With the embedded store (a full or b
 the table goes on in memory (nothing played is lost from the game) and `failing` refuses new
 tables until a write succeeds again. A database server's write that fails (the database
 restarting, or away) is tried again, with a fresh save of the table, after 0.2 s, then twice
-as long each time up to 5 s, for as long as it takes: the change's words wait, so no seat
+as long each time up to 1 s (so play goes on within about a second of the database's return),
+for as long as it takes: the change's words wait, so no seat
 ever hears of a step the database does not have, and `on_busy` tells the table's seats and
 spectators once that it is busy (when a write fails, or is still not done after 1 s), and
 once that it is back. A fresh save holds every change
@@ -57,7 +58,7 @@ def _nothing() -> None:
 
 
 FIRST_RETRY_S = 0.2  # a database server's failed write is tried again after this...
-LONGEST_RETRY_S = 5.0  # ...then twice as long each time, up to this
+LONGEST_RETRY_S = 1.0  # ...then twice as long each time, up to this
 BUSY_AFTER_S = 1.0  # a write not done after this long is said as busy, failed or not
 
 
@@ -133,6 +134,28 @@ class Keeper:
             self.drains.add(drain)  # a reference until done, so the task is not collected
             drain.add_done_callback(self.drains.discard)
         queue.append(change)
+
+    def away(self) -> bool:
+        """Whether the store is away now: some table's writes are being tried again (a
+        database's). A greeting that would wait on it is refused at once instead."""
+        return bool(self.busy)
+
+    async def caught_up(self, code: str, patience_s: float) -> bool:
+        """Whether every change of table `code` handed over so far is kept (and told) within
+        `patience_s`; at once when none waits. Changes nothing."""
+        if not self.queues.get(code):
+            return True
+        done: asyncio.Future[bool] = asyncio.get_running_loop().create_future()
+
+        def told(kept: bool = True) -> None:
+            if not done.done():
+                done.set_result(kept)
+
+        self._queued(code, _Change(None, told, refused=partial(told, False)))
+        try:
+            return await asyncio.wait_for(asyncio.shield(done), patience_s)
+        except (asyncio.TimeoutError, TimeoutError):
+            return False
 
     async def kept(self, table: Table) -> bool:
         """Write `table` and wait until it is kept (after the table's earlier changes); False
@@ -273,9 +296,10 @@ class Keeper:
     def failed(self, error: BaseException) -> None:
         """The store could not write (a claim, a save): said once, until it can again."""
         if not self.failing:
-            LOG.error("the tables cannot be written (%s): the data folder's tables go on in "
-                      "memory only, a database's wait and are tried again; no new table is "
-                      "opened until a write succeeds", error)
+            how = ("their changes wait and are tried again" if isinstance(error, StoreError)
+                   else "the tables go on in memory only")  # the data folder's SQLite file
+            LOG.error("the tables cannot be written (%s): %s; no new table is opened until a "
+                      "write succeeds", error, how)
         self.failing = True
 
     def _succeeded(self) -> None:

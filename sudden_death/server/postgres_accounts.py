@@ -30,6 +30,7 @@ from psycopg import sql
 from psycopg_pool import ConnectionPool
 
 from .accounts import TOKENS_KEPT, SignedIn, account_of, signed_in, signed_up
+from .pool_log import quieted
 from .postgres_schema import migrate
 from .ratings import RECENT, START, Rating, Standing, placed, rated, standing_of
 
@@ -92,6 +93,7 @@ class PgAccounts:
         self._hasher = PasswordHasher()
         # check: a connection a database restart cut is found before a call uses it, and
         # replaced, so the first call after the restart is not refused for it.
+        quieted()  # the pool's warnings once an outage (pool_log.py)
         self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             url, min_size=1, max_size=pool_size, open=False, timeout=wait_s,
             kwargs={"connect_timeout": max(1, round(wait_s))},

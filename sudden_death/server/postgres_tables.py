@@ -38,6 +38,7 @@ import psycopg
 from psycopg_pool import AsyncConnectionPool
 
 from ..engine.errors import SnapshotError
+from .pool_log import quieted
 from .postgres_schema import SchemaTooNew, migrate
 from .stores import StoreError, TakenOver
 from .tables import Table
@@ -90,6 +91,7 @@ class PgTableStore:
                 where = _described(connection)
         except psycopg.Error as error:
             raise StoreError(_said(error)) from error
+        quieted()  # the pool's warnings once an outage (pool_log.py)
         pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
             url, min_size=min_size, max_size=max_size, open=False,
             kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},

@@ -36,9 +36,10 @@ from websockets.http11 import Request, Response
 from ..wire import protocol as p
 from .postman import Postman
 from .stopping import stop
+from .try_again import TryAgain
 
-__all__ = ["TICKET_HEADER", "Here", "QuickElsewhere", "Relayed", "Routes", "admit_relayed",
-           "hand_over", "holder_of", "relay"]
+__all__ = ["TICKET_HEADER", "Here", "QuickElsewhere", "Relayed", "Routes", "ValkeyAway",
+           "admit_relayed", "hand_over", "holder_of", "relay"]
 
 LOG = logging.getLogger("sudden_death.server")
 
@@ -48,6 +49,17 @@ OPEN_TIMEOUT_S = 5.0  # the holder's relay listener answers a handshake within t
 # The client's line closed with this when the table's process cannot be reached: its game
 # tries again by itself, as after any lost line (1013: try again later).
 UNREACHABLE = 1013
+# A quick player whose process cannot ask Valkey where a quick table waits asks again this
+# often, for up to QUICK_PATIENCE_S, before its table is opened here: two quick players kept
+# apart by a passing fault (a command over its time-out on a loaded machine, an outage of a
+# few seconds) are paired as soon as Valkey answers, not left waiting on two processes.
+QUICK_AGAIN_S = 0.25
+QUICK_PATIENCE_S = 30.0
+
+
+class ValkeyAway(OSError):
+    """Valkey cannot answer now (an outage, a command past its time-out): where a table is,
+    or a quick table waits, is not known, which is not "nowhere"."""
 
 
 @dataclass(frozen=True)
@@ -64,10 +76,12 @@ class Routes(Protocol):
     """Which process holds which table, and the relay's tickets (valkey_routes.py)."""
 
     async def holder(self, code: str) -> str | None:
-        """The relay address of the process that holds `code`, if another one does."""
+        """The relay address of the process that holds `code`, if another one does;
+        ValkeyAway when Valkey cannot say."""
 
     async def lost(self, code: str) -> str | None:
-        """The name of the lost process `code`'s route names (its lease ran out), if any."""
+        """The name of the lost process `code`'s route names (its lease ran out), if any;
+        ValkeyAway when Valkey cannot say."""
 
     async def ticket(self, relayed: Relayed) -> str:
         """A single-use token that hands `relayed` to a holder (OSError: not written)."""
@@ -81,7 +95,7 @@ class QuickElsewhere(Protocol):
 
     async def nearest(self, rating: float) -> str | None:
         """The relay address of the process whose quick table waiting nearest `rating` is
-        taken for this player; None: host it here."""
+        taken for this player; None: host it here. ValkeyAway when Valkey cannot say."""
 
     def changed(self) -> None:
         """This process's waiting quick tables may have changed."""
@@ -108,29 +122,54 @@ async def holder_of(greeting: p.ClientMessage, signed: str, routes: Routes,
     for a join, resume or watch, the holder of its table (taken over here first when its
     process was lost: issue 63); for a quick game when no quick
     table waits here, the process of the waiting one nearest the player's rating, which
-    pairs it (or hosts it, should that table be taken meanwhile). None: served here."""
+    pairs it (or hosts it, should that table be taken meanwhile). None: served here.
+    TryAgain when Valkey cannot say where a table not here is: a table that is somewhere
+    is never refused as unknown for a passing fault (issue 70)."""
     if isinstance(greeting, p.Quick):
-        if here.quick_waits() or here.quick_elsewhere is None:
-            return None
-        return await here.quick_elsewhere(await here.rating(signed))
+        return await _quick_holder(signed, here)
     if not isinstance(greeting, (p.Join, p.Resume, p.Watch)):
         return None
     code = greeting.code.strip()
     if here.holds(code):
         return None
-    found = await routes.holder(code)
-    # Its process gone: taken over here from the store (another process may take it first:
-    # then its new route is found below).
-    if found is None and (lost := await routes.lost(code)) is not None \
-            and await here.adopt(code, lost):
-        return None
-    if found is None:
-        # A table opened elsewhere this very moment is routed within a fraction of a second
-        # (valkey_routes.SOON_S): a join sent at once, by a script or a quick friend, waits
-        # that long once before it is a table unknown here. A wrong code waits as long.
-        await asyncio.sleep(ROUTE_LATE_S)
-        found = None if here.holds(code) else await routes.holder(code)
+    try:
+        found = await routes.holder(code)
+        # Its process gone: taken over here from the store (another process may take it
+        # first: then its new route is found below).
+        if found is None and (lost := await routes.lost(code)) is not None \
+                and await here.adopt(code, lost):
+            return None
+        if found is None:
+            # A table opened elsewhere this very moment is routed within a fraction of a
+            # second (valkey_routes.SOON_S): a join sent at once, by a script or a quick
+            # friend, waits that long once before it is a table unknown here. A wrong code
+            # waits as long.
+            await asyncio.sleep(ROUTE_LATE_S)
+            found = None if here.holds(code) else await routes.holder(code)
+    except ValkeyAway as error:
+        if here.holds(code):
+            return None
+        raise TryAgain(f"where table {code} is cannot be found now ({error}); try again") \
+            from error
     return found
+
+
+async def _quick_holder(signed: str, here: Here) -> str | None:
+    """A quick player's process (`holder_of`): asked again while Valkey cannot answer, until
+    a quick table waits here or QUICK_PATIENCE_S has passed (then hosted here)."""
+    loop = asyncio.get_running_loop()
+    ends = loop.time() + QUICK_PATIENCE_S
+    rating: float | None = None
+    while not (here.quick_waits() or here.quick_elsewhere is None):
+        if rating is None:
+            rating = await here.rating(signed)
+        try:
+            return await here.quick_elsewhere(rating)
+        except ValkeyAway:
+            if loop.time() >= ends:
+                return None
+            await asyncio.sleep(QUICK_AGAIN_S)
+    return None
 
 
 async def hand_over(line: ServerConnection, holder: str, first: str, relayed: Relayed,

@@ -40,6 +40,7 @@ from .stand_in import last_cards, stand_in_moves
 from .stores import TableStore, answered
 from .tables import HOST_SEAT, Outgoing, Seat, Table, lock, new_game, unlocks
 from .tally import NoTally, Tally
+from .try_again import ANSWER_S, TryAgain, soon
 from .turn_clock import TurnClock
 
 LOG = logging.getLogger("sudden_death.server")
@@ -91,6 +92,7 @@ class Seats:
     tally: Tally = field(default_factory=NoTally)
     claiming: set[str] = field(default_factory=set)  # new codes whose claims are awaited
     moved: set[str] = field(default_factory=set)  # tables dropped here, taken over elsewhere
+    adopting: dict[str, asyncio.Future[bool]] = field(default_factory=dict)  # taken over now
     draining: bool = False  # a clean stop in a cluster: no new table, none taken over
 
     keeper: Keeper = field(init=False)  # every change kept before a seat hears of it
@@ -134,17 +136,33 @@ class Seats:
     async def adopt(self, code: str, lost: str) -> bool:
         """The table `code` of the lost server `lost` (a cluster's process whose lease ran
         out) taken over and played here from its store, its seats away until they resume,
-        as after a restart; False when another server took it first, it has ended, or the
-        store cannot say now (the line is then served as for any table not here)."""
+        as after a restart; False when another server took it first, it has ended, or this
+        one is draining. TryAgain (try_again.py) when the store cannot say within a second,
+        never "no such table": the take-over goes on meanwhile (a claim moved must be followed
+        by the table read here), and the greeting's next try finds the table here."""
         if self.store is None or code in self.tables or self.draining:
             return code in self.tables
+        adopting = self.adopting.get(code)
+        if adopting is None:
+            adopting = self.adopting[code] = asyncio.ensure_future(self._adopt(code, lost))
+            adopting.add_done_callback(partial(self._adopted, code))
+        return await soon(lambda: asyncio.shield(adopting), "take the table over")
+
+    def _adopted(self, code: str, done: asyncio.Future[bool]) -> None:
+        """A take-over ended: forgotten, its failure taken (said in the log by `_adopt`)."""
+        self.adopting.pop(code, None)
+        if not done.cancelled():
+            done.exception()
+
+    async def _adopt(self, code: str, lost: str) -> bool:
+        assert self.store is not None
         try:
             if not await answered(self.store.take_over(code, self.owner, lost)):
                 return False
             table = await answered(self.store.table(code))
         except STORE_ERRORS as error:
             self.keeper.failed(error)
-            return False
+            raise
         if table is None or code in self.tables:
             return code in self.tables
         LOG.info("table %s taken over from %s, a server process lost", code, lost)
@@ -300,8 +318,8 @@ class Seats:
                 table.opponent_seat, table.opponent = host.other, message.opponent or COACH
             if not await self.keeper.kept(table):  # kept before its code and token are given
                 self.tables.pop(table.code, None)
-                raise p.ProtocolError(p.NO_ROOM, "the server cannot keep a new table now; "
-                                                 "try again later")
+                raise TryAgain("the server cannot keep a new table now; try again later",
+                               p.NO_ROOM)
             self._seat(table, host, connection, seat.token)
             if table.full:  # against the computer: it plays what it owes at once
                 self._commit(table, table.start() + stand_in_moves(table))
@@ -315,6 +333,8 @@ class Seats:
                 raise p.ProtocolError(p.TABLE_FULL, "both seats at that table are taken")
             if same_name(name, table.seats[HOST_SEAT].name):  # a score must name two teams
                 raise p.ProtocolError(p.SAME_NAME, "the other team at that table has that name")
+            if self.keeper.away():  # its seat would wait on a database that is away
+                raise TryAgain("the server cannot keep a seat now; try again")
             team = HOST_SEAT.other
             seat = secret.seat or Seat(name)
             seat.name = name
@@ -345,6 +365,11 @@ class Seats:
                 for ending in table.ending(team):
                     self.postman.send(connection, ending)
                 return table.code, team
+            # Nothing changed until the table's earlier changes are kept: its start must tell
+            # only what its database has, and a database away is said at once (issue 70).
+            if table.code in self.keeper.busy or not await self.keeper.caught_up(table.code,
+                                                                                 ANSWER_S):
+                raise TryAgain("this table's changes wait on its database; try again")
             old = self.connections.get((table.code, team))
             if old is not None:  # the same seat from a new line: the old one is stale
                 del self.connections[(table.code, team)]
@@ -395,8 +420,9 @@ class Seats:
         """The table a seat comes back to: an open one, or one that ended while the seat was
         away (the server may have forgotten it, or restarted just after its last step)."""
         table = self.tables.get(code.strip()) or self.ended.get(code.strip())
-        if table is None and self.store is not None:
-            table = await answered(self.store.ended(code.strip()))
+        store = self.store
+        if table is None and store is not None:
+            table = await soon(lambda: store.ended(code.strip()), "find that table")
         if table is None:
             raise p.ProtocolError(p.NO_TABLE, f"no table has the code {code!r}")
         return table
@@ -410,7 +436,7 @@ class Seats:
     async def _open(self, name: str, seat_wait_s: int, locked: str, seat: Seat,
                     team: Team = HOST_SEAT) -> Table:
         if self.draining:  # a host greeted as the process began to stop
-            raise p.ProtocolError(p.NO_ROOM, "this server is stopping; try again")
+            raise TryAgain("this server is stopping; try again", p.NO_ROOM)
         if not p.MIN_SEAT_WAIT_S <= seat_wait_s <= p.MAX_SEAT_WAIT_S:
             raise p.ProtocolError(p.BAD_MESSAGE, f"seat_wait_s is {p.MIN_SEAT_WAIT_S} to "
                                                  f"{p.MAX_SEAT_WAIT_S} seconds")
@@ -429,18 +455,22 @@ class Seats:
             code = _new_code([*self.tables, *self.claiming])
             if self.store is None:
                 return code
+            if self.keeper.away():  # a database away: refused at once, not after a wait
+                break
             # Not handed to another new table while its claim is awaited (a database's).
             self.claiming.add(code)
+            store = self.store
             try:
-                if await answered(self.store.claim(code, self.owner)):
+                if await soon(partial(store.claim, code, self.owner), "keep a new table",
+                              p.NO_ROOM):
                     return code
-            except STORE_ERRORS as error:
-                self.keeper.failed(error)
-                break
+            except TryAgain as error:
+                if isinstance(error.__cause__, STORE_ERRORS):
+                    self.keeper.failed(error.__cause__)
+                raise
             finally:
                 self.claiming.discard(code)
-        raise p.ProtocolError(p.NO_ROOM, "the server cannot keep a new table now; try again "
-                                         "later")
+        raise TryAgain("the server cannot keep a new table now; try again later", p.NO_ROOM)
 
     def _seat(self, table: Table, team: Team, connection: ServerConnection,
               token: str) -> None:

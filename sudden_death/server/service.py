@@ -48,6 +48,7 @@ from .relay import Here, QuickElsewhere, Relayed, Routes, admit_relayed, hand_ov
 from .seats import CLOSE, OTHER, PLAYED, Prepared, Seats, name_seat, sealed_seat
 from .stores import AccountStore, TableStore
 from .tables import HOST_SEAT, Outgoing, Table
+from .try_again import TryAgain, refused_for_now
 from .watch import Unwatched, Watch
 
 __all__ = ["PLAYED", "TableService", "address", "start", "start_relay", "stop"]
@@ -191,6 +192,8 @@ class TableService:
                                  "that do not move the game", True))
                     await shut(connection)
                     break
+        except TryAgain as error:  # not now: not fatal, the line closed to try again
+            await refused_for_now(self.postman, connection, error)
         except p.ProtocolError as error:
             self.postman.send(connection, p.Refused(error.code, str(error), fatal=True))
             if error.code == p.FLOOD:  # a spectator's or the lobby's: it is still sending

@@ -32,6 +32,7 @@ import secrets
 import time
 from collections.abc import Callable
 
+from .relay import QUICK_PATIENCE_S, ValkeyAway
 from .stopping import stop
 from .valkey_fanout import OUTAGE_ERRORS, Outage, outage_client, reached, where
 
@@ -94,8 +95,8 @@ class ValkeyQuick:
         self._closing = False
         self._client = outage_client(url, TIMEOUT_S)
         self._script = self._client.register_script(_NEAREST_OR_RESERVE)
-        self._outage = Outage(where(url), "quick players are paired on this process only "
-                              "until it is back",
+        self._outage = Outage(where(url), "quick players wait for it (then, after "
+                              f"{QUICK_PATIENCE_S:g} s, are paired on this process only)",
                               "quick players are paired across the processes again")
 
     @classmethod
@@ -111,18 +112,21 @@ class ValkeyQuick:
     async def nearest(self, rating: float) -> str | None:
         """The relay address of the process whose waiting quick table (or quick player being
         seated) is nearest `rating`, taken for this player; None: the player's table is
-        hosted here, and the next quick player anywhere is sent here."""
+        hosted here, and the next quick player anywhere is sent here. ValkeyAway when Valkey
+        cannot answer (relay.holder_of asks again)."""
         reservation = f"{self.name}|~{secrets.token_hex(6)}"
+        # Noted before the script runs: one that timed out here may still have put it in.
+        self._reserved[reservation] = time.monotonic()
         try:
             found = await self._script(keys=[self._key],
                                        args=[rating, self.name, reservation, self._leases,
                                              SCANNED])
         except OUTAGE_ERRORS as error:
             self._outage.lost(error)
-            return None
+            self._wake.set()  # taken out once Valkey answers, if it was put in
+            raise ValkeyAway(f"Valkey at {self._outage.place} cannot be reached") from error
         self._outage.back()
         if found is None:
-            self._reserved[reservation] = time.monotonic()
             self._wake.set()  # taken out soon: by then its table is hosted, and written
             return None
         return found.decode(errors="replace") if isinstance(found, bytes) else str(found)

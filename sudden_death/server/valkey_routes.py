@@ -17,8 +17,9 @@ random token; the holder takes it out with GETDEL, so a token works once, and on
 process that can write to this Valkey.
 
 Nothing here blocks the loop for long: every command has a TIMEOUT_S, and a Valkey away is a
-route not found (the line is served here, as a table unknown) and a ticket not written (the
-line is closed to try again); the log says so once per outage. A Valkey restarted empty
+route that cannot be read (ValkeyAway: the greeting is refused for now, not fatal, and comes
+back by itself; never told its table is unknown) and a ticket not written (the line is closed
+to try again); the log says so once per outage. A Valkey restarted empty
 between two commands (the client reconnects unseen) is found out by the lease renewal: the
 lease gone, every route is written again, but only where no other process's route stands
 (as each renewal is): a process held up past its lease (SIGSTOP, a frozen VM) may find its
@@ -39,7 +40,7 @@ from collections.abc import Callable, Collection
 
 import msgspec
 
-from .relay import Relayed
+from .relay import Relayed, ValkeyAway
 from .stopping import stop
 from .valkey_fanout import OUTAGE_ERRORS, Outage, outage_client, reached, where
 
@@ -56,6 +57,10 @@ RENEW_AFTER_S = 60.0  # a route renewed once this old...
 RENEW_BATCH = 50  # ...at most this many in a round
 TICKET_MS = 10_000  # a ticket not taken out by then is gone
 TIMEOUT_S = 1.0  # a connection or a command that takes longer is an outage
+# Valkey back after an outage: every live process renews its lease within its next round or
+# two, and until then a lease that ran out during the outage is no process lost (issue 70):
+# a table is not taken over from a process that only could not reach Valkey.
+BACK_GRACE_S = 2 * EVERY_S
 
 _ticket_decoder = msgspec.json.Decoder(Relayed)
 _encoder = msgspec.json.Encoder()
@@ -91,6 +96,7 @@ class ValkeyRoutes:
         self._prefix = prefix
         self._routes: OrderedDict[str, float] = OrderedDict()  # code: last written, oldest first
         self._leased = -float("inf")
+        self._back_at = -float("inf")  # when Valkey last answered again after an outage
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._left = False  # `leave` took the lease out and left the routes standing
@@ -115,7 +121,9 @@ class ValkeyRoutes:
         return routes
 
     async def holder(self, code: str) -> str | None:
-        """The relay address of the live process holding `code`, when it is another one."""
+        """The relay address of the live process holding `code`, when it is another one;
+        ValkeyAway when Valkey cannot say (not "nowhere": the greeting is asked to try
+        again, never told the table is unknown)."""
         try:
             name = _text(await self._client.get(self._route(code)))
             if name is None or name == self.name:
@@ -123,11 +131,15 @@ class ValkeyRoutes:
             return _text(await self._client.get(self._process(name)))
         except OUTAGE_ERRORS as error:
             self._outage.lost(error)
-            return None
+            raise ValkeyAway(f"Valkey at {self._where} cannot be reached") from error
 
     async def lost(self, code: str) -> str | None:
         """The name of the process `code`'s route names when that process is gone (its lease
-        ran out) and is not this one: the table is there to be taken over."""
+        ran out) and is not this one: the table is there to be taken over. ValkeyAway when
+        Valkey cannot say, or came back too lately for a lease to be trusted as lost."""
+        if self._outage.down or time.monotonic() - self._back_at < BACK_GRACE_S:
+            raise ValkeyAway(f"Valkey at {self._where} is back; the processes' leases are "
+                             "being renewed")
         try:
             name = _text(await self._client.get(self._route(code)))
             if name is None or name == self.name:
@@ -135,7 +147,7 @@ class ValkeyRoutes:
             return None if await self._client.exists(self._process(name)) else name
         except OUTAGE_ERRORS as error:
             self._outage.lost(error)
-            return None
+            raise ValkeyAway(f"Valkey at {self._where} cannot be reached") from error
 
     async def ticket(self, relayed: Relayed) -> str:
         """A token that hands `relayed` to a holder once; OSError when it cannot be written."""
@@ -234,7 +246,8 @@ class ValkeyRoutes:
                 self._routes.clear()  # all written again once back (Valkey may be empty)
                 self._leased = -float("inf")
             else:
-                self._outage.back()
+                if self._outage.back():
+                    self._back_at = time.monotonic()
 
     async def _round(self) -> None:
         """The lease renewed when due, new routes written, ended ones taken out, and the

@@ -31,7 +31,7 @@ from websockets.http11 import Request, Response
 from ..language import _, n_, using
 from ..resources import sounds_dir
 from ..ui.words.picking import full_words, missing_words, picked_words
-from ..ui.words.table import said_words
+from ..ui.words.table import busy_words, said_words
 from .explorer_words import explorer_json
 from .seat_words import seat_words
 from .view import CALLS_PER_HAND, PLAYERS_PER_HAND, Viewer, language_of
@@ -102,6 +102,7 @@ def page_words(tag: str) -> bytes:
                            "screen reader's usual swipes and double taps do the same, and Show "
                            "what each card does shows every card's details."),
             "reconnecting": _("Connection lost; trying again."),
+            "busy": busy_words(),  # a resume refused for now: asked again by itself
             "team_name": _("Your team's name"),
             "decision": _("Current decision"),
             "theirs": _("The other team's calls"),

@@ -96,12 +96,14 @@ async function connect(first) {
   const lang = encodeURIComponent(words.lang || "en");
   const mine = new WebSocket(`${scheme}//${location.host}/play?lang=${lang}`);
   line = mine;
-  say(word("connecting"));
+  if (!busyResuming) say(word("connecting")); // asked again: busy said it once
   mine.addEventListener("open", () => send(first), {once: true});
   mine.addEventListener("message", (event) => heardFromServer(JSON.parse(event.data)));
-  mine.addEventListener("close", () => {
+  mine.addEventListener("close", (event) => {
     if (line !== mine) return; // closed by the page itself
     line = null;
+    const notNow = forNow && event.code === 1013; // refused for now, closed to try again
+    forNow = false;
     if (closedByRefusal) { // its reason is said already: nothing dropped
       closedByRefusal = false;
       if (seat && view) returnToStart(); // a seat the server no longer knows
@@ -110,7 +112,7 @@ async function connect(first) {
     } else if (!seat && view && view.decision.kind === "watch" && !view.decision.over &&
                greeting && greeting.type === "watch") {
       comeBack(); // a spectator watches again (its table handed to another process, say)
-    } else {
+    } else if (!notNow) { // a refusal for now has said its words: the player tries again
       say(word("lost"), true);
     }
   });
@@ -124,19 +126,23 @@ let seat = null;
 let lastStep = 0;
 let dropped = 0; // when the line dropped (0: it is up)
 let retryWait = 250;
+// The server refused this seat's resume for now (its Valkey or database away, issue 70): it
+// is said once as busy, and asked again within a second until the seat is back.
+let busyResuming = false;
+let forNow = false; // the last refusal was not fatal: a close with 1013 after it is no drop
 
 function comeBack() {
   if (!dropped) {
     dropped = Date.now();
     retryWait = 250;
   } else {
-    retryWait = Math.min(retryWait * 2, 8000);
+    retryWait = Math.min(retryWait * 2, busyResuming ? 1000 : 8000);
   }
   if (Date.now() - dropped > 120000) {
     say(word("lost"), true);
     return;
   }
-  say(word("reconnecting"));
+  if (!busyResuming) say(word("reconnecting"));
   const again = seat ? {type: "resume", version: PROTOCOL_VERSION, code: seat.code,
                         token: seat.token, step: lastStep} : {...greeting, step: lastStep};
   window.setTimeout(() => connect(again), retryWait);
@@ -166,10 +172,17 @@ function heardFromServer(message) {
       if (message.step === 0) lastHands = {};
     }
     dropped = 0;
+    busyResuming = false;
   }
   if (message.type === "refused") {
     refusal = message;
     closedByRefusal = message.fatal;
+    forNow = !message.fatal;
+    if (forNow && dropped) { // this seat's resume, refused for now: busy, said once
+      refusal = {skip: true};
+      if (!busyResuming) say(word("busy"));
+      busyResuming = true;
+    }
   }
   if (message.type === "view") show(message);
   else if (message.type === "told" && message.chat) heardInLobby(message.lines);
