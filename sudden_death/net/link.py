@@ -26,6 +26,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from http import HTTPStatus
 from typing import Any, Protocol
 
+import msgspec
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import (
     ConnectionClosed,
@@ -82,6 +83,10 @@ class TableLink:
         self._outbox: asyncio.Queue[p.Message | None] | None = None
         self._ready = threading.Event()
         self._seat: tuple[str, str] | None = None  # (code, token) once seated
+        # A spectator's watch (sent from the lobby, or the greeting): after a drop (its table
+        # handed to another process, say) the link watches the same table again from the
+        # last step it heard, as a seat resumes.
+        self._watching: p.Watch | None = greeting if isinstance(greeting, p.Watch) else None
         self._heard = 0  # the last step the server told of
         # The last act that went out on a line that then dropped, or was dropped while the
         # line was down: sent again after the resume if the server has neither played nor
@@ -175,7 +180,8 @@ class TableLink:
                                    max_size=16 * p.MAX_MESSAGE_BYTES) as connection:
                     # Back only once the server answers the resume (`_answered`): one it
                     # refuses for now is no line restored, and is tried again.
-                    self._resuming = isinstance(greeting, p.Resume)
+                    self._resuming = isinstance(greeting, p.Resume) or (
+                        ever and isinstance(greeting, p.Watch))
                     self._back, self._again = False, ever
                     if not ever:
                         self._news(Connected(address))
@@ -202,7 +208,7 @@ class TableLink:
             except (OSError, asyncio.TimeoutError, TimeoutError, InvalidURI,
                     WebSocketException) as error:
                 reason = str(error) or type(error).__name__
-            if not ever or self._seat is None or self._refused:
+            if not ever or (self._seat is None and self._watching is None) or self._refused:
                 self._news(Lost(reason, ever))
                 return
             now = time.monotonic()
@@ -218,8 +224,11 @@ class TableLink:
             if await self._stopped_within(delay):
                 return
             delay = min(delay * 2, FOR_NOW_MAX_S if self._for_now else RETRY_MAX_S)
-            code, token = self._seat
-            greeting = p.Resume(p.PROTOCOL_VERSION, code, token, self._heard)
+            if self._seat is not None:
+                code, token = self._seat
+                greeting = p.Resume(p.PROTOCOL_VERSION, code, token, self._heard)
+            elif self._watching is not None:
+                greeting = msgspec.structs.replace(self._watching, step=self._heard)
 
     async def _stopped_within(self, seconds: float) -> bool:
         """Wait `seconds` for the game to say stop; what it sends meanwhile is dropped (the
@@ -257,6 +266,8 @@ class TableLink:
                     return None
                 if isinstance(message, p.Act):
                     self._on_line = message
+                if isinstance(message, (p.Host, p.Join, p.Quick, p.Watch)):
+                    self._watching = message if isinstance(message, p.Watch) else None
                 with contextlib.suppress(ConnectionClosed):  # the reader tells of the loss
                     await connection.send(p.encode(message))
         finally:
