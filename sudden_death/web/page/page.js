@@ -184,13 +184,13 @@ function heardFromServer(message) {
       busyResuming = true;
     }
   }
+  if (message.type === "told" && message.cues && window.cues) window.cues.play(message.cues);
   if (message.type === "view") show(message);
   else if (message.type === "told" && message.chat) heardInLobby(message.lines);
   else if (message.type === "told") {
     // A table's code is for a friend: with the computer at the table, the game begins now.
     if (!(message.code && greeting && greeting.computer)) tell(message.lines);
   }
-  if (message.type === "told" && message.cues && window.cues) window.cues.play(message.cues);
   else if (message.type === "lobby_view") showLobby(message);
   else if (message.type === "signed_in") {
     // The server's key for next time, kept by this browser (never the password).
