@@ -165,7 +165,7 @@ class Seats:
             raise
         if table is None or code in self.tables:
             return code in self.tables
-        LOG.info("table %s taken over from %s, a server process lost", code, lost)
+        LOG.info("table %s taken over from %s, a server process lost or stopped", code, lost)
         self.moved.discard(code)  # taken back, after its taker was lost in turn
         self._restored(table, True, self.clock())
         return True
