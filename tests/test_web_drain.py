@@ -69,9 +69,12 @@ def test_a_browser_spectator_watches_on_through_a_clean_stop(
             wait_for_news(page, "Connected again.", timeout_s=60)
             deadline = time.monotonic() + 120
             while "Final score" not in page.locator("#decision .note").inner_text():
-                assert time.monotonic() < deadline, (
-                    news(page), stats.errors, table.played and max(table.played),
-                    a.log.read_text()[-3000:], b.log.read_text()[-3000:])
+                if time.monotonic() > deadline:
+                    pytest.fail("\n".join([
+                        "the spectator never heard the end", f"news: {news(page)}",
+                        f"bots: {stats.errors}, last step {max(table.played, default=-1)}",
+                        f"note: {page.locator('#decision .note').inner_text()}",
+                        f"a: {a.log.read_text()[-4000:]}", f"b: {b.log.read_text()[-4000:]}"]))
                 time.sleep(0.2)
             node = focused(page)
             assert node is not None and node.text.startswith("Final score"), node
