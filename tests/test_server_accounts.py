@@ -4,6 +4,7 @@ WebSocket server on loopback, where a guesser is slowed down per name and per ad
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import sqlite3
 import string
@@ -141,7 +142,8 @@ def test_guessers_at_a_name_are_slowed_together_and_its_owner_still_signs_in() -
     """Issue 59, 3: eight addresses guessing at once got eight guesses (counted after the
     hash), and then the owner's own password and kept token were refused `slow_down` too.
     Now a try is counted before its hash, the strangers share the name's count, and the
-    owner's token, and their password from their usual address, still sign in."""
+    owner's token, and their password from their usual address or a clean new one, still
+    sign in; a guessing address gets at most one guess past the name's count a minute."""
     now = [1000.0]
     owner_at, guessers = "127.0.0.2", [f"127.0.0.{10 + n}" for n in range(8)]
 
@@ -153,23 +155,77 @@ def test_guessers_at_a_name_are_slowed_together_and_its_owner_still_signs_in() -
             await owner.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
             token = (await receive(owner))["token"]
             lines = [await lab.connect(source) for source in guessers]
-            for number, line in enumerate(lines):  # all at once, before any hash is done
+            for number, line in enumerate(lines * 2):  # all at once, before any hash is done
                 await line.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "Anna", f"guess {number}")))
-            codes = sorted([(await receive(line))["code"] for line in lines])
-            assert codes == [p.BAD_SIGN_IN] * 3 + [p.SLOW_DOWN] * 5
+            codes = sorted([(await receive(line))["code"] for line in lines * 2])
+            # 3 fill the name's count, and each address's first past it is checked once (it
+            # is clean: issue 71); none gets a second guess.
+            assert codes == [p.BAD_SIGN_IN] * 8 + [p.SLOW_DOWN] * 8
             again = await lab.connect(owner_at)  # the owner's usual address, their password
             await again.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "anna", PASSWORD)))
             assert (await receive(again))["type"] == "signed_in"
             travelling = await lab.connect("127.0.0.3")  # the kept token, from anywhere
             await travelling.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "Anna", token=token)))
             assert (await receive(travelling))["type"] == "signed_in"
-            new_place = await lab.connect("127.0.0.4")  # a password from a new address waits
-            await new_place.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "anna", PASSWORD)))
-            slowed = await receive(new_place)
+            guesser = lines[0]  # a guesser's address has tried: held with the name
+            await guesser.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "anna", PASSWORD)))
+            slowed = await receive(guesser)
             assert slowed["code"] == p.SLOW_DOWN and "wait" in slowed["text"]
-            now[0] += 61
+            new_place = await lab.connect("127.0.0.4")  # a clean new address: checked (71)
             await new_place.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "anna", PASSWORD)))
             assert (await receive(new_place))["type"] == "signed_in"
+            now[0] += 61
+            await guesser.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "anna", PASSWORD)))
+            assert (await receive(guesser))["type"] == "signed_in"
+
+    run(scenario)
+
+
+def test_the_owner_at_a_new_address_signs_in_within_a_second_of_a_guessing_storm() -> None:
+    """Issue 71, 5: 100 guesses in a minute at "Anna" from 25 addresses (4 each, in turn),
+    the limits' clock a minute long. The first 10 fill the name's count; each other address's
+    first guess is checked once (clean), and wrong it counts; every later guess is refused
+    `slow_down` without a hash. Midway the owner, from an address never seen, signs in with
+    their password within a second, costing the name's count nothing: it still holds the
+    guessers, and a clean stranger's wrong password spends that address's one check."""
+    now = [1000.0]
+    guessers = [f"127.0.1.{10 + n}" for n in range(25)]
+
+    async def scenario() -> None:
+        async with server(limits=Limits(greeting_s=120)) as lab:  # the defaults else
+            desk = lab.service.desk
+            desk.account_tries.clock = desk.name_tries.clock = lambda: now[0]
+            first = await lab.connect("127.0.0.2")
+            await first.send(p.encode(p.SignUp(p.PROTOCOL_VERSION, "Anna", PASSWORD)))
+            assert (await receive(first))["type"] == "signed_in"
+            lines = [await lab.connect(source) for source in guessers]
+            codes: list[str] = []
+            owner_took = -1.0
+            for guess in range(100):
+                line = lines[guess % len(lines)]
+                await line.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "Anna",
+                                                  f"guess {guess}")))
+                if guess == 50:  # the storm goes on while the owner's sign-in is answered
+                    owner = await lab.connect("127.0.2.1")
+                    started = asyncio.get_running_loop().time()
+                    await owner.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "anna", PASSWORD)))
+                    signed = await receive(owner)
+                    owner_took = asyncio.get_running_loop().time() - started
+                    assert signed["type"] == "signed_in", signed
+                codes.append((await receive(line))["code"])
+                now[0] += 0.6  # 100 a minute
+            assert owner_took < 1.0, owner_took
+            checked = codes.count(p.BAD_SIGN_IN)
+            assert checked == len(guessers)  # 10 counted, then one each clean address
+            assert checked <= Limits().failed_tries + len(guessers)
+            assert codes.count(p.SLOW_DOWN) == 100 - checked
+            assert all(code == p.SLOW_DOWN for code in codes[len(guessers):])
+            await lines[0].send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "Anna", "one more")))
+            assert (await receive(lines[0]))["code"] == p.SLOW_DOWN  # the name still held
+            stranger = await lab.connect("127.0.3.1")
+            for expected in (p.BAD_SIGN_IN, p.SLOW_DOWN):  # one check, then held
+                await stranger.send(p.encode(p.SignIn(p.PROTOCOL_VERSION, "Anna", "guess")))
+                assert (await receive(stranger))["code"] == expected
 
     run(scenario)
 

@@ -8,7 +8,9 @@ import asyncio
 import secrets
 import time
 
+import msgspec
 import pytest
+from redis.asyncio import Redis
 from server_lab import run, until
 from valkey_server import ValkeyServer
 
@@ -111,5 +113,35 @@ def test_a_copy_read_is_trusted_for_its_ttl_only(valkey: ValkeyServer) -> None:
             assert a.others() == []
         finally:
             await a.close()
+
+    run(scenario)
+
+
+def test_a_quiet_process_renews_its_entries_before_they_run_out(valkey: ValkeyServer) -> None:
+    """Issue 71, 8: a process whose entries never change still writes them again before
+    their expiry, or every other process forgets its tables while it is alive. Watched in
+    Valkey itself, the key's time to live, for longer than one: it must go up (renewed) and
+    the key never be missing; a loop that writes only on a change lets it run out at TTL_MS,
+    and this fails then, however the machine is loaded."""
+    prefix = f"t{secrets.token_hex(4)}:"
+    entries = Listed(tables("Q", 1), [], open=1, playing=0)
+
+    async def scenario() -> None:
+        quiet = await ValkeyLobby.open(valkey.url, "quiet", lambda: entries, lambda: None,
+                                       prefix)
+        watcher = Redis.from_url(valkey.url)
+        key = f"{prefix}lobby:quiet"
+        try:
+            renewals, last, start = 0, valkey_lobby.TTL_MS + 1, time.monotonic()
+            while time.monotonic() - start < 1.5 * valkey_lobby.TTL_MS / 1000 or renewals < 2:
+                left = await watcher.pttl(key)
+                assert left > 0, f"the quiet process's entries ran out after {renewals} renewals"
+                renewals += left > last  # written again since the last look
+                last = left
+                await asyncio.sleep(0.05)
+            assert await watcher.get(key) == msgspec.json.encode(entries)
+        finally:
+            await watcher.aclose()
+            await quiet.close()
 
     run(scenario)

@@ -68,12 +68,14 @@ class AccountDesk:
         without a hash (`slow_down`, `busy`: not fatal)."""
         name = skeletons(message.name)[1]  # look-alikes of a name are counted as the name
         token = isinstance(message, p.SignIn) and bool(message.token)
+        tried = None
         if isinstance(message, p.SignUp):
             wait = await self.account_tries.waiting(address)
             if wait <= 0:
                 self.account_tries.failed(address)  # a sign-up costs a slow hash: counted
         else:
-            wait = await self.sign_ins.ask(name, address, token=token)
+            tried = await self.sign_ins.ask(name, address, token=token)
+            wait = tried.wait
         if wait > 0:
             return p.Refused(p.SLOW_DOWN, f"too many tries; wait {math.ceil(wait)} seconds")
         try:
@@ -89,19 +91,21 @@ class AccountDesk:
                     self.store.sign_in, message.name, message.password),
                     owner=self.sign_ins.usual(name, address))
         except HashRefused as error:
-            if isinstance(message, p.SignUp):
+            if tried is None:
                 self.account_tries.refund(address)
             else:
-                self.sign_ins.untried(name, address, token=token)
+                self.sign_ins.untried(tried)
             return p.Refused(error.code, str(error))
         except AccountError as error:
+            if tried is not None:
+                self.sign_ins.answered(tried, right=False)
             return p.Refused(error.code, str(error))
         except STORE_ERRORS as error:  # a full disk, a damaged file, a database away: said,
             LOG.error("the accounts store failed: %s", error)  # and the line lives
             return p.Refused(p.NO_ROOM, "the server cannot keep players' names now; try "
                                         "again later")
-        if isinstance(message, p.SignIn):
-            self.sign_ins.answered(name, address, right=True, token=token)
+        if tried is not None:
+            self.sign_ins.answered(tried, right=True)
         else:
             self.sign_ins.remember(name, address)
         LOG.info("a player signed %s", "up" if isinstance(message, p.SignUp) else "in")

@@ -201,6 +201,15 @@ class Addresses:
         over = len(ages) - self.limits.failed_tries
         return 0.0 if over < 0 else max(0.0, window - ages[over])
 
+    def tried(self, address: str) -> int:
+        """This process's tries counted for `address` within the window."""
+        self.blocked_for(address)  # drops the tries older than the window
+        return len(self.failures.get(address, ()))
+
+    async def tried_elsewhere(self, address: str) -> int:
+        """The other processes' tries counted for `address` within the window."""
+        return len(await self.tally.ages(self.kind, address, self.limits.tries_window_s))
+
     def arrive(self, address: str) -> bool:
         """A new line from `address` asks in; False when it comes faster than
         `connects_per_s` after its burst (a client reconnecting in a loop)."""

@@ -16,11 +16,17 @@ at once each got their guesses in. Now:
 - Each sign-up, and each sign-in until it turns out right, counts against its address. A
   right one is given back: a player signing in often is no guesser, and what their hashes
   cost is bounded by `hashing.py` (a few at once per address, right ones too).
+- While strangers have spent a name's count (issue 71), a password from a clean address (no
+  try counted against it in the window: nothing wrong, no sign-up) is still checked: right,
+  it signs in and costs the name's count nothing; wrong, it counts against the name and the
+  address, which is then no longer clean. So an owner at a new address (a reinstall, a
+  friend's house) signs in with their password during a guessing storm, at the price of
+  one checked guess a minute per address beyond the name's count: a guesser with A
+  addresses gets `failed_tries` + A guesses a minute at a name, where A addresses already
+  buy A x `failed_tries` tries a minute in all. Its hash is bounded like any stranger's.
 
-The trade-off: an owner at a new address while a stranger guesses their name waits, with
-their password, for the minute to pass; their kept token works meanwhile, and the game keeps
-one. The usual addresses are kept in memory only (an address is personal data the file need
-not hold): after a restart an owner's address is new until their first sign-in.
+The usual addresses are kept in memory only (an address is personal data the file need not
+hold): after a restart an owner's address is new until their first sign-in.
 """
 
 from __future__ import annotations
@@ -32,6 +38,19 @@ from .limits import Addresses
 
 KNOWN_PER_NAME = 8  # usual addresses kept per name (home, work, phone...)
 KNOWN_NAMES = 100_000  # names whose usual addresses are kept; past it, the least recent go
+
+
+@dataclass(frozen=True)
+class Try:
+    """A try `ask` answered: `wait` > 0, refused for that long (and not counted); else
+    counted against the address, and against the name when `counted` (a stranger's while
+    the name's count had room) or once it is wrong when `clean` (checked past the count)."""
+
+    name: str
+    address: str
+    wait: float = 0.0
+    counted: bool = False
+    clean: bool = False
 
 
 @dataclass
@@ -46,36 +65,42 @@ class SignIns:
         """Whether `address` has signed in to (or signed up) `name` before."""
         return address in self.known.get(name, ())
 
-    async def ask(self, name: str, address: str, *, token: bool = False) -> float:
-        """A try at `name` from `address`, counted now: 0, or how long it must wait first
-        (and then it is not counted). `name` is the name's key (`wire/names.py` `alike`)."""
+    async def ask(self, name: str, address: str, *, token: bool = False) -> Try:
+        """A try at `name` from `address`, counted now unless it must wait first. `name` is
+        the name's key (`wire/names.py` `alike`)."""
         wait = await self.addresses.waiting(address)
         stranger = not token and not self.usual(name, address)
-        if stranger:
-            wait = max(wait, await self.names.waiting(name))
+        held = await self.names.waiting(name) if stranger else 0.0
         if wait > 0:
-            return wait
+            return Try(name, address, wait)
+        elsewhere = await self.addresses.tried_elsewhere(address)
+        # No await from here on: tries from one address asked at once are counted in turn,
+        # so only the first of them finds it clean.
+        clean = held > 0 and self.addresses.tried(address) + elsewhere == 0
+        if held > 0 and not clean:
+            return Try(name, address, held)
         self.addresses.failed(address)
-        if stranger:
+        if stranger and not clean:
             self.names.failed(name)
-        return 0.0
+        return Try(name, address, counted=stranger and not clean, clean=clean)
 
-    def answered(self, name: str, address: str, *, right: bool, token: bool = False) -> None:
+    def answered(self, tried: Try, *, right: bool) -> None:
         """The try's outcome: a right one is the owner's, whose address is usual from now on,
-        and its counts against the name and the address go back."""
+        and its counts go back; a wrong one checked past the name's count counts there now."""
         if not right:
+            if tried.clean:
+                self.names.failed(tried.name)
             return
-        stranger = not token and not self.usual(name, address)
-        self.addresses.refund(address)
-        if stranger:
-            self.names.refund(name)
-        self.remember(name, address)
+        self.addresses.refund(tried.address)
+        if tried.counted:
+            self.names.refund(tried.name)
+        self.remember(tried.name, tried.address)
 
-    def untried(self, name: str, address: str, *, token: bool = False) -> None:
+    def untried(self, tried: Try) -> None:
         """A try counted by `ask` that was never made (the hashing was refused): given back."""
-        if not token and not self.usual(name, address):
-            self.names.refund(name)
-        self.addresses.refund(address)
+        if tried.counted:
+            self.names.refund(tried.name)
+        self.addresses.refund(tried.address)
 
     def remember(self, name: str, address: str) -> None:
         addresses = self.known.setdefault(name, OrderedDict())
