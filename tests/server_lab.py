@@ -56,12 +56,16 @@ class Lab:
 @asynccontextmanager
 async def server(seed: int | None = 11, limits: Limits | None = None,
                  accounts: Accounts | None = None,
-                 store: TableStore | None = None, page: bool = False) -> AsyncIterator[Lab]:
+                 store: TableStore | None = None, page: bool = False,
+                 site: Site | None = None) -> AsyncIterator[Lab]:
     """A running server; with `store`, keeping its tables there (closed at the end); with
-    `page`, serving the browser page as `python -m sudden_death.server` does."""
+    `page`, serving the browser page as `python -m sudden_death.server` does (`site`: that
+    site rather than the game's own)."""
+    if page and site is None:
+        site = Site()
     service = TableService(seed=seed, limits=limits or Limits(),
                            accounts=accounts or Accounts(), store=store,
-                           site=Site().answer if page else None)
+                           site=None if site is None else site.answer)
     running = await start(service, "127.0.0.1", 0)
     lab = Lab(service, address(running, tls=False))
     try:

@@ -39,6 +39,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
 from .lines import Line
+from .plain import headless, methods
 
 __all__ = ["HEALTH_PATH", "METRICS_PATH", "READY_PATH", "Check", "Probes", "Readiness",
            "listen", "networks"]
@@ -239,6 +240,7 @@ async def listen(probes: Probes, host: str, port: int) -> Server:
         await line.close()
 
     probes.elsewhere = True
-    return await serve(unused, host, port, process_request=answer, create_connection=Line,
+    return await serve(unused, host, port, process_request=methods(answer),
+                       process_response=headless, create_connection=Line,
                        compression=None, open_timeout=CHECK_TIMEOUT_S * 5)
 

@@ -15,9 +15,11 @@ from typing import Any, ClassVar, cast
 from websockets.asyncio.connection import Connection
 from websockets.asyncio.server import ServerConnection
 from websockets.exceptions import ConnectionClosed
+from websockets.protocol import OPEN
 
 from ..wire import protocol as p
 from .limits import Addresses, Place
+from .plain import request_first
 
 LOG = logging.getLogger("sudden_death.server")
 # A table taken over by another process (its save fenced: stores.TakenOver): its lines are
@@ -95,6 +97,13 @@ class Line(ServerConnection):
     reference counting frees it at once and the server needs no full collection, which would
     stop it for a third of a second at 2,000 tables (collector.py). See `untangle`."""
 
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        """Its request read by `plain.request_first`: one request a line, answered before
+        anything after it is read (a pipelined request, a body)."""
+        super().__init__(*args, **kwargs)
+        self.protocol.parser = request_first(self.protocol)
+        next(self.protocol.parser)
+
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
         untangle(self)
@@ -108,6 +117,10 @@ class Line(ServerConnection):
             await super().handshake(*args, **kwargs)
         except Exception:
             self.transport.abort()
+            return
+        protocol = self.protocol
+        if protocol.state is OPEN and not protocol.reader.eof:
+            self.data_received(b"")  # frames sent before the 101 (plain.request_first held them)
 
 
 class Counting(ServerConnection):

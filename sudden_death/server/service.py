@@ -42,6 +42,7 @@ from .limits import Addresses, Bucket, Limits
 from .lines import Line, admitted, bound_kernel_queue, counted, peer, shut
 from .lobby import Lobby
 from .pairing import QuickPairing
+from .plain import headless, methods
 from .postman import Postman
 from .ratings import RatedAccounts
 from .relay import Here, QuickElsewhere, Relayed, Routes, admit_relayed, hand_over, holder_of
@@ -290,7 +291,7 @@ async def start(service: TableService, host: str, port: int,
     spreads new connections over them; a cluster's processes, each reaching every table)."""
     return await serve(service.handle, host, port, ssl=tls, max_size=p.MAX_MESSAGE_BYTES,
                        open_timeout=service.limits.handshake_s, compression=None,
-                       process_request=service.admit,
+                       process_request=methods(service.admit), process_response=headless,
                        create_connection=counted(service.addresses, Line),
                        reuse_port=reuse_port or None)
 
@@ -301,7 +302,7 @@ async def start_relay(service: TableService, host: str, port: int) -> Server:
     WebSocket: it belongs on loopback or the operator's private network (docs/server.md)."""
     return await serve(service.handle, host, port, max_size=p.MAX_MESSAGE_BYTES,
                        open_timeout=service.limits.handshake_s, compression=None,
-                       process_request=admit_relayed(lambda: service.routes),
+                       process_request=methods(admit_relayed(lambda: service.routes)),
                        create_connection=Line)
 
 

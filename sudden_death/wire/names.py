@@ -15,12 +15,24 @@ from .look_alike import skeleton
 
 SMALL_CAPITAL = "LATIN LETTER SMALL CAPITAL "
 ROUNDS = 4  # skeleton and fold again until nothing changes (a prototype may fold further)
+# Printable characters shown as nothing, or on a braille display as a blank cell, that
+# Unicode counts neither as spaces nor as default-ignorable (the Hangul fillers are: the
+# skeleton drops them): folded away like a space, so "Anna⠀" is "Anna". Why fold and not
+# refuse: every other blank a name may hold is folded so (a space, a Hangul filler, a
+# combining mark); what `isprintable` refuses (tabs, other spaces, format characters) is what
+# a voice cannot read at all.
+BLANKS = frozenset({
+    "\u2800",  # BRAILLE PATTERN BLANK: a braille display's empty cell, a space to its reader
+    "\U0001D159",  # MUSICAL SYMBOL NULL NOTEHEAD: drawn as nothing
+    "\U00016FE4",  # KHITAN SMALL SCRIPT FILLER: a mark drawn as nothing
+})
 
 
 def folded(name: str) -> str:
-    """`name` as an ear compares it: no case, no accents, no spaces."""
+    """`name` as an ear compares it: no case, no accents, no spaces (nor blank cells)."""
     decomposed = unicodedata.normalize("NFKD", name)
-    letters = "".join(char for char in decomposed if not unicodedata.combining(char))
+    letters = "".join(char for char in decomposed
+                      if not unicodedata.combining(char) and char not in BLANKS)
     return "".join(letters.split()).casefold()
 
 
