@@ -38,8 +38,9 @@ def test_no_role_imports_another_role() -> None:
 
 
 # 300 until issue 70 hooked the operator's view in (the watch, the probes, the draining flag:
-# 17 lines of wiring, no role); the roles' own work still never belongs here.
-HANDLER_LINES = 320
+# 17 lines of wiring, no role), and issue 71 the plain HTTP's methods and HEAD (plain.py: one
+# import); the roles' own work still never belongs here.
+HANDLER_LINES = 325
 
 
 def test_the_handler_wires_every_role_and_stays_small() -> None:
