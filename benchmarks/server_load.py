@@ -532,11 +532,12 @@ def measure(tables: int, ramp_s: float, window_s: float, step_s: float,
 
 @contextlib.contextmanager
 def postgres_databases(fsync: bool) -> Iterator[tuple[Callable[[str], str], Callable[[], float],
-                                                      str]]:
+                                                      str, Path]]:
     """A private PostgreSQL cluster for the run (tests/postgres_server.py), stopped and removed
     after: yields a function that makes a fresh database and returns its URL (each count
     starts empty, with no earlier count's rows in its indexes), one that reads the cluster's
-    CPU seconds, and the server's version."""
+    CPU seconds, the server's version, and the cluster's folder (said, so a caller can check
+    that this cluster, and no other on the machine, is gone after)."""
     import psycopg
     from postgres_server import postgres_cluster
 
@@ -553,7 +554,7 @@ def postgres_databases(fsync: bool) -> Iterator[tuple[Callable[[str], str], Call
             made.append(name)
             return cluster.url.rsplit("/", 1)[0] + "/" + name
 
-        yield fresh, lambda: cluster_cpu_s(cluster), version
+        yield fresh, lambda: cluster_cpu_s(cluster), version, cluster.folder
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -598,10 +599,10 @@ def main(argv: list[str] | None = None) -> int:
         fresh: Callable[[str], str] | None = None
         database_cpu_s: Callable[[], float] | None = None
         if options.postgres:
-            fresh, database_cpu_s, version = stack.enter_context(
+            fresh, database_cpu_s, version, folder = stack.enter_context(
                 postgres_databases(options.pg_fsync == "on"))
             print(f"postgres: a private PostgreSQL {version} cluster on loopback, "
-                  f"fsync {options.pg_fsync}", flush=True)
+                  f"fsync {options.pg_fsync}, in {folder}", flush=True)
         for tables in options.tables:
             for store in stores:
                 where = ""

@@ -25,17 +25,19 @@ from sudden_death.ui.words.phrases import Names
 
 
 def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,
-              ) -> tuple[list[str], list[Event]]:
+              swap_first: bool = False) -> tuple[list[str], list[Event]]:
     """Key lines from launch to game over, and the engine events the game will produce.
 
     Strategy: call heads, take offense, run plays (punt on fourth down, confirming when the
     game asks), pick the first 2 players and first 3 calls (later downs: the same cards, which
-    come checked again), keep them, and play the first call.
+    come checked again), keep them, and play the first call. `swap_first`: at the first
+    keep-or-replace question, replace the first player with the first card offered instead.
     """
     keys = ["return", f"type {home}", "return", "return"]  # start, name, default away name
     match = Match.against_computer(seed)
     events = list(match.advance())
     picked: set[Role] = set()  # after a side's first down, its last cards come checked again
+    swapped = not swap_first
     while (decision := match.pending()) is not None:
         phase = decision.phase
         if phase is Phase.COIN_TOSS:
@@ -61,6 +63,10 @@ def plan_game(seed: int, home: str = "Hawks", punt_on_fourth: bool = True,
             keys += ["return"] if role in picked else ["1", "2", "1", "2", "3", "return"]
             picked.add(role)
             events += match.act(match.legal_actions()[0])  # the first 2 players, first 3 calls
+        elif phase is Phase.SUBSTITUTION and not swapped:
+            keys += ["down", "return", "return"]  # Replace (the first player), the first in
+            swapped = True
+            events += match.act(match.legal_actions()[1])  # after Keep: that very swap
         elif phase is Phase.SUBSTITUTION:
             keys.append("return")
             events += match.act(PickSwap(Swap.keep()))

@@ -1,6 +1,7 @@
-"""A loopback TCP proxy a test can stall (it holds every byte until released) or cut (it
-closes the lines it carries), to play a network that misbehaves between a game and its
-table server. It runs its own asyncio loop on a thread."""
+"""A loopback TCP proxy a test can stall (it holds every byte until released), cut (it
+closes the lines it carries) or shut (it closes every new line at once, until opened), to
+play a network that misbehaves between a game and its table server. It runs its own asyncio
+loop on a thread."""
 
 from __future__ import annotations
 
@@ -16,6 +17,7 @@ class Proxy:
         self._loop = asyncio.new_event_loop()
         self._flowing: asyncio.Event | None = None
         self._lines: list[tuple[asyncio.StreamWriter, asyncio.StreamWriter]] = []
+        self._shut = False  # new lines closed at once: a network that stays down
         self._started = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self._thread.start()
@@ -38,6 +40,9 @@ class Proxy:
         self._started.set()
 
     async def _carry(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        if self._shut:
+            writer.close()
+            return
         try:
             up_reader, up_writer = await asyncio.open_connection("127.0.0.1", self.target_port)
         except OSError:
@@ -65,6 +70,14 @@ class Proxy:
     def release(self) -> None:
         assert self._flowing is not None
         self._loop.call_soon_threadsafe(self._flowing.set)
+
+    def shut(self) -> None:
+        """From now on every new line is closed as it comes (the lines carried stay)."""
+        self._loop.call_soon_threadsafe(setattr, self, "_shut", True)
+
+    def open(self) -> None:
+        """New lines are carried again."""
+        self._loop.call_soon_threadsafe(setattr, self, "_shut", False)
 
     def cut(self, index: int) -> None:
         """Close the `index`th line carried (0: the first to connect), both of its ends."""

@@ -8,11 +8,13 @@ from pathlib import Path
 
 import pytest
 from app_driver import press, started_app
-from game_script import plan_game
+from game_script import plan_game, spoken_lines
 from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death.audio.protocols import Category
+from sudden_death.engine import events as ev
 from sudden_death.engine.actions import held_hand
+from sudden_death.engine.cards import card_name
 from sudden_death.engine.computers import COACH
 from sudden_death.storage.settings import Settings, save_settings
 from sudden_death.ui.aids.how_to_play import RulesScreen
@@ -321,3 +323,18 @@ def test_the_last_card_checked_says_the_hand_is_full_in_a_word_at_short(
     press(app, "up", "space")  # one call off: the list says how far it has got again
     assert texts(speaker)[-1] == ("Unchecked, 1 to go" if verbosity == "short"
                                   else "Unchecked, 2 picked, 1 to go")
+
+
+def test_short_verbosity_names_the_card_you_brought_in_as_it_is_heard(tmp_path: Path) -> None:
+    """Issue 71: at short verbosity the player who brought Slot Receiver in heard "In. Bears
+    keep.": the narrator's test passed, but nothing the player heard named the card. Played
+    through the real program's transcript, the words after Enter on the card must name it."""
+    keys, events = plan_game(1, swap_first=True)
+    swap = next(e.offense_swap for e in events  # the player has the ball first: theirs
+                if isinstance(e, ev.HandsRevealed) and e.step == 2)
+    assert swap is not None and swap.into is not None
+    save_settings(Settings().preset("short"), tmp_path / "cfg")
+    lines = spoken_lines(1, keys, "en", tmp_path / "cfg")
+    offered = next(i for i, line in enumerate(lines) if line.startswith("Bring in a player"))
+    assert lines[offered].endswith(card_name(swap.into))  # the focus: the card about to go in
+    assert lines[offered + 1].startswith(f"{card_name(swap.into)} in. "), lines[offered:]

@@ -312,7 +312,7 @@ def test_short_verbosity_confirms_your_own_swap_in_a_word(swapped: bool) -> None
         else Swap.keep()
     events = step(game, PickSwap(mine), PickSwap(Swap.keep()))
     (line,) = [line for line in told(events, "short") if line.cue == "reveal"]
-    assert line.text.startswith("In. ") is swapped, line.text
+    assert line.text.startswith("Slot Receiver in. ") is swapped, line.text
     assert "Scatback" not in line.text  # a word, not the whole swap again
     assert line.text.endswith("Bears keep.")  # then the other team's answer
     words = len(line.text.split())

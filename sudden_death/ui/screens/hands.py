@@ -238,7 +238,7 @@ class SubstitutionScreen(DecisionScreen):
         self.out = out
         if self.menu.telling.brief and not self.teach_bring_in:
             # Translators: the list of cards that can come in, short (the card going out was
-            # just said): "In: Prevent". One word: its answer, "In.", confirms the card went in.
+            # just said): "In: Prevent". One word: its answer names the card ("Prevent in.").
             title = _("In:")
         elif not self.teach_bring_in:
             # Translators: the list of cards that can come in for {card}, once the player has

@@ -508,14 +508,15 @@ def _to_goal(yards: int) -> str:
 
 
 def _own_swap_brief(swap: object) -> str:
-    """Short verbosity: "In.", so a player who pressed Enter on a card in the list "In:" hears
-    that it went in before the other team's answer ("" for a keep). One word, and the list's
-    title is one word shorter for it: a down is no longer than before (speech_economy)."""
+    """Short verbosity: the card the player brought in, by name ("Slot Receiver in."), before
+    the other team's answer ("" for a keep). By name, not a bare "In." (issue 71): the focus
+    echo a moment before is not a confirmation, and a player who pressed on through it heard
+    nothing that said which card went in. The list's title stays the one word "In:"."""
     if not isinstance(swap, Swap) or swap.kind is SwapKind.KEEP or swap.into is None:
         return ""
-    # Translators: short verbosity: the card the player chose in the list "In:" went into
-    # the hand. One word if you can.
-    return _("In.")
+    # Translators: short verbosity: the player's own swap went in; {card} is the card brought
+    # in ("Blitz in.").
+    return _("{card} in.").format(card=_(card_name(swap.into)))
 
 
 def _swap_words(swap: object, who: str, short: bool = False) -> str:
