@@ -183,3 +183,25 @@ def test_ten_thousand_fuzzed_messages_from_the_seats_never_reach_a_spectator_or_
             assert sent == 10_000 and len(updates(spectator)) > 10 and games >= 1
 
     run(scenario)
+
+
+def test_a_spectator_back_from_a_step_it_heard_is_not_news_to_the_players() -> None:
+    """A spectator whose line dropped, or whose table was handed to another process, watches
+    again with the last step it heard: it is told the game from there, and the players are
+    not told again that someone watches (on the process that now holds the table it would
+    be the first watch of that name)."""
+
+    async def scenario() -> None:
+        async with server(seed=23) as lab:
+            host, guest, host_seat, _ = await seated_pair(lab)
+            spectator = await lab.connect()
+            await spectator.send(p.encode(p.Watch(p.PROTOCOL_VERSION, host_seat["code"],
+                                                  "Cleo", step=1)))
+            assert (await receive(spectator))["type"] == "start"
+            assert await nothing_comes(host) and await nothing_comes(guest)
+            fresh = await lab.connect()  # a new spectator is news, as before
+            assert (await watcher(fresh, host_seat["code"], "Dan"))["type"] == "start"
+            for seat in (host, guest):
+                assert (await receive(seat))["name"] == "Dan"
+
+    run(scenario)

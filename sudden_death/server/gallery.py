@@ -73,7 +73,9 @@ class Gallery:
         watching[line] = name
         self.fanout.subscribe(watch_topic(table.code), line)
         self.postman.send(line, table.resumed(None, message.step))
-        if self._first_watch(table.code, name):  # the players know who watches, once
+        # The players know who watches, once: a spectator back from a step it heard (its
+        # line dropped, or its table handed to this process) is not news, wherever it was.
+        if not message.step and self._first_watch(table.code, name):
             said = p.Watching(name, len(watching))  # ("": someone)
             self.tell_players(table.code, [(team, said) for team in TEAMS])
         if table.public:
