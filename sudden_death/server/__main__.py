@@ -393,6 +393,7 @@ async def valkey_routes(options: argparse.Namespace, service: TableService,
     except ValkeyUnreachable as error:
         raise Refused(str(error)) from error
     service.routes = routes
+    service.seats.shared = True  # a table open in the store may be another process's
     return routes
 
 

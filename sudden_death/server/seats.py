@@ -94,6 +94,10 @@ class Seats:
     moved: set[str] = field(default_factory=set)  # tables dropped here, taken over elsewhere
     adopting: dict[str, asyncio.Future[bool]] = field(default_factory=dict)  # taken over now
     draining: bool = False  # a clean stop in a cluster: no new table, none taken over
+    # In a cluster (--valkey): a table the store has open but this process does not hold is
+    # another process's, or being handed over between two (a restart racing a take-over), so
+    # a seat resuming it is asked to try again, never told it is unknown.
+    shared: bool = False
 
     keeper: Keeper = field(init=False)  # every change kept before a seat hears of it
 
@@ -423,6 +427,12 @@ class Seats:
         store = self.store
         if table is None and store is not None:
             table = await soon(lambda: store.ended(code.strip()), "find that table")
+        if table is None and store is not None and self.shared and \
+                await soon(lambda: store.table(code.strip()), "find that table") is not None:
+            # Open, and held by another process (its route not written yet, or lost in a
+            # restart's race with a take-over): the seat's next try reaches its holder.
+            raise TryAgain(f"table {code.strip()} is being handed between the server's "
+                           "processes; try again")
         if table is None:
             raise p.ProtocolError(p.NO_TABLE, f"no table has the code {code!r}")
         return table

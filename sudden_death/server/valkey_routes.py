@@ -82,6 +82,22 @@ return 0
 """
 
 
+# A restored table's route (a process started again under its name): written only where no
+# other live process's route stands. Its claims were left for it by its clean stop, and a
+# process a seat reached before this one's lease was back may have taken a table over in
+# between (its claim read here just before): that process holds the table, and its route must
+# not be overwritten (and later taken out with this process's fenced copy), which would leave
+# the table with no route and its seats told it is unknown.
+_SET_UNLESS_LIVE = """
+local held = redis.call('GET', KEYS[1])
+if held == false or held == ARGV[1]
+    or redis.call('EXISTS', ARGV[3] .. held) == 0 then
+  return redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+end
+return 0
+"""
+
+
 class ValkeyRoutes:
     """This process's lease and its tables' routes kept in Valkey, and the others' read there;
     see the module's docstring. `name`: this process's (`--name`); `relay_url`: its relay
@@ -104,6 +120,10 @@ class ValkeyRoutes:
         self._client = outage_client(url, TIMEOUT_S)
         self._delete_own = self._client.register_script(_DELETE_OWN)
         self._set_own = self._client.register_script(_SET_OWN)
+        self._set_unless_live = self._client.register_script(_SET_UNLESS_LIVE)
+        # The tables held at `open` (restored from the store): each route written where no
+        # other live process's stands (_SET_UNLESS_LIVE), never over a take-over's.
+        self._restored: set[str] = set()
         self._rewrite: set[str] = set()  # routes to write again, only where none is another's
         self._where = where(url)
         self._outage = Outage(self._where, "the tables of the other server processes cannot "
@@ -116,6 +136,7 @@ class ValkeyRoutes:
         """Written once, then kept so in the background; ValkeyUnreachable when Valkey cannot
         be reached now."""
         routes = cls(url, name, relay_url, codes, prefix)
+        routes._restored.update(codes())
         await reached(routes._client, routes._where, routes._round())
         routes._task = asyncio.create_task(routes._run(), name="valkey routes")
         return routes
@@ -254,6 +275,7 @@ class ValkeyRoutes:
         oldest few renewed."""
         codes = set(self._codes())
         self._rewrite.intersection_update(codes)
+        self._restored.intersection_update(codes)
         now = time.monotonic()
         lease = now - self._leased >= EVERY_S
         new = [code for code in codes if code not in self._routes]
@@ -273,7 +295,11 @@ class ValkeyRoutes:
                 pipe.exists(self._process(self.name))
                 pipe.set(self._process(self.name), self.relay_url.encode(), px=LEASE_MS)
             for code in new:
-                if code not in self._rewrite:  # a new table's: its claim is this process's
+                if code in self._restored and code not in self._rewrite:
+                    await self._set_unless_live(
+                        keys=[self._route(code)],
+                        args=[name, ROUTE_MS, self._process("").encode()], client=pipe)
+                elif code not in self._rewrite:  # a new table's: its claim is this process's
                     pipe.set(self._route(code), name, px=ROUTE_MS)
             for code in (*(code for code in new if code in self._rewrite), *old):
                 await self._set_own(keys=[self._route(code)], args=[name, ROUTE_MS],
@@ -289,6 +315,7 @@ class ValkeyRoutes:
             self._routes[code] = now
             self._routes.move_to_end(code)
             self._rewrite.discard(code)
+            self._restored.discard(code)
         if lease and leased and not done[0] and self._routes:
             # The lease was gone: Valkey restarted empty (too quickly for a command to fail
             # meanwhile: the client reconnects unseen) or lost its keys, or this process was
