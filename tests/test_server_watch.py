@@ -9,6 +9,7 @@ import json
 import random
 from typing import Any
 
+import pytest
 from server_lab import first_legal, nothing_comes, receive, run, seated_pair, server
 from websockets.asyncio.client import ClientConnection
 
@@ -16,6 +17,7 @@ from sudden_death.engine.actions import Concede, actors, legal_actions
 from sudden_death.engine.event_codec import events_from_list
 from sudden_death.engine.snapshot import state_from_dict
 from sudden_death.engine.state import GameState, Team
+from sudden_death.server import postman
 from sudden_death.server.limits import Limits
 from sudden_death.server.tables import replay
 from sudden_death.wire import protocol as p
@@ -203,5 +205,53 @@ def test_a_spectator_back_from_a_step_it_heard_is_not_news_to_the_players() -> N
             assert (await watcher(fresh, host_seat["code"], "Dan"))["type"] == "start"
             for seat in (host, guest):
                 assert (await receive(seat))["name"] == "Dan"
+
+    run(scenario)
+
+
+def test_the_seats_hear_each_step_before_any_spectator_is_written_to(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 71: a step's frames reach both seats' connections before the first spectator's
+    (a step's seats first, then its spectators), and
+    every spectator still hears every step, in order. Server-side: the order the postman
+    writes, not when anything arrives."""
+    written: list[tuple[Any, str]] = []
+    real = postman.broadcast
+
+    def recorded(lines: Any, frame: str) -> None:
+        written.extend((line, frame) for line in lines)
+        real(lines, frame)
+
+    monkeypatch.setattr(postman, "broadcast", recorded)
+
+    async def scenario() -> None:
+        async with server(seed=23, limits=Limits.shared(64)) as lab:
+            host, guest, host_seat, _ = await seated_pair(lab)
+            seats = {Team.AWAY: host, Team.HOME: guest}
+            spectators = [await lab.connect() for _ in range(40)]  # more than one turn's
+            for spectator in spectators:
+                assert (await watcher(spectator, host_seat["code"], ""))["type"] == "start"
+            for seat in seats.values():
+                assert (await receive(seat))["type"] == "watching"
+            seat_lines = set(lab.service.seats.connections.values())
+            state, step = GameState(), 0
+            for _ in range(4):
+                for team in actors(state):
+                    await seats[team].send(p.encode(p.Act(step, [first_legal(state, team)])))
+                updates = [await receive(seat) for seat in seats.values()]
+                while updates[0]["type"] != "update":
+                    updates = [await receive(seat) for seat in seats.values()]
+                state, step = state_from_dict(updates[0]["state"]), updates[0]["step"]
+                for spectator in spectators:
+                    while (heard := await receive(spectator))["type"] != "update":
+                        assert heard["type"] == "committed"
+                    assert heard == updates[0]
+            steps = [(line in seat_lines, json.loads(frame)) for line, frame in written]
+            updates_written = [(seat, message["step"]) for seat, message in steps
+                               if message["type"] == "update"]
+            for played in range(1, step + 1):
+                order = [seat for seat, at in updates_written if at == played]
+                assert order[:2] == [True, True] and order.count(False) == len(spectators)
+                assert all(not seat for seat in order[2:])
 
     run(scenario)
