@@ -196,6 +196,7 @@ def main(argv: list[str] | None = None) -> int:
                     for stop in stops],
         "tables_with_a_dropped_line": len(dropped), "seats_resumed": stats.resumed,
         "resumes_refused": len(stats.refused),
+        "dropped_again": stats.dropped_again,
         "takeover_s_p50": round(statistics.median(back), 2) if back else None,
         "takeover_s_max": round(max(back), 2) if back else None,
         "load_1min_start": round(load_start, 2), "load_1min_end": round(load_end, 2),
@@ -211,7 +212,8 @@ def main(argv: list[str] | None = None) -> int:
           f"p50 {result['takeover_s_p50']} s, max {result['takeover_s_max']} s (load "
           f"{result['load_1min_start']} to {result['load_1min_end']}); {result['matched']} of "
           f"{options.tables} games matched their twin; {len(stats.errors)} errors; "
-          f"{len(stats.refused)} resumes refused")
+          f"{len(stats.refused)} resumes refused; {stats.dropped_again} comebacks dropped "
+          "again on the way (a table handed over twice in a moment)")
     for fault in faults:
         print(f"fault in a server's log: {fault}", file=sys.stderr)
     ok = not differed and not stats.errors and dropped and not faults

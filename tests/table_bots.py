@@ -56,6 +56,7 @@ class Stats:
     watching: int = 0  # spectators connected
     watched: int = 0  # messages the spectators heard
     refused: list[str] = field(default_factory=list)  # a resume's refusals, by code
+    dropped_again: int = 0  # comebacks whose line dropped once more on the way back
 
 
 # What a seat may hear at any time and act on by waiting: its table's writes are slow (`busy`)
@@ -238,7 +239,19 @@ class BotTable:
                 if not self.comeback_s:
                     raise
                 self.dropped_at = time.perf_counter()
-                state, step = await self._come_back()
+                state, step = await self._come_back_again()
+
+    async def _come_back_again(self) -> tuple[GameState, int]:
+        """`_come_back`, again if a line drops once more on the way (a table handed over
+        twice in a moment, as a player's game comes back again too), for `comeback_s`."""
+        assert self.dropped_at is not None
+        while True:
+            try:
+                return await self._come_back()
+            except ConnectionClosed:
+                if time.perf_counter() - self.dropped_at > self.comeback_s:
+                    raise
+                self.stats.dropped_again += 1
 
     async def _come_back(self) -> tuple[GameState, int]:
         """Both seats resume after the server went away, trying for `comeback_s`; returns
