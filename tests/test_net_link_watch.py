@@ -23,6 +23,19 @@ from sudden_death.wire import protocol as p
 CODE = "123456"
 
 
+async def two_starts(link: TableLink) -> list[object]:
+    """Everything the link passed on until the game was told twice (watched, then watched
+    again); never a loss."""
+    heard: list[object] = []
+    deadline = time.monotonic() + 20
+    while sum(isinstance(item, p.Start) for item in heard) < 2:
+        assert time.monotonic() < deadline and not any(isinstance(item, Lost)
+                                                       for item in heard), heard
+        heard += link.poll()
+        await asyncio.sleep(0.01)
+    return heard
+
+
 @dataclass
 class Watched:
     """Answers each watch with the game's start (at step 3 the first time), and closes the
@@ -49,15 +62,8 @@ def test_a_spectator_s_line_watches_the_same_table_again_from_where_it_was() -> 
         async with scripted(script) as url:  # type: ignore[arg-type]
             link = TableLink(url, p.Watch(p.PROTOCOL_VERSION, CODE))
             link.start()
-            heard: list[object] = []
-            deadline = time.monotonic() + 20
             try:
-                while sum(isinstance(item, p.Start) for item in heard) < 2:
-                    assert time.monotonic() < deadline and not any(
-                        isinstance(item, Lost) for item in heard), heard
-                    heard += link.poll()
-                    await asyncio.sleep(0.01)
-                return heard
+                return await two_starts(link)
             finally:
                 link.close()
 
@@ -78,15 +84,8 @@ def test_a_watch_sent_from_the_lobby_is_the_one_watched_again() -> None:
             link = TableLink(url, p.Lobby())
             link.start()
             link.send(p.Watch(p.PROTOCOL_VERSION, CODE, "Owls"))
-            heard: list[object] = []
-            deadline = time.monotonic() + 20
             try:
-                while sum(isinstance(item, p.Start) for item in heard) < 2:
-                    assert time.monotonic() < deadline and not any(
-                        isinstance(item, Lost) for item in heard), heard
-                    heard += link.poll()
-                    await asyncio.sleep(0.01)
-                return heard
+                return await two_starts(link)
             finally:
                 link.close()
 
