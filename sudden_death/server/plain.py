@@ -20,6 +20,11 @@ ways hurt a plain request:
   before process_request's own answer; `headless` gives HEAD the headers GET would have
   (Content-Length and all) and no body.
 
+Two versions of websockets are in use: 17 (Python 3.11 and later) reads any method and names
+it (`Request.method`); 16, the last for Python 3.10, reads GET alone and has no `method`. So a
+HEAD's head is handed to websockets' parser as GET's, and the line keeps that it asked HEAD
+(`asked_head`); every other method is refused before the parser on both (`unreadable`).
+
 It touches no table, seat or account: it only shapes requests and answers.
 """
 
@@ -46,6 +51,7 @@ HEAD_END = b"\r\n\r\n"  # websockets' parser requires CRLF line ends
 HEAD_BYTES = 64 * 1024
 HELD_BYTES = 64 * 1024  # frames a client sends before its 101: a compliant one sends none
 Answer = Callable[..., Awaitable[Response | None] | Response | None]
+HEAD_ASKED = "_sudden_death_head"  # set on a line's protocol whose request was a HEAD
 
 
 def refusal(status: HTTPStatus, text: str, allow: str = "") -> Response:
@@ -80,7 +86,9 @@ def unreadable(head: bytes) -> Response | None:
     except (ValueError, NotImplementedError, EOFError):  # its refusals without a word
         method = head.split(b" ", 1)[0]
         if method.isalpha() and method.isupper() and method.decode() not in ALLOWED:
-            return not_allowed()
+            upgrade = b"\r\nupgrade: websocket" in head.lower().replace(b":websocket",
+                                                                       b": websocket")
+            return not_allowed("GET") if upgrade else not_allowed()
         return refusal(HTTPStatus.BAD_REQUEST, "A request this server cannot read.\n")
     return None  # more wanted than a complete head: websockets decides
 
@@ -98,6 +106,9 @@ def request_first(protocol: ServerProtocol) -> Generator[None]:
     end += len(HEAD_END)
     after = bytes(reader.buffer[end:])
     del reader.buffer[end:]
+    if reader.buffer.startswith(b"HEAD "):  # read as GET (websockets 16 reads no other)
+        reader.buffer[:4] = b"GET"
+        setattr(protocol, HEAD_ASKED, True)
     answer = unreadable(bytes(reader.buffer))
     if answer is not None:
         del reader.buffer[:]
@@ -129,7 +140,8 @@ def methods(answer: Answer) -> Callable[..., Awaitable[Response | None]]:
 
     async def checked(line: object, request: Request) -> Response | None:
         upgrade = "websocket" in request.headers.get("Upgrade", "").lower()
-        if request.method not in (("GET",) if upgrade else ALLOWED):
+        method = "HEAD" if asked_head(line) else method_of(request)
+        if method not in (("GET",) if upgrade else ALLOWED):
             return not_allowed("GET" if upgrade else ", ".join(ALLOWED))
         found = answer(line, request)
         return await found if inspect.isawaitable(found) else found
@@ -137,9 +149,19 @@ def methods(answer: Answer) -> Callable[..., Awaitable[Response | None]]:
     return checked
 
 
+def method_of(request: Request) -> str:
+    """The request's method: websockets 16 reads GET alone and does not name it."""
+    return str(getattr(request, "method", "GET"))
+
+
+def asked_head(line: object) -> bool:
+    """Whether `line`'s request was a HEAD (read as GET: see the module)."""
+    return bool(getattr(getattr(line, "protocol", None), HEAD_ASKED, False))
+
+
 def headless(line: object, request: Request, response: Response) -> Response:
     """process_response: a HEAD request's answer without its body (its headers, Content-Length
     included, as GET's)."""
-    if request.method == "HEAD" and response.body:
+    if (asked_head(line) or method_of(request) == "HEAD") and response.body:
         return dataclasses.replace(response, body=b"")
     return response
