@@ -28,7 +28,7 @@ from urllib.parse import parse_qs, urlsplit
 from websockets.datastructures import Headers
 from websockets.http11 import Request, Response
 
-from ..language import _, n_, using
+from ..language import _, using
 from ..resources import sounds_dir
 from ..ui.words.picking import full_words, missing_words, picked_words
 from ..ui.words.table import busy_words, said_words
@@ -121,16 +121,9 @@ def page_words(tag: str) -> bytes:
             "yours": _("Your cards"),
             "their_cards": _("Their cards"),
             "none_yet": _("None yet."),
-            "details": _("What it does"),
             "connecting": _("Connecting to the table server."),
             "lost": _("The line to the table server dropped. Reload the page to play again."),
             "waiting": _("Waiting for the other team."),
-            # Translators: a count as cards are checked in the browser page: "1 of 2 players".
-            "players_count": n_("{count} of {limit} player", "{count} of {limit} players",
-                                PLAYERS_PER_HAND),
-            # Translators: a count as cards are checked in the browser page: "2 of 3 calls".
-            "calls_count": n_("{count} of {limit} call", "{count} of {limit} calls",
-                              CALLS_PER_HAND),
             # The desktop game's counting phrases, ready for each count: what a list says as
             # a card is checked ("1 picked, 1 to go", "players full"), a card past the limit,
             # and a hand confirmed short, keyed "players,calls" as checked.

@@ -412,18 +412,14 @@ function checkedIn(form, name) {
   return [...form.querySelectorAll(`input[name="${name}"]:checked`)];
 }
 
-function pickedWords(noun, have, limit) {
-  const listed = words[`${noun}_picked`];
-  if (Array.isArray(listed) && listed[have]) return listed[have];
-  return fill(word(`${noun}_count`), {count: have, limit});
+// The desktop's counting phrases, made by the server for every count (site.py page_words).
+function pickedWords(noun, have) {
+  return (words[`${noun}_picked`] || [])[have] || "";
 }
 
-function notYetWords(form, limits) {
+function notYetWords(form) {
   const have = [checkedIn(form, "player").length, checkedIn(form, "call").length];
-  const missing = words.not_yet && words.not_yet[`${have[0]},${have[1]}`];
-  if (missing) return missing;
-  return [pickedWords("players", have[0], limits[0]), pickedWords("calls", have[1], limits[1])]
-    .join(", ");
+  return (words.not_yet || {})[`${have[0]},${have[1]}`] || "";
 }
 
 // One tab stop a list, as a radio group has: the arrows, Home, End and digits move in it.
@@ -490,10 +486,10 @@ function cardSet(legend, cards, name, limit, noun, form, again) {
       const have = checkedIn(form, name).length;
       if (have > limit) { // a third player: refused, and said why
         input.checked = false;
-        status(words[`${noun}_over`] || fill(word(`${noun}_count`), {count: limit, limit}));
+        status(word(`${noun}_over`));
         return;
       }
-      const count = pickedWords(noun, have, limit);
+      const count = pickedWords(noun, have);
       if (have < limit || !input.checked) {
         status(count);
         return;
@@ -628,7 +624,7 @@ function drawDecision(decision) {
     const chosen = (name) => checkedIn(form, name).map((input) => input.value);
     const hand = {players: chosen("player"), calls: chosen("call")};
     if (hand.players.length !== players || hand.calls.length !== calls) {
-      status(notYetWords(form, decision.limits));
+      status(notYetWords(form));
       const open = [...form.querySelectorAll("fieldset.cards")].find((set) =>
         checkedIn(form, set.dataset.name).length !== Number(set.dataset.limit));
       if (open) firstIn(open).focus();
