@@ -17,17 +17,20 @@ import asyncio
 import random
 import sys
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import psycopg
 import pytest
 from outages import come_back, first_answer, held
-from postgres_server import PostgresCluster, postgres_cluster
+from postgres_server import PostgresCluster
 from server_lab import receive, run
 from server_process import Running
-from test_postgres_restart import _committed, _heard
-from test_postgres_server import require_postgres
+from test_postgres_restart import (
+    _committed,
+    _heard,
+    _two_seats,
+    cluster,  # noqa: F401 (a fixture: a cluster of the test's own)
+)
 from test_postgres_server_cli import _updated
 from test_valkey_relay import _until_routed
 from valkey_server import ValkeyServer
@@ -47,27 +50,6 @@ BACK_WITHIN_S = 4.0  # the step told after the database's return (retries at mos
 POOL_WARNINGS = 2  # at most one a pool (the tables' and the accounts'), not one an attempt
 
 
-@pytest.fixture
-def cluster() -> Iterator[PostgresCluster]:
-    """A cluster of the test's own: it is held, stopped and started mid-test."""
-    require_postgres()
-    with postgres_cluster() as started:
-        yield started
-
-
-async def _two_seats(url: str) -> tuple[dict[Team, ClientConnection], dict[str, Any],
-                                        dict[str, Any]]:
-    host = await connect(url)
-    await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
-    seat = await receive(host)
-    guest = await connect(url)
-    await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, seat["code"], "Bears")))
-    guest_seat = await receive(guest)
-    for line in (host, guest):
-        assert (await receive(line))["type"] == "start"
-    return {Team.AWAY: host, Team.HOME: guest}, seat, guest_seat
-
-
 async def _told(line: ClientConnection, kind: str, timeout: float) -> float:
     """When (time.monotonic) `line` hears a message of `kind`."""
     while (await receive(line, timeout))["type"] != kind:
@@ -81,7 +63,7 @@ def _pool_warnings(log: str) -> int:
 
 
 def test_held_database_a_new_table_and_a_resume_are_answered_at_once_and_play_goes_on(
-        cluster: PostgresCluster) -> None:
+        cluster: PostgresCluster) -> None:  # noqa: F811 (the fixture)
     found: dict[str, Any] = {}
 
     async def scenario(server: Running) -> None:
@@ -134,7 +116,7 @@ def test_held_database_a_new_table_and_a_resume_are_answered_at_once_and_play_go
 
 
 def test_stopped_database_play_goes_on_within_about_a_second_of_its_return_said_once(
-        cluster: PostgresCluster) -> None:
+        cluster: PostgresCluster) -> None:  # noqa: F811 (the fixture)
     found: dict[str, Any] = {}
 
     async def scenario(server: Running) -> None:
@@ -176,7 +158,7 @@ def _waiting_on_a_lock(url: str) -> bool:
 
 
 def test_a_process_restarted_at_once_answers_for_its_tables_only_once_restored(
-        cluster: PostgresCluster, valkey: ValkeyServer) -> None:
+        cluster: PostgresCluster, valkey: ValkeyServer) -> None:  # noqa: F811 (the fixture)
     """A killed and started again at once, its restore held: the guest coming back through B
     meanwhile is never refused `no_table` (fatal) by A, and is seated once A has restored."""
     common = ("--postgres", cluster.url, "--valkey", valkey.url)

@@ -40,22 +40,32 @@ QUIET_S = 1.5  # long enough for a write tried again several times (0.2, 0.4, 0.
 
 @pytest.fixture
 def cluster() -> Iterator[PostgresCluster]:
-    """A cluster of the test's own: it is stopped and started mid-test."""
+    """A cluster of the test's own: it is stopped (or held) and started mid-test."""
     require_postgres()
     with postgres_cluster() as started:
         yield started
 
 
-async def _seated(url: str) -> tuple[dict[Team, ClientConnection], ClientConnection,
-                                     dict[str, Any]]:
+async def _two_seats(url: str) -> tuple[dict[Team, ClientConnection], dict[str, Any],
+                                        dict[str, Any]]:
+    """A table's two seats, its game started: the lines by team, the host's and the guest's
+    `seated`."""
     host = await connect(url)
     await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
     seat = await receive(host)
     guest = await connect(url)
     await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, seat["code"], "Bears")))
-    await receive(guest)
+    guest_seat = await receive(guest)
     for line in (host, guest):
         assert (await receive(line))["type"] == "start"
+    return {Team.AWAY: host, Team.HOME: guest}, seat, guest_seat
+
+
+async def _seated(url: str) -> tuple[dict[Team, ClientConnection], ClientConnection,
+                                     dict[str, Any]]:
+    """`_two_seats`, and a spectator watching (both seats told so)."""
+    seats, seat, _guest_seat = await _two_seats(url)
+    host, guest = seats[Team.AWAY], seats[Team.HOME]
     watcher = await connect(url)
     await watcher.send(p.encode(p.Watch(p.PROTOCOL_VERSION, seat["code"], "Owls")))
     assert (await receive(watcher))["type"] == "start"
