@@ -34,8 +34,9 @@ class Inbox:
 
     frames: dict[Hashable, list[str]] = field(default_factory=dict)
 
-    def deliver(self, line: Hashable, frame: str) -> None:
-        self.frames.setdefault(line, []).append(frame)
+    def deliver(self, lines: list[Hashable], frame: str) -> None:
+        for line in lines:
+            self.frames.setdefault(line, []).append(frame)
 
     def said(self, line: Hashable) -> list[str]:
         return [json.loads(frame)["text"] for frame in self.frames.get(line, [])]

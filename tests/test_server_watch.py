@@ -213,14 +213,19 @@ def test_the_seats_hear_each_step_before_any_spectator_is_written_to(
         monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 71: a step's frames reach both seats' connections before the first spectator's
     (a step's seats first, then its spectators), and
-    every spectator still hears every step, in order. Server-side: the order the postman
-    writes, not when anything arrives."""
+    every spectator still hears every step, in order; the spectators' copy of a step is
+    framed in one call for all of them (issue 73: 250 spectators cost the loop one pass, not
+    250). Server-side: the order the postman writes, not when anything arrives."""
     written: list[tuple[Any, str]] = []
+    calls: list[tuple[int, str]] = []  # each broadcast: how many lines, what
     real = postman.broadcast
 
-    def recorded(lines: Any, frame: str) -> None:
-        written.extend((line, frame) for line in lines)
-        real(lines, frame)
+    def recorded(lines: Any, frame: str | bytes, **kind: Any) -> None:
+        text = frame if isinstance(frame, str) else frame.decode()
+        lines = list(lines)
+        written.extend((line, text) for line in lines)
+        calls.append((len(lines), text))
+        real(lines, frame, **kind)
 
     monkeypatch.setattr(postman, "broadcast", recorded)
 
@@ -253,5 +258,8 @@ def test_the_seats_hear_each_step_before_any_spectator_is_written_to(
                 order = [seat for seat, at in updates_written if at == played]
                 assert order[:2] == [True, True] and order.count(False) == len(spectators)
                 assert all(not seat for seat in order[2:])
+            spectators_calls = [count for count, frame in calls
+                                if json.loads(frame)["type"] == "update" and count > 1]
+            assert spectators_calls == [len(spectators)] * step
 
     run(scenario)

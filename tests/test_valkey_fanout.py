@@ -37,8 +37,9 @@ class Inbox:
     def __init__(self) -> None:
         self.heard: dict[Hashable, list[str]] = {}
 
-    def deliver(self, line: Hashable, frame: str) -> None:
-        self.heard.setdefault(line, []).append(json.loads(frame)["text"])
+    def deliver(self, lines: list[Hashable], frame: str) -> None:
+        for line in lines:
+            self.heard.setdefault(line, []).append(json.loads(frame)["text"])
 
     def of(self, line: Hashable) -> list[str]:
         return self.heard.get(line, [])

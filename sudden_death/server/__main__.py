@@ -364,7 +364,7 @@ async def valkey_chat(url: str, service: TableService) -> Closing:
     from .valkey_fanout import ValkeyFanOut, ValkeyUnreachable  # only here, as valkey_lobby's
 
     try:
-        chat = await ValkeyFanOut.open(url, service.postman.send_frame)
+        chat = await ValkeyFanOut.open(url, service.postman.send_frames)
     except ValkeyUnreachable as error:
         raise Refused(str(error)) from error
     service.lobby.chat_fanout = chat

@@ -46,11 +46,16 @@ class FanOut(Protocol):
         """How many lines hear `topic` now."""
 
 
+# Queues one encoded message on each of many lines, never waiting on any (the postman's
+# `send_frames`): one call a message, however many hear it.
+Deliver = Callable[[list[Any], str], None]
+
+
 class LocalFanOut:
     """The fan-out of one process: topics in a dictionary, each message encoded once and
-    queued on each line by `deliver` (the postman's, which never waits on a client)."""
+    handed with every line that hears it to `deliver` in one call."""
 
-    def __init__(self, deliver: Callable[[Any, str], None]) -> None:
+    def __init__(self, deliver: Deliver) -> None:
         self._deliver = deliver
         self._topics: dict[str, dict[Hashable, None]] = {}  # in the order lines came
 
@@ -69,10 +74,9 @@ class LocalFanOut:
         lines = self._topics.get(topic)
         if not lines:
             return  # nobody hears it: not even encoded
-        frame = p.encode(message)
-        for line in list(lines):
-            if line is not but:
-                self._deliver(line, frame)
+        hearing = [line for line in lines if line is not but]
+        if hearing:
+            self._deliver(hearing, p.encode(message))
 
     def subscribed(self, topic: str) -> int:
         return len(self._topics.get(topic, ()))

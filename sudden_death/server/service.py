@@ -95,7 +95,7 @@ class TableService:
         self.probes = Probes(Readiness(draining=lambda: self.draining))
         self.postman = Postman(self.limits.send_queue_bytes,
                                refused=lambda code: self.watch.refused(code))
-        fanout = LocalFanOut(self.postman.send_frame)
+        fanout = LocalFanOut(self.postman.send_frames)
         chat_rates = ChatRates()
         self.addresses = Addresses(self.limits)
         accounts = self.accounts

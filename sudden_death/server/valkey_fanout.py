@@ -35,7 +35,7 @@ import contextlib
 import logging
 import secrets
 from collections import deque
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Awaitable, Hashable
 from dataclasses import dataclass, field
 from typing import Any
 from urllib.parse import urlsplit
@@ -47,6 +47,7 @@ from redis.backoff import NoBackoff
 from redis.exceptions import RedisError
 
 from ..wire import protocol as p
+from .fanout import Deliver
 from .stopping import stop
 
 LOG = logging.getLogger("sudden_death.server")
@@ -87,7 +88,7 @@ class ValkeyFanOut:
     """`fanout.FanOut` across processes on one Valkey; see the module's docstring. Built with
     `await ValkeyFanOut.open(url, deliver)`, let go with `await close()`."""
 
-    def __init__(self, url: str, deliver: Callable[[Any, str], None],
+    def __init__(self, url: str, deliver: Deliver,
                  prefix: str = CHANNEL_PREFIX) -> None:
         self._deliver = deliver
         self._prefix = prefix.encode()
@@ -116,7 +117,7 @@ class ValkeyFanOut:
         self._where = where(url)
 
     @classmethod
-    async def open(cls, url: str, deliver: Callable[[Any, str], None],
+    async def open(cls, url: str, deliver: Deliver,
                    prefix: str = CHANNEL_PREFIX) -> ValkeyFanOut:
         """A fan-out on the Valkey at `url` (redis://host:port/db), listening; raises
         ValkeyUnreachable when it cannot be reached now (a server is not started without it;
@@ -152,9 +153,9 @@ class ValkeyFanOut:
 
     def publish(self, topic: str, message: p.Message, but: Hashable | None = None) -> None:
         frame = p.encode(message)
-        for line in list(self._topics.get(topic, ())):
-            if line is not but:
-                self._deliver(line, frame)
+        lines = [line for line in self._topics.get(topic, ()) if line is not but]
+        if lines:
+            self._deliver(lines, frame)
         if self._closed:
             return
         if self._down:
@@ -370,12 +371,10 @@ class ValkeyFanOut:
         lines = self._topics.get(topic)
         if not lines:
             return  # its last line left before the unsubscribe reached Valkey
-        text = frame.decode()
-        for line in list(lines):
-            try:
-                self._deliver(line, text)
-            except Exception:  # one line's trouble never stops the others' listening
-                LOG.exception("a message from another server process was not delivered")
+        try:
+            self._deliver(list(lines), frame.decode())
+        except Exception:  # a delivery's trouble never stops the listening
+            LOG.exception("a message from another server process was not delivered")
 
 
 # What a command raises when Valkey is away, cut off or too slow: an outage, never a mistake.
