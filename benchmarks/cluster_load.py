@@ -41,8 +41,8 @@ import psycopg
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
+from measures import cluster_cpu_s, cpu_ticks, percentiles
 from postgres_server import postgres_cluster
-from server_load import _cpu_ticks, cluster_cpu_s, percentiles
 from table_bots import Stats, play_tables
 from table_driver import free_port
 from valkey_server import valkey_server
@@ -99,14 +99,14 @@ def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: flo
             url, tables, seed, games=10**6, think=lambda rng: rng.uniform(0.0, step_s),
             ramp_s=ramp_s, stats=stats))
         await asyncio.sleep(ramp_s + min(5.0, ramp_s / 6))
-        cpu = sum(_cpu_ticks(pid) for pid in pids)
+        cpu = sum(cpu_ticks(pid) for pid in pids)
         engine_cpu = engines()
         steps, trips, started = stats.steps, len(stats.round_trips), time.perf_counter()
         errors = len(stats.errors)
         await asyncio.sleep(window_s)
         seconds = time.perf_counter() - started
         window = {"steps": stats.steps - steps, "trips": stats.round_trips[trips:],
-                  "cpu_s": (sum(_cpu_ticks(pid) for pid in pids) - cpu) / tick,
+                  "cpu_s": (sum(cpu_ticks(pid) for pid in pids) - cpu) / tick,
                   "engines_s": engines() - engine_cpu, "seconds": seconds,
                   "errors": stats.errors[errors:],
                   "rss_kib": sum(_rss_kib(pid) for pid in pids)}
@@ -161,7 +161,7 @@ def main(argv: list[str] | None = None) -> int:
 
             def engines() -> float:
                 pid = valkey.pid
-                valkey_s = _cpu_ticks(pid) / os.sysconf("SC_CLK_TCK") if pid else 0.0
+                valkey_s = cpu_ticks(pid) / os.sysconf("SC_CLK_TCK") if pid else 0.0
                 return cluster_cpu_s(postgres) + valkey_s
 
             with servers(count, args) as (url, pids):

@@ -55,7 +55,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
-from server_load import percentiles  # noqa: E402
+from measures import percentiles  # noqa: E402
 from table_bots import Stats, play_tables  # noqa: E402
 from websockets.asyncio.client import connect  # noqa: E402
 from websockets.exceptions import WebSocketException  # noqa: E402

@@ -94,7 +94,6 @@ import json
 import multiprocessing
 import os
 import resource
-import statistics
 import sys
 import tempfile
 import time
@@ -109,6 +108,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))
 
+from measures import cluster_cpu_s, percentiles  # noqa: E402
 from table_bots import Stats, play_tables  # noqa: E402
 
 
@@ -407,40 +407,6 @@ def _run_delay_s() -> float:
             return int(stat.read().split()[1]) / 1e9
     except (OSError, IndexError, ValueError):
         return 0.0
-
-
-def percentiles(values: list[float]) -> dict[str, float]:
-    """p50, p95, p99 and max, in milliseconds."""
-    if len(values) < 2:
-        return {"n": len(values)}
-    cuts = statistics.quantiles(values, n=100, method="inclusive")
-    return {"n": len(values), "p50_ms": round(cuts[49] * 1000, 2),
-            "p95_ms": round(cuts[94] * 1000, 2), "p99_ms": round(cuts[98] * 1000, 2),
-            "max_ms": round(max(values) * 1000, 2)}
-
-
-def _cpu_ticks(pid: int, reaped: bool = False) -> int:
-    """A process's CPU time in clock ticks (user and system; with `reaped`, its waited-for
-    children's too), from /proc/PID/stat; 0 once it is gone."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return 0
-    fields = stat.rsplit(")", 1)[1].split()  # from the state, the third field, on
-    ticks = int(fields[11]) + int(fields[12])  # utime, stime
-    if reaped:
-        ticks += int(fields[13]) + int(fields[14])  # cutime, cstime
-    return ticks
-
-
-def cluster_cpu_s(cluster: Any) -> float:
-    """The CPU seconds a PostgreSQL cluster's processes have used: every live one's, and the
-    postmaster's reaped children's (backends that have exited)."""
-    pids = cluster.pids()
-    if not pids:
-        return 0.0
-    ticks = _cpu_ticks(pids[0], reaped=True) + sum(_cpu_ticks(pid) for pid in pids[1:])
-    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def measure(tables: int, ramp_s: float, window_s: float, step_s: float,

@@ -57,7 +57,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
-from server_load import _cpu_ticks, percentiles
+from measures import cpu_ticks, percentiles
 from server_process import Running
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
@@ -252,13 +252,13 @@ async def measure(url: str, server_pid: int, pipe: Connection, count: int, steps
         opened += 1
         await ask("watch", url, table.code, count)
         told: list[tuple[int, str, float]] = []
-        before = _cpu_ticks(server_pid)
+        before = cpu_ticks(server_pid)
         while actors(table.state) and len(trips) < steps:
             took, seen, sent = await table.play_step(rng, think_s)
             trips.append(took)
             told.append((table.step, seen, sent))
             await asyncio.sleep(pause_s)
-        cpu += _cpu_ticks(server_pid) - before
+        cpu += cpu_ticks(server_pid) - before
         checked = await ask("check", told)
         for key in ("complete", "changed", "early"):
             found[key] += checked[key]

@@ -18,3 +18,25 @@ def test_mypy_reports_nothing(tmp_path: Path) -> None:
     )
     assert result.returncode == 0, result.stdout + result.stderr
     assert result.stdout.startswith("Success: no issues found")
+
+
+# Each `type: ignore` left in the package, by module, with why the checker cannot be told
+# otherwise (issue 72: fewer than 8; the wire's structs and the engine's events are typed now).
+# A new one is added here with its reason, or the code is typed instead.
+IGNORES = {
+    "sudden_death/audio/prism_output.py": "ctypes.windll exists only on Windows",
+    "sudden_death/language.py": "ctypes.windll exists only on Windows",
+    "sudden_death/server/lines.py": "a mark set on websockets' connection object",
+    "sudden_death/server/relay.py": "a mark set on websockets' connection object",
+    "sudden_death/web/site.py": "a browser seat's viewer set on websockets' connection object",
+}
+
+
+def test_escapes_from_the_checker_are_few_and_each_has_its_reason() -> None:
+    found: dict[str, int] = {}
+    for path in sorted((ROOT / "sudden_death").rglob("*.py")):
+        count = path.read_text(encoding="utf-8").count("# type: ignore")
+        if count:
+            found[path.relative_to(ROOT).as_posix()] = count
+    assert sum(found.values()) < 8, found
+    assert set(found) <= set(IGNORES), f"a new escape, not listed with its reason: {found}"

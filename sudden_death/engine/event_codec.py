@@ -65,7 +65,7 @@ def event_from_dict(data: Any) -> ev.Event:
         raise SnapshotError("an event must be an object naming a known event")
     kind = EVENT_KINDS[data["event"]]
     hints = _hints(kind.kind)
-    names = {field.name for field in fields(kind)}  # type: ignore[arg-type]
+    names = {field.name for field in fields(kind)}
     if not set(data) - {"event"} <= names:
         raise SnapshotError(f"a {kind.kind} event has only the fields {sorted(names)}")
     values = {}

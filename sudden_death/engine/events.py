@@ -11,8 +11,10 @@ from .field import Down
 from .state import CoinFace, DriveEnd, Hand, Outcome, Side, SnapChoice, Swap, Team
 
 
+@dataclass(frozen=True)
 class Event:
-    """Base of all events; `kind` is a stable name for logs, transcripts and tallies."""
+    """Base of all events; `kind` is a stable name for logs, transcripts and tallies. A
+    dataclass with no fields of its own, so the type checker knows every event is one."""
 
     kind: ClassVar[str] = "event"
 

@@ -179,7 +179,9 @@ class Game:
         if isinstance(first, PickSwap):
             return self._substitute(first.swap, _same(given[1], PickSwap).swap)
         if isinstance(first, PickFinal):
-            return self._final_calls(first.call, _same(given[1], PickFinal).call)  # type: ignore[arg-type]
+            offense, defense = first.call, _same(given[1], PickFinal).call
+            assert isinstance(offense, OffCall) and isinstance(defense, DefCall)  # _check_own
+            return self._final_calls(offense, defense)
         if isinstance(first, CallCoin):
             return self._call_coin(first.face)
         if isinstance(first, ChooseSide):
@@ -622,7 +624,9 @@ def _as(kind: type[E], value: object) -> E:
 
 
 def _name(card: object) -> str:
+    if not isinstance(card, (OffCall, DefCall, Player)):
+        return repr(card)
     try:
-        return card_name(card)  # type: ignore[arg-type]
-    except (KeyError, TypeError):
+        return card_name(card)
+    except KeyError:
         return repr(card)

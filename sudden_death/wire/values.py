@@ -62,14 +62,14 @@ def _wire_type(hint: Any) -> Any:
     if typing.get_origin(hint) is tuple:
         args = typing.get_args(hint)
         if len(args) == 2 and args[1] is Ellipsis:
-            return tuple[_wire_type(args[0]), ...]  # type: ignore[misc]
-        return tuple[tuple(_wire_type(arg) for arg in args)]  # type: ignore[misc]
+            return types.GenericAlias(tuple, (_wire_type(args[0]), ...))
+        return types.GenericAlias(tuple, tuple(_wire_type(arg) for arg in args))
     if hint in CARD_TYPES:
         return Card
     if hint is Down:
         return tuple[int, int, int]
-    if is_dataclass(hint):
-        return struct_of(hint)  # type: ignore[arg-type]
+    if isinstance(hint, type) and is_dataclass(hint):
+        return struct_of(hint)
     return hint  # int, bool and the engine's enums, which msgspec checks by value
 
 
@@ -151,11 +151,11 @@ def _reader(hint: Any) -> Callable[[Any], Any]:
         return lambda value: _card((hint,), value)
     if hint is Down:
         return lambda value: Down(*value)
-    if is_dataclass(hint):
-        hints = _hints(hint)  # type: ignore[arg-type]
+    if isinstance(hint, type) and is_dataclass(hint):
+        hints = _hints(hint)
         names = tuple(item.name for item in fields(hint))
         parts = tuple((name, _reader(hints[name])) for name in names)
-        make: Callable[..., Any] = hint  # type: ignore[assignment]
+        make: Callable[..., Any] = hint
         return lambda value: make(**{name: read(getattr(value, name)) for name, read in parts})
     return _same
 
@@ -196,7 +196,7 @@ def action_to_wire(action: Action) -> WireAction:
 
 def action_from_wire(wire: WireAction) -> Action:
     """The engine's action; SnapshotError for a card of the wrong kind."""
-    kind = ACTION_KINDS[type(wire).__struct_config__.tag]  # type: ignore[index]
+    kind = ACTION_KINDS[_tag(wire)]
     action: Action = _from_wire(kind, wire)
     return action
 
@@ -206,8 +206,16 @@ def events_to_wire(events: typing.Iterable[ev.Event]) -> list[WireEvent]:
 
 
 def events_from_wire(wire: typing.Iterable[WireEvent]) -> list[ev.Event]:
-    return [_from_wire(EVENT_KINDS[type(event).__struct_config__.tag], event)  # type: ignore[index]
-            for event in wire]
+    return [_from_wire(EVENT_KINDS[_tag(event)], event) for event in wire]
+
+
+def _tag(wire: msgspec.Struct) -> str:
+    """A union member's tag: the action's or the event's name (every tag here is a string,
+    as `struct_of` makes them)."""
+    tag = wire.__struct_config__.tag
+    if not isinstance(tag, str):
+        raise SnapshotError(f"{type(wire).__name__} is no action or event of this protocol")
+    return tag
 
 
 def state_to_wire(state: GameState) -> WireState:
