@@ -10,8 +10,10 @@ found on the machine, each in its own `.venvs/<version>/` (CI runs it after `tes
 `python3 tasks.py setup-pythons` only sets up those environments (CI, while `test` runs).
 `python3 tasks.py build` also installs the build extra (PyInstaller) and builds the packaged game
 into dist/sudden-death/; on Linux, `python3 tasks.py build-windows` builds the Windows game under
-Wine into dist/windows/ (docs/packaging.md). `python3 tasks.py mutants` runs mutation testing
-(the mutants extra, mutmut) over the rules and the number words (docs/testing.md).
+Wine into dist/windows/ (docs/packaging.md); `python3 tasks.py build-web` builds the page that
+plays the computer with no server, with Pyodide's core, into dist/web/ (tools/web_build.py).
+`python3 tasks.py mutants` runs mutation testing (the mutants extra, mutmut) over the rules and
+the number words (docs/testing.md).
 `python3 tasks.py serve-cluster [N]` starts a private PostgreSQL, a private Valkey and N table
 server processes on one port, prints the address for players, and stops them all on Ctrl+C
 (docs/server.md).
@@ -300,6 +302,8 @@ def main(argv: list[str]) -> int:
         # Onedir dist/sudden-death/; SUDDEN_DEATH_ONEFILE=1: one file dist/sudden-death-onefile.
         "build": ["-m", "PyInstaller", "--noconfirm", "--distpath", str(ROOT / "dist"),
                   "--workpath", str(ROOT / "build"), str(SPEC)],
+        # The page that plays without a server, dist/web/ (tools/web_build.py, docs/playing.md).
+        "build-web": [str(ROOT / "tools" / "web_build.py")],
         # Linux only: the Windows game under Wine, dist/windows/ (tools/windows_build.py).
         "build-windows": [str(ROOT / "tools" / "windows_build.py")],
         # Mutation testing of the rules and number words, in build/mutants/ (docs/testing.md).

@@ -38,7 +38,7 @@ ROOT = Path(__file__).resolve().parent.parent
 # cache, the Windows build's download cache (tools/windows_build.py, 40 MB, kept on purpose) and
 # the mutation tool's copy (tools/mutants.py, which may be running meanwhile).
 MAY_WRITE = {".git", ".venv", ".venvs", "__pycache__", ".pytest_cache", "sudden_death.egg-info"}
-MAY_WRITE_UNDER = ("build/windows-cache", "build/mutants")
+MAY_WRITE_UNDER = ("build/windows-cache", "build/mutants", "build/web-cache")
 # pytest-xdist hands out whole test files in the order they are collected (tasks.spread_args).
 # These take longest (the Windows build alone is about four minutes), so they start first and
 # no worker is left running one of them alone at the end while the others wait.
