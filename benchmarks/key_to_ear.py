@@ -48,7 +48,7 @@ def child() -> dict[str, float | None]:
     from audible import AudibleProbe
 
     from sudden_death.audio import system
-    from sudden_death.ui.keymap import Pad
+    from sudden_death.ui.keys.keymap import Pad
     from sudden_death.ui.run import loop as loop_module
     from sudden_death.ui.run.cli import Options
     from sudden_death.ui.run.virtual_pad import VirtualPad, sdl_library

@@ -17,7 +17,7 @@ from recording import RecordingCues, RecordingSpeaker
 
 from sudden_death import language
 from sudden_death.ui.app import App
-from sudden_death.ui.keymap import (
+from sudden_death.ui.keys.keymap import (
     KEY_HELP,
     SCREEN_KEY_HELP,
     Binding,
@@ -27,7 +27,7 @@ from sudden_death.ui.keymap import (
     KeyMap,
     default_bindings,
 )
-from sudden_death.ui.own_keys import kept_names
+from sudden_death.ui.keys.own_keys import kept_names
 from sudden_death.ui.words.help import SCREENS, screen_help
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -124,7 +124,7 @@ def test_hostile_keys_all_over_the_game_find_no_english(monkeypatch: pytest.Monk
 def test_help_rules_and_lesson_have_no_english(code: str) -> None:
     """What the fuzz rarely reaches: every screen's F1, every key, How to play, and the lesson."""
     from sudden_death.ui.aids import lesson as tutorial
-    from sudden_death.ui.keymap import KeyMap
+    from sudden_death.ui.keys.keymap import KeyMap
     from sudden_death.ui.words import help as help_text
     from sudden_death.ui.words.rules import rules_sections
 

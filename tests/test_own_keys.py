@@ -12,8 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from sudden_death.storage.settings import Settings, load_settings, save_settings
-from sudden_death.ui import own_keys
-from sudden_death.ui.keymap import Chord, Command, Context, KeyMap, Pad, default_bindings
+from sudden_death.ui.keys import own_keys
+from sudden_death.ui.keys.keymap import Chord, Command, Context, KeyMap, Pad, default_bindings
 from sudden_death.ui.words.commands import COMMAND_NAMES, command_names
 
 GAME_COMMANDS = [b.command for b in default_bindings() if b.context is Context.GAME]

@@ -21,8 +21,8 @@ from hypothesis import strategies as st
 
 from sudden_death.engine.events import Event, GameOver
 from sudden_death.storage.settings import Settings, save_settings
-from sudden_death.ui import own_keys
-from sudden_death.ui.keymap import Chord, Command, KeyMap, Pad
+from sudden_death.ui.keys import own_keys
+from sudden_death.ui.keys.keymap import Chord, Command, KeyMap, Pad
 from sudden_death.ui.run.pads import RUMBLES, STICK_PRESS, STICK_RELEASE, Pads, stick_direction
 from sudden_death.ui.run.virtual_pad import PadDriver
 

@@ -26,7 +26,7 @@ from sudden_death.engine.state import Phase, Team
 from sudden_death.engine.stats import band_stats
 from sudden_death.ui.app import App
 from sudden_death.ui.computer_game import ComputerGame
-from sudden_death.ui.keymap import KeyMap
+from sudden_death.ui.keys.keymap import KeyMap
 from sudden_death.ui.run.loop import APOLOGY
 from sudden_death.ui.screens.explorer import (
     DefCallScreen,

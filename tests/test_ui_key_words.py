@@ -20,7 +20,7 @@ from sudden_death.ui.aids.lesson import lesson_end, tip
 from sudden_death.ui.aids.sound_glossary import SoundGlossaryScreen
 from sudden_death.ui.aids.typed_settings import PasswordSettingScreen, ServerAddressScreen
 from sudden_death.ui.app import App
-from sudden_death.ui.keymap import Chord, Command, KeyMap, default_bindings
+from sudden_death.ui.keys.keymap import Chord, Command, KeyMap, default_bindings
 from sudden_death.ui.screens.base import Screen
 from sudden_death.ui.screens.explorer import TryMatchupScreen
 from sudden_death.ui.screens.friend import ChatScreen, CodeScreen, PasswordScreen

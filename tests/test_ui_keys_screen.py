@@ -12,10 +12,10 @@ from app_driver import press, started_app
 from recording import RecordingSpeaker
 
 from sudden_death.storage.settings import Settings, load_settings, save_settings
-from sudden_death.ui import own_keys
 from sudden_death.ui.aids.keys_screen import KeyCapture, KeysScreen
 from sudden_death.ui.app import App
-from sudden_death.ui.keymap import Chord, Command, KeyMap, Pad
+from sudden_death.ui.keys import own_keys
+from sudden_death.ui.keys.keymap import Chord, Command, KeyMap, Pad
 from sudden_death.ui.words.commands import COMMAND_NAMES
 
 REPEAT_LINE = list(COMMAND_NAMES).index(Command.REPEAT)

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from sudden_death.ui.aids.lesson import lesson_end, tip
-from sudden_death.ui.keymap import KeyMap
+from sudden_death.ui.keys.keymap import KeyMap
 from sudden_death.ui.words.rules import rules_sections
 
 ROOT = Path(__file__).resolve().parent.parent

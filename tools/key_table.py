@@ -4,7 +4,7 @@
     .venv/bin/python tools/key_table.py --check  # exit 1 if either is out of date
 
 Each table sits between `<!-- keys -->` and `<!-- /keys -->`; `tests/test_keymap.py` runs the
-check, so a key bound, moved or explained anew in `sudden_death/ui/keymap.py` can't leave the
+check, so a key bound, moved or explained anew in `sudden_death/ui/keys/keymap.py` can't leave the
 docs behind.
 """
 
@@ -20,7 +20,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")  # pygame greets on import otherwise
 
-from sudden_death.ui.keymap import KeyMap  # noqa: E402
+from sudden_death.ui.keys.keymap import KeyMap  # noqa: E402
 
 DOCS = (ROOT / "README.md", ROOT / "docs" / "playing.md")
 BLOCK = re.compile(r"(<!-- keys -->\n).*?(\n<!-- /keys -->)", re.S)

@@ -95,7 +95,7 @@ class Settings:
     rumble: bool = True  # a controller that can shakes on a sack, a turnover and a score
     key_repeat: str = "normal"  # KEY_REPEATS: how held arrows, D-pad and stick repeat
     # The player's own keys: (command, its keys and buttons as text), for the commands changed
-    # only; ui/own_keys.py reads them (checking each) and writes them.
+    # only; ui/keys/own_keys.py reads them (checking each) and writes them.
     keys: tuple[tuple[str, tuple[str, ...]], ...] = ()
 
     def switch(self, name: str) -> bool:

@@ -1,4 +1,4 @@
 """The playable front end: a pygame loop that speaks every decision, count and result.
 
-Nothing here runs at import time; `sudden_death.ui.app.run_app` starts the game.
+Nothing here runs at import time; `sudden_death.ui.run.loop.run_app` starts the game.
 """

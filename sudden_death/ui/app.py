@@ -1,6 +1,6 @@
 """The app the screens talk to: a key in, words and cues out.
 
-`ui/loop.py` feeds it pygame's events; it answers with speech, cues and the window's `View`.
+`ui/run/loop.py` feeds it pygame's events; it answers with speech, cues and the window's `View`.
 Everything it owns that can be kept apart is: the match and the screen stack (`Session`), what
 was said (`Panel`), settings and learning aids (`Comfort`).
 """
@@ -19,16 +19,14 @@ from ..language import _
 from ..storage.record import Opponent
 from ..storage.seat_file import load_seat
 from .aids.comfort import Comfort
-from .controls import Controls
-from .deciding import decision_screen
+from .files.keeping import Keeper
+from .files.reporting import Reporter
 from .friends import Friends
-from .keeping import Keeper
-from .keymap import (
-    KeyMap,
-)
-from .panel import Panel
+from .in_game.controls import Controls
+from .in_game.deciding import decision_screen
+from .in_game.panel import Panel
+from .keys.keymap import KeyMap
 from .play import Play
-from .reporting import Reporter
 from .screens.base import ConfirmScreen, Extra, Screen
 from .screens.friend import (
     ChatScreen,
@@ -39,6 +37,7 @@ from .screens.welcome import DEFAULT_AWAY, DEFAULT_HOME, WelcomeScreen
 from .session import Session
 from .window.render import View
 from .words.line import Line
+from .words.opponents import coached_words
 from .words.phrases import Names
 from .words.situation import concede_words
 from .words.verbosity import Telling
@@ -65,11 +64,11 @@ class App:
         self.comfort = Comfort(self, speaker, cues)  # settings, history, field tone, how to play
         self.friends = Friends(self)  # the table played at, if any (friends.py)
         self.online = self.friends.online  # the lobby, your name, your rating (online.py)
-        self.keeper = Keeper(self)  # the game in progress and the record (keeping.py)
-        self.keys = KeyMap.default()  # what each key does (keymap.py)
-        self.controls = Controls(self)  # the game's own keys, sections, details (controls.py)
+        self.keeper = Keeper(self)  # the game in progress and the record (files/keeping.py)
+        self.keys = KeyMap.default()  # what each key does (keys/keymap.py)
+        self.controls = Controls(self)  # the game's own keys, sections, details (in_game/)
         self.config_folder: Path | None = None  # --config; None: the player's own folder
-        self.reporter = Reporter(self)  # Report a problem (reporting.py)
+        self.reporter = Reporter(self)  # Report a problem (files/reporting.py)
         # Whether the game in progress is kept (game_file.py): set by the loop, never by an
         # app made for a test without a folder of its own.
         self.keeps_games = False
@@ -231,19 +230,9 @@ class App:
         self.names = self.session.names  # now naming the player's team in this match
         self.comfort.history.opponent = None
         if computer == COACH:
-            if self.coach_explained:
-                # Translators: {away} is the computer team's name ("the Bears"): its computer
-                # plays like a coach today rather than at random.
-                words = _("The {away} are coached today.")
-            else:
-                # Translators: {away} is the computer team's name ("the Bears"); said the first
-                # time the coach plays in a session.
-                words = _("The {away} are coached today: their coach knows the card tables "
-                          "and picks what they favour, where the rules' computer picks at "
-                          "random.")
-                self.coach_explained = True
-            self.say(words.format(away=self.names.theirs), interrupt=False,
-                     category=Category.DECISION)
+            self.say(coached_words(self.names.theirs, explained=self.coach_explained),
+                     interrupt=False, category=Category.DECISION)
+            self.coach_explained = True
         self.speak_lines(self._narrate(events))
         self.show_decision(interrupt=interrupt)
         self.keeper.keep()
@@ -349,20 +338,13 @@ class App:
         something is wrong). It stays shown until the player's next key after it; the history
         keeps it for good. `again` says it even if it was said before (an answer to a
         setting the player just changed). After the first fault (a notice with its cue) of
-        a session comes one sentence on how to report it (reporting.py)."""
+        a session comes one sentence on how to report it (files/reporting.py)."""
         if (self.panel.add_notice(notice) or again) and notice:
             if cue:
                 self.cue("menu_error")
             self.say(notice, interrupt=False, category=Category.NOTICE)
             if cue:
                 self.say(self.reporter.offer(), interrupt=False, category=Category.NOTICE)
-
-    def scroll_panel(self, direction: int) -> None:
-        """Page Up / Page Down: the text panel a page at a time, for whoever reads it."""
-        scroll = self.panel.scroll(direction)
-        if scroll.cue:
-            self.cue(scroll.cue)
-        self.say(scroll.words, category=Category.PAGE)
 
     def close_table(self) -> None:
         """Stop looking for tables and leave the one played at (the friend hears it)."""
@@ -382,7 +364,7 @@ class App:
         self.say(_("Goodbye."), category=Category.NOTICE)
         self.running = False
 
-    # -- keys and the window (controls.py) ---------------------------------------------------
+    # -- keys and the window (in_game/controls.py) -----------------------------------------------
 
     def handle_key(self, key: int, mod: int) -> None:
         self.controls.handle_key(key, mod)

@@ -17,8 +17,8 @@ from ...engine import events as ev
 from ...engine.state import GameState
 from ...language import _, choose, switch
 from ...storage.settings import Settings, load_settings, save_settings
-from .. import own_keys
-from ..keymap import KeyMap
+from ..keys import own_keys
+from ..keys.keymap import KeyMap
 from ..screens.base import Extra, Host, Screen
 from ..words.commands import command_names
 from ..words.phrases import Names

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from ...language import _, n_
-from ..keymap import Command
+from ..keys.keymap import Command
 from ..screens.base import Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
 from ..words.rules import rules_sections

@@ -16,8 +16,8 @@ import pygame
 
 from ...language import _, join_words, p_
 from ...storage.settings import Settings
-from .. import own_keys
-from ..keymap import Chord, Command, Context, KeyMap, Pad
+from ..keys import own_keys
+from ..keys.keymap import Chord, Command, Context, KeyMap, Pad
 from ..screens.base import Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
 from ..words.commands import COMMAND_NAMES, command_name

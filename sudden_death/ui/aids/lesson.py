@@ -15,7 +15,7 @@ from ...audio.protocols import Category
 from ...engine import events as ev
 from ...engine.actions import CALLS_PER_HAND, PLAYERS_PER_HAND
 from ...language import N_, _
-from ..keymap import KeyMap
+from ..keys.keymap import KeyMap
 from ..screens.base import Host, Screen
 from ..screens.welcome import DEFAULT_AWAY, DEFAULT_HOME
 from ..words.help import LazyTexts

@@ -10,7 +10,7 @@ from pathlib import Path
 from ...audio.protocols import Category
 from ...language import _, n_
 from ...storage.record import Record, RecordError, standings
-from ..keymap import Command
+from ..keys.keymap import Command
 from ..screens.base import Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
 from ..words.narration import Narrator

@@ -23,7 +23,7 @@ from ...storage.settings import (
     VERBOSITIES,
     Settings,
 )
-from ..keymap import Command, Context
+from ..keys.keymap import Command, Context
 from ..screens.base import Extra, Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
 from ..words.held_keys import key_repeat_label

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...audio.protocols import CUE_NAMES, Category
 from ...language import N_, _
-from ..keymap import Command
+from ..keys.keymap import Command
 from ..screens.base import Host, Screen
 from ..screens.menu import Group, Item, ItemKind, Menu
 

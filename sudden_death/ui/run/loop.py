@@ -36,7 +36,7 @@ from ...language import N_, LanguageChoice, _, choose, install, restore
 from ...storage.folders import user_folders
 from ...storage.settings import KEY_REPEATS, load_settings
 from ..app import App
-from ..keymap import MODIFIER_KEYS
+from ..keys.keymap import MODIFIER_KEYS
 from ..window.frame_log import FrameLog
 from ..window.render import HEIGHT, WIDTH, Fonts, draw
 from .cli import Options, parse_options

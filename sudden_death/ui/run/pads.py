@@ -22,7 +22,7 @@ import pygame
 from pygame._sdl2 import controller
 
 from ...language import _
-from ..keymap import PAD_BASE, Pad
+from ..keys.keymap import PAD_BASE, Pad
 
 LOG = logging.getLogger(__name__)
 

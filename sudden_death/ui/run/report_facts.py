@@ -1,4 +1,4 @@
-"""What only the loop knows for a problem report (`ui/reporting.py`): the speech and sound in
+"""What only the loop knows for a problem report (`ui/files/reporting.py`): the speech and sound in
 use, and the clipboard, which SDL keeps on the window's thread (the loop's)."""
 
 from __future__ import annotations

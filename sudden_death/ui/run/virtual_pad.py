@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pygame
 
-from ..keymap import Pad
+from ..keys.keymap import Pad
 
 JOYSTICK_TYPE_GAMECONTROLLER = 1  # SDL_JOYSTICK_TYPE_GAMECONTROLLER
 DESC_VERSION = 1  # SDL_VIRTUAL_JOYSTICK_DESC_VERSION

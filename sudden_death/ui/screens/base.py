@@ -10,7 +10,7 @@ from ...audio.protocols import Category
 from ...engine.actions import Action
 from ...language import _
 from ...wire.protocol import GamePlayed, OpenTable
-from ..keymap import Command, Context, KeyMap
+from ..keys.keymap import Command, Context, KeyMap
 from .menu import Group, Item, ItemKind, Menu
 
 
@@ -77,7 +77,7 @@ class OnlineRequests(Protocol):
 
 
 class KeeperRequests(Protocol):
-    """What screens ask of what the app keeps (`ui/keeping.py`): the game in progress, a
+    """What screens ask of what the app keeps (`ui/files/keeping.py`): the game in progress, a
     series, the record."""
 
     def start_naming(self) -> None: ...

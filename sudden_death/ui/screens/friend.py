@@ -9,7 +9,7 @@ from ...audio.protocols import Category
 from ...language import N_, _, n_
 from ...net.news import NearbyTable
 from ...wire.protocol import CODE_DIGITS, MAX_CHAT, MAX_PASSWORD
-from ..keymap import Command
+from ..keys.keymap import Command
 from ..words.table import mute_choice_words, table_words
 from .base import Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu

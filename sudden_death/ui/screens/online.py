@@ -8,7 +8,7 @@ from ...audio.protocols import Category
 from ...language import _
 from ...wire import protocol as p
 from ...wire.names import spaced
-from ..keymap import Command
+from ..keys.keymap import Command
 from ..words.online import game_played_words, here_words, open_table_words, person_words
 from .base import Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu

@@ -7,7 +7,7 @@ from collections.abc import Callable
 from ...audio.protocols import Category
 from ...language import N_, _, p_
 from ...wire.names import same_name
-from ..keymap import Command, Context
+from ..keys.keymap import Command, Context
 from ..words.report import report_item
 from .base import Extra, Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ...language import _, n_
-from ..keymap import KeyMap
+from ..keys.keymap import KeyMap
 from ..screens.menu import Group, Item, ItemKind, Menu
 from . import palette as p
 

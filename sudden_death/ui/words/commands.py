@@ -5,7 +5,7 @@ which command has it."""
 from __future__ import annotations
 
 from ...language import N_, _
-from ..keymap import Command
+from ..keys.keymap import Command
 
 COMMAND_NAMES: dict[Command, str] = {
     # Translators: commands, as the Keys screen lists them ("Repeat: R").

@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterator, Mapping
 from ...engine.actions import CALLS_PER_HAND, PLAYERS_PER_HAND
 from ...engine.resolve import MAX_BAND, MIN_BAND
 from ...language import _, n_
-from ..keymap import Command, KeyMap
-from ..own_keys import kept_names
+from ..keys.keymap import Command, KeyMap
+from ..keys.own_keys import kept_names
 
 
 class LazyTexts(Mapping[str, str]):

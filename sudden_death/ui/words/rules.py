@@ -24,7 +24,7 @@ from ...engine.field import (
 from ...engine.game import FIELD_GOAL_POINTS, SAFETY_POINTS, TOUCHDOWN_POINTS
 from ...engine.resolve import MAX_BAND, MIN_BAND, SACK_DICE
 from ...language import _, down_ordinal, n_, p_
-from ..keymap import KeyMap
+from ..keys.keymap import KeyMap
 
 
 def number_word(n: int) -> str:

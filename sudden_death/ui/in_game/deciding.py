@@ -4,19 +4,19 @@ chances, the odds on a late down, whether to explain in full, the last down's ca
 
 from __future__ import annotations
 
-from ..engine.actions import held_hand
-from ..engine.card_model import Role
-from ..engine.field import LAST_DOWN
-from ..engine.state import GameState, Phase, SnapChoice
-from .screens.base import Host, Screen
-from .screens.decisions import CoinScreen, FinalCallScreen, GameOverScreen, SideScreen, SnapScreen
-from .screens.hands import SelectionScreen, SubstitutionScreen
-from .session import Session
-from .words.kicks import KickOption, field_goal_option, kick_summary, punt_option
-from .words.matchups import conversion_words, needed_now
-from .words.phrases import Names
-from .words.situation import outcome_words
-from .words.verbosity import Telling
+from ...engine.actions import held_hand
+from ...engine.card_model import Role
+from ...engine.field import LAST_DOWN
+from ...engine.state import GameState, Phase, SnapChoice
+from ..screens.base import Host, Screen
+from ..screens.decisions import CoinScreen, FinalCallScreen, GameOverScreen, SideScreen, SnapScreen
+from ..screens.hands import SelectionScreen, SubstitutionScreen
+from ..session import Session
+from ..words.kicks import KickOption, field_goal_option, kick_summary, punt_option
+from ..words.matchups import conversion_words, needed_now
+from ..words.phrases import Names
+from ..words.situation import outcome_words
+from ..words.verbosity import Telling
 
 
 def decision_screen(host: Host, session: Session, names: Names, telling: Telling,

@@ -14,14 +14,14 @@ from typing import Protocol
 
 import pygame
 
-from ..audio.protocols import Category, CuePlayer, Priority, Speaker
-from ..engine.actions import held_hand, role_of
-from ..engine.state import GameState
-from ..language import _
-from .aids.comfort import Comfort
-from .aids.keys_screen import KeyCapture
-from .friends import Friends
-from .keymap import (
+from ...audio.protocols import Category, CuePlayer, Priority, Speaker
+from ...engine.actions import held_hand, role_of
+from ...engine.state import GameState
+from ...language import _
+from ..aids.comfort import Comfort
+from ..aids.keys_screen import KeyCapture
+from ..friends import Friends
+from ..keys.keymap import (
     MODIFIER_KEYS,
     MOVES,
     PICKS,
@@ -33,23 +33,23 @@ from .keymap import (
     pick_number,
     types_text,
 )
+from ..play import Play
+from ..screens import review as sections
+from ..screens.base import Extra, Screen
+from ..screens.decisions import FinalCallScreen
+from ..screens.explorer import ExplorerHost, open_explorer
+from ..screens.hands import SubstitutionScreen
+from ..screens.menu import Feedback, Menu
+from ..session import Session
+from ..window.render import View
+from ..words.cards import card_details
+from ..words.help import screen_help
+from ..words.matchups import matchups_words, needed_now, swap_words
+from ..words.phrases import Names, score_words
+from ..words.reveal import shown_hands
+from ..words.situation import human_spots, situation_words
+from ..words.verbosity import Telling, Verbosity
 from .panel import Panel
-from .play import Play
-from .screens import review as sections
-from .screens.base import Extra, Screen
-from .screens.decisions import FinalCallScreen
-from .screens.explorer import ExplorerHost, open_explorer
-from .screens.hands import SubstitutionScreen
-from .screens.menu import Feedback, Menu
-from .session import Session
-from .window.render import View
-from .words.cards import card_details
-from .words.help import screen_help
-from .words.matchups import matchups_words, needed_now, swap_words
-from .words.phrases import Names, score_words
-from .words.reveal import shown_hands
-from .words.situation import human_spots, situation_words
-from .words.verbosity import Telling, Verbosity
 
 # Commands heard on every screen before the screen itself sees the key.
 BEFORE_SCREENS = frozenset({Command.SCROLL_UP, Command.SCROLL_DOWN, Command.SILENCE,
@@ -88,8 +88,6 @@ class ControlsHost(ExplorerHost, Protocol):
             on_start: Callable[[], None] | None = None) -> None: ...
 
     def feedback(self, result: Feedback) -> None: ...
-
-    def scroll_panel(self, direction: int) -> None: ...
 
 
 class Controls:
@@ -180,8 +178,8 @@ class Controls:
             return comfort.settings.menu_wrap
 
         table: dict[Command, Callable[[], None]] = {
-            Command.SCROLL_UP: lambda: self.app.scroll_panel(-1),
-            Command.SCROLL_DOWN: lambda: self.app.scroll_panel(1),
+            Command.SCROLL_UP: lambda: self.scroll_panel(-1),
+            Command.SCROLL_DOWN: lambda: self.scroll_panel(1),
             Command.SILENCE: self.app.speaker.silence,
             Command.HELP: self.help,
             Command.BACK: self.back,
@@ -233,6 +231,13 @@ class Controls:
         """R: the last announcement (a result, a reveal, a swap, a notice), not a focus move."""
         words = self.app.panel.last_announcement or self.app.panel.last_question
         self.app.say(words or _("Nothing to repeat yet."), category=Category.REPEAT)
+
+    def scroll_panel(self, direction: int) -> None:
+        """Page Up / Page Down: the text panel a page at a time, for whoever reads it."""
+        scroll = self.app.panel.scroll(direction)
+        if scroll.cue:
+            self.app.cue(scroll.cue)
+        self.app.say(scroll.words, category=Category.PAGE)
 
     def where(self) -> None:
         """W: where the focus is, the list and the entry with its place."""

@@ -17,14 +17,14 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol
 
-from .. import __version__
-from ..audio.protocols import Category, CuePlayer, Speaker
-from ..storage.folders import user_folders
-from ..storage.report import ReportFacts, report_text, write_report
-from ..storage.seat_file import load_seat
-from .aids.comfort import Comfort
-from .screens.base import Host
-from .words.report import report_failed, report_offer, report_written
+from ... import __version__
+from ...audio.protocols import Category, CuePlayer, Speaker
+from ...storage.folders import user_folders
+from ...storage.report import ReportFacts, report_text, write_report
+from ...storage.seat_file import load_seat
+from ..aids.comfort import Comfort
+from ..screens.base import Host
+from ..words.report import report_failed, report_offer, report_written
 
 LOG = logging.getLogger("sudden_death.report")
 

@@ -13,29 +13,29 @@ from datetime import datetime
 from pathlib import Path
 from typing import Protocol
 
-from ..audio.protocols import Category
-from ..engine.errors import SnapshotError
-from ..engine.match import Match
-from ..engine.series import Series
-from ..engine.state import Team
-from ..engine.summary import summarize
-from ..language import _
-from ..storage.folders import user_folders
-from ..storage.game_file import DamagedSave, forget_game, load_game, save_game, set_aside
-from ..storage.record import Record, RecordError
-from ..storage.series_file import forget_series, load_series, save_series
-from .aids.comfort import Comfort
-from .aids.record_screen import RecordScreen
-from .screens.base import ConfirmScreen, Host, Screen
-from .screens.series_setup import SeriesScreen
-from .screens.welcome import NamingScreen
-from .session import Session
-from .words.line import Line
-from .words.phrases import Names
-from .words.series import series_score_words, series_title_words
-from .words.situation import damaged_save_words, saved_game_words, situation_words
-from .words.story import story_words, told_story
-from .words.verbosity import Telling
+from ...audio.protocols import Category
+from ...engine.errors import SnapshotError
+from ...engine.match import Match
+from ...engine.series import Series
+from ...engine.state import Team
+from ...engine.summary import summarize
+from ...language import _
+from ...storage.folders import user_folders
+from ...storage.game_file import DamagedSave, forget_game, load_game, save_game, set_aside
+from ...storage.record import Record, RecordError
+from ...storage.series_file import forget_series, load_series, save_series
+from ..aids.comfort import Comfort
+from ..aids.record_screen import RecordScreen
+from ..screens.base import ConfirmScreen, Host, Screen
+from ..screens.series_setup import SeriesScreen
+from ..screens.welcome import NamingScreen
+from ..session import Session
+from ..words.line import Line
+from ..words.phrases import Names
+from ..words.series import series_score_words, series_title_words
+from ..words.situation import damaged_save_words, saved_game_words, situation_words
+from ..words.story import story_words, told_story
+from ..words.verbosity import Telling
 
 LOG = logging.getLogger("sudden_death.record")
 

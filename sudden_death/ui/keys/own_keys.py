@@ -25,7 +25,7 @@ from functools import cache
 
 import pygame
 
-from ..language import _, join_words
+from ...language import _, join_words
 from .keymap import PAD_BASE, Chord, Command, Context, KeyMap, Pad, default_bindings
 
 PAD_PREFIX = "pad:"

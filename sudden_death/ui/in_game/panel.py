@@ -8,8 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ..audio.protocols import Category, Message
-from ..language import _
+from ...audio.protocols import Category, Message
+from ...language import _
 
 # What the game log (H) keeps: what happened, not the questions asked or the focus moves.
 LOG_CATEGORIES = frozenset({Category.RESULT, Category.COMPUTER, Category.GAME_OVER,

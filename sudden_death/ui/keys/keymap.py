@@ -16,7 +16,7 @@ from enum import Enum
 
 import pygame
 
-from ..language import N_, _, p_
+from ...language import N_, _, p_
 
 # SDL gives keys that type a character a code below this; the others (arrows, F keys, the
 # keypad) carry this bit. A screen that takes typed text lets those keys type, not act.
