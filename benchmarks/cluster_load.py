@@ -2,6 +2,7 @@
 private PostgreSQL and Valkey, against one process on SQLite, with the same bots.
 
     python benchmarks/cluster_load.py [--processes 1 2 4] [--tables 500] [--ramp 20] [--window 20]
+                                      [--fsync]
 
 For each count of processes: that many `python -m sudden_death.server --reuse-port --postgres
 URL --valkey URL` on one loopback port (the kernel spreads the bots' lines over them; a seat
@@ -13,12 +14,15 @@ steps per second; the round trip (from a step's last commit sent to both updates
 what a player waits for the reveal, p50 to max); errors; the servers' CPU (all processes
 together, as a share of one core, and in milliseconds per step: what the cluster costs a
 step against the baseline), their resident memory per 1,000 tables; Valkey's and
-PostgreSQL's CPU share.
+PostgreSQL's CPU share; PostgreSQL's commits a step (its database's `xact_commit` over the
+window: every transaction, the saves' group commits and the claims, accounts and ratings too).
 
 Where it could mislead: the bots, both engines and every server share this machine's 2
 cores, so more processes compete for the same cores instead of adding any (the CPU per step
 is the figure that carries over to more machines, not the steps per second); loopback only;
-PostgreSQL with fsync off (a private throwaway cluster, as the tests run it).
+PostgreSQL with fsync off (a private throwaway cluster, as the tests run it) unless `--fsync`;
+PostgreSQL counts a backend's commits in its statistics within about a second, so a short
+window's commits a step are a little low.
 """
 
 from __future__ import annotations
@@ -89,8 +93,10 @@ def servers(count: int, args: Callable[[int], list[str]]) -> Iterator[tuple[str,
 
 
 def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: float,
-            step_s: float, seed: int, engines: Callable[[], float]) -> dict[str, Any]:
-    """The bots on `url` for one window; `engines`: Valkey's and PostgreSQL's CPU seconds."""
+            step_s: float, seed: int, engines: Callable[[], float],
+            commits: Callable[[], int] = lambda: 0) -> dict[str, Any]:
+    """The bots on `url` for one window; `engines`: Valkey's and PostgreSQL's CPU seconds;
+    `commits`: the database's transactions committed so far (0: no database)."""
     stats = Stats()
     tick = os.sysconf("SC_CLK_TCK")
 
@@ -100,7 +106,7 @@ def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: flo
             ramp_s=ramp_s, stats=stats))
         await asyncio.sleep(ramp_s + min(5.0, ramp_s / 6))
         cpu = sum(cpu_ticks(pid) for pid in pids)
-        engine_cpu = engines()
+        engine_cpu, committed = engines(), commits()
         steps, trips, started = stats.steps, len(stats.round_trips), time.perf_counter()
         errors = len(stats.errors)
         await asyncio.sleep(window_s)
@@ -108,6 +114,7 @@ def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: flo
         window = {"steps": stats.steps - steps, "trips": stats.round_trips[trips:],
                   "cpu_s": (sum(cpu_ticks(pid) for pid in pids) - cpu) / tick,
                   "engines_s": engines() - engine_cpu, "seconds": seconds,
+                  "commits": commits() - committed,
                   "errors": stats.errors[errors:],
                   "rss_kib": sum(_rss_kib(pid) for pid in pids)}
         playing.cancel()
@@ -127,6 +134,7 @@ def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: flo
         "server_rss_mb": round(window["rss_kib"] / 1024, 1),
         "server_rss_mb_per_1000_tables": round(window["rss_kib"] / 1024 * 1000 / tables, 1),
         "engines_cpu_share": round(window["engines_s"] / window["seconds"], 3),
+        "commits_per_step": round(window["commits"] / max(1, window["steps"]), 3),
     }
 
 
@@ -138,6 +146,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--window", type=float, default=20.0)
     parser.add_argument("--step", type=float, default=2.0)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--fsync", action="store_true",
+                        help="PostgreSQL with fsync on (each COMMIT waits for the disk)")
     options = parser.parse_args(argv)
     results = []
     common = (options.tables, options.ramp, options.window, options.step, options.seed)
@@ -147,7 +157,7 @@ def main(argv: list[str] | None = None) -> int:
         result.update(kind="one process, SQLite", processes=1)
         results.append(result)
         print(json.dumps(result), flush=True)
-    with postgres_cluster() as postgres, valkey_server() as valkey:
+    with postgres_cluster(fsync=options.fsync) as postgres, valkey_server() as valkey:
         for count in options.processes:
             database = f"cluster_{count}"
             with contextlib.closing(psycopg.connect(postgres.url,
@@ -164,9 +174,16 @@ def main(argv: list[str] | None = None) -> int:
                 valkey_s = cpu_ticks(pid) / os.sysconf("SC_CLK_TCK") if pid else 0.0
                 return cluster_cpu_s(postgres) + valkey_s
 
+            def commits(where: str = where, database: str = database) -> int:
+                with contextlib.closing(psycopg.connect(where, autocommit=True)) as reader:
+                    row = reader.execute("SELECT xact_commit FROM pg_stat_database WHERE "
+                                         "datname = %s", (database,)).fetchone()
+                return int(row[0]) if row else 0
+
             with servers(count, args) as (url, pids):
-                result = measure(url, pids, *common, engines=engines)
-            result.update(kind="cluster: PostgreSQL and Valkey", processes=count)
+                result = measure(url, pids, *common, engines=engines, commits=commits)
+            result.update(kind="cluster: PostgreSQL and Valkey", processes=count,
+                          fsync=options.fsync)
             results.append(result)
             print(json.dumps(result), flush=True)
     base = results[0]
@@ -179,7 +196,8 @@ def main(argv: list[str] | None = None) -> int:
               f"max {trip.get('max_ms')} ms, servers {result['server_cpu_share']:.0%} CPU, "
               f"{result['server_cpu_ms_per_step']} ms CPU a step (x{ratio:.2f}), "
               f"{result['server_rss_mb_per_1000_tables']} MB per 1,000 tables, engines "
-              f"{result['engines_cpu_share']:.0%} CPU, errors {result['errors']}")
+              f"{result['engines_cpu_share']:.0%} CPU, {result['commits_per_step']} commits a "
+              f"step, errors {result['errors']}")
     return 0 if all(result["errors"] == 0 for result in results) else 1
 
 

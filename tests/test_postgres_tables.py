@@ -1,9 +1,11 @@
 """The PostgreSQL table store's own promises, beside the seam's contract (test_contract_stores.py
 runs that against it too): a save that fails leaves the table as last saved and the next one
 writes everything since; the keeper tells each change only once its transaction is committed,
-in order, with no two saves of a table at once; of two servers claiming one code at once, one
-gets it; and the seats role plays a table on it whose every answer is awaited, to its end and
-the release of its claim, and finds it again for a seat that was away.
+in order, with no two saves of a table at once; many tables' saves due together share one
+COMMIT (a group commit, issue 73), and a table taken over in a group loses only its own save;
+of two servers claiming one code at once, one gets it; and the seats role plays a table on it
+whose every answer is awaited, to its end and the release of its claim, and finds it again for
+a seat that was away.
 """
 
 from __future__ import annotations
@@ -72,6 +74,56 @@ def test_postgres_a_failed_save_keeps_the_last_and_the_next_writes_the_rest(
         assert await _rows(database, "SELECT step FROM steps ORDER BY step") == [
             (step,) for step in range(table.step)]
         await reader.close()
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_postgres_saves_due_together_share_one_commit_and_each_is_kept(database: str) -> None:
+    """Forty tables saved at once: fewer transactions than saves, and every table found again
+    as it was saved; then each saved alone, once the first group is done: one commit each."""
+    async def scenario() -> None:
+        store = await PgTableStore.open(database)
+        tables = [seated(f"{number:06d}", seed=number) for number in range(40)]
+        for table in tables:
+            for _ in range(3):
+                advance(table)
+        await asyncio.gather(*(store.save(table) for table in tables))
+        grouped = store.commits
+        assert 1 <= grouped <= 2, grouped  # all due in one turn of the loop: one group
+        reader = await PgTableStore.open(database)
+        found = {table.code: table for table in await reader.open_tables()}
+        assert sorted(found) == [table.code for table in tables]
+        for table in tables:
+            same_play(found[table.code], table)
+        for table in tables[:5]:
+            advance(table)
+            await store.save(table)
+        assert store.commits == grouped + 5  # one at a time: nothing waits to be grouped
+        await reader.close()
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_postgres_a_table_taken_over_in_a_group_loses_only_its_own_save(database: str) -> None:
+    async def scenario() -> None:
+        store = await PgTableStore.open(database)
+        tables = [seated(f"{number:06d}", seed=number) for number in range(3)]
+        for table in tables:
+            assert await store.claim(table.code, "alpha")
+            advance(table)
+        await asyncio.gather(*(store.save(table, "alpha") for table in tables))
+        assert await store.take_over(tables[1].code, "beta", "alpha")
+        for table in tables:
+            advance(table)
+        results = await asyncio.gather(*(store.save(table, "alpha") for table in tables),
+                                       return_exceptions=True)
+        assert results[0] is None and results[2] is None
+        assert isinstance(results[1], TakenOver) and "beta" in str(results[1])
+        steps = dict(await _rows(database, "SELECT code, max(step) FROM steps GROUP BY code"))
+        assert steps == {tables[0].code: tables[0].step - 1, tables[1].code: 0,
+                         tables[2].code: tables[2].step - 1}
         await store.close()
 
     asyncio.run(scenario())

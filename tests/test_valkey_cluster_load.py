@@ -37,4 +37,5 @@ def test_the_cluster_benchmark_measures_one_process_and_a_cluster() -> None:
         assert each["round_trip"]["n"] > 0 and each["server_cpu_ms_per_step"] > 0
         assert each["server_rss_mb_per_1000_tables"] > 0
     assert results[1]["engines_cpu_share"] > 0  # PostgreSQL and Valkey worked for it
+    assert results[1]["commits_per_step"] > 0  # the database's own count of its commits
     assert "ms CPU a step" in done.stdout

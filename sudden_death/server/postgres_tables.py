@@ -7,11 +7,16 @@ Every call that reaches the database returns an awaitable (a coroutine, which do
 until awaited), over psycopg 3's async connections from a psycopg-pool pool, so no call blocks
 the event loop. A save is made in two halves: at the call, on the loop, the table's records are
 taken as they are now (the header, and the steps of its game not yet known to be kept); awaited,
-one transaction upserts the header, writes the game's row when the game is new to this store,
-and appends the steps not yet committed. Fenced (`save(table, owner)`), the header's upsert
-comes first and writes only where the header's `holder` is `owner` (and a new header only while
-`owner` holds the claim); where it writes nothing, stores.TakenOver is raised and the whole
-transaction rolled back. A claim made or taken over writes the holder into the header in its own
+it joins a group commit (issue 73): one transaction for every save due when it starts, which
+upserts the headers, writes the games new to this store and appends the steps not yet
+committed, each statement for all the group's tables at once (unnest), and answers each save
+once the COMMIT has returned. A table's save is never in a group with another of its own, so its
+saves stay in order; under load, many tables' steps share a COMMIT (one a step before, and two
+with a held choice), and nothing waits on purpose when the database is idle. Fenced
+(`save(table, owner)`), the headers' upsert comes first and writes only where a header's
+`holder` is `owner` (and a new header only while `owner` holds the claim); a table whose header
+it does not write has nothing else written and its save raises stores.TakenOver, while the
+group's other tables commit. A claim made or taken over writes the holder into the header in its own
 transaction, so the two meet on the header's row lock: a take-over waits for a save under way to
 commit, and a save that comes after (or waited for it) finds the holder changed. That is the
 lock the save takes anyway, where the fence before it (the claim read FOR SHARE) added a
@@ -28,6 +33,7 @@ tests/test_structure.py).
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
@@ -48,6 +54,7 @@ __all__ = ["PgTableStore", "SchemaTooNew", "opened"]
 LOG = logging.getLogger("sudden_death.server")
 CONNECT_TIMEOUT_S = 10  # a first connection that cannot be made says so, rather than hang
 POOL_SIZE = (1, 8)  # connections kept open, and the most at once: tables saving together
+GROUP_MOST = 256  # saves written in one transaction at most (its statements' arrays' length)
 
 
 @dataclass(frozen=True)
@@ -67,6 +74,48 @@ class _Records:
 
 
 @dataclass
+class _Due:
+    """A save waiting for its group's COMMIT: `done` answers its caller."""
+
+    records: _Records
+    owner: str | None
+    done: asyncio.Future[None]
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A save as its group's statements write it, against what the store had committed when
+    the group began (an earlier save of the table may have committed, or failed, since its
+    records were taken)."""
+
+    code: str
+    header: str
+    over: bool
+    game: int
+    owner: str | None
+    first: str
+    step: int
+    fresh: bool  # a new table, or a new game at it
+    steps: list[tuple[str, int, int, str, str]]  # (code, game, step, actions, told)
+
+    @classmethod
+    def of(cls, due: _Due, kept: dict[str, tuple[int, int]]) -> _Row:
+        records = due.records
+        kept_game, kept_steps = kept.get(records.code, (-1, 0))
+        fresh = kept_game != records.game or kept_steps > records.step
+        start = records.start if fresh else max(records.start, kept_steps)
+        return cls(records.code, records.header, records.over, records.game, due.owner,
+                   records.first, records.step, fresh,
+                   [(records.code, records.game, index, actions, told)
+                    for index, actions, told in records.steps if index >= start])
+
+
+def _columns(rows: list[_Row], *names: str) -> list[list[Any]]:
+    """The rows' values of each named field, a list a column: one array a parameter."""
+    return [[getattr(row, name) for row in rows] for name in names]
+
+
+@dataclass
 class PgTableStore:
     """The tables of one PostgreSQL database, through a pool used from one event loop. Made
     by `open` (or `opened`), which migrates the database first."""
@@ -76,6 +125,9 @@ class PgTableStore:
     # code: (game, steps) committed by this store, or loaded from the database
     kept: dict[str, tuple[int, int]] = field(default_factory=dict)
     writing: set[str] = field(default_factory=set)  # tables whose save is being awaited
+    due: list[_Due] = field(default_factory=list)  # saves waiting for the next group commit
+    flusher: asyncio.Task[None] | None = None  # the task writing the groups, while any is due
+    commits: int = 0  # transactions committed by saves (the benchmarks' commits a step)
 
     @classmethod
     async def open(cls, url: str, min_size: int = POOL_SIZE[0],
@@ -132,72 +184,135 @@ class PgTableStore:
         return self._write(records, owner)
 
     async def _write(self, records: _Records, owner: str | None) -> None:
+        """Queue the save for the next group commit and wait for its answer (see `_flush`)."""
         code = records.code
         if code in self.writing:  # the caller's mistake: the Protocol says one at a time
             raise RuntimeError(f"table {code} is already being saved")
         self.writing.add(code)
         try:
-            # What is committed now: an earlier save of this table may have been committed
-            # (or failed) since this one's records were taken.
-            kept_game, kept_steps = self.kept.get(code, (-1, 0))
-            fresh = kept_game != records.game or kept_steps > records.step
-            start = records.start if fresh else max(records.start, kept_steps)
-            steps = [(code, records.game, index, actions, told)
-                     for index, actions, told in records.steps if index >= start]
-            async with self._connection() as connection, connection.transaction():
-                if owner is None:
-                    await connection.execute(
-                        "INSERT INTO tables (code, record, over, game) VALUES (%s, %s, %s, %s) "
-                        "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
-                        "over = excluded.over, game = excluded.game",
-                        (code, records.header, records.over, records.game))
-                else:  # first, and fenced: the header row held until COMMIT
-                    await self._fenced_header(connection, records, owner)
-                if fresh:  # a new table, or a new game at it: its start, and no later steps
-                    await connection.execute(
-                        "INSERT INTO games (code, game, first) VALUES (%s, %s, %s) "
-                        "ON CONFLICT (code, game) DO UPDATE SET first = excluded.first",
-                        (code, records.game, records.first))
-                    await connection.execute(
-                        "DELETE FROM steps WHERE code = %s AND game = %s AND step >= %s",
-                        (code, records.game, records.step))
-                if steps:
-                    # A step already there was committed by a save whose answer was lost
-                    # (the connection cut after COMMIT): the same step, written again.
-                    async with connection.cursor() as cursor:
-                        await cursor.executemany(
-                            "INSERT INTO steps (code, game, step, actions, told) VALUES "
-                            "(%s, %s, %s, %s, %s) ON CONFLICT (code, game, step) DO UPDATE "
-                            "SET actions = excluded.actions, told = excluded.told", steps)
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self.due.append(_Due(records, owner, done))
+            if self.flusher is None or self.flusher.done():
+                self.flusher = asyncio.create_task(self._flush())
+            await done
         finally:
             self.writing.discard(code)
-        if records.left:  # final: no rematch follows, so nothing more to append
-            self.kept.pop(code, None)
-        else:
-            self.kept[code] = (records.game, records.step)  # only once committed
+
+    async def _flush(self) -> None:
+        """Group commit: every save due when a transaction starts is written in it, so under
+        load many tables' steps share one COMMIT while each seat still hears of its step only
+        once it is durable. Nothing waits on purpose: a save made while the database is idle
+        is written at the loop's next turn; one made while a commit is under way joins the
+        next, with all the others that came meanwhile (at most GROUP_MOST)."""
+        while self.due:
+            await asyncio.sleep(0)  # the saves made in this turn of the loop join this one
+            batch: list[_Due] = []
+            later: list[_Due] = []
+            codes: set[str] = set()
+            for due in self.due:  # a table once a transaction (its saves stay in order)
+                if due.records.code in codes or len(batch) >= GROUP_MOST:
+                    later.append(due)
+                else:
+                    codes.add(due.records.code)
+                    batch.append(due)
+            self.due = later
+            try:
+                taken = await self._write_group(batch)
+            except StoreError as error:
+                for due in batch:  # each its own error, with the database's as its cause
+                    if not due.done.done():
+                        failed = StoreError(str(error))
+                        failed.__cause__ = error.__cause__
+                        due.done.set_exception(failed)
+                continue
+            except BaseException:
+                for due in batch:
+                    if not due.done.done():
+                        due.done.set_exception(StoreError("the save was stopped"))
+                raise
+            for due in batch:
+                if due.records.code in taken:
+                    if not due.done.done():
+                        due.done.set_exception(taken[due.records.code])
+                    continue
+                if due.records.left:  # final: no rematch follows, so nothing more to append
+                    self.kept.pop(due.records.code, None)
+                else:  # only once committed
+                    self.kept[due.records.code] = (due.records.game, due.records.step)
+                if not due.done.done():
+                    due.done.set_result(None)
+
+    async def _write_group(self, batch: list[_Due]) -> dict[str, TakenOver]:
+        """One transaction for every save of `batch`, each statement for all its tables at
+        once (unnest): the headers (fenced ones only where their owner still holds them), the
+        new games, and the steps not yet committed. Returns the tables taken over, of which
+        nothing was written."""
+        rows = sorted((_Row.of(due, self.kept) for due in batch), key=lambda row: row.code)
+        taken: dict[str, TakenOver] = {}
+        async with self._connection() as connection, connection.transaction():
+            plain = [row for row in rows if row.owner is None]
+            if plain:
+                await connection.execute(
+                    "INSERT INTO tables (code, record, over, game) SELECT * FROM "
+                    "unnest(%s::text[], %s::text[], %s::boolean[], %s::integer[]) "
+                    "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
+                    "over = excluded.over, game = excluded.game",
+                    _columns(plain, "code", "header", "over", "game"))
+            fenced = [row for row in rows if row.owner is not None]
+            if fenced:  # first, and fenced: each header row held until COMMIT
+                taken = await self._fenced_headers(connection, fenced)
+            kept = [row for row in rows if row.code not in taken]
+            fresh = [row for row in kept if row.fresh]
+            if fresh:  # a new table, or a new game at it: its start, and no later steps
+                await connection.execute(
+                    "INSERT INTO games (code, game, first) SELECT * FROM "
+                    "unnest(%s::text[], %s::integer[], %s::text[]) "
+                    "ON CONFLICT (code, game) DO UPDATE SET first = excluded.first",
+                    _columns(fresh, "code", "game", "first"))
+                await connection.execute(
+                    "DELETE FROM steps USING unnest(%s::text[], %s::integer[], %s::integer[]) "
+                    "AS u(code, game, step) WHERE steps.code = u.code AND steps.game = u.game "
+                    "AND steps.step >= u.step", _columns(fresh, "code", "game", "step"))
+            steps = [step for row in kept for step in row.steps]
+            if steps:
+                # A step already there was committed by a save whose answer was lost (the
+                # connection cut after COMMIT): the same step, written again.
+                await connection.execute(
+                    "INSERT INTO steps (code, game, step, actions, told) SELECT * FROM "
+                    "unnest(%s::text[], %s::integer[], %s::integer[], %s::text[], %s::text[]) "
+                    "ON CONFLICT (code, game, step) DO UPDATE "
+                    "SET actions = excluded.actions, told = excluded.told",
+                    [list(column) for column in zip(*steps, strict=True)])
+        self.commits += 1
+        return taken
 
     @staticmethod
-    async def _fenced_header(connection: psycopg.AsyncConnection[Any], records: _Records,
-                             owner: str) -> None:
-        """The header upserted only where `owner` holds the table: an existing header whose
-        holder is `owner` (or none: saved unfenced, and claimed by none since), or a new one
-        while `owner` holds the claim (a table nobody else has ever loaded: it was never
-        saved). TakenOver, naming the claim's owner, otherwise."""
-        code = records.code
+    async def _fenced_headers(connection: psycopg.AsyncConnection[Any],
+                              rows: list[_Row]) -> dict[str, TakenOver]:
+        """Each header upserted only where its `owner` holds the table: an existing header
+        whose holder is `owner` (or none: saved unfenced, and claimed by none since), or a new
+        one while `owner` holds the claim (a table nobody else has ever loaded: it was never
+        saved). The tables whose header was not written, each with its TakenOver naming the
+        claim's owner."""
         cursor = await connection.execute(
             "INSERT INTO tables (code, record, over, game, holder) "
-            "SELECT %(code)s, %(record)s, %(over)s, %(game)s, %(owner)s WHERE EXISTS "
-            "(SELECT 1 FROM claims WHERE code = %(code)s AND owner = %(owner)s) "
+            "SELECT u.code, u.record, u.over, u.game, u.owner FROM "
+            "unnest(%s::text[], %s::text[], %s::boolean[], %s::integer[], %s::text[]) "
+            "AS u(code, record, over, game, owner) WHERE EXISTS "
+            "(SELECT 1 FROM claims WHERE claims.code = u.code AND claims.owner = u.owner) "
             "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
             "over = excluded.over, game = excluded.game WHERE tables.holder = excluded.holder "
-            "OR tables.holder IS NULL RETURNING 1",
-            {"code": code, "record": records.header, "over": records.over,
-             "game": records.game, "owner": owner})
-        if await cursor.fetchone() is None:
-            cursor = await connection.execute("SELECT owner FROM claims WHERE code = %s",
-                                              (code,))
-            held = await cursor.fetchone()
-            raise TakenOver(code, owner, None if held is None else held[0])
+            "OR tables.holder IS NULL RETURNING code",
+            _columns(rows, "code", "header", "over", "game", "owner"))
+        written = {code for (code,) in await cursor.fetchall()}
+        lost = [row for row in rows if row.code not in written]
+        if not lost:
+            return {}
+        cursor = await connection.execute("SELECT code, owner FROM claims WHERE code = ANY(%s)",
+                                          ([row.code for row in lost],))
+        holders = dict(await cursor.fetchall())
+        return {row.code: TakenOver(row.code, str(row.owner), holders.get(row.code))
+                for row in lost}
 
     # -- reads -----------------------------------------------------------------------------
 
