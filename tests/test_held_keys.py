@@ -142,6 +142,7 @@ def moves(records: list[dict[str, object]]) -> int:
 
 
 # About 1 + (1.0 - 0.4) * 10 = 7 steps in a second's hold; a busy machine makes fewer.
+REPEAT_S = 0.1  # the default repeat's interval (10 a second)
 HELD_A_SECOND = range(4, 9)
 
 
@@ -152,7 +153,11 @@ def test_down_held_a_second_on_the_menu_steps_several_items(tmp_path: Path) -> N
              if r["kind"] == "speech" and r["text"] in MENU_MOVES]
     assert times[1] - times[0] >= 0.35  # the pause before the first repeat
     gaps = [after - before for before, after in itertools.pairwise(times[1:])]
-    assert gaps and min(gaps) >= 0.09  # then never faster than 10 a second
+    # Then no burst: the Repeater's exact interval is checked on a fake clock above; here the
+    # times are when each move's words were written, after its work, which a busy machine
+    # delays more for one move than the next (88 ms between two 100 ms repeats was seen with
+    # a busy loop on each core), while a burst would put two moves within a few milliseconds.
+    assert gaps and min(gaps) >= REPEAT_S / 2
 
 
 def test_enter_held_does_not_repeat(tmp_path: Path) -> None:

@@ -173,7 +173,10 @@ def test_ten_thousand_fuzzed_messages_from_the_seats_never_reach_a_spectator_or_
             both = {frame for frame in heard[guest]} & {frame for frame in heard[host]}
             for frame in heard[spectator][1:]:  # after its start
                 message = json.loads(frame)
-                assert message["type"] in ("update", "committed", "start"), message
+                # busy and steady: a database's write slower than a second (a loaded machine)
+                # is said to both seats and their spectators alike.
+                assert message["type"] in ("update", "committed", "start", "busy",
+                                           "steady"), message
                 assert frame in both, message  # a copy of what both seats heard
             for frame in heard[listener]:
                 assert json.loads(frame)["type"] == "lobby"
