@@ -103,12 +103,12 @@ class Table:
     replay_ties: bool = False
     results: list[int | None] = field(default_factory=list)  # the series' games' winners
     public: bool = False  # listed in the lobby (code and all); False: found only by its code
-    # Seats the computer plays (server/stand_in.py): a player away past the takeover wait, who
+    # Seats the computer plays (server/roles/stand_in.py): a player away past the takeover wait, who
     # gets the seat back on resuming; and, of them, those `gone` past the whole seat wait,
     # for whom the computer finishes the game.
     computer: set[Team] = field(default_factory=set)
     gone: set[Team] = field(default_factory=set)
-    turn_s: int = 0  # a turn limit (server/turn_clock.py); 0: none
+    turn_s: int = 0  # a turn limit (server/roles/turn_clock.py); 0: none
     extended: dict[Team, int] = field(default_factory=dict)  # more time asked, this game
     games: int = 0  # games played at this table before this one (a rematch starts one more)
     # The computer the host chose to play (`Host.computer`): the seat it plays, and which
@@ -223,7 +223,7 @@ class Table:
         if self.rematch != set(TEAMS):
             return [(team.other, p.RematchAsked(self.seats[team].name))]
         self._count_for_series()
-        self.games += 1  # a store keeps each game's steps apart (server/store.py)
+        self.games += 1  # a store keeps each game's steps apart (server/stores/sqlite_tables.py)
         self.game, self.step, self.log, self.told, self.rematch = game(), 0, [], [], set()
         self.extended = {}  # more time is counted a game
         self.first, self.hold = self.game.to_json(), Hold(self.game)
@@ -286,7 +286,7 @@ class Table:
             raise SnapshotError(f"a table record does not decode: {error}") from None
         return table
 
-    # -- a record in parts: a header and a step at a time (server/store.py) ------------------
+    # -- a record in parts: a header and a step at a time (server/stores/sqlite_tables.py) ----
 
     def header_record(self) -> str:
         """Everything `to_record` keeps but the game and its steps: seats, flags, held choices

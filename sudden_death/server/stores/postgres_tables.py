@@ -1,0 +1,327 @@
+"""Where a table server keeps its tables in PostgreSQL (`--postgres URL`, issue 61): the second
+implementation of `stores.TableStore`, with store.py's records in migrations/001_tables.sql's
+tables (a header row a table, a row a game, a row a step, and the claims; 003_holder.sql adds
+the header's holder).
+
+Every call that reaches the database returns an awaitable (a coroutine, which does nothing
+until awaited), over psycopg 3's async connections from a psycopg-pool pool, so no call blocks
+the event loop. A save is made in two halves: at the call, on the loop, the table's records are
+taken as they are now (the header, and the steps of its game not yet known to be kept); awaited,
+one transaction upserts the header, writes the game's row when the game is new to this store,
+and appends the steps not yet committed. Fenced (`save(table, owner)`), the header's upsert
+comes first and writes only where the header's `holder` is `owner` (and a new header only while
+`owner` holds the claim); where it writes nothing, stores.TakenOver is raised and the whole
+transaction rolled back. A claim made or taken over writes the holder into the header in its own
+transaction, so the two meet on the header's row lock: a take-over waits for a save under way to
+commit, and a save that comes after (or waited for it) finds the holder changed. That is the
+lock the save takes anyway, where the fence before it (the claim read FOR SHARE) added a
+statement and wrote a lock at every save (docs/server.md). What a table has
+committed (its game and number of steps) is noted only once the COMMIT has returned, so a save
+that fails leaves the table as last saved, and the next one writes everything since then. Saves
+of one table are awaited one at a time, in order (keeping.Keeper does), so they never
+interleave; different tables' saves run at once, on the pool's connections.
+
+Any error of psycopg's is raised as stores.StoreError from it: keeping.py and the seats role
+count it as a storage failure without importing psycopg (only the --postgres path may load it:
+tests/test_structure.py).
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import AsyncIterator, Coroutine
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+from ...engine.errors import SnapshotError
+from ..tables import Table
+from .pool_log import quieted
+from .postgres_schema import SchemaTooNew, migrate
+from .seam import StoreError, TakenOver
+
+__all__ = ["PgTableStore", "SchemaTooNew", "opened"]
+
+LOG = logging.getLogger("sudden_death.server")
+CONNECT_TIMEOUT_S = 10  # a first connection that cannot be made says so, rather than hang
+POOL_SIZE = (1, 8)  # connections kept open, and the most at once: tables saving together
+
+
+@dataclass(frozen=True)
+class _Records:
+    """A save's records, taken from the table at the call: the table goes on changing while
+    the write waits its turn."""
+
+    code: str
+    game: int
+    step: int
+    first: str
+    header: str
+    over: bool
+    left: bool
+    start: int  # the first step in `steps`
+    steps: list[tuple[int, str, str]]  # (step, actions, told) from `start` to `step`
+
+
+@dataclass
+class PgTableStore:
+    """The tables of one PostgreSQL database, through a pool used from one event loop. Made
+    by `open` (or `opened`), which migrates the database first."""
+
+    pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]]
+    where: str = "the database"  # for the log: the URL without its password
+    # code: (game, steps) committed by this store, or loaded from the database
+    kept: dict[str, tuple[int, int]] = field(default_factory=dict)
+    writing: set[str] = field(default_factory=set)  # tables whose save is being awaited
+
+    @classmethod
+    async def open(cls, url: str, min_size: int = POOL_SIZE[0],
+                   max_size: int = POOL_SIZE[1]) -> PgTableStore:
+        """Connect, migrate the database to this server's schema (postgres_schema.migrate:
+        SchemaTooNew for a newer one), then open the pool. StoreError when the URL is wrong or
+        the database cannot be reached or refuses."""
+        try:
+            connection = await psycopg.AsyncConnection.connect(
+                url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+            async with connection:
+                await migrate(connection)
+                where = _described(connection)
+        except psycopg.Error as error:
+            raise StoreError(_said(error)) from error
+        quieted()  # the pool's warnings once an outage (pool_log.py)
+        pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
+            url, min_size=min_size, max_size=max_size, open=False,
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
+            # Each connection checked as it is taken (one empty query): after a database
+            # restart every pooled connection is cut, and unchecked each would fail one save
+            # (then one retry, seconds apart) before the pool replaced it.
+            check=AsyncConnectionPool.check_connection)
+        try:
+            await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+        except psycopg.Error as error:
+            await pool.close()
+            raise StoreError(_said(error)) from error
+        return cls(pool, where)
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A pooled connection (autocommit: one statement, or an explicit transaction);
+        psycopg's errors become StoreError."""
+        try:
+            async with self.pool.connection(timeout=CONNECT_TIMEOUT_S) as connection:
+                yield connection
+        except psycopg.Error as error:
+            raise StoreError(_said(error)) from error
+
+    # -- saves -----------------------------------------------------------------------------
+
+    def save(self, table: Table, owner: str | None = None) -> Coroutine[Any, Any, None]:
+        """The table's records now, written when awaited, fenced by `owner`'s claim when
+        given (stores.TableStore.save)."""
+        code, game = table.code, table.games
+        kept_game, kept_steps = self.kept.get(code, (-1, 0))
+        fresh = kept_game != game or kept_steps > table.step
+        start = 0 if fresh else kept_steps
+        records = _Records(code, game, table.step, table.first, table.header_record(),
+                           table.over, table.left, start,
+                           [(index, *table.step_record(index))
+                            for index in range(start, table.step)])
+        return self._write(records, owner)
+
+    async def _write(self, records: _Records, owner: str | None) -> None:
+        code = records.code
+        if code in self.writing:  # the caller's mistake: the Protocol says one at a time
+            raise RuntimeError(f"table {code} is already being saved")
+        self.writing.add(code)
+        try:
+            # What is committed now: an earlier save of this table may have been committed
+            # (or failed) since this one's records were taken.
+            kept_game, kept_steps = self.kept.get(code, (-1, 0))
+            fresh = kept_game != records.game or kept_steps > records.step
+            start = records.start if fresh else max(records.start, kept_steps)
+            steps = [(code, records.game, index, actions, told)
+                     for index, actions, told in records.steps if index >= start]
+            async with self._connection() as connection, connection.transaction():
+                if owner is None:
+                    await connection.execute(
+                        "INSERT INTO tables (code, record, over, game) VALUES (%s, %s, %s, %s) "
+                        "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
+                        "over = excluded.over, game = excluded.game",
+                        (code, records.header, records.over, records.game))
+                else:  # first, and fenced: the header row held until COMMIT
+                    await self._fenced_header(connection, records, owner)
+                if fresh:  # a new table, or a new game at it: its start, and no later steps
+                    await connection.execute(
+                        "INSERT INTO games (code, game, first) VALUES (%s, %s, %s) "
+                        "ON CONFLICT (code, game) DO UPDATE SET first = excluded.first",
+                        (code, records.game, records.first))
+                    await connection.execute(
+                        "DELETE FROM steps WHERE code = %s AND game = %s AND step >= %s",
+                        (code, records.game, records.step))
+                if steps:
+                    # A step already there was committed by a save whose answer was lost
+                    # (the connection cut after COMMIT): the same step, written again.
+                    async with connection.cursor() as cursor:
+                        await cursor.executemany(
+                            "INSERT INTO steps (code, game, step, actions, told) VALUES "
+                            "(%s, %s, %s, %s, %s) ON CONFLICT (code, game, step) DO UPDATE "
+                            "SET actions = excluded.actions, told = excluded.told", steps)
+        finally:
+            self.writing.discard(code)
+        if records.left:  # final: no rematch follows, so nothing more to append
+            self.kept.pop(code, None)
+        else:
+            self.kept[code] = (records.game, records.step)  # only once committed
+
+    @staticmethod
+    async def _fenced_header(connection: psycopg.AsyncConnection[Any], records: _Records,
+                             owner: str) -> None:
+        """The header upserted only where `owner` holds the table: an existing header whose
+        holder is `owner` (or none: saved unfenced, and claimed by none since), or a new one
+        while `owner` holds the claim (a table nobody else has ever loaded: it was never
+        saved). TakenOver, naming the claim's owner, otherwise."""
+        code = records.code
+        cursor = await connection.execute(
+            "INSERT INTO tables (code, record, over, game, holder) "
+            "SELECT %(code)s, %(record)s, %(over)s, %(game)s, %(owner)s WHERE EXISTS "
+            "(SELECT 1 FROM claims WHERE code = %(code)s AND owner = %(owner)s) "
+            "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
+            "over = excluded.over, game = excluded.game WHERE tables.holder = excluded.holder "
+            "OR tables.holder IS NULL RETURNING 1",
+            {"code": code, "record": records.header, "over": records.over,
+             "game": records.game, "owner": owner})
+        if await cursor.fetchone() is None:
+            cursor = await connection.execute("SELECT owner FROM claims WHERE code = %s",
+                                              (code,))
+            held = await cursor.fetchone()
+            raise TakenOver(code, owner, None if held is None else held[0])
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def open_tables(self) -> Coroutine[Any, Any, list[Table]]:
+        """Every table still being played, when awaited; damaged ones are named in the log
+        and skipped (stores.TableStore.open_tables)."""
+        return self._open_tables()
+
+    async def _open_tables(self) -> list[Table]:
+        found = []
+        async with self._connection() as connection:
+            cursor = await connection.execute(
+                "SELECT code, record, game FROM tables WHERE NOT over ORDER BY code")
+            for code, record, game in await cursor.fetchall():
+                try:
+                    found.append(await self._load(connection, code, record, game))
+                except SnapshotError as error:
+                    LOG.warning("table %s in %s is damaged and set aside: %s", code,
+                                self.where, error)
+        return found
+
+    def ended(self, code: str) -> Coroutine[Any, Any, Table | None]:
+        """The ended table with `code`, or None, when awaited (stores.TableStore.ended)."""
+        return self._found(code, over=True)
+
+    def table(self, code: str) -> Coroutine[Any, Any, Table | None]:
+        """The table with `code` still being played, or None, when awaited
+        (stores.TableStore.table)."""
+        return self._found(code, over=False)
+
+    async def _found(self, code: str, over: bool) -> Table | None:
+        async with self._connection() as connection:
+            cursor = await connection.execute(
+                "SELECT record, game FROM tables WHERE code = %s AND over = %s", (code, over))
+            row = await cursor.fetchone()
+            if row is None:
+                return None
+            try:
+                return await self._load(connection, code, row[0], row[1])
+            except SnapshotError as error:
+                LOG.warning("table %s in %s is damaged: %s", code, self.where, error)
+                return None
+
+    async def _load(self, connection: psycopg.AsyncConnection[Any], code: str, record: str,
+                    game: int) -> Table:
+        cursor = await connection.execute(
+            "SELECT first FROM games WHERE code = %s AND game = %s", (code, game))
+        first = await cursor.fetchone()
+        cursor = await connection.execute(
+            "SELECT step, actions, told FROM steps WHERE code = %s AND game = %s "
+            "ORDER BY step", (code, game))
+        rows = await cursor.fetchall()
+        table = Table.from_rows(record, game, None if first is None else first[0], rows)
+        self.kept[code] = (game, table.step)
+        return table
+
+    # -- claims ----------------------------------------------------------------------------
+
+    def claim(self, code: str, owner: str) -> Coroutine[Any, Any, bool]:
+        """Whether `owner` holds `code`, when awaited (stores.TableStore.claim)."""
+        return self._claim(code, owner)
+
+    async def _claim(self, code: str, owner: str) -> bool:
+        async with self._connection() as connection, connection.transaction():
+            # A new claim is inserted, or the row already there is locked and its owner
+            # returned unchanged; of two servers at once, the second waits for the first's
+            # row and reads its owner. The claimant's header (if the table was ever saved)
+            # names it the holder, which its fenced saves check.
+            cursor = await connection.execute(
+                "INSERT INTO claims (code, owner) VALUES (%s, %s) ON CONFLICT (code) "
+                "DO UPDATE SET owner = claims.owner RETURNING owner", (code, owner))
+            row = await cursor.fetchone()
+            held = row is not None and row[0] == owner
+            if held:
+                await connection.execute(
+                    "UPDATE tables SET holder = %s WHERE code = %s "
+                    "AND holder IS DISTINCT FROM %s", (owner, code, owner))
+        return held
+
+    def take_over(self, code: str, owner: str, lost: str) -> Coroutine[Any, Any, bool]:
+        """Whether `owner` holds `code` in place of `lost`, when awaited
+        (stores.TableStore.take_over)."""
+        return self._take_over(code, owner, lost)
+
+    async def _take_over(self, code: str, owner: str, lost: str) -> bool:
+        async with self._connection() as connection, connection.transaction():
+            # Of two servers at once, the second waits for the first's claim row and finds
+            # it no longer `lost`'s. The header's holder follows, after any save of `lost`'s
+            # under way (it holds the header's row until it commits): no save of `lost`'s
+            # writes after this commits.
+            cursor = await connection.execute(
+                "UPDATE claims SET owner = %s, since = now() WHERE code = %s AND owner IN "
+                "(%s, %s) RETURNING owner", (owner, code, lost, owner))
+            row = await cursor.fetchone()
+            if row is not None:
+                await connection.execute(
+                    "UPDATE tables SET holder = %s WHERE code = %s", (owner, code))
+        return row is not None
+
+    def release(self, code: str, owner: str) -> Coroutine[Any, Any, None]:
+        """`owner` lets go of `code`, when awaited (stores.TableStore.release)."""
+        return self._release(code, owner)
+
+    async def _release(self, code: str, owner: str) -> None:
+        async with self._connection() as connection:
+            await connection.execute("DELETE FROM claims WHERE code = %s AND owner = %s",
+                                     (code, owner))
+
+    def close(self) -> Coroutine[Any, Any, None]:
+        """The pool's connections closed, when awaited."""
+        return self.pool.close()
+
+
+async def opened(url: str) -> PgTableStore:
+    """A store on the database at `url` (migrated first): the contract tests' factory."""
+    return await PgTableStore.open(url)
+
+
+def _described(connection: psycopg.AsyncConnection[Any]) -> str:
+    """The database as the log names it: user, host, port and name, never a password."""
+    info = connection.info
+    return f"postgresql://{info.user}@{info.host}:{info.port}/{info.dbname}"
+
+
+def _said(error: psycopg.Error) -> str:
+    """psycopg's message on one line (libpq's may span several)."""
+    return " ".join(str(error).split()) or type(error).__name__
