@@ -185,7 +185,7 @@ class Table:
         """A seat's actions for `step`, in order; a refusal stops the rest (what went before it
         still counts) and is sent to that seat alone."""
         actions = list(actions)
-        if self._repeated(team, step, actions):  # counts once, and is answered
+        if _repeated(self, team, step, actions):  # counts once, and is answered
             return [(team, p.Refused(p.NOT_NOW, f"your choice for step {step} is already in"))]
         if not self.full or self.over:
             return [(team, p.Refused(p.NOT_NOW, "the game is not being played"))]
@@ -358,19 +358,6 @@ class Table:
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _repeated(self, team: Team, step: int, actions: list[WireAction]) -> bool:
-        """Whether these actions are ones this seat already sent: the first of them was
-        played at `step`, or they are what the table holds for this step. A game whose line
-        dropped cannot know whether they arrived, so it sends them again once back."""
-        if not actions:
-            return False
-        first = as_json(actions[0])  # the log's form (engine/snapshot.py): the same JSON
-        if 0 <= step < len(self.log):
-            return self.log[step].get(team.name) == first
-        held = self.held.get(team)
-        return (step == self.step and held is not None and len(actions) == 1
-                and action_to_dict(held) == first)
-
     def _commit(self, team: Team, action: Action, out: Outgoing) -> p.Refused | None:
         """One action through the engine's hold: checked by the rules once, held unseen
         until the other seat's comes, or played."""
@@ -392,6 +379,20 @@ class Table:
         update = p.Update(self.step, state_to_wire(self.game.state), told)
         out.extend((each, update) for each in TEAMS)
         return None
+
+
+def _repeated(table: Table, team: Team, step: int, actions: list[WireAction]) -> bool:
+    """Whether these actions are ones this seat already sent: the first of them was
+    played at `step`, or they are what the table holds for this step. A game whose line
+    dropped cannot know whether they arrived, so it sends them again once back."""
+    if not actions:
+        return False
+    first = as_json(actions[0])  # the log's form (engine/snapshot.py): the same JSON
+    if 0 <= step < len(table.log):
+        return table.log[step].get(team.name) == first
+    held = table.held.get(team)
+    return (step == table.step and held is not None and len(actions) == 1
+            and action_to_dict(held) == first)
 
 
 def _replayed(table: Table) -> list[list[Any]]:
