@@ -18,7 +18,7 @@ out (4 s).
 
 `--stop term` is a rolling restart instead (issue 70): process i is sent SIGTERM once the
 tables have played (i + 1) / (N + 2) of their twin's steps, hands its tables over
-(server/draining.py) and exits; it is started again on its port at once, and the next one
+(server/operations/draining.py) and exits; it is started again on its port at once, and the next one
 is stopped at the next mark. Every process's stderr is kept in a file of its own (named in
 the output), and a traceback, a task destroyed while pending or a pool used once closed in
 any of them fails the run (exit 1), naming the file and line.

@@ -6,7 +6,7 @@ process against a guest whose line another process relays there.
 Two real server processes (`python -m sudden_death.server --valkey URL --name a|b`) on a
 private Valkey (tests/valkey_server.py), on this machine's loopback. Two tables, both held by
 A, played side by side one step at a time: the "direct" table's guest joined A itself, the
-"relayed" table's guest joined through B (server/relay.py). At each step both seats of a
+"relayed" table's guest joined through B (server/cluster/relay.py). At each step both seats of a
 table commit random legal actions; the round trip runs from the last commit sent to both
 seats' updates received, the same moment the players hear the reveal. Games that end are
 replaced by new tables. Printed: the count, p50, p95, p99 and max of each, and the ratio of

@@ -174,9 +174,9 @@ async def _opened_store(kind: str, where: str) -> TimedStore | None:
     if kind == "none":
         return None
     if kind == "sqlite":
-        from sudden_death.server.store import TableStore
+        from sudden_death.server.stores.sqlite_tables import TableStore
         return TimedStore(TableStore(Path(where)))
-    from sudden_death.server.postgres_tables import PgTableStore
+    from sudden_death.server.stores.postgres_tables import PgTableStore
     return TimedStore(await PgTableStore.open(where))
 
 
@@ -197,8 +197,8 @@ def server_process(pipe: Connection, per_address: int = 1_000_000, store_kind: s
     "samples" (the step latencies since, and stop timing) and "report" (everything, then
     stop). `per_address`: its limit on lines from one address (the bots share one here).
     `store_kind` and `where`: where it keeps its tables (_opened_store)."""
-    from sudden_death.server.collector import settle, sweep_needed
-    from sudden_death.server.limits import Limits
+    from sudden_death.server.lines.limits import Limits
+    from sudden_death.server.operations.collector import settle, sweep_needed
     from sudden_death.server.service import PLAYED, TableService, address, start, stop
 
     class TimedService(TableService):

@@ -7,7 +7,7 @@ Each table is a game played by the engine's coach from a seed (seeds whose game 
 or more), saved after each of its first 40 steps, as the service saves before it sends:
 
 - whole: the store as it was (one row a table, the whole record rewritten at every save);
-- parts: `server/store.py` now (the header rewritten, the step appended);
+- parts: `server/stores/sqlite_tables.py` now (the header rewritten, the step appended);
 - parts+game: the same with the game state kept in the header, which loading would otherwise
   rebuild by replaying the steps (the choice `store.py`'s docstring gives the reason for).
 
@@ -41,7 +41,7 @@ from coach_steps import advance  # noqa: E402
 from sudden_death.engine.game import Game  # noqa: E402
 from sudden_death.engine.snapshot import action_from_dict  # noqa: E402
 from sudden_death.engine.state import Team  # noqa: E402
-from sudden_death.server.store import TableStore  # noqa: E402
+from sudden_death.server.stores.sqlite_tables import TableStore  # noqa: E402
 from sudden_death.server.tables import Seat, Table, new_game  # noqa: E402
 
 STEPS = 40

@@ -10,7 +10,7 @@ import json
 import sys
 
 from sudden_death.server import __main__ as server
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
 
 
 def main(argv: list[str]) -> int:

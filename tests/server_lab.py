@@ -16,11 +16,11 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from sudden_death.engine.actions import legal_actions
 from sudden_death.engine.state import GameState, Team
-from sudden_death.server.accounts import Accounts
-from sudden_death.server.limits import Limits
-from sudden_death.server.lines import untangle
+from sudden_death.server.lines.limits import Limits
+from sudden_death.server.lines.line import untangle
 from sudden_death.server.service import TableService, address, start, stop
-from sudden_death.server.stores import TableStore
+from sudden_death.server.stores.accounts import Accounts
+from sudden_death.server.stores.seam import TableStore
 from sudden_death.web.site import Site
 from sudden_death.wire import protocol as p
 from sudden_death.wire.values import WireAction, action_to_wire, from_json

@@ -13,7 +13,7 @@ import sys
 from dataclasses import asdict
 from pathlib import Path
 
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
 
 ROOT = Path(__file__).resolve().parent.parent
 START_TIMEOUT_S = 60

@@ -1,6 +1,6 @@
-"""The fan-out seam's contract (sudden_death/server/fanout.py): what any implementation, the
-in-process one and the cluster's on Valkey (server/valkey_fanout.py), must do, tested the same
-way for each.
+"""The fan-out seam's contract (sudden_death/server/cluster/fanout.py): what any implementation,
+the in-process one and the cluster's on Valkey (server/cluster/valkey_fanout.py), must do,
+tested the same way for each.
 
 An implementation is given as a harness: it builds a fan-out whose deliveries land in an inbox
 per line, and `settle` waits until what was published has arrived (nothing to wait for in one
@@ -23,8 +23,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 from valkey_server import ValkeyServer
 
-from sudden_death.server.fanout import LOBBY, FanOut, LocalFanOut, watch_topic
-from sudden_death.server.valkey_fanout import ValkeyFanOut
+from sudden_death.server.cluster.fanout import LOBBY, FanOut, LocalFanOut, watch_topic
+from sudden_death.server.cluster.valkey_fanout import ValkeyFanOut
 from sudden_death.wire import protocol as p
 
 

@@ -1,4 +1,4 @@
-"""The stores seam's contract (server/stores.py): one suite per Protocol, run against every
+"""The stores seam's contract (server/stores/seam.py): one suite per Protocol, run against every
 implementation listed here, each of which passes it unchanged. A store is made by a factory
 from a place (where its data lives: a folder for SQLite, a fresh database's URL for PostgreSQL),
 named as "module:callable" so a child process can make one too: the child writes, is SIGKILLed,
@@ -33,9 +33,16 @@ from hypothesis import strategies as st
 from postgres_places import new_database, postgres_server  # noqa: F401 (a fixture)
 
 from sudden_death.engine.state import Team
-from sudden_death.server.accounts import AccountError
-from sudden_death.server.ratings import START, Rating, Result
-from sudden_death.server.stores import AccountStore, StoreError, TableStore, TakenOver
+from sudden_death.server.stores.seam import (
+    START,
+    AccountError,
+    AccountStore,
+    Rating,
+    Result,
+    StoreError,
+    TableStore,
+    TakenOver,
+)
 from sudden_death.server.tables import Seat, Table, new_game
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -43,10 +50,10 @@ TESTS = Path(__file__).resolve().parent
 
 # Every implementation of each seam: "module:callable" taking the place its data lives in (a
 # folder for "sqlite", a database's URL for "postgres"), returning the store or an awaitable of it.
-TABLE_STORES = {"sqlite": "sudden_death.server.store:TableStore",
-                "postgres": "sudden_death.server.postgres_tables:opened"}
-ACCOUNT_STORES = {"sqlite": "sudden_death.server.ratings:RatedAccounts",
-                  "postgres": "sudden_death.server.postgres_accounts:PgAccounts"}
+TABLE_STORES = {"sqlite": "sudden_death.server.stores.sqlite_tables:TableStore",
+                "postgres": "sudden_death.server.stores.postgres_tables:opened"}
+ACCOUNT_STORES = {"sqlite": "sudden_death.server.stores.ratings:RatedAccounts",
+                  "postgres": "sudden_death.server.stores.postgres_accounts:PgAccounts"}
 CODE = "424242"
 T = TypeVar("T")
 Place = Any  # a Path (sqlite) or a URL (postgres)

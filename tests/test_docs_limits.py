@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from sudden_death.server import chat, gallery
 from sudden_death.server.__main__ import parse
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
+from sudden_death.server.roles import chat, gallery
 from sudden_death.wire import protocol as p
 
 DOCS = Path(__file__).resolve().parent.parent / "docs"

@@ -22,7 +22,7 @@ from sudden_death.engine.snapshot import state_to_dict
 from sudden_death.engine.state import GameState
 from sudden_death.net.link import FOR_NOW_MAX_S, TableLink
 from sudden_death.net.news import Connected, Lost
-from sudden_death.server.try_again import TRY_AGAIN
+from sudden_death.server.lines.try_again import TRY_AGAIN
 from sudden_death.wire import protocol as p
 
 CODE, TOKEN = "123456", "t" * 24

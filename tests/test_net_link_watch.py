@@ -17,7 +17,7 @@ from websockets.asyncio.server import ServerConnection
 
 from sudden_death.net.link import TableLink
 from sudden_death.net.news import Lost
-from sudden_death.server.try_again import TRY_AGAIN
+from sudden_death.server.lines.try_again import TRY_AGAIN
 from sudden_death.wire import protocol as p
 
 CODE = "123456"

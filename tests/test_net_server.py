@@ -279,7 +279,7 @@ def test_a_seat_that_comes_back_hears_what_it_missed_and_its_held_choice() -> No
 
 def test_tables_outlive_the_server_in_its_store_and_a_damaged_one_is_set_aside(
         tmp_path, caplog: pytest.LogCaptureFixture) -> None:
-    from sudden_death.server.store import TableStore
+    from sudden_death.server.stores.sqlite_tables import TableStore
     from sudden_death.server.tables import Table, new_game
 
     store = TableStore(tmp_path)
@@ -406,7 +406,7 @@ def test_the_server_process_says_where_it_listens_and_stops_cleanly_on_a_signal(
         if proc.poll() is None:
             proc.kill()
             proc.communicate()
-    from sudden_death.server.store import TableStore
+    from sudden_death.server.stores.sqlite_tables import TableStore
 
     store = TableStore(tmp_path)
     assert [table.code for table in store.open_tables()] == [code]  # kept for a restart
@@ -416,7 +416,7 @@ def test_the_server_process_says_where_it_listens_and_stops_cleanly_on_a_signal(
 def test_a_seat_back_after_its_game_ended_hears_how_it_ended(tmp_path) -> None:
     """Even once the server has forgotten the table (both lines closed), or restarted just
     after its last step, the store still has it for a seat that never heard the end."""
-    from sudden_death.server.store import TableStore
+    from sudden_death.server.stores.sqlite_tables import TableStore
 
     async def scenario() -> None:
         store = TableStore(tmp_path)

@@ -91,9 +91,11 @@ def test_a_built_wheel_carries_every_cue_and_finds_them_installed(tmp_path: Path
         names = set(archive.namelist())
         metadata = next(archive.read(n).decode() for n in names if n.endswith("/METADATA"))
     assert {"sudden_death/sounds/LICENSES.md", "sudden_death/sounds/GPL-2.txt"} <= names
-    # The PostgreSQL schema's migrations (server/postgres_schema.py reads them from the package).
-    migrations = {f"sudden_death/server/migrations/{path.name}"
-                  for path in (ROOT / "sudden_death" / "server" / "migrations").glob("*.sql")}
+    # The PostgreSQL schema's migrations (server/stores/postgres_schema.py reads them from the
+    # package).
+    folder = ROOT / "sudden_death" / "server" / "stores" / "migrations"
+    migrations = {f"sudden_death/server/stores/migrations/{path.name}"
+                  for path in folder.glob("*.sql")}
     assert migrations
     assert {n for n in names if n.endswith(".sql")} == migrations
     # The browser seat's page (web/site.py serves it from the package), and nothing else there.

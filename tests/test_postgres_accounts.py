@@ -1,5 +1,5 @@
-"""The PostgreSQL account store (sudden_death/server/postgres_accounts.py) against a real private
-cluster (tests/postgres_server.py).
+"""The PostgreSQL account store (sudden_death/server/stores/postgres_accounts.py) against a real
+private cluster (tests/postgres_server.py).
 
 The SQLite store's own tests run here once more, unchanged, against PostgreSQL: they are
 imported from tests/test_server_accounts.py and test_server_ratings.py (pytest collects them in
@@ -63,10 +63,11 @@ from test_server_ratings import (  # noqa: F401
     test_the_ladder_ranks_players_and_reads_back_their_last_results,
 )
 
-from sudden_death.server.accounts import TOKENS_KEPT, AccountError
-from sudden_death.server.postgres_accounts import DatabaseFailed, PgAccounts
-from sudden_death.server.postgres_schema import SchemaTooNew
-from sudden_death.server.ratings import START, RatedAccounts, Rating, rated
+from sudden_death.server.stores.accounts import TOKENS_KEPT
+from sudden_death.server.stores.postgres_accounts import DatabaseFailed, PgAccounts
+from sudden_death.server.stores.postgres_schema import SchemaTooNew
+from sudden_death.server.stores.ratings import RatedAccounts, rated
+from sudden_death.server.stores.seam import START, AccountError, Rating
 from sudden_death.wire import protocol as p
 
 pytestmark = [

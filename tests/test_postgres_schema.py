@@ -1,5 +1,5 @@
-"""The PostgreSQL schema (sudden_death/server/postgres_schema.py) against a real private cluster
-(tests/postgres_server.py): a fresh database gets every table, a second migration changes
+"""The PostgreSQL schema (sudden_death/server/stores/postgres_schema.py) against a real private
+cluster (tests/postgres_server.py): a fresh database gets every table, a second migration changes
 nothing, two servers migrating at once both end at the newest version, a database newer than
 the server is refused, and one left at version 1 is brought up to the newest.
 
@@ -19,8 +19,8 @@ import pytest
 from postgres_server import PostgresCluster, postgres_cluster
 from test_postgres_server import require_postgres
 
-from sudden_death.server import postgres_schema
-from sudden_death.server.postgres_schema import SchemaTooNew, migrate, migrations, newest
+from sudden_death.server.stores import postgres_schema
+from sudden_death.server.stores.postgres_schema import SchemaTooNew, migrate, migrations, newest
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"),

@@ -27,7 +27,7 @@ from test_server_watch import (  # noqa: F401
     test_ten_thousand_fuzzed_messages_from_the_seats_never_reach_a_spectator_or_the_lobby,
 )
 
-from sudden_death.server.postgres_tables import PgTableStore
+from sudden_death.server.stores.postgres_tables import PgTableStore
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"),

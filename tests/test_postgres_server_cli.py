@@ -28,8 +28,8 @@ from websockets.asyncio.client import ClientConnection, connect
 from sudden_death.engine.actions import actors, legal_actions
 from sudden_death.engine.snapshot import action_to_dict, state_from_dict
 from sudden_death.engine.state import GameState, Team
-from sudden_death.server.postgres_schema import newest
-from sudden_death.server.postgres_tables import PgTableStore
+from sudden_death.server.stores.postgres_schema import newest
+from sudden_death.server.stores.postgres_tables import PgTableStore
 from sudden_death.wire import protocol as p
 
 ROOT = Path(__file__).resolve().parent.parent

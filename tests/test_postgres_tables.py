@@ -24,10 +24,10 @@ from test_contract_stores import advance, same_play, seated
 from websockets.asyncio.client import connect
 
 from sudden_death.engine.snapshot import state_from_dict
-from sudden_death.server.keeping import Keeper
-from sudden_death.server.postgres_tables import PgTableStore
 from sudden_death.server.service import TableService, address, start, stop
-from sudden_death.server.stores import StoreError, TakenOver
+from sudden_death.server.stores.keeping import Keeper
+from sudden_death.server.stores.postgres_tables import PgTableStore
+from sudden_death.server.stores.seam import StoreError, TakenOver
 from sudden_death.wire import protocol as p
 
 pytestmark = [

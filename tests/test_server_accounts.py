@@ -17,9 +17,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from server_lab import receive, run, server
 
-from sudden_death.server import accounts as accounts_module
-from sudden_death.server.accounts import FILE_NAME, TOKENS_KEPT, AccountError, Accounts
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
+from sudden_death.server.stores import accounts as accounts_module
+from sudden_death.server.stores.accounts import FILE_NAME, TOKENS_KEPT, Accounts
+from sudden_death.server.stores.seam import AccountError
 from sudden_death.server.tables import seal_token
 from sudden_death.wire import protocol as p
 from sudden_death.wire.look_alike import prototypes, skeleton

@@ -14,7 +14,7 @@ from test_server_load import ServerProcess
 from websockets.asyncio.client import connect
 
 from sudden_death.server.service import TableService, address, start, stop
-from sudden_death.server.store import TableStore
+from sudden_death.server.stores.sqlite_tables import TableStore
 from sudden_death.wire import protocol as p
 
 

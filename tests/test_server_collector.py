@@ -1,4 +1,4 @@
-"""The table server's collector settings (server/collector.py, issue 60): what survives
+"""The table server's collector settings (server/operations/collector.py, issue 60): what survives
 start-up is frozen, no automatic full collection comes, the server's own sweep frees cycles,
 and all of it is undone so no other test runs with it."""
 
@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from sudden_death.server import collector
+from sudden_death.server.operations import collector
 
 
 class Cycle:

@@ -1,6 +1,6 @@
 """A table server leaves no cyclic garbage once its lines have closed (issue 60): it runs no
-full collection (server/collector.py), so a cycle that reached the old generation would never
-be freed. Every way a line ends is walked here through a real server and real clients: a
+full collection (server/operations/collector.py), so a cycle that reached the old generation
+would never be freed. Every way a line ends is walked here through a real server and real clients: a
 game played and left, a spectator, a lobby listener, quick pairing, a line cut without a
 close, a hostile greeting, a greeting that never comes, a line that never answers the
 server's close (closed at its close timeout). Python 3.10 is left out: there
@@ -21,7 +21,7 @@ from websockets.asyncio.server import ServerConnection
 from sudden_death.engine.actions import actors
 from sudden_death.engine.snapshot import state_from_dict
 from sudden_death.engine.state import GameState, Team
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
 from sudden_death.wire import protocol as p
 
 pytestmark = pytest.mark.skipif(

@@ -18,7 +18,7 @@ from websockets.asyncio.client import ClientConnection
 from websockets.exceptions import ConnectionClosed
 
 from sudden_death.engine.state import GameState, Team
-from sudden_death.server.stores import TableStore, answered
+from sudden_death.server.stores.seam import TableStore, answered
 from sudden_death.wire import protocol as p
 
 TRY_AGAIN = 1013
@@ -27,9 +27,9 @@ TRY_AGAIN = 1013
 async def opened(kind: str, place: Any) -> TableStore:
     """A tables store of `kind` on `place` (a folder, or a database's URL)."""
     if kind == "sqlite":
-        from sudden_death.server.store import TableStore as SQLiteTables
+        from sudden_death.server.stores.sqlite_tables import TableStore as SQLiteTables
         return SQLiteTables(place)
-    from sudden_death.server.postgres_tables import PgTableStore
+    from sudden_death.server.stores.postgres_tables import PgTableStore
     return await PgTableStore.open(place)
 
 

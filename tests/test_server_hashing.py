@@ -10,7 +10,7 @@ import time
 from server_lab import receive, run, server
 from websockets.asyncio.client import ClientConnection
 
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
 from sudden_death.wire import protocol as p
 
 PASSWORD = "correct horse"

@@ -39,7 +39,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from sudden_death.engine.actions import actors, legal_actions
 from sudden_death.engine.snapshot import action_to_dict, state_from_dict
 from sudden_death.engine.state import GameState, Team
-from sudden_death.server.health import Check, Readiness
+from sudden_death.server.operations.health import Check, Readiness
 from sudden_death.wire import protocol as p
 
 pytestmark = [pytest.mark.timeout(120)]

@@ -20,7 +20,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from sudden_death.engine.actions import actors
 from sudden_death.engine.snapshot import state_from_dict
 from sudden_death.engine.state import GameState, Team
-from sudden_death.server.limits import SWEEP_AT, Addresses, Bucket, Limits
+from sudden_death.server.lines.limits import SWEEP_AT, Addresses, Bucket, Limits
 from sudden_death.server.tables import lock, unlocks
 from sudden_death.wire import protocol as p
 

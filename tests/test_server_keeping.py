@@ -1,4 +1,4 @@
-"""Writes before words (sudden_death/server/keeping.py): no seat hears of a change before the
+"""Writes before words (sudden_death/server/stores/keeping.py): no seat hears of a change before the
 store has kept it, a table's changes are told in the order they were made, and a store that
 fails is said once while the game goes on, with an embedded store that writes at once and
 with one whose writes take time, as a database server's do."""
@@ -18,11 +18,11 @@ from server_lab import run
 from table_bots import play_tables
 
 from sudden_death.engine.state import Team
-from sudden_death.server.keeping import Keeper
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
 from sudden_death.server.service import TableService, address, start, stop
-from sudden_death.server.store import TableStore
-from sudden_death.server.stores import TakenOver
+from sudden_death.server.stores.keeping import Keeper
+from sudden_death.server.stores.seam import TakenOver
+from sudden_death.server.stores.sqlite_tables import TableStore
 from sudden_death.server.tables import Seat, Table, new_game
 from sudden_death.wire import protocol as p
 

@@ -19,7 +19,7 @@ from table_bots import Stats, play_tables
 from table_driver import free_port
 from websockets.asyncio.client import connect
 
-from sudden_death.server.store import FILE_NAME
+from sudden_death.server.stores.sqlite_tables import FILE_NAME
 from sudden_death.wire import protocol as p
 
 ROOT = Path(__file__).resolve().parent.parent

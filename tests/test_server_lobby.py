@@ -13,7 +13,7 @@ from typing import Any
 from server_lab import Lab, nothing_comes, receive, run, server, wire_actions
 from websockets.asyncio.client import ClientConnection
 
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
 from sudden_death.server.tables import HOST_SEAT, Seat, Table, new_game
 from sudden_death.wire import protocol as p
 

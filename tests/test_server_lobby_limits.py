@@ -12,8 +12,8 @@ from server_lab import Lab, receive, run, server
 from websockets.asyncio.client import ClientConnection
 
 from sudden_death.engine.state import Team
-from sudden_death.server.chat import CHAT_BURST
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
+from sudden_death.server.roles.chat import CHAT_BURST
 from sudden_death.server.tables import HOST_SEAT, Seat, Table, new_game
 from sudden_death.wire import protocol as p
 

@@ -21,7 +21,7 @@ from sudden_death.engine.state import Team
 from sudden_death.net.link import TableLink
 from sudden_death.net.news import Lost, Reconnecting
 from sudden_death.server.service import TableService
-from sudden_death.server.store import TableStore
+from sudden_death.server.stores.sqlite_tables import TableStore
 from sudden_death.server.tables import Seat, Table, new_game
 from sudden_death.wire import protocol as p
 
@@ -358,7 +358,8 @@ def test_the_slow_password_hash_runs_off_the_servers_event_loop(
     table's reveal, so the service hashes and checks on a thread."""
     import threading
 
-    from sudden_death.server import seats, tables
+    from sudden_death.server import tables
+    from sudden_death.server.roles import seats
 
     threads: list[int] = []
 

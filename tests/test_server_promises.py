@@ -22,9 +22,9 @@ from websockets.asyncio.client import ClientConnection
 
 from sudden_death.engine.actions import Concede, actors, legal_actions
 from sudden_death.engine.state import Team
-from sudden_death.server import turn_clock
+from sudden_death.server.roles import turn_clock
+from sudden_death.server.roles.turn_clock import TurnClock
 from sudden_death.server.tables import Seat, Table, new_game
-from sudden_death.server.turn_clock import TurnClock
 from sudden_death.wire import protocol as p
 from sudden_death.wire.values import WireAction, action_to_wire
 

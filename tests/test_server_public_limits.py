@@ -21,8 +21,8 @@ from server_lab import Lab, receive, run, seated_pair, server
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidMessage
 
-from sudden_death.server.limits import Addresses, Limits, Place
-from sudden_death.server.lines import grouped
+from sudden_death.server.lines.limits import Addresses, Limits, Place
+from sudden_death.server.lines.line import grouped
 from sudden_death.server.service import TableService, address, start, stop
 from sudden_death.wire import protocol as p
 

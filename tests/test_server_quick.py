@@ -9,7 +9,7 @@ import asyncio
 from server_lab import Lab, nothing_comes, receive, run, server
 from websockets.asyncio.client import ClientConnection
 
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
 from sudden_death.server.tables import Table
 from sudden_death.wire import protocol as p
 

@@ -13,8 +13,9 @@ from hypothesis import strategies as st
 from server_lab import Lab, receive, run, server, wire_actions
 from websockets.asyncio.client import ClientConnection
 
-from sudden_death.server.accounts import Accounts
-from sudden_death.server.ratings import RECENT, START, Ladder, Rating, rated
+from sudden_death.server.stores.accounts import Accounts
+from sudden_death.server.stores.ratings import RECENT, Ladder, rated
+from sudden_death.server.stores.seam import START, Rating
 from sudden_death.server.tables import Table
 from sudden_death.wire import protocol as p
 

@@ -22,7 +22,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from sudden_death.engine.actions import SIMULTANEOUS, actors, legal_actions
 from sudden_death.engine.snapshot import action_to_dict, state_from_dict, state_to_dict
 from sudden_death.engine.state import GameState, Team
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
 from sudden_death.wire import protocol as p
 
 SENTINEL_STEP = -424242  # an act for this step is refused with a text naming it: the end mark

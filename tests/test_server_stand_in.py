@@ -20,7 +20,7 @@ from sudden_death.engine.game import Game
 from sudden_death.engine.smart import SmartPolicy
 from sudden_death.engine.snapshot import action_from_dict, state_from_dict
 from sudden_death.engine.state import GameState, Phase, Team
-from sudden_death.server.stand_in import stand_in_moves
+from sudden_death.server.roles.stand_in import stand_in_moves
 from sudden_death.server.tables import Seat, Table, new_game
 from sudden_death.wire import protocol as p
 from sudden_death.wire.values import action_to_wire

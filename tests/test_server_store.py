@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from test_contract_stores import advance, reloaded, same_play, seated
 
-from sudden_death.server.store import FILE_NAME, TableStore
+from sudden_death.server.stores.sqlite_tables import FILE_NAME, TableStore
 from sudden_death.server.tables import Table
 
 
@@ -118,7 +118,7 @@ FULL_DISK = """
 import json, resource, sqlite3, sys
 from pathlib import Path
 from test_contract_stores import advance, seated
-from sudden_death.server.store import TableStore
+from sudden_death.server.stores.sqlite_tables import TableStore
 folder = Path(sys.argv[1])
 store = TableStore(folder)
 table = seated()

@@ -14,7 +14,7 @@ from websockets.asyncio.client import ClientConnection
 
 from sudden_death.engine.actions import Action, ChooseSnap, Concede, PickHand, actors, legal_actions
 from sudden_death.engine.state import SnapChoice, Team
-from sudden_death.server.stand_in import last_cards
+from sudden_death.server.roles.stand_in import last_cards
 from sudden_death.server.tables import Seat, Table, new_game
 from sudden_death.wire import protocol as p
 from sudden_death.wire.values import action_to_wire

@@ -17,8 +17,8 @@ from sudden_death.engine.actions import Concede, actors, legal_actions
 from sudden_death.engine.event_codec import events_from_list
 from sudden_death.engine.snapshot import state_from_dict
 from sudden_death.engine.state import GameState, Team
-from sudden_death.server import postman
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines import postman
+from sudden_death.server.lines.limits import Limits
 from sudden_death.server.tables import replay
 from sudden_death.wire import protocol as p
 from sudden_death.wire.values import action_to_wire

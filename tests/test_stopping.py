@@ -9,7 +9,7 @@ import logging
 
 import pytest
 
-from sudden_death.server.stopping import stop
+from sudden_death.server.cluster.stopping import stop
 
 pytestmark = pytest.mark.timeout(30)
 

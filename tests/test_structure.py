@@ -33,18 +33,18 @@ LATE_IMPORTS = {
         "about 4 ms, paid on the speech worker's thread instead of at start-up",
     ("sudden_death.server.__main__", "web.site"):
         "the page's views bring the desktop game's word modules: only a served page needs them",
-    ("sudden_death.server.__main__", "postgres_tables"):
+    ("sudden_death.server.__main__", "stores.postgres_tables"):
         "psycopg is the server extra's: only --postgres needs it, a player installs none",
-    ("sudden_death.server.__main__", "postgres_accounts"): "the same, for the accounts",
-    ("sudden_death.server.__main__", "postgres_schema"): "the same, for its SchemaTooNew",
-    ("sudden_death.server.__main__", "valkey_lobby"):
+    ("sudden_death.server.__main__", "stores.postgres_accounts"): "the same, for the accounts",
+    ("sudden_death.server.__main__", "stores.postgres_schema"): "the same, for its SchemaTooNew",
+    ("sudden_death.server.__main__", "cluster.valkey_lobby"):
         "redis-py is the server extra's: only --valkey needs it, a player installs none",
-    ("sudden_death.server.__main__", "valkey_routes"): "the same, for the tables' routes",
-    ("sudden_death.server.__main__", "valkey_quick"): "the same, for the quick games",
-    ("sudden_death.server.__main__", "valkey_tally"): "the same, for the limits' counts",
-    ("sudden_death.server.__main__", "valkey_fanout"):
+    ("sudden_death.server.__main__", "cluster.valkey_routes"): "the same, for the tables' routes",
+    ("sudden_death.server.__main__", "cluster.valkey_quick"): "the same, for the quick games",
+    ("sudden_death.server.__main__", "cluster.valkey_tally"): "the same, for the limits' counts",
+    ("sudden_death.server.__main__", "cluster.valkey_fanout"):
         "the same, for its ValkeyUnreachable, the lobby's chat and readiness's PING",
-    ("sudden_death.server.__main__", "metrics"):
+    ("sudden_death.server.__main__", "operations.metrics"):
         "prometheus_client is the server extra's: only --metrics-from needs it",
 }
 
@@ -258,13 +258,14 @@ def test_the_checks_see_what_they_look_for() -> None:
 
 # Only the table server's --postgres path may load psycopg (the `server` extra's): a player's
 # game, and a server on SQLite, never need it. A module of that path is added here.
-POSTGRES_MODULES = {"sudden_death.server.postgres_schema", "sudden_death.server.postgres_tables",
-                    "sudden_death.server.postgres_accounts"}
+POSTGRES_MODULES = {"sudden_death.server.stores.postgres_schema",
+                    "sudden_death.server.stores.postgres_tables",
+                    "sudden_death.server.stores.postgres_accounts"}
 # Where that path begins: imported inside the function that runs only with --postgres (each
 # also in LATE_IMPORTS), never at the top of a module.
-POSTGRES_ENTRIES = {("sudden_death.server.__main__", "postgres_tables"),
-                    ("sudden_death.server.__main__", "postgres_accounts"),
-                    ("sudden_death.server.__main__", "postgres_schema")}
+POSTGRES_ENTRIES = {("sudden_death.server.__main__", "stores.postgres_tables"),
+                    ("sudden_death.server.__main__", "stores.postgres_accounts"),
+                    ("sudden_death.server.__main__", "stores.postgres_schema")}
 
 
 def importers_of(library: str, allowed: set[str],
@@ -302,27 +303,29 @@ def test_only_the_postgres_path_imports_psycopg() -> None:
     # the game's --serve) would run it, is caught.
     found = modules()
     main = found["sudden_death.server.__main__"]
-    planted = ast.parse("from .postgres_tables import PgTableStore")
+    planted = ast.parse("from .stores.postgres_tables import PgTableStore")
     found["sudden_death.server.__main__"] = ast.Module(body=[*planted.body, *main.body],
                                                        type_ignores=[])
     assert postgres_importers(found) == {"sudden_death.server.__main__"}
     # Not blind: the schema module itself imports psycopg, and would be caught elsewhere.
-    assert "sudden_death.server.postgres_schema" in {
+    assert "sudden_death.server.stores.postgres_schema" in {
         name for name, tree in modules().items() for node in ast.walk(tree)
         if isinstance(node, ast.Import) and any(a.name == "psycopg" for a in node.names)}
 
 
 # Only the table server's --valkey path (many processes, issue 62) may load the Valkey client,
 # redis-py (the `server` extra's): a player's game, and a server alone, never need it.
-VALKEY_MODULES = {"sudden_death.server.valkey_fanout", "sudden_death.server.valkey_lobby",
-                  "sudden_death.server.valkey_routes", "sudden_death.server.valkey_quick",
-                  "sudden_death.server.valkey_tally"}
+VALKEY_MODULES = {"sudden_death.server.cluster.valkey_fanout",
+                  "sudden_death.server.cluster.valkey_lobby",
+                  "sudden_death.server.cluster.valkey_routes",
+                  "sudden_death.server.cluster.valkey_quick",
+                  "sudden_death.server.cluster.valkey_tally"}
 # Where that path begins: imported inside the functions that run only with --valkey.
-VALKEY_ENTRIES = {("sudden_death.server.__main__", "valkey_lobby"),
-                  ("sudden_death.server.__main__", "valkey_routes"),
-                  ("sudden_death.server.__main__", "valkey_quick"),
-                  ("sudden_death.server.__main__", "valkey_tally"),
-                  ("sudden_death.server.__main__", "valkey_fanout")}
+VALKEY_ENTRIES = {("sudden_death.server.__main__", "cluster.valkey_lobby"),
+                  ("sudden_death.server.__main__", "cluster.valkey_routes"),
+                  ("sudden_death.server.__main__", "cluster.valkey_quick"),
+                  ("sudden_death.server.__main__", "cluster.valkey_tally"),
+                  ("sudden_death.server.__main__", "cluster.valkey_fanout")}
 
 
 def test_only_the_valkey_path_imports_its_client() -> None:
@@ -331,21 +334,21 @@ def test_only_the_valkey_path_imports_its_client() -> None:
     # Not blind: the entry's import at the top of the module is caught.
     found = modules()
     main = found["sudden_death.server.__main__"]
-    planted = ast.parse("from .valkey_lobby import ValkeyLobby")
+    planted = ast.parse("from .cluster.valkey_lobby import ValkeyLobby")
     found["sudden_death.server.__main__"] = ast.Module(body=[*planted.body, *main.body],
                                                        type_ignores=[])
     assert importers_of("redis", VALKEY_MODULES, VALKEY_ENTRIES, found) == {
         "sudden_death.server.__main__"}
     # Not blind: the fan-out module itself imports redis, and would be caught elsewhere.
-    assert "sudden_death.server.valkey_fanout" in {
+    assert "sudden_death.server.cluster.valkey_fanout" in {
         name for name, tree in modules().items() for node in ast.walk(tree)
         if isinstance(node, ast.ImportFrom) and (node.module or "").split(".")[0] == "redis"}
 
 
 # Only the table server's --metrics-from path may load prometheus_client (the `server` extra's):
 # a player's game, and a server without metrics, never need it.
-METRICS_MODULES = {"sudden_death.server.metrics"}
-METRICS_ENTRIES = {("sudden_death.server.__main__", "metrics")}
+METRICS_MODULES = {"sudden_death.server.operations.metrics"}
+METRICS_ENTRIES = {("sudden_death.server.__main__", "operations.metrics")}
 
 
 def test_only_the_metrics_path_imports_prometheus_client() -> None:
@@ -354,8 +357,61 @@ def test_only_the_metrics_path_imports_prometheus_client() -> None:
     # Not blind: the entry's import at the top of the module is caught.
     found = modules()
     main = found["sudden_death.server.__main__"]
-    planted = ast.parse("from .metrics import Metrics")
+    planted = ast.parse("from .operations.metrics import Metrics")
     found["sudden_death.server.__main__"] = ast.Module(body=[*planted.body, *main.body],
                                                        type_ignores=[])
     assert importers_of("prometheus_client", METRICS_MODULES, METRICS_ENTRIES, found) == {
         "sudden_death.server.__main__"}
+
+
+# The table server's packages (docs/architecture.md, "The table server"): a role (server/roles/)
+# reaches what lasts or is shared only through the seams (stores/seam.py, keeping.py,
+# cluster/fanout.py, tally.py...), never an implementation behind one, and an implementation
+# never reaches up into a role. Every module of stores/ but its seams is an implementation (a
+# new store is one unless named here), and so is every valkey_* module of cluster/.
+STORE_SEAMS = {"seam", "keeping", "timed_store"}
+
+
+def server_kind(module: str) -> str | None:
+    """"role" or "implementation" for a module of the table server's packages, else None."""
+    parts = module.split(".")
+    if parts[:2] != ["sudden_death", "server"] or len(parts) < 4:
+        return None
+    package, name = parts[2], parts[3]
+    if package == "roles":
+        return "role"
+    if (package == "stores" and name not in STORE_SEAMS) or (
+            package == "cluster" and name.startswith("valkey_")):
+        return "implementation"
+    return None
+
+
+def server_imports_across_the_seams(graph: dict[str, set[str]]) -> list[str]:
+    """Every import of an implementation by a role, or of a role by an implementation."""
+    crossing = {("role", "implementation"), ("implementation", "role")}
+    return [f"{name} -> {target}" for name, targets in sorted(graph.items())
+            for target in sorted(targets)
+            if (server_kind(name), server_kind(target)) in crossing]
+
+
+def test_roles_and_implementations_meet_only_at_the_seams() -> None:
+    assert server_imports_across_the_seams(import_graph()) == []
+
+
+def test_a_role_reaching_an_implementation_is_caught() -> None:
+    """The check is not blind: the kinds are found, and a planted import either way fails it,
+    while the seats' import of the stores' seam does not."""
+    graph = import_graph()
+    kinds = {name: server_kind(name) for name in graph}
+    assert {name for name, kind in kinds.items() if kind == "implementation"} >= (
+        POSTGRES_MODULES | VALKEY_MODULES | {"sudden_death.server.stores.sqlite_tables"})
+    assert {f"sudden_death.server.roles.{name}" for name in ("lobby", "seats")} <= {
+        name for name, kind in kinds.items() if kind == "role"}
+    assert "sudden_death.server.stores.seam" in graph["sudden_death.server.roles.account_desk"]
+    for name, target in [
+            ("sudden_death.server.roles.seats", "sudden_death.server.stores.sqlite_tables"),
+            ("sudden_death.server.roles.lobby", "sudden_death.server.cluster.valkey_lobby"),
+            ("sudden_death.server.stores.postgres_tables", "sudden_death.server.roles.seats"),
+            ("sudden_death.server.cluster.valkey_lobby", "sudden_death.server.roles.lobby")]:
+        planted = {**graph, name: graph[name] | {target}}
+        assert server_imports_across_the_seams(planted) == [f"{name} -> {target}"]

@@ -26,8 +26,8 @@ def test_mypy_reports_nothing(tmp_path: Path) -> None:
 IGNORES = {
     "sudden_death/audio/prism_output.py": "ctypes.windll exists only on Windows",
     "sudden_death/language.py": "ctypes.windll exists only on Windows",
-    "sudden_death/server/lines.py": "a mark set on websockets' connection object",
-    "sudden_death/server/relay.py": "a mark set on websockets' connection object",
+    "sudden_death/server/lines/line.py": "a mark set on websockets' connection object",
+    "sudden_death/server/cluster/relay.py": "a mark set on websockets' connection object",
     "sudden_death/web/site.py": "a browser seat's viewer set on websockets' connection object",
 }
 

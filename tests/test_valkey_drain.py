@@ -1,7 +1,7 @@
 """A clean stop hands the tables over (issue 70): with `--postgres URL --valkey URL`, a process
 sent SIGTERM writes every step, closes its seats' lines to try again and takes its lease out, so
 the next process a seat reaches takes each table over at once; then it exits 0 within the
-bound docs/server.md states (server/draining.py).
+bound docs/server.md states (server/operations/draining.py).
 
 Real processes on a real PostgreSQL and Valkey, real WebSocket clients and two real desktop
 games. A rolling restart (each of three processes SIGTERMed mid-game in turn and started
@@ -30,7 +30,7 @@ from table_bots import BotTable, Stats
 from table_driver import Seat, Server, final_score, free_port, sit_down, start_playing
 from valkey_server import ValkeyServer
 
-from sudden_death.server.draining import STOP_BOUND_S
+from sudden_death.server.operations.draining import STOP_BOUND_S
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="real engines"),

@@ -1,5 +1,5 @@
-"""The fan-out on Valkey (sudden_death/server/valkey_fanout.py) beyond the contract every fan-out
-passes (tests/test_contract_fanout.py): two ValkeyFanOut on one Valkey stand for two server
+"""The fan-out on Valkey (sudden_death/server/cluster/valkey_fanout.py) beyond the contract every
+fan-out passes (tests/test_contract_fanout.py): two ValkeyFanOut on one Valkey stand for two server
 processes. A message published in one reaches the other's lines of that topic in order, and no
 line that left; a process listens only to the channels of topics it has lines on; a Valkey that
 is down, stopped or hung never blocks or breaks a publish, is logged once per outage, and once it
@@ -24,8 +24,12 @@ import pytest
 from redis.asyncio import Redis
 from valkey_server import ValkeyServer, require_valkey, valkey_server
 
-from sudden_death.server.fanout import LOBBY, watch_topic
-from sudden_death.server.valkey_fanout import CHANNEL_PREFIX, ValkeyFanOut, ValkeyUnreachable
+from sudden_death.server.cluster.fanout import LOBBY, watch_topic
+from sudden_death.server.cluster.valkey_fanout import (
+    CHANNEL_PREFIX,
+    ValkeyFanOut,
+    ValkeyUnreachable,
+)
 from sudden_death.wire import protocol as p
 
 BACK_WITHIN = 10.0  # seconds for a fan-out to be listening again after its Valkey came back

@@ -28,8 +28,8 @@ from valkey_server import ValkeyServer
 from websockets.asyncio.client import ClientConnection, connect
 
 from sudden_death.engine.state import GameState, Team
-from sudden_death.server.postgres_tables import PgTableStore
-from sudden_death.server.valkey_routes import LEASE_MS
+from sudden_death.server.cluster.valkey_routes import LEASE_MS
+from sudden_death.server.stores.postgres_tables import PgTableStore
 from sudden_death.wire import protocol as p
 
 pytestmark = [

@@ -25,7 +25,8 @@ from test_online_game import PLAY_ONLINE, SEED, sign_up
 from test_valkey_relay import until_listed
 from valkey_server import ValkeyServer, flushed
 
-from sudden_death.server.ratings import START, Rating, rated
+from sudden_death.server.stores.ratings import rated
+from sudden_death.server.stores.seam import START, Rating
 
 pytestmark = [
     pytest.mark.skipif(not sys.platform.startswith("linux"), reason="real engines"),

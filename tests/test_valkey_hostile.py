@@ -31,7 +31,7 @@ from websockets.asyncio.client import ClientConnection, connect
 
 from sudden_death.engine.snapshot import state_from_dict
 from sudden_death.engine.state import GameState
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
 from sudden_death.wire import protocol as p
 
 pytestmark = [

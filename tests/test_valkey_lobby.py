@@ -14,11 +14,12 @@ from redis.asyncio import Redis
 from server_lab import run, until
 from valkey_server import ValkeyServer
 
-from sudden_death.server import valkey_lobby
-from sudden_death.server.lobby import Listed, merged
+from sudden_death.server.cluster import valkey_lobby
+from sudden_death.server.cluster.lobby_entries import Listed
+from sudden_death.server.cluster.stopping import stop
+from sudden_death.server.cluster.valkey_lobby import ValkeyLobby
+from sudden_death.server.roles.lobby import merged
 from sudden_death.server.service import TableService
-from sudden_death.server.stopping import stop
-from sudden_death.server.valkey_lobby import ValkeyLobby
 from sudden_death.wire import protocol as p
 
 pytestmark = pytest.mark.timeout(60)
@@ -85,7 +86,7 @@ def test_another_process_is_listed_while_its_key_lives_and_gone_once_it_expires(
                 await until(lambda: a.others() == [b_entries], timeout=2)
                 assert c._task is not None
                 # As if SIGKILLed: no more writes, its key left to expire. Stopped for
-                # certain: a single cancel can be lost (server/stopping.py), and a loop
+                # certain: a single cancel can be lost (server/cluster/stopping.py), and a loop
                 # that goes on renewing its key is never gone.
                 await stop(c._task)
                 gone = await until(lambda: a.others() == [],

@@ -29,7 +29,8 @@ from server_process import Running
 from valkey_server import ValkeyServer, require_valkey, valkey_server
 from websockets.asyncio.client import ClientConnection, connect
 
-from sudden_death.server.lobby import Listed, merged, present
+from sudden_death.server.cluster.lobby_entries import Listed
+from sudden_death.server.roles.lobby import merged, present
 from sudden_death.server.service import TableService
 from sudden_death.wire import protocol as p
 from sudden_death.wire.names import folded

@@ -1,5 +1,5 @@
-"""Quick games across server processes on a real Valkey (server/valkey_quick.py, issue 62): a
-quick player with nothing waiting on its process is sent to the live process whose waiting
+"""Quick games across server processes on a real Valkey (server/cluster/valkey_quick.py, issue
+62): a quick player with nothing waiting on its process is sent to the live process whose waiting
 quick table is nearest its rating, or reserves its own so the next one anywhere comes to it;
 two players at once never both wait alone; each process keeps its entries true.
 
@@ -23,10 +23,10 @@ from redis.asyncio import Redis
 from server_lab import run, until
 from valkey_server import ValkeyServer, valkey_server
 
-from sudden_death.server import valkey_quick
-from sudden_death.server.pairing import QuickPairing
-from sudden_death.server.relay import ValkeyAway
-from sudden_death.server.valkey_quick import ValkeyQuick
+from sudden_death.server.cluster import valkey_quick
+from sudden_death.server.cluster.relay import ValkeyAway
+from sudden_death.server.cluster.valkey_quick import ValkeyQuick
+from sudden_death.server.roles.pairing import QuickPairing
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="real Valkey")
 

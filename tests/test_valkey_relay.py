@@ -35,7 +35,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from sudden_death.engine.actions import actors, legal_actions
 from sudden_death.engine.snapshot import action_to_dict, state_from_dict
 from sudden_death.engine.state import GameState, Team
-from sudden_death.server.relay import TICKET_HEADER, UNREACHABLE
+from sudden_death.server.cluster.relay import TICKET_HEADER, UNREACHABLE
 from sudden_death.wire import protocol as p
 
 ROOT = Path(__file__).resolve().parent.parent

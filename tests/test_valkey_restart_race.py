@@ -26,10 +26,10 @@ from valkey_server import ValkeyServer
 from websockets.asyncio.client import connect
 from websockets.exceptions import ConnectionClosed
 
+from sudden_death.server.cluster.valkey_routes import ValkeyRoutes
+from sudden_death.server.lines.try_again import TRY_AGAIN
 from sudden_death.server.service import TableService, address, start, stop
-from sudden_death.server.store import TableStore
-from sudden_death.server.try_again import TRY_AGAIN
-from sudden_death.server.valkey_routes import ValkeyRoutes
+from sudden_death.server.stores.sqlite_tables import TableStore
 from sudden_death.wire import protocol as p
 
 pytestmark = [pytest.mark.timeout(120)]

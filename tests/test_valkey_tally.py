@@ -1,4 +1,4 @@
-"""The limits counted across a cluster's processes on a real Valkey (server/valkey_tally.py,
+"""The limits counted across a cluster's processes on a real Valkey (server/cluster/valkey_tally.py,
 issue 62): a client meets the same per-address limits, and a name the same limit on tries,
 whichever process it reaches; an engine away is each process holding its own, never a
 refusal and never a wait.
@@ -29,9 +29,9 @@ from valkey_server import ValkeyServer, valkey_server
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import InvalidStatus
 
-from sudden_death.server import valkey_tally
-from sudden_death.server.limits import Addresses, Limits
-from sudden_death.server.valkey_tally import ValkeyTally
+from sudden_death.server.cluster import valkey_tally
+from sudden_death.server.cluster.valkey_tally import ValkeyTally
+from sudden_death.server.lines.limits import Addresses, Limits
 from sudden_death.wire import protocol as p
 
 pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"), reason="real Valkey"),

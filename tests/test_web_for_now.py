@@ -23,7 +23,7 @@ from table_driver import Server
 from test_web_browser import heard
 
 from sudden_death.net.link import FOR_NOW_MAX_S
-from sudden_death.server.try_again import TRY_AGAIN
+from sudden_death.server.lines.try_again import TRY_AGAIN
 from sudden_death.ui.words.table import busy_words, restored_words
 from sudden_death.wire import protocol as p
 

@@ -1,4 +1,4 @@
-"""The page's and the probes' HTTP on a WebSocket port (issue 71, server/plain.py), asked with
+"""The page's and the probes' HTTP on a WebSocket port (issue 71, server/lines/plain.py), asked with
 raw bytes on real sockets of a real server (the in-process lab) and of the operator's own port:
 
 - two requests in one packet, or the second sent before the first is answered: the first is
@@ -24,8 +24,8 @@ import pytest
 from raw_http import answers, exchange, request
 from server_lab import run, server
 
-from sudden_death.server.health import listen, networks
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
+from sudden_death.server.operations.health import listen, networks
 from sudden_death.web.site import Site
 
 PROBES = ("/healthz", "/readyz", "/metrics")

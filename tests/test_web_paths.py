@@ -22,7 +22,7 @@ from raw_http import answers, exchange, request
 from server_lab import run, server
 from websockets.http11 import Request, Response
 
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
 from sudden_death.web.site import SOUNDS_PATH, TYPES, WAV, CueFiles, Site, response
 
 SERVED = (*TYPES, ".wav")

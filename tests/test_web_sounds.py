@@ -29,7 +29,7 @@ from websockets.datastructures import Headers
 from websockets.http11 import Request
 
 from sudden_death.resources import sounds_dir
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
 from sudden_death.web.site import POLICY, CueFiles, Site, page_words
 
 KEY = "sudden-death-sound"

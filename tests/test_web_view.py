@@ -19,8 +19,8 @@ from server_lab import Lab, run, server
 from websockets.asyncio.client import ClientConnection, connect
 
 from sudden_death.resources import sounds_dir
-from sudden_death.server.chat import CHAT_BURST
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
+from sudden_death.server.roles.chat import CHAT_BURST
 from sudden_death.web.site import POLICY, Site, page_folder
 from sudden_death.wire import protocol as p
 

@@ -17,9 +17,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from server_lab import receive, run, server
 
-from sudden_death.server import accounts, checks
-from sudden_death.server.accounts import AccountError, Accounts
-from sudden_death.server.limits import Limits
+from sudden_death.server.lines.limits import Limits
+from sudden_death.server.roles import checks
+from sudden_death.server.stores import accounts
+from sudden_death.server.stores.accounts import Accounts
+from sudden_death.server.stores.seam import AccountError
 from sudden_death.ui.words.table import name_refusal_words, refusal_words
 from sudden_death.wire import protocol as p
 from sudden_death.wire.look_alike import ignorable

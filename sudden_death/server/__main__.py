@@ -34,17 +34,17 @@ from typing import Protocol
 from websockets.asyncio.server import Server, ServerConnection
 from websockets.http11 import Request, Response
 
-from . import collector
-from .accounts import Accounts
-from .draining import STOP_BOUND_S, Leaving, drain
-from .health import CHECK_TIMEOUT_S, Check, Readiness, listen, networks
-from .limits import Limits
+from .lines.limits import Limits
+from .operations import collector
+from .operations.draining import STOP_BOUND_S, Leaving, drain
+from .operations.health import CHECK_TIMEOUT_S, Check, Readiness, listen, networks
+from .operations.watch import Watch
 from .service import TableService, address, start, start_relay, stop
-from .store import TableStore
-from .stores import AccountStore, StoreError, answered
-from .stores import TableStore as Tables
-from .timed_store import TimedStore
-from .watch import Watch
+from .stores.accounts import Accounts
+from .stores.seam import AccountStore, StoreError, answered
+from .stores.seam import TableStore as Tables
+from .stores.sqlite_tables import TableStore
+from .stores.timed_store import TimedStore
 
 LOG = logging.getLogger("sudden_death.server")
 NEEDS_EXTRA = ("--postgres needs the PostgreSQL client, which the game alone does not "
@@ -236,7 +236,7 @@ def store_check(store: Tables) -> Check:
 async def valkey_check(url: str, checks: list[Check]) -> Closing:
     """Readiness's check of Valkey (a PING on a client of its own, which gives up after the
     check's timeout and never tries again by itself), added to `checks`; what closes it."""
-    from .valkey_fanout import outage_client  # only here, as valkey_lobby's
+    from .cluster.valkey_fanout import outage_client  # only here, as valkey_lobby's
 
     client = outage_client(url, CHECK_TIMEOUT_S)
 
@@ -273,7 +273,7 @@ def measured() -> Measuring:
     is the server extra's, and a player's game, or a server without metrics, never loads it.
     Refused (one line) without it."""
     try:
-        from .metrics import Metrics
+        from .operations.metrics import Metrics
     except ImportError as error:
         raise Refused(NEEDS_METRICS_EXTRA) from error
     return Metrics()
@@ -309,7 +309,7 @@ async def postgres_tables(url: str) -> Tables:
     (one line, no traceback) without psycopg, for a URL that does not lead to a database
     this server may use, or for a database a newer server has migrated."""
     try:  # only here: psycopg is the server extra's (docs/architecture.md)
-        from .postgres_tables import PgTableStore, SchemaTooNew
+        from .stores.postgres_tables import PgTableStore, SchemaTooNew
     except ImportError as error:
         raise Refused(NEEDS_EXTRA) from error
     try:
@@ -323,8 +323,8 @@ async def postgres_accounts(url: str) -> AccountStore:
     the account store is synchronous, made for the desk's threads); Refused as for the
     tables."""
     try:  # only here, like postgres_tables
-        from .postgres_accounts import PgAccounts
-        from .postgres_schema import SchemaTooNew
+        from .stores.postgres_accounts import PgAccounts
+        from .stores.postgres_schema import SchemaTooNew
     except ImportError as error:
         raise Refused(NEEDS_EXTRA) from error
     try:
@@ -345,7 +345,7 @@ async def valkey_lobby(url: str, service: TableService) -> Closing:
     entries written there under its name, the others' listed here. Refused (one line) without
     redis-py or when Valkey cannot be reached at start."""
     try:  # only here: redis-py is the server extra's (docs/architecture.md)
-        from .valkey_lobby import ValkeyLobby, ValkeyUnreachable
+        from .cluster.valkey_lobby import ValkeyLobby, ValkeyUnreachable
     except ImportError as error:
         raise Refused(NEEDS_VALKEY_EXTRA) from error
     lobby = service.lobby
@@ -361,7 +361,10 @@ async def valkey_chat(url: str, service: TableService) -> Closing:
     """The lobby's chat on the Valkey at `url`: said on one process, heard in every process's
     lobby (its lists stay each process's own). Refused (one line) when Valkey cannot be
     reached at start; later outages keep the chat to this process's lines (valkey_fanout.py)."""
-    from .valkey_fanout import ValkeyFanOut, ValkeyUnreachable  # only here, as valkey_lobby's
+    from .cluster.valkey_fanout import (  # only here, as valkey_lobby's
+        ValkeyFanOut,
+        ValkeyUnreachable,
+    )
 
     try:
         chat = await ValkeyFanOut.open(url, service.postman.send_frames)
@@ -379,8 +382,8 @@ async def valkey_routes(options: argparse.Namespace, service: TableService,
                         relaying: Server) -> Routes:
     """This process's tables' routes on the Valkey at --valkey, the others' read there, so a
     line greeted with another process's table is relayed to it (relay.py)."""
-    from .valkey_fanout import ValkeyUnreachable
-    from .valkey_routes import ValkeyRoutes  # only here, as valkey_lobby's
+    from .cluster.valkey_fanout import ValkeyUnreachable
+    from .cluster.valkey_routes import ValkeyRoutes  # only here, as valkey_lobby's
 
     host = options.relay_address or options.host
     if host in ("0.0.0.0", "::", ""):
@@ -400,8 +403,8 @@ async def valkey_routes(options: argparse.Namespace, service: TableService,
 async def valkey_quick(url: str, service: TableService) -> Closing:
     """The quick games waiting on every process, on the Valkey at `url`: a quick player is
     paired across the cluster (valkey_quick.py)."""
-    from .valkey_fanout import ValkeyUnreachable
-    from .valkey_quick import ValkeyQuick  # only here, as valkey_lobby's
+    from .cluster.valkey_fanout import ValkeyUnreachable
+    from .cluster.valkey_quick import ValkeyQuick  # only here, as valkey_lobby's
 
     try:
         quick = await ValkeyQuick.open(url, service.name, service.pairing.waiting)
@@ -414,8 +417,8 @@ async def valkey_quick(url: str, service: TableService) -> Closing:
 async def valkey_tally(url: str, service: TableService) -> Closing:
     """The limits counted across the cluster, on the Valkey at `url`: a client meets the same
     per-address limits, and a name the same limit on tries, whichever process it reaches."""
-    from .valkey_fanout import ValkeyUnreachable
-    from .valkey_tally import ValkeyTally  # only here, as valkey_lobby's
+    from .cluster.valkey_fanout import ValkeyUnreachable
+    from .cluster.valkey_tally import ValkeyTally  # only here, as valkey_lobby's
 
     try:
         tally = await ValkeyTally.open(url, service.name)

@@ -32,25 +32,26 @@ from websockets.http11 import Request, Response
 from ..engine.state import Team
 from ..wire import protocol as p
 from ..wire.names import folded
-from .account_desk import AccountDesk
-from .accounts import Accounts
-from .chat import ChatRates
-from .fanout import LocalFanOut
-from .gallery import Gallery
-from .health import Probes, Readiness
-from .limits import Addresses, Bucket, Limits
-from .lines import Line, admitted, bound_kernel_queue, counted, peer, shut
-from .lobby import Lobby
-from .pairing import QuickPairing
-from .plain import headless, methods
-from .postman import Postman
-from .ratings import RatedAccounts
-from .relay import Here, QuickElsewhere, Relayed, Routes, admit_relayed, hand_over, holder_of
-from .seats import CLOSE, OTHER, PLAYED, Prepared, Seats, name_seat, sealed_seat
-from .stores import AccountStore, TableStore
+from .cluster import relay
+from .cluster.fanout import LocalFanOut
+from .cluster.relay import Here, QuickElsewhere, Relayed, Routes
+from .lines.limits import Addresses, Bucket, Limits
+from .lines.line import Line, admitted, bound_kernel_queue, counted, peer, shut
+from .lines.plain import headless, methods
+from .lines.postman import Postman
+from .lines.try_again import TryAgain, refused_for_now
+from .operations.health import Probes, Readiness
+from .operations.watch import Unwatched, Watch
+from .roles.account_desk import AccountDesk
+from .roles.chat import ChatRates
+from .roles.gallery import Gallery
+from .roles.lobby import Lobby
+from .roles.pairing import QuickPairing
+from .roles.seats import CLOSE, OTHER, PLAYED, Prepared, Seats, name_seat, sealed_seat
+from .stores.accounts import Accounts
+from .stores.ratings import RatedAccounts
+from .stores.seam import AccountStore, TableStore
 from .tables import HOST_SEAT, Outgoing, Table
-from .try_again import TryAgain, refused_for_now
-from .watch import Unwatched, Watch
 
 __all__ = ["PLAYED", "TableService", "address", "start", "start_relay", "stop"]
 LOG = logging.getLogger("sudden_death.server")
@@ -173,8 +174,8 @@ class TableService:
                                                                 relayed)
             holder = None if relayed is not None else await self._elsewhere(greeting, signed)
             if holder is not None and self.routes is not None:
-                await hand_over(connection, holder, p.encode(greeting),
-                                Relayed(address, signed, typed), self.routes, self.postman)
+                await relay.hand_over(connection, holder, p.encode(greeting),
+                                      Relayed(address, signed, typed), self.routes, self.postman)
                 return
             if isinstance(greeting, p.Watch):
                 await self.gallery.watch(greeting, connection, address, typed, bucket)
@@ -212,7 +213,7 @@ class TableService:
         if self.routes is None:
             return None
         seats = self.seats
-        return await holder_of(greeting, signed, self.routes, Here(
+        return await relay.holder_of(greeting, signed, self.routes, Here(
             holds=lambda code: code in seats.tables or code in seats.ended, adopt=seats.adopt,
             quick_waits=lambda: bool(self.pairing.hosting or self.pairing.waiting()),
             quick_elsewhere=None if self.quick is None else self.quick.nearest,
@@ -302,7 +303,7 @@ async def start_relay(service: TableService, host: str, port: int) -> Server:
     WebSocket: it belongs on loopback or the operator's private network (docs/server.md)."""
     return await serve(service.handle, host, port, max_size=p.MAX_MESSAGE_BYTES,
                        open_timeout=service.limits.handshake_s, compression=None,
-                       process_request=methods(admit_relayed(lambda: service.routes)),
+                       process_request=methods(relay.admit_relayed(lambda: service.routes)),
                        create_connection=Line)
 
 

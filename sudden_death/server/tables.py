@@ -103,12 +103,12 @@ class Table:
     replay_ties: bool = False
     results: list[int | None] = field(default_factory=list)  # the series' games' winners
     public: bool = False  # listed in the lobby (code and all); False: found only by its code
-    # Seats the computer plays (server/stand_in.py): a player away past the takeover wait, who
+    # Seats the computer plays (server/roles/stand_in.py): a player away past the takeover wait, who
     # gets the seat back on resuming; and, of them, those `gone` past the whole seat wait,
     # for whom the computer finishes the game.
     computer: set[Team] = field(default_factory=set)
     gone: set[Team] = field(default_factory=set)
-    turn_s: int = 0  # a turn limit (server/turn_clock.py); 0: none
+    turn_s: int = 0  # a turn limit (server/roles/turn_clock.py); 0: none
     extended: dict[Team, int] = field(default_factory=dict)  # more time asked, this game
     games: int = 0  # games played at this table before this one (a rematch starts one more)
     # The computer the host chose to play (`Host.computer`): the seat it plays, and which
@@ -185,7 +185,7 @@ class Table:
         """A seat's actions for `step`, in order; a refusal stops the rest (what went before it
         still counts) and is sent to that seat alone."""
         actions = list(actions)
-        if self._repeated(team, step, actions):  # counts once, and is answered
+        if _repeated(self, team, step, actions):  # counts once, and is answered
             return [(team, p.Refused(p.NOT_NOW, f"your choice for step {step} is already in"))]
         if not self.full or self.over:
             return [(team, p.Refused(p.NOT_NOW, "the game is not being played"))]
@@ -223,7 +223,7 @@ class Table:
         if self.rematch != set(TEAMS):
             return [(team.other, p.RematchAsked(self.seats[team].name))]
         self._count_for_series()
-        self.games += 1  # a store keeps each game's steps apart (server/store.py)
+        self.games += 1  # a store keeps each game's steps apart (server/stores/sqlite_tables.py)
         self.game, self.step, self.log, self.told, self.rematch = game(), 0, [], [], set()
         self.extended = {}  # more time is counted a game
         self.first, self.hold = self.game.to_json(), Hold(self.game)
@@ -286,7 +286,7 @@ class Table:
             raise SnapshotError(f"a table record does not decode: {error}") from None
         return table
 
-    # -- a record in parts: a header and a step at a time (server/store.py) ------------------
+    # -- a record in parts: a header and a step at a time (server/stores/sqlite_tables.py) ----
 
     def header_record(self) -> str:
         """Everything `to_record` keeps but the game and its steps: seats, flags, held choices
@@ -358,19 +358,6 @@ class Table:
 
     # -- internals ---------------------------------------------------------------------------
 
-    def _repeated(self, team: Team, step: int, actions: list[WireAction]) -> bool:
-        """Whether these actions are ones this seat already sent: the first of them was
-        played at `step`, or they are what the table holds for this step. A game whose line
-        dropped cannot know whether they arrived, so it sends them again once back."""
-        if not actions:
-            return False
-        first = as_json(actions[0])  # the log's form (engine/snapshot.py): the same JSON
-        if 0 <= step < len(self.log):
-            return self.log[step].get(team.name) == first
-        held = self.held.get(team)
-        return (step == self.step and held is not None and len(actions) == 1
-                and action_to_dict(held) == first)
-
     def _commit(self, team: Team, action: Action, out: Outgoing) -> p.Refused | None:
         """One action through the engine's hold: checked by the rules once, held unseen
         until the other seat's comes, or played."""
@@ -392,6 +379,20 @@ class Table:
         update = p.Update(self.step, state_to_wire(self.game.state), told)
         out.extend((each, update) for each in TEAMS)
         return None
+
+
+def _repeated(table: Table, team: Team, step: int, actions: list[WireAction]) -> bool:
+    """Whether these actions are ones this seat already sent: the first of them was
+    played at `step`, or they are what the table holds for this step. A game whose line
+    dropped cannot know whether they arrived, so it sends them again once back."""
+    if not actions:
+        return False
+    first = as_json(actions[0])  # the log's form (engine/snapshot.py): the same JSON
+    if 0 <= step < len(table.log):
+        return table.log[step].get(team.name) == first
+    held = table.held.get(team)
+    return (step == table.step and held is not None and len(actions) == 1
+            and action_to_dict(held) == first)
 
 
 def _replayed(table: Table) -> list[list[Any]]:

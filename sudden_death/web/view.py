@@ -144,7 +144,7 @@ class Viewer:
     held: int | None = None  # the step whose choice the server holds for this seat
     turn_s: int = 0  # the table's turn limit (0: none): the page offers More time
     # The seat the host's own computer plays (`Host.computer`), set by the server as it seats
-    # this line (server/seats.py): it chooses at once, so "has chosen" is never said for it,
+    # this line (server/roles/seats.py): it chooses at once, so "has chosen" is never said for it,
     # as the desktop game never says it against the computer. None: a friend's seat.
     computer: Team | None = None
     chosen: int | None = None  # the step whose "has chosen" was said: at most once a step

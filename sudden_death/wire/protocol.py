@@ -387,7 +387,8 @@ MAX_EXTENSIONS = 10
 MAX_NAME = 24
 # The server's reasons for `bad_name` (`Refused.text`), one each: the games say each in the
 # player's words (ui/words/table.py), and say any other as the server wrote it. A team's name
-# (server/checks.py) is not a player's (server/accounts.py): each refusal says which it is.
+# (server/roles/checks.py) is not a player's (server/stores/accounts.py): each refusal says
+# which it is.
 TEAM_NAME_LENGTH = f"a team name has 1 to {MAX_NAME} printable characters"
 TEAM_NAME_SILENT = "a team name needs something to say"
 NAME_LENGTH = f"a name has 1 to {MAX_NAME} characters"

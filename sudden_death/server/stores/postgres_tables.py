@@ -1,0 +1,449 @@
+"""Where a table server keeps its tables in PostgreSQL (`--postgres URL`, issue 61): the second
+implementation of `stores.TableStore`, with store.py's records in migrations/001_tables.sql's
+tables (a header row a table, a row a game, a row a step, and the claims; 003_holder.sql adds
+the header's holder).
+
+Every call that reaches the database returns an awaitable (a coroutine, which does nothing
+until awaited), over psycopg 3's async connections from a psycopg-pool pool, so no call blocks
+the event loop. A save is made in two halves: at the call, on the loop, the table's records are
+taken as they are now (the header, and the steps of its game not yet known to be kept); awaited,
+it joins a group commit (issue 73): one transaction for every save due when it starts, which
+upserts the headers, writes the games new to this store and appends the steps not yet
+committed, each statement for all the group's tables at once (unnest), and answers each save
+once the COMMIT has returned. A table's save is never in a group with another of its own, so its
+saves stay in order; under load, many tables' steps share a COMMIT (one a step before, and two
+with a held choice), and nothing waits on purpose when the database is idle. Fenced
+(`save(table, owner)`), the headers' upsert comes first and writes only where a header's
+`holder` is `owner` (and a new header only while `owner` holds the claim); a table whose header
+it does not write has nothing else written and its save raises stores.TakenOver, while the
+group's other tables commit. A claim made or taken over writes the holder into the header in its own
+transaction, so the two meet on the header's row lock: a take-over waits for a save under way to
+commit, and a save that comes after (or waited for it) finds the holder changed. That is the
+lock the save takes anyway, where the fence before it (the claim read FOR SHARE) added a
+statement and wrote a lock at every save (docs/server.md). What a table has
+committed (its game and number of steps) is noted only once the COMMIT has returned, so a save
+that fails leaves the table as last saved, and the next one writes everything since then. Saves
+of one table are awaited one at a time, in order (keeping.Keeper does), so they never
+interleave; different tables' saves run at once, on the pool's connections.
+
+Any error of psycopg's is raised as stores.StoreError from it: keeping.py and the seats role
+count it as a storage failure without importing psycopg (only the --postgres path may load it:
+tests/test_structure.py).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator, Coroutine
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+import psycopg
+from psycopg_pool import AsyncConnectionPool
+
+from ...engine.errors import SnapshotError
+from ..tables import Table
+from .pool_log import quieted
+from .postgres_schema import SchemaTooNew, migrate
+from .seam import StoreError, TakenOver
+
+__all__ = ["PgTableStore", "SchemaTooNew", "opened"]
+
+LOG = logging.getLogger("sudden_death.server")
+CONNECT_TIMEOUT_S = 10  # a first connection that cannot be made says so, rather than hang
+POOL_SIZE = (1, 8)  # connections kept open, and the most at once: tables saving together
+GROUP_MOST = 256  # saves written in one transaction at most (its statements' arrays' length)
+
+
+@dataclass(frozen=True)
+class _Records:
+    """A save's records, taken from the table at the call: the table goes on changing while
+    the write waits its turn."""
+
+    code: str
+    game: int
+    step: int
+    first: str
+    header: str
+    over: bool
+    left: bool
+    start: int  # the first step in `steps`
+    steps: list[tuple[int, str, str]]  # (step, actions, told) from `start` to `step`
+
+
+@dataclass
+class _Due:
+    """A save waiting for its group's COMMIT: `done` answers its caller."""
+
+    records: _Records
+    owner: str | None
+    done: asyncio.Future[None]
+
+
+@dataclass(frozen=True)
+class _Row:
+    """A save as its group's statements write it, against what the store had committed when
+    the group began (an earlier save of the table may have committed, or failed, since its
+    records were taken)."""
+
+    code: str
+    header: str
+    over: bool
+    game: int
+    owner: str | None
+    first: str
+    step: int
+    fresh: bool  # a new table, or a new game at it
+    steps: list[tuple[str, int, int, str, str]]  # (code, game, step, actions, told)
+
+    @classmethod
+    def of(cls, due: _Due, kept: dict[str, tuple[int, int]]) -> _Row:
+        records = due.records
+        kept_game, kept_steps = kept.get(records.code, (-1, 0))
+        fresh = kept_game != records.game or kept_steps > records.step
+        start = records.start if fresh else max(records.start, kept_steps)
+        return cls(records.code, records.header, records.over, records.game, due.owner,
+                   records.first, records.step, fresh,
+                   [(records.code, records.game, index, actions, told)
+                    for index, actions, told in records.steps if index >= start])
+
+
+def _columns(rows: list[_Row], *names: str) -> list[list[Any]]:
+    """The rows' values of each named field, a list a column: one array a parameter."""
+    return [[getattr(row, name) for row in rows] for name in names]
+
+
+@dataclass
+class PgTableStore:
+    """The tables of one PostgreSQL database, through a pool used from one event loop. Made
+    by `open` (or `opened`), which migrates the database first."""
+
+    pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]]
+    where: str = "the database"  # for the log: the URL without its password
+    # code: (game, steps) committed by this store, or loaded from the database
+    kept: dict[str, tuple[int, int]] = field(default_factory=dict)
+    writing: set[str] = field(default_factory=set)  # tables whose save is being awaited
+    due: list[_Due] = field(default_factory=list)  # saves waiting for the next group commit
+    flusher: asyncio.Task[None] | None = None  # the task writing the groups, while any is due
+    commits: int = 0  # transactions committed by saves (the benchmarks' commits a step)
+
+    @classmethod
+    async def open(cls, url: str, min_size: int = POOL_SIZE[0],
+                   max_size: int = POOL_SIZE[1]) -> PgTableStore:
+        """Connect, migrate the database to this server's schema (postgres_schema.migrate:
+        SchemaTooNew for a newer one), then open the pool. StoreError when the URL is wrong or
+        the database cannot be reached or refuses."""
+        try:
+            connection = await psycopg.AsyncConnection.connect(
+                url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+            async with connection:
+                await migrate(connection)
+                where = _described(connection)
+        except psycopg.Error as error:
+            raise StoreError(_said(error)) from error
+        quieted()  # the pool's warnings once an outage (pool_log.py)
+        pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
+            url, min_size=min_size, max_size=max_size, open=False,
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
+            # Each connection checked as it is taken (one empty query): after a database
+            # restart every pooled connection is cut, and unchecked each would fail one save
+            # (then one retry, seconds apart) before the pool replaced it.
+            check=AsyncConnectionPool.check_connection)
+        try:
+            await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+        except psycopg.Error as error:
+            await pool.close()
+            raise StoreError(_said(error)) from error
+        return cls(pool, where)
+
+    @asynccontextmanager
+    async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
+        """A pooled connection (autocommit: one statement, or an explicit transaction);
+        psycopg's errors become StoreError."""
+        try:
+            async with self.pool.connection(timeout=CONNECT_TIMEOUT_S) as connection:
+                yield connection
+        except psycopg.Error as error:
+            raise StoreError(_said(error)) from error
+
+    # -- saves -----------------------------------------------------------------------------
+
+    def save(self, table: Table, owner: str | None = None) -> Coroutine[Any, Any, None]:
+        """The table's records now, written when awaited, fenced by `owner`'s claim when
+        given (stores.TableStore.save)."""
+        code, game = table.code, table.games
+        kept_game, kept_steps = self.kept.get(code, (-1, 0))
+        fresh = kept_game != game or kept_steps > table.step
+        start = 0 if fresh else kept_steps
+        records = _Records(code, game, table.step, table.first, table.header_record(),
+                           table.over, table.left, start,
+                           [(index, *table.step_record(index))
+                            for index in range(start, table.step)])
+        return self._write(records, owner)
+
+    async def _write(self, records: _Records, owner: str | None) -> None:
+        """Queue the save for the next group commit and wait for its answer (see `_flush`)."""
+        code = records.code
+        if code in self.writing:  # the caller's mistake: the Protocol says one at a time
+            raise RuntimeError(f"table {code} is already being saved")
+        self.writing.add(code)
+        try:
+            done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self.due.append(_Due(records, owner, done))
+            if self.flusher is None or self.flusher.done():
+                self.flusher = asyncio.create_task(self._flush())
+            await done
+        finally:
+            self.writing.discard(code)
+
+    async def _flush(self) -> None:
+        """Group commit: every save due when a transaction starts is written in it, so under
+        load many tables' steps share one COMMIT while each seat still hears of its step only
+        once it is durable. Nothing waits on purpose: a save made while the database is idle
+        is written at the loop's next turn; one made while a commit is under way joins the
+        next, with all the others that came meanwhile (at most GROUP_MOST)."""
+        while self.due:
+            await asyncio.sleep(0)  # the saves made in this turn of the loop join this one
+            batch: list[_Due] = []
+            later: list[_Due] = []
+            codes: set[str] = set()
+            for due in self.due:  # a table once a transaction (its saves stay in order)
+                if due.records.code in codes or len(batch) >= GROUP_MOST:
+                    later.append(due)
+                else:
+                    codes.add(due.records.code)
+                    batch.append(due)
+            self.due = later
+            try:
+                taken = await self._write_group(batch)
+            except StoreError as error:
+                for due in batch:  # each its own error, with the database's as its cause
+                    if not due.done.done():
+                        failed = StoreError(str(error))
+                        failed.__cause__ = error.__cause__
+                        due.done.set_exception(failed)
+                continue
+            except BaseException:
+                for due in batch:
+                    if not due.done.done():
+                        due.done.set_exception(StoreError("the save was stopped"))
+                raise
+            for due in batch:
+                if due.records.code in taken:
+                    if not due.done.done():
+                        due.done.set_exception(taken[due.records.code])
+                    continue
+                if due.records.left:  # final: no rematch follows, so nothing more to append
+                    self.kept.pop(due.records.code, None)
+                else:  # only once committed
+                    self.kept[due.records.code] = (due.records.game, due.records.step)
+                if not due.done.done():
+                    due.done.set_result(None)
+
+    async def _write_group(self, batch: list[_Due]) -> dict[str, TakenOver]:
+        """One transaction for every save of `batch` (`_written`); the tables taken over, of
+        which nothing was written."""
+        rows = sorted((_Row.of(due, self.kept) for due in batch), key=lambda row: row.code)
+        async with self._connection() as connection, connection.transaction():
+            taken = await _written(connection, rows)
+        self.commits += 1
+        return taken
+
+    # -- reads -----------------------------------------------------------------------------
+
+    def open_tables(self) -> Coroutine[Any, Any, list[Table]]:
+        """Every table still being played, when awaited; damaged ones are named in the log
+        and skipped (stores.TableStore.open_tables)."""
+        return self._open_tables()
+
+    async def _open_tables(self) -> list[Table]:
+        found = []
+        async with self._connection() as connection:
+            cursor = await connection.execute(
+                "SELECT code, record, game FROM tables WHERE NOT over ORDER BY code")
+            for code, record, game in await cursor.fetchall():
+                try:
+                    found.append(await self._load(connection, code, record, game))
+                except SnapshotError as error:
+                    LOG.warning("table %s in %s is damaged and set aside: %s", code,
+                                self.where, error)
+        return found
+
+    def ended(self, code: str) -> Coroutine[Any, Any, Table | None]:
+        """The ended table with `code`, or None, when awaited (stores.TableStore.ended)."""
+        return self._found(code, over=True)
+
+    def table(self, code: str) -> Coroutine[Any, Any, Table | None]:
+        """The table with `code` still being played, or None, when awaited
+        (stores.TableStore.table)."""
+        return self._found(code, over=False)
+
+    async def _found(self, code: str, over: bool) -> Table | None:
+        async with self._connection() as connection:
+            cursor = await connection.execute(
+                "SELECT record, game FROM tables WHERE code = %s AND over = %s", (code, over))
+            row = await cursor.fetchone()
+            if row is None:
+                return None
+            try:
+                return await self._load(connection, code, row[0], row[1])
+            except SnapshotError as error:
+                LOG.warning("table %s in %s is damaged: %s", code, self.where, error)
+                return None
+
+    async def _load(self, connection: psycopg.AsyncConnection[Any], code: str, record: str,
+                    game: int) -> Table:
+        cursor = await connection.execute(
+            "SELECT first FROM games WHERE code = %s AND game = %s", (code, game))
+        first = await cursor.fetchone()
+        cursor = await connection.execute(
+            "SELECT step, actions, told FROM steps WHERE code = %s AND game = %s "
+            "ORDER BY step", (code, game))
+        rows = await cursor.fetchall()
+        table = Table.from_rows(record, game, None if first is None else first[0], rows)
+        self.kept[code] = (game, table.step)
+        return table
+
+    # -- claims ----------------------------------------------------------------------------
+
+    def claim(self, code: str, owner: str) -> Coroutine[Any, Any, bool]:
+        """Whether `owner` holds `code`, when awaited (stores.TableStore.claim)."""
+        return self._claim(code, owner)
+
+    async def _claim(self, code: str, owner: str) -> bool:
+        async with self._connection() as connection, connection.transaction():
+            # A new claim is inserted, or the row already there is locked and its owner
+            # returned unchanged; of two servers at once, the second waits for the first's
+            # row and reads its owner. The claimant's header (if the table was ever saved)
+            # names it the holder, which its fenced saves check.
+            cursor = await connection.execute(
+                "INSERT INTO claims (code, owner) VALUES (%s, %s) ON CONFLICT (code) "
+                "DO UPDATE SET owner = claims.owner RETURNING owner", (code, owner))
+            row = await cursor.fetchone()
+            held = row is not None and row[0] == owner
+            if held:
+                await connection.execute(
+                    "UPDATE tables SET holder = %s WHERE code = %s "
+                    "AND holder IS DISTINCT FROM %s", (owner, code, owner))
+        return held
+
+    def take_over(self, code: str, owner: str, lost: str) -> Coroutine[Any, Any, bool]:
+        """Whether `owner` holds `code` in place of `lost`, when awaited
+        (stores.TableStore.take_over)."""
+        return self._take_over(code, owner, lost)
+
+    async def _take_over(self, code: str, owner: str, lost: str) -> bool:
+        async with self._connection() as connection, connection.transaction():
+            # Of two servers at once, the second waits for the first's claim row and finds
+            # it no longer `lost`'s. The header's holder follows, after any save of `lost`'s
+            # under way (it holds the header's row until it commits): no save of `lost`'s
+            # writes after this commits.
+            cursor = await connection.execute(
+                "UPDATE claims SET owner = %s, since = now() WHERE code = %s AND owner IN "
+                "(%s, %s) RETURNING owner", (owner, code, lost, owner))
+            row = await cursor.fetchone()
+            if row is not None:
+                await connection.execute(
+                    "UPDATE tables SET holder = %s WHERE code = %s", (owner, code))
+        return row is not None
+
+    def release(self, code: str, owner: str) -> Coroutine[Any, Any, None]:
+        """`owner` lets go of `code`, when awaited (stores.TableStore.release)."""
+        return self._release(code, owner)
+
+    async def _release(self, code: str, owner: str) -> None:
+        async with self._connection() as connection:
+            await connection.execute("DELETE FROM claims WHERE code = %s AND owner = %s",
+                                     (code, owner))
+
+    def close(self) -> Coroutine[Any, Any, None]:
+        """The pool's connections closed, when awaited."""
+        return self.pool.close()
+
+
+async def _written(connection: psycopg.AsyncConnection[Any],
+                   rows: list[_Row]) -> dict[str, TakenOver]:
+    """A group's saves in the transaction under way, each statement for all its tables at
+    once (unnest): the headers (fenced ones only where their owner still holds them), the new
+    games, and the steps not yet committed. Returns the tables taken over, of which nothing
+    was written."""
+    taken: dict[str, TakenOver] = {}
+    plain = [row for row in rows if row.owner is None]
+    if plain:
+        await connection.execute(
+            "INSERT INTO tables (code, record, over, game) SELECT * FROM "
+            "unnest(%s::text[], %s::text[], %s::boolean[], %s::integer[]) "
+            "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
+            "over = excluded.over, game = excluded.game",
+            _columns(plain, "code", "header", "over", "game"))
+    fenced = [row for row in rows if row.owner is not None]
+    if fenced:  # first, and fenced: each header row held until COMMIT
+        taken = await _fenced_headers(connection, fenced)
+    kept = [row for row in rows if row.code not in taken]
+    fresh = [row for row in kept if row.fresh]
+    if fresh:  # a new table, or a new game at it: its start, and no later steps
+        await connection.execute(
+            "INSERT INTO games (code, game, first) SELECT * FROM "
+            "unnest(%s::text[], %s::integer[], %s::text[]) "
+            "ON CONFLICT (code, game) DO UPDATE SET first = excluded.first",
+            _columns(fresh, "code", "game", "first"))
+        await connection.execute(
+            "DELETE FROM steps USING unnest(%s::text[], %s::integer[], %s::integer[]) "
+            "AS u(code, game, step) WHERE steps.code = u.code AND steps.game = u.game "
+            "AND steps.step >= u.step", _columns(fresh, "code", "game", "step"))
+    steps = [step for row in kept for step in row.steps]
+    if steps:
+        # A step already there was committed by a save whose answer was lost (the connection
+        # cut after COMMIT): the same step, written again.
+        await connection.execute(
+            "INSERT INTO steps (code, game, step, actions, told) SELECT * FROM "
+            "unnest(%s::text[], %s::integer[], %s::integer[], %s::text[], %s::text[]) "
+            "ON CONFLICT (code, game, step) DO UPDATE "
+            "SET actions = excluded.actions, told = excluded.told",
+            [list(column) for column in zip(*steps, strict=True)])
+    return taken
+
+
+async def _fenced_headers(connection: psycopg.AsyncConnection[Any],
+                          rows: list[_Row]) -> dict[str, TakenOver]:
+    """Each header upserted only where its `owner` holds the table: an existing header whose
+    holder is `owner` (or none: saved unfenced, and claimed by none since), or a new one while
+    `owner` holds the claim (a table nobody else has ever loaded: it was never saved). The
+    tables whose header was not written, each with its TakenOver naming the claim's owner."""
+    cursor = await connection.execute(
+        "INSERT INTO tables (code, record, over, game, holder) "
+        "SELECT u.code, u.record, u.over, u.game, u.owner FROM "
+        "unnest(%s::text[], %s::text[], %s::boolean[], %s::integer[], %s::text[]) "
+        "AS u(code, record, over, game, owner) WHERE EXISTS "
+        "(SELECT 1 FROM claims WHERE claims.code = u.code AND claims.owner = u.owner) "
+        "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
+        "over = excluded.over, game = excluded.game WHERE tables.holder = excluded.holder "
+        "OR tables.holder IS NULL RETURNING code",
+        _columns(rows, "code", "header", "over", "game", "owner"))
+    written = {code for (code,) in await cursor.fetchall()}
+    lost = [row for row in rows if row.code not in written]
+    if not lost:
+        return {}
+    cursor = await connection.execute("SELECT code, owner FROM claims WHERE code = ANY(%s)",
+                                      ([row.code for row in lost],))
+    holders = dict(await cursor.fetchall())
+    return {row.code: TakenOver(row.code, str(row.owner), holders.get(row.code))
+            for row in lost}
+
+
+async def opened(url: str) -> PgTableStore:
+    """A store on the database at `url` (migrated first): the contract tests' factory."""
+    return await PgTableStore.open(url)
+
+
+def _described(connection: psycopg.AsyncConnection[Any]) -> str:
+    """The database as the log names it: user, host, port and name, never a password."""
+    info = connection.info
+    return f"postgresql://{info.user}@{info.host}:{info.port}/{info.dbname}"
+
+
+def _said(error: psycopg.Error) -> str:
+    """psycopg's message on one line (libpq's may span several)."""
+    return " ".join(str(error).split()) or type(error).__name__
