@@ -1,6 +1,8 @@
 """The lobby across processes (issue 62, `--valkey`): the merge of several processes' entries
 keeps the lobby's caps and its true totals, and `ValkeyLobby` on a real Valkey lists another
-process's entries while its key lives, and not once it has expired or been taken out."""
+process's entries while its key lives, and not once it has expired or been taken out. From
+MERGE_FROM processes (issue 73) one merges the lobby for all: the others read its one value,
+each sees every other process's entries but its own, and a merger lost is replaced."""
 
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from server_lab import run, until
 from valkey_server import ValkeyServer
 
 from sudden_death.server.cluster import valkey_lobby
-from sudden_death.server.cluster.lobby_entries import Listed
+from sudden_death.server.cluster.lobby_entries import Listed, Merged, merge_for_all, others_in
 from sudden_death.server.cluster.stopping import stop
 from sudden_death.server.cluster.valkey_lobby import ValkeyLobby
 from sudden_death.server.roles.lobby import merged
@@ -144,5 +146,62 @@ def test_a_quiet_process_renews_its_entries_before_they_run_out(valkey: ValkeySe
         finally:
             await watcher.aclose()
             await quiet.close()
+
+    run(scenario)
+
+
+def test_the_merged_lobby_leaves_each_reader_its_own_out_and_never_starves_the_others() -> None:
+    """A process with full lists does not crowd the others out of what a reader sees: each
+    list of the merged value holds twice its cap."""
+    full = Listed(tables("A", p.MAX_LISTED_TABLES), games("A", p.MAX_LISTED_GAMES), 80, 60,
+                  [f"a{n:03d}" for n in range(p.MAX_LISTED_HERE)])
+    small = Listed(tables("B", 3), games("B", 2), 3, 2, ["Bea"])
+    late = Listed(tables("C", 4), [], 4, 0, ["Cy", "a001"])
+    merged_value = merge_for_all({"c": late, "a": full, "b": small})
+    assert msgspec.json.decode(msgspec.json.encode(merged_value), type=Merged) == merged_value
+    for_a = others_in(merged_value, "a")
+    assert for_a == Listed(small.tables + late.tables, small.games, 7, 2, ["Bea", "Cy", "a001"])
+    for_b = others_in(merged_value, "b")
+    assert for_b.tables == full.tables  # capped at one cap: A's, the first by name
+    assert (for_b.open, for_b.playing) == (84, 60)  # the totals are all
+    assert len(for_b.here) == p.MAX_LISTED_HERE
+
+
+def test_from_merge_from_processes_one_merges_and_every_other_reads_all_but_its_own(
+        valkey: ValkeyServer) -> None:
+    prefix = f"t{secrets.token_hex(4)}:"
+    count = valkey_lobby.MERGE_FROM + 1
+    entries = {f"p{n:02d}": Listed(tables(f"{n:02d}", 2), [], 2, n, [f"Player{n:02d}"])
+               for n in range(count)}
+
+    def expected(name: str) -> Listed:
+        return merged(listed for other, listed in sorted(entries.items()) if other != name)
+
+    async def scenario() -> None:
+        lobbies = {name: await ValkeyLobby.open(valkey.url, name, lambda e=listed: e,
+                                                lambda: None, prefix)
+                   for name, listed in entries.items()}
+        try:
+            def all_see_the_others() -> bool:
+                return all(merged(lobby.others()) == expected(name)
+                           for name, lobby in lobbies.items())
+
+            await until(all_see_the_others, timeout=6)
+            mergers = [name for name, lobby in lobbies.items() if lobby.merging]
+            assert len(mergers) == 1, mergers
+            readers = [name for name, lobby in lobbies.items() if not lobby.merging]
+            assert all(list(lobbies[name]._others) == [""] for name in readers)  # one value
+            # The merger lost (killed): another takes over, and every reader sees the others.
+            lost = lobbies.pop(mergers[0])
+            assert lost._task is not None
+            await stop(lost._task)
+            await lost._client.aclose()
+            del entries[mergers[0]]
+            await until(lambda: all_see_the_others() and sum(
+                lobby.merging for lobby in lobbies.values()) == 1,
+                timeout=valkey_lobby.TTL_MS / 1000 * 2 + 4)
+        finally:
+            for lobby in lobbies.values():
+                await lobby.close()
 
     run(scenario)

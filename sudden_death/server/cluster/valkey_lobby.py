@@ -10,6 +10,17 @@ whole lobby at once instead of waiting for news. The keys are found through one 
 `sd:lobby-processes` (name: when last written), never by scanning Valkey's keys; the key's
 expiry, not the set, says who is alive.
 
+Read so, every process reads every other's entries each second: the bytes out of Valkey grow
+with the square of the processes (at 175 processes with full entries, hundreds of megabytes a
+second). So from MERGE_FROM live processes, one of them, the merger (whoever holds the key
+`sd:lobby-merger`, taken when free and renewed by its holder, so another takes over within
+TTL_MS of its loss), reads them all and writes the cluster's lobby as one capped value,
+`sd:lobby-merged` (`lobby_entries.Merged`), which the others read in one GET a second and take
+their own entries out of (their fresh ones take their place): every process's reading is then
+bounded, whatever the number of processes. A reader that finds no merged value (the merger
+just lost) reads each entry as before, until one is there again. Below MERGE_FROM, each
+process reads the others' entries itself, a second fresher than through the merger.
+
 The lobby never waits on Valkey: one background task writes this process's entries when they
 change (at most every SOON_S) and at least every EVERY_S, and reads the others' at most once
 every EVERY_S, then tells the lobby (its news throttle applies) when what it read changed.
@@ -31,7 +42,7 @@ from typing import Any
 
 import msgspec
 
-from .lobby_entries import Listed
+from .lobby_entries import Listed, Merged, merge_for_all, others_in
 from .stopping import stop
 from .valkey_fanout import (
     OUTAGE_ERRORS,
@@ -50,8 +61,23 @@ EVERY_S = 1.0  # written and read at least (written) and at most (read) this oft
 SOON_S = 0.2  # a change is written within this, and no more often
 TIMEOUT_S = 1.0  # a connection or a command that takes longer is an outage
 FORGOTTEN_MS = 60_000  # a name not written for this long leaves the index
+# From this many live processes, one of them (the merger, elected by a key with an expiry)
+# reads every entry and writes the cluster's lobby merged into one key, which the others read
+# instead: each reads one capped value a second, not every other process's (issue 73).
+MERGE_FROM = 8
+# The merger's key: taken when free, renewed by its holder, and the holder's name returned.
+_MERGER = """
+local holder = redis.call('GET', KEYS[1])
+if not holder then
+  redis.call('SET', KEYS[1], ARGV[1], 'PX', ARGV[2])
+  return ARGV[1]
+end
+if holder == ARGV[1] then redis.call('PEXPIRE', KEYS[1], ARGV[2]) end
+return holder
+"""
 
 _decoder = msgspec.json.Decoder(Listed)
+_merged_decoder = msgspec.json.Decoder(Merged)
 _encoder = msgspec.json.Encoder()
 
 
@@ -61,13 +87,18 @@ class ValkeyLobby:
     Built with `await ValkeyLobby.open(...)`, let go with `await close()`."""
 
     def __init__(self, url: str, name: str, own: Callable[[], Listed],
-                 heard: Callable[[], None], prefix: str = PREFIX) -> None:
+                 heard: Callable[[], None], prefix: str = PREFIX,
+                 merge_from: int = MERGE_FROM) -> None:
         self.name = name
+        self.merge_from = merge_from  # MERGE_FROM (a benchmark compares without merging)
         self._own = own
         self._heard = heard
         self._key = f"{prefix}lobby:{name}"
         self._key_prefix = f"{prefix}lobby:"
         self._index = f"{prefix}lobby-processes"
+        self._merged_key = f"{prefix}lobby-merged"
+        self._merger_key = f"{prefix}lobby-merger"
+        self.merging = False  # whether this process merges the lobby for the others now
         self._others: dict[str, tuple[float, bytes, Listed]] = {}  # name: until, raw, entries
         self._written = b""
         self._last_write = self._last_read = -float("inf")
@@ -75,16 +106,18 @@ class ValkeyLobby:
         self._task: asyncio.Task[None] | None = None
         self._closing = False
         self._client = outage_client(url, TIMEOUT_S)
+        self._merger = self._client.register_script(_MERGER)
         self._outage = Outage(where(url), "the lobby lists this process's tables only until "
                               "it is back", "the lobby lists the other processes' tables again")
 
     @classmethod
     async def open(cls, url: str, name: str, own: Callable[[], Listed],
-                   heard: Callable[[], None], prefix: str = PREFIX) -> ValkeyLobby:
+                   heard: Callable[[], None], prefix: str = PREFIX,
+                   merge_from: int = MERGE_FROM) -> ValkeyLobby:
         """Written and read once, then kept so in the background; ValkeyUnreachable when
         Valkey cannot be reached now (a server does not start without it; later outages are
         outlived)."""
-        lobby = cls(url, name, own, heard, prefix)
+        lobby = cls(url, name, own, heard, prefix, merge_from)
         await reached(lobby._client, lobby._outage.place, lobby._round(read=True))
         lobby._task = asyncio.create_task(lobby._run())
         return lobby
@@ -150,7 +183,39 @@ class ValkeyLobby:
             await self._read([name.decode() for name in answers[-1]], now)
 
     async def _read(self, names: list[str], now: float) -> None:
-        names = [name for name in names if name != self.name]
+        """The others' entries: each read (a few processes), or the merged lobby (from
+        MERGE_FROM processes: one process merges for all; the others read its one key, and
+        read each again only while there is none to read)."""
+        self.merging = False
+        if len(names) >= self.merge_from:
+            holder = await self._merger(keys=[self._merger_key], args=[self.name, TTL_MS])
+            self.merging = (holder.decode() if isinstance(holder, bytes) else holder) == self.name
+            if not self.merging:
+                raw = await self._client.get(self._merged_key)
+                if isinstance(raw, bytes) and self._took_merged(raw, now):
+                    return
+        await self._read_each([name for name in names if name != self.name], now)
+        if self.merging:
+            entries = {name: listed for name, (_u, _r, listed) in self._others.items()}
+            entries[self.name] = self._own()
+            await self._client.set(self._merged_key, _encoder.encode(merge_for_all(entries)),
+                                   px=TTL_MS)
+
+    def _took_merged(self, raw: bytes, now: float) -> bool:
+        """The merged lobby read, as one entry of all the others; False when it cannot be
+        read (another version's), so each is read instead."""
+        try:
+            listed = others_in(_merged_decoder.decode(raw), self.name)
+        except msgspec.DecodeError:
+            return False
+        self._last_read = now
+        known = self._others.get("")
+        self._others = {"": (now + TTL_MS / 1000, raw, listed)}
+        if known is None or known[2] != listed:
+            self._heard()
+        return True
+
+    async def _read_each(self, names: list[str], now: float) -> None:
         values: list[Any] = await self._client.mget(
             [self._key_prefix + name for name in names]) if names else []
         self._last_read = now
@@ -167,8 +232,8 @@ class ValkeyLobby:
                 others[name] = (until, raw, _decoder.decode(raw))
             except msgspec.DecodeError:
                 continue  # another version's entries: not listed here
-        news = {name: raw for name, (_u, raw, _l) in others.items()} != {
-            name: raw for name, (_u, raw, _l) in self._others.items()}
+        news = {name: listed for name, (_u, _r, listed) in others.items()} != {
+            name: listed for name, (_u, _r, listed) in self._others.items()}
         self._others = others
         if news:
             self._heard()
