@@ -20,6 +20,9 @@ from postgres_server import PostgresCluster, postgres_cluster
 from psycopg import sql
 from test_postgres_server import require_postgres
 
+from sudden_death.server.stores.postgres_tables import PgTableStore
+from sudden_death.server.stores.sharded_tables import ShardedTables
+
 _NUMBERS = itertools.count(1)
 
 
@@ -37,3 +40,9 @@ def new_database(cluster: PostgresCluster) -> str:
     with psycopg.connect(cluster.url, autocommit=True) as connection:
         connection.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
     return cluster.url.rsplit("/", 1)[0] + "/" + name
+
+
+async def sharded_opened(place: str) -> ShardedTables:
+    """A tables store spread over the databases of `place` (their URLs, separated by spaces):
+    the contract tests' factory for the sharded kind."""
+    return ShardedTables([await PgTableStore.open(url) for url in place.split()])

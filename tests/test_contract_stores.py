@@ -51,7 +51,9 @@ TESTS = Path(__file__).resolve().parent
 # Every implementation of each seam: "module:callable" taking the place its data lives in (a
 # folder for "sqlite", a database's URL for "postgres"), returning the store or an awaitable of it.
 TABLE_STORES = {"sqlite": "sudden_death.server.stores.sqlite_tables:TableStore",
-                "postgres": "sudden_death.server.stores.postgres_tables:opened"}
+                "postgres": "sudden_death.server.stores.postgres_tables:opened",
+                # Two databases, each table in the one its code belongs to (issue 73).
+                "sharded": "postgres_places:sharded_opened"}
 ACCOUNT_STORES = {"sqlite": "sudden_death.server.stores.ratings:RatedAccounts",
                   "postgres": "sudden_death.server.stores.postgres_accounts:PgAccounts"}
 CODE = "424242"
@@ -94,6 +96,8 @@ def places(kind: str, tmp_path_factory: pytest.TempPathFactory,
     if kind == "sqlite":
         return lambda: tmp_path_factory.mktemp("store")
     cluster = request.getfixturevalue("postgres_server")  # skips without PostgreSQL
+    if kind == "sharded":
+        return lambda: f"{new_database(cluster)} {new_database(cluster)}"
     return lambda: new_database(cluster)
 
 

@@ -203,3 +203,45 @@ def test_postgres_keeps_the_players_accounts_past_a_restart(database: str) -> No
     with psycopg.connect(database) as db:
         (kept,) = db.execute("SELECT name FROM accounts").fetchall()
     assert kept == ("Anna",)
+
+
+def test_postgres_tables_on_two_databases_each_where_its_code_belongs(
+        postgres_server: PostgresCluster) -> None:  # noqa: F811 (the imported fixture)
+    """Issue 73: `--tables-on` twice spreads the tables over two databases, the accounts stay
+    in --postgres's; the same databases given the other way round stop the next start with
+    one line naming a misplaced table, and a tables database that leads nowhere is named."""
+    accounts, first, second = (new_database(postgres_server) for _ in range(3))
+
+    async def host_tables(server: Running) -> list[str]:
+        """Twenty tables hosted, five from each of four addresses (within the waiting tables
+        an address may have), their hosts still there when the server is killed (a table
+        whose host leaves before a guest comes is let go). Twenty random codes all in one of
+        two databases: one chance in half a million."""
+        codes, lines = [], []
+        for number in range(20):
+            line = await connect(server.url, local_addr=(f"127.6.0.{number % 4 + 1}", 0))
+            lines.append(line)
+            await line.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+            seated = await receive(line, timeout=30)
+            assert seated["type"] == "seated", seated
+            codes.append(seated["code"])
+        server.killed()
+        for line in lines:
+            await line.close()
+        return codes
+
+    with Running("--postgres", accounts, "--tables-on", first, "--tables-on", second) as server:
+        codes = run(lambda: host_tables(server))
+    kept: dict[str, set[str]] = {}
+    for url in (first, second):
+        with psycopg.connect(url) as db:
+            kept[url] = {code for (code,) in db.execute("SELECT code FROM tables").fetchall()}
+    assert kept[first] | kept[second] == set(codes) and kept[first] and kept[second]
+    assert not kept[first] & kept[second]
+    with psycopg.connect(accounts) as db:
+        assert db.execute("SELECT count(*) FROM tables").fetchone() == (0,)
+    said = refused("--postgres", accounts, "--tables-on", second, "--tables-on", first)
+    assert "in the order they were first given" in said
+    nowhere = postgres_server.url.rsplit("/", 1)[0] + "/no_such_database"
+    said = refused("--postgres", accounts, "--tables-on", first, "--tables-on", nowhere)
+    assert said.startswith("sudden_death.server: tables database 2 of 2:"), said

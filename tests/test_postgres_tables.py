@@ -28,6 +28,7 @@ from sudden_death.server.service import TableService, address, start, stop
 from sudden_death.server.stores.keeping import Keeper
 from sudden_death.server.stores.postgres_tables import PgTableStore
 from sudden_death.server.stores.seam import StoreError, TakenOver
+from sudden_death.server.stores.sharded_tables import Misplaced, ShardedTables, shard_of
 from sudden_death.wire import protocol as p
 
 pytestmark = [
@@ -125,6 +126,38 @@ def test_postgres_a_table_taken_over_in_a_group_loses_only_its_own_save(database
         assert steps == {tables[0].code: tables[0].step - 1, tables[1].code: 0,
                          tables[2].code: tables[2].step - 1}
         await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_postgres_sharded_tables_live_each_in_its_codes_database_and_order_is_checked(
+        postgres_server: PostgresCluster) -> None:  # noqa: F811 (the imported fixture)
+    """Issue 73: twenty tables over two databases, each in the one its code hashes to (both
+    used), all found again; the same databases given the other way round are refused, naming
+    a misplaced table, rather than a table lost."""
+    first, second = new_database(postgres_server), new_database(postgres_server)
+
+    async def scenario() -> None:
+        store = ShardedTables([await PgTableStore.open(first), await PgTableStore.open(second)])
+        tables = [seated(f"{number:06d}", seed=number) for number in range(20)]
+        for table in tables:
+            advance(table)
+        await asyncio.gather(*(store.save(table) for table in tables))
+        homes = {shard_of(table.code, 2) for table in tables}
+        assert homes == {0, 1}  # the codes spread over both
+        for index, url in enumerate((first, second)):
+            codes = {code for (code,) in await _rows(url, "SELECT code FROM tables")}
+            assert codes == {table.code for table in tables if shard_of(table.code, 2) == index}
+        assert sorted(table.code for table in await store.open_tables()) == [
+            table.code for table in tables]
+        assert await store.claim(tables[0].code, "alpha")
+        assert (await store.table(tables[3].code)) is not None
+        await store.close()
+        reversed_order = ShardedTables([await PgTableStore.open(second),
+                                        await PgTableStore.open(first)])
+        with pytest.raises(Misplaced, match="in the order they were first given"):
+            await reversed_order.open_tables()
+        await reversed_order.close()
 
     asyncio.run(scenario())
 

@@ -29,7 +29,7 @@ import sys
 import threading
 from collections.abc import Callable
 from pathlib import Path
-from typing import Protocol
+from typing import Any, Protocol
 
 from websockets.asyncio.server import Server, ServerConnection
 from websockets.http11 import Request, Response
@@ -43,6 +43,7 @@ from .service import TableService, address, start, start_relay, stop
 from .stores.accounts import Accounts
 from .stores.seam import AccountStore, StoreError, answered
 from .stores.seam import TableStore as Tables
+from .stores.sharded_tables import ShardedTables
 from .stores.sqlite_tables import TableStore
 from .stores.timed_store import TimedStore
 
@@ -73,6 +74,11 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
                              "PostgreSQL instead of --data's files "
                              "(postgresql://USER@HOST:PORT/DB; created and migrated at start; "
                              "needs pip install 'sudden-death[server]')")
+    parser.add_argument("--tables-on", action="append", default=[], metavar="URL",
+                        help="with --postgres: keep the tables in these PostgreSQL databases "
+                             "instead (given once each, the same list in the same order to "
+                             "every process), each table in the one its code belongs to; the "
+                             "accounts and ratings stay in --postgres's (docs/server.md)")
     parser.add_argument("--valkey", default=None, metavar="URL",
                         help="one of many server processes sharing this Valkey (or Redis): the "
                              "lobby lists every process's tables and players and carries "
@@ -143,7 +149,8 @@ async def serve(options: argparse.Namespace) -> None:
     if options.postgres is not None:
         accounts = await postgres_accounts(options.postgres)
         try:
-            store = await postgres_tables(options.postgres)
+            store = (await sharded_tables(options.tables_on) if options.tables_on
+                     else await postgres_tables(options.postgres))
         except Refused:
             await asyncio.to_thread(accounts.close)
             raise
@@ -316,6 +323,23 @@ async def postgres_tables(url: str) -> Tables:
         return await PgTableStore.open(url)
     except (SchemaTooNew, StoreError) as error:  # a newer schema; a wrong URL, no database...
         raise Refused(f"the PostgreSQL database cannot be used: {error}") from error
+
+
+async def sharded_tables(urls: list[str]) -> Tables:
+    """The tables spread over the databases at `urls` by their codes (sharded_tables.py);
+    Refused as for one database, naming which, with every database opened so far closed."""
+    opened: list[Any] = []  # PgTableStores: every call answered with an awaitable
+    try:
+        for number, url in enumerate(urls, 1):
+            try:
+                opened.append(await postgres_tables(url))
+            except Refused as error:
+                raise Refused(f"tables database {number} of {len(urls)}: {error}") from error
+    except Refused:
+        for store in opened:
+            await store.close()
+        raise
+    return ShardedTables(opened)
 
 
 async def postgres_accounts(url: str) -> AccountStore:
