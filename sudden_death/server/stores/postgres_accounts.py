@@ -66,7 +66,8 @@ def migrated(url: str) -> int:
 
     async def run() -> int:
         async with await psycopg.AsyncConnection.connect(
-                url, autocommit=True, connect_timeout=int(WAIT_S)) as connection:
+                url, autocommit=True, connect_timeout=int(WAIT_S),
+                prepare_threshold=None) as connection:
             return await migrate(connection)
 
     def in_own_loop() -> int:
@@ -96,7 +97,8 @@ class PgAccounts:
         quieted()  # the pool's warnings once an outage (pool_log.py)
         self.pool: ConnectionPool[psycopg.Connection[Any]] = ConnectionPool(
             url, min_size=1, max_size=pool_size, open=False, timeout=wait_s,
-            kwargs={"connect_timeout": max(1, round(wait_s))},
+            # Nothing prepared on the server, as postgres_tables.py's (a pooler in front).
+            kwargs={"connect_timeout": max(1, round(wait_s)), "prepare_threshold": None},
             check=ConnectionPool.check_connection, name="accounts")
         try:
             with _said():

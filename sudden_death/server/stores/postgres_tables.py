@@ -137,7 +137,8 @@ class PgTableStore:
         the database cannot be reached or refuses."""
         try:
             connection = await psycopg.AsyncConnection.connect(
-                url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+                url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+                prepare_threshold=None)
             async with connection:
                 await migrate(connection)
                 where = _described(connection)
@@ -146,7 +147,10 @@ class PgTableStore:
         quieted()  # the pool's warnings once an outage (pool_log.py)
         pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
             url, min_size=min_size, max_size=max_size, open=False,
-            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S},
+            # No statement prepared on the server: behind a pooler in transaction pooling
+            # (PgBouncer), the next transaction may run on a connection that never saw it.
+            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S,
+                    "prepare_threshold": None},
             # Each connection checked as it is taken (one empty query): after a database
             # restart every pooled connection is cut, and unchecked each would fail one save
             # (then one retry, seconds apart) before the pool replaced it.

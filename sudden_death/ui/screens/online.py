@@ -14,7 +14,7 @@ from .base import Host, Screen, buttons
 from .menu import Group, Item, ItemKind, Menu
 from .welcome import TypingScreen
 
-MIN_PASSWORD = 6  # as the server asks (server/stores/accounts.py); said before a line is spent on it
+MIN_PASSWORD = 6  # as the server asks (server/stores/accounts.py), said before a line is used
 
 
 class ServerScreen(TypingScreen):
