@@ -74,6 +74,14 @@ async def _receive(connection: ClientConnection, timeout: float = ANSWER_TIMEOUT
             return message
 
 
+async def _answer(connection: ClientConnection) -> dict[str, Any]:
+    """The next message but a spectator's coming to watch, which may come at any moment (a
+    page's watch arrives whenever its line does) and says nothing of the game."""
+    while (message := await _receive(connection))["type"] == "watching":
+        pass
+    return message
+
+
 async def _quiet_for(connection: ClientConnection, seconds: float) -> None:
     """Think for `seconds`, listening: a message now is a leak (but for a spectator
     coming to watch, which says nothing of the game)."""
@@ -317,13 +325,13 @@ class BotTable:
             await self.seats[team].send(p.encode(p.Act(step, [action_to_dict(action)])))
             self.stats.commits += 1
             if number == 0 and len(teams) == 2:
-                held = await _receive(self.seats[team])
+                held = await _answer(self.seats[team])
                 chosen = {"type": "committed", "step": step, "seat": int(team)}
                 if held.get("type") == "away":
                     raise Dropped(f"after its commit, heard {held}")
                 if held != chosen:
                     raise BotError(f"after its commit, heard {held}")
-                told = await _receive(self.seats[team.other])  # that it chose, not what
+                told = await _answer(self.seats[team.other])  # that it chose, not what
                 if told.get("type") == "away":
                     raise Dropped(f"after its friend's commit, heard {told}")
                 if told != chosen:

@@ -313,15 +313,21 @@ def test_connections_in_their_handshake_meet_one_limit_on_two_real_processes(
             for server in (a, b):  # A's own count first, before its held lines' 10 s run out
                 # A process that found Valkey slower than the limits' read timeout (0.5 s,
                 # a busy machine) counts alone for a moment, by design, and lets one in:
-                # that one closed by the test, the next try meets the cluster's count.
-                for _ in range(3):
+                # that one closed by the test, a later try meets the cluster's count. With a
+                # busy loop on each core beside the suite, three tries in a row met a slow
+                # Valkey (.ci/run, issue 71): tried for up to 20 s, a process that never
+                # counts the others' lines still fails here.
+                tries, ends = 0, time.monotonic() + 20
+                while True:
                     extra = await raw(server)
                     shut = await closed_within(extra, 3)
                     extra.close()
+                    tries += 1
                     if shut:
                         break
-                else:
-                    raise AssertionError(f"{server.name} let in three lines past the limit")
+                    if time.monotonic() > ends:
+                        raise AssertionError(f"{server.name} let in {tries} lines past the "
+                                             "limit")
             for line in held[:2]:
                 line.close()
             # At most: on a starved machine the held lines' handshake time (10 s) can run
