@@ -10,9 +10,10 @@ taken as they are now (the header, and the steps of its game not yet known to be
 it joins a group commit (issue 73): one transaction for every save due when it starts, which
 upserts the headers, writes the games new to this store and appends the steps not yet
 committed, each statement for all the group's tables at once (unnest), and answers each save
-once the COMMIT has returned. A table's save is never in a group with another of its own, so its
-saves stay in order; under load, many tables' steps share a COMMIT (one a step before, and two
-with a held choice), and nothing waits on purpose when the database is idle. Fenced
+once the COMMIT has returned. Up to GROUP_LANES groups are written at once, so while a lane is
+free a save goes at once, alone, and only once every lane is busy do the saves that come
+share the next COMMIT. A table's save is never in a group with another of its own, so its saves
+stay in order. Fenced
 (`save(table, owner)`), the headers' upsert comes first and writes only where a header's
 `holder` is `owner` (and a new header only while `owner` holds the claim); a table whose header
 it does not write has nothing else written and its save raises stores.TakenOver, while the
@@ -55,6 +56,7 @@ LOG = logging.getLogger("sudden_death.server")
 CONNECT_TIMEOUT_S = 10  # a first connection that cannot be made says so, rather than hang
 POOL_SIZE = (1, 8)  # connections kept open, and the most at once: tables saving together
 GROUP_MOST = 256  # saves written in one transaction at most (its statements' arrays' length)
+GROUP_LANES = 4  # groups written at once, each on its own connection (half the pool's most)
 
 
 @dataclass(frozen=True)
@@ -126,7 +128,8 @@ class PgTableStore:
     kept: dict[str, tuple[int, int]] = field(default_factory=dict)
     writing: set[str] = field(default_factory=set)  # tables whose save is being awaited
     due: list[_Due] = field(default_factory=list)  # saves waiting for the next group commit
-    flusher: asyncio.Task[None] | None = None  # the task writing the groups, while any is due
+    lanes: set[asyncio.Task[None]] = field(default_factory=set)  # groups being written
+    writing_groups: int = 0  # how many (at most GROUP_LANES)
     commits: int = 0  # transactions committed by saves (the benchmarks' commits a step)
 
     @classmethod
@@ -188,7 +191,7 @@ class PgTableStore:
         return self._write(records, owner)
 
     async def _write(self, records: _Records, owner: str | None) -> None:
-        """Queue the save for the next group commit and wait for its answer (see `_flush`)."""
+        """Queue the save for the next group commit and wait for its answer (see `_lanes`)."""
         code = records.code
         if code in self.writing:  # the caller's mistake: the Protocol says one at a time
             raise RuntimeError(f"table {code} is already being saved")
@@ -196,19 +199,27 @@ class PgTableStore:
         try:
             done: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self.due.append(_Due(records, owner, done))
-            if self.flusher is None or self.flusher.done():
-                self.flusher = asyncio.create_task(self._flush())
+            self._lanes()
             await done
         finally:
             self.writing.discard(code)
 
-    async def _flush(self) -> None:
-        """Group commit: every save due when a transaction starts is written in it, so under
-        load many tables' steps share one COMMIT while each seat still hears of its step only
-        once it is durable. Nothing waits on purpose: a save made while the database is idle
-        is written at the loop's next turn; one made while a commit is under way joins the
-        next, with all the others that came meanwhile (at most GROUP_MOST)."""
-        while self.due:
+    def _lanes(self) -> None:
+        """Group commit: up to GROUP_LANES transactions at once, each on a connection of its
+        own, each writing every save due when it starts (at most GROUP_MOST). While a lane is
+        free a save is written at the loop's next turn, alone or with the saves of that turn,
+        as fast as it would be without grouping (and the database's own WAL flushes still
+        serve concurrent commits); once every lane is busy, the saves that come wait for the
+        next free one and share its COMMIT, so under load many tables' steps share one while
+        each seat still hears of its step only once it is durable."""
+        while self.due and self.writing_groups < GROUP_LANES:
+            self.writing_groups += 1
+            lane = asyncio.create_task(self._lane())
+            self.lanes.add(lane)
+            lane.add_done_callback(self.lanes.discard)
+
+    async def _lane(self) -> None:
+        try:
             await asyncio.sleep(0)  # the saves made in this turn of the loop join this one
             batch: list[_Due] = []
             later: list[_Due] = []
@@ -220,31 +231,39 @@ class PgTableStore:
                     codes.add(due.records.code)
                     batch.append(due)
             self.due = later
-            try:
-                taken = await self._write_group(batch)
-            except StoreError as error:
-                for due in batch:  # each its own error, with the database's as its cause
-                    if not due.done.done():
-                        failed = StoreError(str(error))
-                        failed.__cause__ = error.__cause__
-                        due.done.set_exception(failed)
-                continue
-            except BaseException:
-                for due in batch:
-                    if not due.done.done():
-                        due.done.set_exception(StoreError("the save was stopped"))
-                raise
-            for due in batch:
-                if due.records.code in taken:
-                    if not due.done.done():
-                        due.done.set_exception(taken[due.records.code])
-                    continue
-                if due.records.left:  # final: no rematch follows, so nothing more to append
-                    self.kept.pop(due.records.code, None)
-                else:  # only once committed
-                    self.kept[due.records.code] = (due.records.game, due.records.step)
+            if batch:
+                await self._answered(batch)
+        finally:
+            self.writing_groups -= 1
+            self._lanes()  # the saves that came while every lane was busy
+
+    async def _answered(self, batch: list[_Due]) -> None:
+        """`batch` written in one transaction, and each of its saves answered."""
+        try:
+            taken = await self._write_group(batch)
+        except StoreError as error:
+            for due in batch:  # each its own error, with the database's as its cause
                 if not due.done.done():
-                    due.done.set_result(None)
+                    failed = StoreError(str(error))
+                    failed.__cause__ = error.__cause__
+                    due.done.set_exception(failed)
+            return
+        except BaseException:
+            for due in batch:
+                if not due.done.done():
+                    due.done.set_exception(StoreError("the save was stopped"))
+            raise
+        for due in batch:
+            if due.records.code in taken:
+                if not due.done.done():
+                    due.done.set_exception(taken[due.records.code])
+                continue
+            if due.records.left:  # final: no rematch follows, so nothing more to append
+                self.kept.pop(due.records.code, None)
+            else:  # only once committed
+                self.kept[due.records.code] = (due.records.game, due.records.step)
+            if not due.done.done():
+                due.done.set_result(None)
 
     async def _write_group(self, batch: list[_Due]) -> dict[str, TakenOver]:
         """One transaction for every save of `batch` (`_written`); the tables taken over, of
