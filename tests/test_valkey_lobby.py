@@ -205,3 +205,32 @@ def test_from_merge_from_processes_one_merges_and_every_other_reads_all_but_its_
                 await lobby.close()
 
     run(scenario)
+
+
+def test_unchanged_entries_are_renewed_and_a_key_gone_is_written_again(
+        valkey: ValkeyServer) -> None:
+    """Issue 73: a quiet process renews its key without sending its entries again, so a key
+    that vanished meanwhile (Valkey restarted empty, between two of its rounds) would renew
+    nothing: it is written again at once, never left missing until the entries change."""
+    prefix = f"t{secrets.token_hex(4)}:"
+    entries = Listed(tables("R", 2), [], open=2, playing=0)
+
+    async def scenario() -> None:
+        quiet = await ValkeyLobby.open(valkey.url, "quiet", lambda: entries, lambda: None,
+                                       prefix)
+        watcher = Redis.from_url(valkey.url)
+        key = f"{prefix}lobby:quiet"
+        try:
+            await asyncio.sleep(valkey_lobby.EVERY_S * 1.5)  # renewed at least once
+            assert await watcher.get(key) == msgspec.json.encode(entries)
+            await watcher.delete(key)
+            gone = time.monotonic()
+            while not await watcher.exists(key):
+                assert time.monotonic() - gone < valkey_lobby.EVERY_S * 3, "never written again"
+                await asyncio.sleep(0.02)
+            assert await watcher.get(key) == msgspec.json.encode(entries)
+        finally:
+            await watcher.aclose()
+            await quiet.close()
+
+    run(scenario)

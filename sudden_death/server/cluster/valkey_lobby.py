@@ -165,18 +165,26 @@ class ValkeyLobby:
         (when `read`)."""
         payload = _encoder.encode(self._own())
         now = time.monotonic()
-        write = payload != self._written or now - self._last_write >= EVERY_S * 0.9
+        changed = payload != self._written
+        write = changed or now - self._last_write >= EVERY_S * 0.9
         if not (write or read):
             return
         async with self._client.pipeline(transaction=False) as pipe:
             if write:
-                pipe.set(self._key, payload, px=TTL_MS)
+                # Unchanged entries are renewed, not sent again (issue 73: 10 kB a process a
+                # second at full lists); a key gone meanwhile (Valkey restarted) is written.
+                if changed:
+                    pipe.set(self._key, payload, px=TTL_MS)
+                else:
+                    pipe.pexpire(self._key, TTL_MS)
                 wall_ms = int(time.time() * 1000)
                 pipe.zadd(self._index, {self.name: wall_ms})
                 pipe.zremrangebyscore(self._index, "-inf", wall_ms - FORGOTTEN_MS)
             if read:
                 pipe.zrange(self._index, 0, -1)
             answers = await pipe.execute()
+        if write and not changed and not answers[0]:  # renewed nothing: the key was gone
+            await self._client.set(self._key, payload, px=TTL_MS)
         if write:
             self._written, self._last_write = payload, now
         if read:
