@@ -6,6 +6,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from test_structure import cycles
+
 BENCHMARKS = Path(__file__).resolve().parent.parent / "benchmarks"
 
 
@@ -22,25 +24,6 @@ def graph() -> dict[str, set[str]]:
             elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
                 targets.add(node.module.split(".")[0])
         found[path.stem] = (targets & names) - {path.stem}
-    return found
-
-
-def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
-    found: list[list[str]] = []
-    state: dict[str, int] = {}
-
-    def visit(name: str, path: list[str]) -> None:
-        state[name] = 1
-        for target in sorted(edges.get(name, ())):
-            if state.get(target) == 1:
-                found.append([*path[path.index(target):], target])
-            elif target not in state:
-                visit(target, [*path, target])
-        state[name] = 2
-
-    for name in sorted(edges):
-        if name not in state:
-            visit(name, [name])
     return found
 
 

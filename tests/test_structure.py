@@ -84,26 +84,32 @@ def import_graph() -> dict[str, set[str]]:
     return graph
 
 
-def test_no_module_imports_itself_back_through_others() -> None:
-    graph = import_graph()
-    cycles: list[list[str]] = []
+def cycles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Every circle of imports found walking `edges` (module: the modules it imports), each
+    as the path round it (tests/test_bench_imports.py walks the benchmarks with it too)."""
+    found: list[list[str]] = []
     state: dict[str, int] = {}  # 1 on the current path, 2 done
 
     def visit(name: str, path: list[str]) -> None:
         state[name] = 1
-        for target in sorted(graph[name]):
-            if target.startswith(f"{name}.") or name.startswith(f"{target}."):
-                continue  # a package and its own modules
+        for target in sorted(edges.get(name, ())):
             if state.get(target) == 1:
-                cycles.append([*path[path.index(target):], target])
+                found.append([*path[path.index(target):], target])
             elif target not in state:
                 visit(target, [*path, target])
         state[name] = 2
 
-    for name in sorted(graph):
+    for name in sorted(edges):
         if name not in state:
             visit(name, [name])
-    assert not cycles, cycles
+    return found
+
+
+def test_no_module_imports_itself_back_through_others() -> None:
+    edges = {name: {target for target in targets  # a package and its own modules aside
+                    if not (target.startswith(f"{name}.") or name.startswith(f"{target}."))}
+             for name, targets in import_graph().items()}
+    assert not cycles(edges), cycles(edges)
 
 
 # The front end's layers, lowest first (docs/architecture.md): a module imports from its own
