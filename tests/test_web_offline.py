@@ -5,8 +5,11 @@ same games as the desktop engine, event for event, for the same seeds."""
 from __future__ import annotations
 
 import functools
+import json
+import subprocess
 import sys
 import threading
+import urllib.request
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -14,8 +17,12 @@ from typing import Any, ClassVar
 
 import pytest
 from browser import browser_page
+from server_process import Running
 
+from sudden_death.language import available
+from sudden_death.resources import sounds_dir
 from sudden_death.web.offline import games
+from sudden_death.web.site import POLICY
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -41,11 +48,17 @@ class Quiet(SimpleHTTPRequestHandler):
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The web build, served by a plain static server: the address of its folder."""
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The web build, made once for the module."""
     folder = tmp_path_factory.mktemp("web")
     web_build.build(folder)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=folder))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def site(built: Path) -> Iterator[str]:
+    """The web build, served by a plain static server: the address of its folder."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=built))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -103,3 +116,67 @@ def test_the_worker_says_what_it_cannot_do(site: str) -> None:
           return answer;
         }""")
     assert said == {"id": 7, "error": 'nothing is done for "fly"'}
+
+
+KEPT = """async () => {
+  const registration = await navigator.serviceWorker.ready;
+  const names = await caches.keys();
+  const kept = [];
+  for (const name of names) kept.push([name, (await (await caches.open(name)).keys()).length]);
+  const controlled = Boolean(navigator.serviceWorker.controller);
+  return {active: Boolean(registration.active), controlled, kept};
+}"""
+
+
+def test_a_page_opened_once_opens_and_plays_the_computer_with_the_network_off(
+        built: Path) -> None:
+    """Served by the table server (`--web`, under its Content-Security-Policy): the page
+    keeps every file of the build (sw.js), and with the network cut it opens again in its
+    words and its worker plays the same games as the desktop engine."""
+    listed = json.loads((built / "contents.json").read_text())["files"]
+    with Running("--web", str(built)) as server:
+        address = "http://" + server.url.split("//", 1)[1].split("/", 1)[0] + "/"
+        with urllib.request.urlopen(address + "pyodide/pyodide.asm.wasm") as answer:
+            assert answer.headers["Content-Type"] == "application/wasm"
+            assert answer.headers["Content-Security-Policy"] == POLICY
+            assert answer.read() == (built / "pyodide" / "pyodide.asm.wasm").read_bytes()
+        with browser_page() as page:
+            page.goto(address)
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null",
+                                   timeout=120_000)
+            kept = page.evaluate(KEPT)
+            assert kept["active"] and kept["controlled"], kept
+            version = (built / "sw.js").read_text().split('const VERSION = "', 1)[1][:16]
+            assert [f"sudden-death-{version}", len(listed) + 1] in kept["kept"], kept
+            page.context.set_offline(True)
+            page.reload()
+            page.get_by_role("heading", name="Sudden Death").wait_for()
+            assert page.get_by_role("button", name="Play the computer").is_visible()
+            played = page.evaluate(ASK_GAMES, SEEDS[:3])
+        server.stopped()
+    assert "error" not in played, played
+    assert played["answer"] == games(SEEDS[:3])
+
+
+def test_the_build_holds_the_pages_words_in_every_language_and_its_cues(built: Path) -> None:
+    listed = json.loads((built / "contents.json").read_text())["files"]
+    for code in available():
+        assert json.loads((built / "words" / f"{code}.json").read_text())["lang"] == code
+        assert f"explorer/{code}.json" in listed
+    assert json.loads((built / "words" / "es.json").read_text())["play_computer"] != \
+        json.loads((built / "words" / "en.json").read_text())["play_computer"]
+    assert {f"sounds/{cue.name}" for cue in sounds_dir().glob("*.wav")} <= set(listed)
+    assert "sw.js" not in listed and 'const VERSION = "dev"' not in (built / "sw.js").read_text()
+    kept = (built / "index.html").read_text()
+    assert 'rel="manifest"' in kept and 'src="install.js"' in kept
+    own = (ROOT / "sudden_death" / "web" / "page" / "index.html").read_text()
+    assert 'rel="manifest"' not in own and "install.js" not in own  # five requests a load
+
+
+def test_a_server_told_to_serve_no_build_says_so_and_does_not_start(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "sudden_death.server", "--port", "0",
+                           "--web", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert f"--web {tmp_path}: no web build there" in done.stderr
+    assert "build-web" in done.stderr and "Traceback" not in done.stderr

@@ -10,6 +10,11 @@ It writes `dist/web/`, a folder any static host (or the table server) can serve:
 - `game.zip`: the game's pure-Python parts (the rules engine, the narrator's words, the
   languages' catalogs) as one archive, written the same way every time (sorted, fixed dates),
   so the same sources make the same bytes;
+- the words the table server would make for the page, in each language, as files
+  (`words/es.json`, `explorer/es.json`), and the desktop game's cues (`sounds/`);
+- `index.html` with the manifest and the service worker's registration (`kept_page`), and
+  `sw.js` with the build's version written in (a hash of its contents), so a browser that
+  kept one build installs the next and drops the old (page/sw.js says how it keeps them);
 - `contents.json`: every file with its size and sha256, what an offline copy must hold.
 
 Why Pyodide from npm: it is the package the Pyodide project publishes for bundling, with a
@@ -139,15 +144,59 @@ def page_files(package: Path = PACKAGE) -> Iterator[tuple[str, bytes]]:
             yield file.relative_to(page).as_posix(), file.read_bytes()
 
 
+def word_files() -> Iterator[tuple[str, bytes]]:
+    """The page's words and the explorer's, in each language the game has, as the table
+    server makes them (web/site.py, web/explorer_words.py), and the cue files it serves."""
+    from sudden_death.language import available
+    from sudden_death.resources import sounds_dir
+    from sudden_death.web.explorer_words import explorer_json
+    from sudden_death.web.site import page_words
+
+    for code in available():
+        yield f"words/{code}.json", page_words(code)
+        yield f"explorer/{code}.json", explorer_json(code)
+    for cue in sorted(sounds_dir().glob("*.wav")):
+        yield f"sounds/{cue.name}", cue.read_bytes()
+
+
+KEEPING = ('<link rel="manifest" href="manifest.webmanifest">\n'
+           '<meta name="theme-color" content="#00307a">\n'
+           '<script src="install.js" defer></script>\n')
+
+
+def kept_page(index: bytes) -> bytes:
+    """The page's index.html as a build serves it: installable and kept on the device (the
+    manifest, and install.js registering sw.js). The table server's own page goes without:
+    with no runtime beside it, a page kept offline could play nothing, and each file costs
+    its line (a page load stays five requests)."""
+    if b"</head>" not in index:
+        raise BuildError("index.html has no </head> to put the keeping before")
+    return index.replace(b"</head>", KEEPING.encode() + b"</head>", 1)
+
+
+def versioned_worker(template: bytes, contents: bytes) -> bytes:
+    """page/sw.js with the build's version (from its contents) in place of "dev"."""
+    marker = b'const VERSION = "dev";'
+    if marker not in template:
+        raise BuildError("sw.js no longer says where its version goes")
+    version = hashlib.sha256(contents).hexdigest()[:16]
+    return template.replace(marker, f'const VERSION = "{version}";'.encode())
+
+
 def build(out: Path = DIST, cache: Path = CACHE) -> dict[str, dict[str, object]]:
-    """Write the web build into `out` (emptied first) and return its manifest."""
+    """Write the web build into `out` (emptied first) and return its manifest (sw.js and
+    contents.json are not in it: the one holds the list, the other is never kept)."""
     files: dict[str, bytes] = dict(page_files())
+    worker = files.pop("sw.js")
+    files["index.html"] = kept_page(files["index.html"])
     files.update((f"pyodide/{name}", data) for name, data in pyodide_files(pyodide_tarball(cache)))
     files["game.zip"] = game_archive()
+    files.update(word_files())
     manifest = {name: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
                 for name, data in sorted(files.items())}
     files["contents.json"] = (json.dumps({"pyodide": PYODIDE_VERSION, "files": manifest},
                                          indent=1, sort_keys=True) + "\n").encode()
+    files["sw.js"] = versioned_worker(worker, files["contents.json"])
     if out.exists():
         shutil.rmtree(out)
     for name, data in files.items():

@@ -27,8 +27,7 @@
   // The whole tree, asked for once; a failed fetch is asked again at the next opening.
   function load() {
     if (!treeReady) {
-      treeReady = fetch("explorer.json?lang=" + encodeURIComponent(language()))
-        .then((answer) => answer.json())
+      treeReady = fetchWords("explorer", language()) // page.js
         .then((found) => {
           tree = found;
           opener.textContent = tree.open;

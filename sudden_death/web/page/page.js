@@ -58,11 +58,31 @@ function status(text) {
   }
 }
 
+// Words in the page's language (`name`: "words" or "explorer"): from the table server, which
+// picks the nearest language it has, else from a web build's own files (words/es.json, then
+// English), as a static host or the page kept on the device (sw.js) holds them.
+async function fetchWords(name, lang) {
+  try {
+    const answer = await fetch(`${name}.json?lang=${encodeURIComponent(lang)}`);
+    if (answer.ok) return await answer.json();
+  } catch (error) {
+    // no table server here: the build's files
+  }
+  for (const code of [lang.split("-")[0].toLowerCase(), "en"]) {
+    try {
+      const answer = await fetch(`${name}/${encodeURIComponent(code)}.json`);
+      if (answer.ok) return await answer.json();
+    } catch (error) {
+      // the next
+    }
+  }
+  throw new Error(`no ${name} for ${lang}`);
+}
+
 async function loadWords() {
   const lang = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
   try {
-    const answer = await fetch("words.json?lang=" + encodeURIComponent(lang));
-    words = await answer.json();
+    words = await fetchWords("words", lang);
   } catch (error) {
     words = {};
   }
