@@ -22,9 +22,11 @@ import psycopg
 import pytest
 from coach_steps import hold
 from postgres_places import new_database, postgres_server  # noqa: F401 (a fixture)
-from postgres_server import PostgresCluster
+from postgres_server import PostgresCluster, postgres_cluster
+from psycopg_pool import AsyncConnectionPool
 from server_lab import receive
 from test_contract_stores import advance, same_play, seated
+from test_postgres_server import require_postgres
 from websockets.asyncio.client import connect
 
 from sudden_death.engine.actions import Concede, actors, legal_actions
@@ -209,6 +211,42 @@ def test_postgres_a_step_at_a_light_load_costs_one_commit(database: str) -> None
     steps, cards, commits = asyncio.run(scenario())
     assert cards >= 5, cards  # card steps, each with a held choice
     assert commits <= steps, (commits, steps, cards)
+
+
+def test_postgres_a_pooled_connection_is_asked_only_once_the_database_cut_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 73: the pool hands a connection out without asking the database (an empty query:
+    a round trip, and a transaction in its counts) while nothing came on it; after a restart
+    of the database (`-m immediate`: every connection cut) it asks, finds the cut ones and
+    the save goes on a new connection, without failing."""
+    require_postgres()
+    asked: list[int] = []
+    check = AsyncConnectionPool.check_connection
+
+    async def counted(connection: psycopg.AsyncConnection[Any]) -> None:
+        asked.append(1)
+        await check(connection)
+
+    monkeypatch.setattr(AsyncConnectionPool, "check_connection", staticmethod(counted))
+    with postgres_cluster() as cluster:
+        async def scenario() -> None:
+            store = await PgTableStore.open(cluster.url)
+            table = seated()
+            for _ in range(5):
+                advance(table)
+                await store.save(table)
+            assert asked == []
+            await asyncio.to_thread(cluster.restart, "immediate")
+            advance(table)
+            await store.save(table)  # no StoreError: the cut connection was not used
+            assert asked
+            reader = await PgTableStore.open(cluster.url)
+            (found,) = await reader.open_tables()
+            same_play(found, table)
+            await reader.close()
+            await store.close()
+
+        asyncio.run(scenario())
 
 
 def test_postgres_a_table_taken_over_in_a_group_loses_only_its_own_save(database: str) -> None:
