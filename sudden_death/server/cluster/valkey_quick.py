@@ -14,14 +14,19 @@ Why not the lobby's copy of the others' entries: it is up to a second old, and t
 who came within that second each waited alone.
 
 Each process keeps its own entries true in the background: within SOON_S of a change (read
-from the pairing, never awaited by it), its waiting tables are written, and its taken ones,
-ended ones and reservations (at the first round RESERVED_S after: by then the table hosted
-for one is written in its place) taken out; every RENEW_S all are written again (a restarted
-Valkey is empty). An entry taken by another process's player comes back at the next renewal
-if its table still waits. An entry of a process whose lease has run out (a process lost) is
-skipped and taken out by the script. Valkey away: a quick player is served here (hosted, or
-paired with a table of this process), the log says so once per outage. Only the `valkey_*`
-modules import the client.
+from the pairing, never awaited by it), its waiting tables are written, and its taken ones
+and ended ones taken out. A reservation goes out only in the round that writes a table that
+was not there before (the oldest reservation for each: the table hosted for it now stands in
+its place), or after RESERVED_MAX_S (a table never hosted, or paired here before it was ever
+written). Why not after a fixed moment: a table is hosted once its store has kept it, which
+on a starved machine took longer than any such moment, and a second quick player who came in
+between found neither and waited alone (a busy .ci/run, issue 71). A reservation left a
+little long costs only a player sent to this process, which hosts it. Every RENEW_S all are
+written again (a restarted Valkey is empty). An entry taken by another process's player comes
+back at the next renewal if its table still waits. An entry of a process whose lease has run
+out (a process lost) is skipped and taken out by the script. Valkey away: a quick player is
+served here (hosted, or paired with a table of this process), the log says so once per
+outage. Only the `valkey_*` modules import the client.
 """
 
 from __future__ import annotations
@@ -41,7 +46,7 @@ __all__ = ["ValkeyQuick"]
 PREFIX = "sd:"
 SOON_S = 0.2  # a change written within this
 RENEW_S = 2.0  # every entry written again this often
-RESERVED_S = SOON_S  # a reservation is taken out at the first round this old
+RESERVED_MAX_S = 10.0  # a reservation no table has taken the place of is taken out after this
 TIMEOUT_S = 1.0  # a connection or a command that takes longer is an outage
 SCANNED = 200  # entries the script reads at most (waiting quick tables are few)
 
@@ -172,8 +177,10 @@ class ValkeyQuick:
         new = wanted if renew else {entry: rating for entry, rating in wanted.items()
                                     if self._written.get(entry) != rating}
         gone = [entry for entry in self._written if entry not in wanted]
-        reserved = [entry for entry, made in self._reserved.items()
-                    if now - made >= RESERVED_S]
+        appeared = sum(entry not in self._written for entry in wanted)
+        oldest_first = sorted(self._reserved, key=self._reserved.__getitem__)
+        reserved = [entry for index, entry in enumerate(oldest_first)
+                    if index < appeared or now - self._reserved[entry] >= RESERVED_MAX_S]
         if not (new or gone or reserved):
             self._renewed = now if renew else self._renewed
             return
