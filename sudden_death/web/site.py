@@ -33,8 +33,9 @@ from ..resources import sounds_dir
 from ..ui.words.picking import full_words, missing_words, picked_words
 from ..ui.words.table import busy_words, said_words
 from .explorer_words import explorer_json
+from .seat_view import CALLS_PER_HAND, PLAYERS_PER_HAND, language_of
 from .seat_words import seat_words
-from .view import CALLS_PER_HAND, PLAYERS_PER_HAND, Viewer, language_of
+from .view import Viewer
 
 LOG = logging.getLogger("sudden_death.server")
 PLAY_PATH = "/play"  # a browser seat's WebSocket
