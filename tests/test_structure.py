@@ -268,7 +268,8 @@ def test_the_checks_see_what_they_look_for() -> None:
 # nothing compiled: what it imports as it runs reaches nothing of the wire (msgspec), the
 # table server or the game's line to one, and nothing outside the standard library. A module
 # of that game is added here.
-BROWSER_GAME = ("sudden_death.web.seat_view",)
+BROWSER_GAME = ("sudden_death.web.offline", "sudden_death.web.offline_table",
+                "sudden_death.web.seat_view")
 NOT_IN_THE_BROWSER = ("wire", "server", "net")
 
 
