@@ -14,8 +14,10 @@ from typing import Any, ClassVar
 
 import pytest
 from browser import browser_page
+from test_web_offline_table import play
 
 from sudden_death.web.offline import games
+from sudden_death.web.offline_table import OfflineTable
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -103,3 +105,65 @@ def test_the_worker_says_what_it_cannot_do(site: str) -> None:
           return answer;
         }""")
     assert said == {"id": 7, "error": 'nothing is done for "fly"'}
+
+
+PLAY_THE_COMPUTER = """async ({seed, lang}) => {
+  const worker = new Worker('offline.js', {type: 'module'});
+  const waiting = new Map();
+  let asked = 0;
+  worker.onmessage = (event) => {
+    const said = event.data;
+    if (said.loading === 'failed') for (const resolve of waiting.values()) resolve(said);
+    if (said.loading) return;
+    waiting.get(said.id)(said);
+    waiting.delete(said.id);
+  };
+  const ask = (message) => new Promise((resolve) => {
+    asked += 1;
+    waiting.set(asked, resolve);
+    worker.postMessage({...message, id: asked});
+  });
+  // What a player pressing Enter at every decision sends (test_web_offline_table's
+  // first_option): the first option, or the form's first players and calls.
+  const firstOption = (decision) => decision.kind === 'choice' ? decision.options[0].actions
+    : [...decision.before, {action: 'PickHand', hand: {
+        players: decision.players.slice(0, decision.limits[0]).map((card) => card.id),
+        calls: decision.calls.slice(0, decision.limits[1]).map((card) => card.id)}}];
+  try {
+    const before = await ask({ask: 'line', message: '{"type": "rematch"}'});
+    let said = await ask({ask: 'start', seed, lang, team: 'Hawks', theirs: 'Bears',
+                          opponent: 'random'});
+    if (said.error) return {error: said.error};
+    const frames = [...said.frames];
+    for (let turn = 0; turn < 1000; turn += 1) {
+      const view = frames.filter((frame) => frame.type === 'view').pop();
+      if (view.decision.kind === 'over') break;
+      said = await ask({ask: 'line', message: JSON.stringify(
+        {type: 'act', step: view.step, actions: firstOption(view.decision)})});
+      if (said.error) return {error: said.error, frames};
+      frames.push(...said.frames);
+    }
+    const refused = await ask({ask: 'line', message: '{not json'});
+    return {before, frames, refused: refused.frames};
+  } finally {
+    worker.terminate();
+  }
+}"""
+
+
+@pytest.mark.parametrize(("seed", "lang"), [(31, "en"), (32, "es")])
+def test_the_worker_plays_the_computer_frame_for_frame_as_cpython_does(
+        site: str, seed: int, lang: str) -> None:
+    """The page's table against the computer, driven in the worker as the page will drive it
+    (a start, then each act as the JSON text it would send a server): every frame the same as
+    the table's in CPython for the same seed and actions, to the end and a refusal after."""
+    with browser_page() as page:
+        page.goto(site + "contents.json")
+        played = page.evaluate(PLAY_THE_COMPUTER, {"seed": seed, "lang": lang})
+    assert "error" not in played, played
+    assert played["before"] == {"id": 1, "error": "Error: no game has started here"}
+    table = OfflineTable.open(seed, lang, "Hawks", "Bears", "random")
+    frames, acts = play(table)
+    assert played["frames"] == frames
+    assert played["refused"] == table.answer("{not json")
+    assert len(acts) > 10 and frames[-1]["decision"]["kind"] == "over"
