@@ -133,3 +133,16 @@ def test_the_build_writes_the_page_pyodide_and_the_game_with_their_checksums(
         assert name in manifest, name
     package = json.loads((out / "pyodide" / "package.json").read_text())
     assert package["version"] == web_build.PYODIDE_VERSION
+
+
+def test_only_the_build_s_page_offers_the_game_on_the_device() -> None:
+    """The build marks its page (page.js then shows Play the computer on this device); the
+    page a table server serves, with no runtime beside it, stays unmarked; a page the mark
+    no longer fits stops the build rather than hiding the button."""
+    source = (ROOT / "sudden_death" / "web" / "page" / "index.html").read_bytes()
+    built = dict(web_build.page_files())["index.html"]
+    plain, device = web_build.DEVICE_MARK
+    assert device not in source and built.count(device) == 1
+    assert built.replace(device, plain) == source
+    with pytest.raises(web_build.BuildError, match="to mark as the build's"):
+        web_build.marked(source.replace(plain, b"<html>"))

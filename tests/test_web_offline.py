@@ -5,19 +5,24 @@ same games as the desktop engine, event for event, for the same seeds."""
 from __future__ import annotations
 
 import functools
+import json
+import random
 import sys
 import threading
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
+from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from browser import browser_page
+from page_ear import KeyPlayer, decision_focus, listen, news
 from test_web_offline_table import play
 
 from sudden_death.web.offline import games
 from sudden_death.web.offline_table import OfflineTable
+from sudden_death.web.site import page_folder, page_words
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -35,8 +40,23 @@ TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "applicat
 
 
 class Quiet(SimpleHTTPRequestHandler):
+    """The build's folder as a static host serves it, and the page's words as the table
+    server answers them (`/words.json?lang=`), which a static host has no way to."""
+
     extensions_map: ClassVar[dict[str, str]] = {**SimpleHTTPRequestHandler.extensions_map,
                                                 **TYPES}
+
+    def do_GET(self) -> None:
+        parts = urlsplit(self.path)
+        if parts.path != "/words.json":
+            super().do_GET()
+            return
+        body = page_words(parse_qs(parts.query).get("lang", [""])[0])
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json; charset=utf-8")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
 
     def log_message(self, format: str, *args: Any) -> None:
         """Nothing on the test's output for each file served."""
@@ -167,3 +187,84 @@ def test_the_worker_plays_the_computer_frame_for_frame_as_cpython_does(
     assert played["frames"] == frames
     assert played["refused"] == table.answer("{not json")
     assert len(acts) > 10 and frames[-1]["decision"]["kind"] == "over"
+
+
+KEEP_WHAT_IS_SENT = """() => {
+  const send = DeviceLine.prototype.send;
+  window.sentHere = [];
+  DeviceLine.prototype.send = function (text) {
+    window.sentHere.push(text);
+    return send.call(this, text);
+  };
+}"""
+
+
+def test_the_page_plays_the_computer_on_the_device_by_keys_with_the_network_cut(
+        site: str) -> None:
+    """From the start form's own button: the load said step by step, the toss's decision
+    focused, then the network cut (Playwright's offline mode) and downs played by the keys
+    alone; the game log is the table's in CPython for the seed and what the page sent."""
+    errors: list[str] = []
+    with browser_page() as page:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(site + "?seed=41")
+        listen(page)
+        page.evaluate(KEEP_WHAT_IS_SENT)
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.get_by_role("button", name="Play the computer on this device").focus()
+        page.keyboard.press("Enter")
+        first = decision_focus(page, timeout_s=120)  # the runtime loads first
+        assert (first.role, first.name) == ("radio", "Heads"), first
+        page.context.set_offline(True)
+        assert page.evaluate("fetch('contents.json').then(() => 'reached', () => 'cut')") \
+            == "cut"
+        player = KeyPlayer(page, random.Random(41))
+        while player.downs < 4:
+            node = decision_focus(page)
+            assert node.role != "button", "the game ended before four downs"
+            if node.role == "radio":
+                player.choice()
+            else:
+                player.downs += 1
+                player.hand()
+        decision_focus(page)  # the fourth down's answer, drawn
+        said = news(page)
+        logged = page.locator("#log li").all_inner_texts()
+        sent = page.evaluate("window.sentHere")
+    assert errors == []
+    assert [f"step {step} of 3" in said for step in (1, 2, 3)] == [True] * 3
+    assert said.index("step 1 of 3") < said.index("You are the Hawks, against the Bears.")
+    greeting = json.loads(sent[0])
+    assert greeting["type"] == "host" and greeting["computer"] == "Bears"
+    table = OfflineTable.open(41, "en", "Hawks", "Bears", "random")
+    frames = table.start()
+    for text in sent[1:]:
+        frames += table.answer(text)
+    assert not [frame for frame in frames if frame["type"] == "refused"]
+    assert logged == [line for frame in frames if frame["type"] == "view"
+                      for line in frame["lines"]]
+    assert sum(1 for text in sent if "PickHand" in text) == 4 and len(logged) > 10
+
+
+def test_a_page_without_the_runtime_beside_it_offers_no_game_on_the_device() -> None:
+    """The page as a table server serves it (its own folder, unmarked by the build): the
+    start form has no button for a game it could not load."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0),
+                                 functools.partial(Quiet, directory=page_folder()))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with browser_page() as page:
+            page.goto(f"http://127.0.0.1:{server.server_port}/index.html")
+            page.wait_for_function("document.documentElement.lang === 'en'")
+            assert page.locator("#computer-here").is_hidden()
+            assert page.get_by_role("button", name="Play the computer").count() == 1
+            # Asked all the same, the worker cannot load: said at once, urgently, in words.
+            page.evaluate("document.getElementById('computer-here').hidden = false")
+            page.get_by_role("button", name="Play the computer on this device").click()
+            page.wait_for_function("document.getElementById('urgent').textContent.includes("
+                                   "'could not be loaded on this device')", timeout=30_000)
+            assert page.locator("#start").is_visible()
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -60,6 +60,8 @@ GAME_PARTS = ("__init__.py", "language.py", "resources.py", "engine", "locale",
               "storage/presets.py", "ui/__init__.py", "ui/words/__init__.py",
               *(f"ui/words/{name}.py" for name in WORDS), "web/__init__.py",
               "web/offline.py", "web/offline_table.py", "web/seat_view.py")
+# The build's page says it has the runtime beside it (page.js shows the game on the device).
+DEVICE_MARK = (b'<html lang="en">', b'<html lang="en" data-device>')
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)  # every entry's date: the same sources make the same bytes
 
 
@@ -139,11 +141,22 @@ def game_archive(package: Path = PACKAGE, parts: Iterable[str] = GAME_PARTS) -> 
 
 
 def page_files(package: Path = PACKAGE) -> Iterator[tuple[str, bytes]]:
-    """The page's own files, as the table server serves them."""
+    """The page's own files, as the table server serves them, but for its first page marked
+    as the build's (`DEVICE_MARK`): the runtime is beside it, so it offers a game here."""
     page = package / "web" / "page"
     for file in sorted(page.rglob("*")):
         if file.is_file():
-            yield file.relative_to(page).as_posix(), file.read_bytes()
+            name, data = file.relative_to(page).as_posix(), file.read_bytes()
+            yield name, marked(data) if name == "index.html" else data
+
+
+def marked(page: bytes) -> bytes:
+    """The page with `data-device` on its root: page.js then shows Play the computer on this
+    device, which a table server's page (no runtime beside it) does not."""
+    plain, device = DEVICE_MARK
+    if page.count(plain) != 1:
+        raise BuildError(f"index.html has no {plain.decode()!r} to mark as the build's")
+    return page.replace(plain, device)
 
 
 def build(out: Path = DIST, cache: Path = CACHE) -> dict[str, dict[str, object]]:
