@@ -128,7 +128,8 @@ def test_the_build_writes_the_page_pyodide_and_the_game_with_their_checksums(
     for name, entry in manifest.items():
         data = (out / name).read_bytes()
         assert len(data) == entry["bytes"] and hashlib.sha256(data).hexdigest() == entry["sha256"]
-    for name in ("index.html", "page.js", "offline.js", "game.zip", "pyodide/pyodide.mjs",
+    for name in ("index.html", "page.js", "device.js", "offline.js", "game.zip",
+                 "words/es.json", "explorer/en.json", "sounds/coin.wav", "pyodide/pyodide.mjs",
                  "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"):
         assert name in manifest, name
     package = json.loads((out / "pyodide" / "package.json").read_text())
@@ -136,13 +137,30 @@ def test_the_build_writes_the_page_pyodide_and_the_game_with_their_checksums(
 
 
 def test_only_the_build_s_page_offers_the_game_on_the_device() -> None:
-    """The build marks its page (page.js then shows Play the computer on this device); the
-    page a table server serves, with no runtime beside it, stays unmarked; a page the mark
-    no longer fits stops the build rather than hiding the button."""
+    """The build marks its page with the languages beside it (page.js then shows Play the
+    computer on this device, and reads those words); the page a table server serves, with no
+    runtime beside it, stays unmarked; a page the mark no longer fits stops the build rather
+    than hiding the button."""
     source = (ROOT / "sudden_death" / "web" / "page" / "index.html").read_bytes()
     built = dict(web_build.page_files())["index.html"]
-    plain, device = web_build.DEVICE_MARK
-    assert device not in source and built.count(device) == 1
-    assert built.replace(device, plain) == source
+    device = b'<html lang="en" data-device="en es">'
+    assert b"data-device" not in source and built.count(device) == 1
+    assert built.replace(device, web_build.PLAIN_ROOT) == source
     with pytest.raises(web_build.BuildError, match="to mark as the build's"):
-        web_build.marked(source.replace(plain, b"<html>"))
+        web_build.marked(source.replace(web_build.PLAIN_ROOT, b"<html>"), ["en"])
+
+
+def test_the_build_holds_the_page_s_words_in_each_language_and_its_cues() -> None:
+    """What a table server answers with a query (a static host cannot), a file a language;
+    the cue files the page plays, with their licences."""
+    words = dict(web_build.word_files())
+    assert sorted(words) == ["explorer/en.json", "explorer/es.json", "words/en.json",
+                             "words/es.json"]
+    assert json.loads(words["words/es.json"])["lang"] == "es"
+    assert json.loads(words["words/es.json"])["play_here"] == \
+        "Jugar contra la computadora en este dispositivo"
+    assert json.loads(words["explorer/es.json"])["lang"] == "es"
+    sounds = dict(web_build.sound_files())
+    assert {"sounds/dice.wav", "sounds/menu_error.wav", "sounds/LICENSES.md"} <= set(sounds)
+    assert all(name.endswith((".wav", ".md", ".txt")) for name in sounds)
+    assert sounds["sounds/dice.wav"][:4] == b"RIFF"

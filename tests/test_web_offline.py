@@ -199,22 +199,32 @@ KEEP_WHAT_IS_SENT = """() => {
 }"""
 
 
+@pytest.mark.parametrize(("tag", "lang", "button", "loading", "first"), [
+    ("en-US", "en", "Play the computer on this device", "step {} of 3", "Heads"),
+    ("es-MX", "es", "Jugar contra la computadora en este dispositivo", "paso {} de 3",
+     "Águila")])
 def test_the_page_plays_the_computer_on_the_device_by_keys_with_the_network_cut(
-        site: str) -> None:
-    """From the start form's own button: the load said step by step, the toss's decision
-    focused, then the network cut (Playwright's offline mode) and downs played by the keys
-    alone; the game log is the table's in CPython for the seed and what the page sent."""
+        site: str, tag: str, lang: str, button: str, loading: str, first: str) -> None:
+    """From the start form's own button, in the browser's language (the build's words, no
+    server to ask): the load said step by step, the toss's decision focused, then the network
+    cut (Playwright's offline mode) and downs played by the keys alone; the game log is the
+    table's in CPython for the seed and what the page sent."""
     errors: list[str] = []
     with browser_page() as page:
         page.on("pageerror", lambda error: errors.append(str(error)))
+        page.add_init_script(f"Object.defineProperty(navigator, 'languages', "
+                             f"{{get: () => [{tag!r}]}})")
         page.goto(site + "?seed=41")
         listen(page)
         page.evaluate(KEEP_WHAT_IS_SENT)
-        page.wait_for_function("document.documentElement.lang === 'en'")
-        page.get_by_role("button", name="Play the computer on this device").focus()
+        page.wait_for_function(f"document.documentElement.lang === {lang!r}")
+        explorer = page.evaluate("fetch(wordsAddress('explorer', navigator.languages[0]))"
+                                 ".then((answer) => answer.json()).then((tree) => tree.lang)")
+        assert explorer == lang  # the card explorer's words beside the page too
+        page.get_by_role("button", name=button).focus()
         page.keyboard.press("Enter")
-        first = decision_focus(page, timeout_s=120)  # the runtime loads first
-        assert (first.role, first.name) == ("radio", "Heads"), first
+        toss = decision_focus(page, timeout_s=120)  # the runtime loads first
+        assert (toss.role, toss.name) == ("radio", first), toss
         page.context.set_offline(True)
         assert page.evaluate("fetch('contents.json').then(() => 'reached', () => 'cut')") \
             == "cut"
@@ -232,12 +242,12 @@ def test_the_page_plays_the_computer_on_the_device_by_keys_with_the_network_cut(
         logged = page.locator("#log li").all_inner_texts()
         sent = page.evaluate("window.sentHere")
     assert errors == []
-    assert [f"step {step} of 3" in said for step in (1, 2, 3)] == [True] * 3
-    assert said.index("step 1 of 3") < said.index("You are the Hawks, against the Bears.")
+    table = OfflineTable.open(41, lang, "Hawks", "Bears", "random")
+    frames = table.start()
+    assert [loading.format(step) in said for step in (1, 2, 3)] == [True] * 3
+    assert said.index(loading.format(1)) < said.index(frames[1]["lines"][0])
     greeting = json.loads(sent[0])
     assert greeting["type"] == "host" and greeting["computer"] == "Bears"
-    table = OfflineTable.open(41, "en", "Hawks", "Bears", "random")
-    frames = table.start()
     for text in sent[1:]:
         frames += table.answer(text)
     assert not [frame for frame in frames if frame["type"] == "refused"]

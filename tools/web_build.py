@@ -2,7 +2,9 @@
 
 It writes `dist/web/`, a folder any static host (or the table server) can serve:
 
-- the page's own files, as the table server serves them (`sudden_death/web/page/`);
+- the page's own files, as the table server serves them (`sudden_death/web/page/`), its
+  words and the card explorer's in each language (`words/es.json`...: a static host answers
+  no `?lang=`) and the cue files it plays (`sounds/`, with their licences);
 - `pyodide/`: Pyodide's core (the WebAssembly CPython and its standard library), taken from
   the npm registry's tarball of the pinned version, its sha512 checked against the one pinned
   here before a byte of it is used (build/web-cache/ keeps the tarball, checked again each
@@ -35,6 +37,13 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from sudden_death.language import available  # noqa: E402
+from sudden_death.resources import sounds_dir  # noqa: E402
+from sudden_death.web.explorer_words import explorer_json  # noqa: E402
+from sudden_death.web.site import page_words  # noqa: E402
+
 PACKAGE = ROOT / "sudden_death"
 DIST = ROOT / "dist" / "web"
 CACHE = ROOT / "build" / "web-cache"
@@ -60,8 +69,10 @@ GAME_PARTS = ("__init__.py", "language.py", "resources.py", "engine", "locale",
               "storage/presets.py", "ui/__init__.py", "ui/words/__init__.py",
               *(f"ui/words/{name}.py" for name in WORDS), "web/__init__.py",
               "web/offline.py", "web/offline_table.py", "web/seat_view.py")
-# The build's page says it has the runtime beside it (page.js shows the game on the device).
-DEVICE_MARK = (b'<html lang="en">', b'<html lang="en" data-device>')
+# The build's page says it has the runtime beside it (page.js then offers the game on the
+# device), and which languages' words are beside it (`data-device="en es"`).
+PLAIN_ROOT = b'<html lang="en">'
+SOUND_PAPERS = ("LICENSES.md", "GPL-2.txt")  # the cue files' licences go where they go
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)  # every entry's date: the same sources make the same bytes
 
 
@@ -140,28 +151,51 @@ def game_archive(package: Path = PACKAGE, parts: Iterable[str] = GAME_PARTS) -> 
     return out.getvalue()
 
 
-def page_files(package: Path = PACKAGE) -> Iterator[tuple[str, bytes]]:
+def page_files(package: Path = PACKAGE, codes: Iterable[str] | None = None
+               ) -> Iterator[tuple[str, bytes]]:
     """The page's own files, as the table server serves them, but for its first page marked
-    as the build's (`DEVICE_MARK`): the runtime is beside it, so it offers a game here."""
+    as the build's with the languages `codes` (all the game's by default)."""
     page = package / "web" / "page"
+    codes = available() if codes is None else tuple(codes)
     for file in sorted(page.rglob("*")):
         if file.is_file():
             name, data = file.relative_to(page).as_posix(), file.read_bytes()
-            yield name, marked(data) if name == "index.html" else data
+            yield name, marked(data, codes) if name == "index.html" else data
 
 
-def marked(page: bytes) -> bytes:
-    """The page with `data-device` on its root: page.js then shows Play the computer on this
-    device, which a table server's page (no runtime beside it) does not."""
-    plain, device = DEVICE_MARK
-    if page.count(plain) != 1:
-        raise BuildError(f"index.html has no {plain.decode()!r} to mark as the build's")
-    return page.replace(plain, device)
+def marked(page: bytes, codes: Iterable[str]) -> bytes:
+    """The page with `data-device` on its root, naming the languages whose words the build
+    holds: page.js then offers Play the computer on this device, which a table server's page
+    (no runtime beside it) does not, and reads its words from the build's files."""
+    if page.count(PLAIN_ROOT) != 1:
+        raise BuildError(f"index.html has no {PLAIN_ROOT.decode()!r} to mark as the build's")
+    device = f'<html lang="en" data-device="{" ".join(codes)}">'.encode()
+    return page.replace(PLAIN_ROOT, device)
+
+
+def word_files(codes: Iterable[str] | None = None) -> Iterator[tuple[str, bytes]]:
+    """The page's words and the card explorer's in each language, as the table server
+    answers them (`words.json?lang=`, `explorer.json?lang=`): a static host answers no query,
+    so each language is a file of its own, which the build's page asks for by name."""
+    for code in available() if codes is None else codes:
+        yield f"words/{code}.json", page_words(code)
+        yield f"explorer/{code}.json", explorer_json(code)
+
+
+def sound_files(folder: Path | None = None) -> Iterator[tuple[str, bytes]]:
+    """The desktop game's cue files, which the page plays (page/sounds.js asks for
+    `sounds/<name>.wav` beside it, as the table server serves them), with their licences."""
+    folder = sounds_dir() if folder is None else folder
+    for file in sorted(folder.iterdir()):
+        if file.suffix == ".wav" or file.name in SOUND_PAPERS:
+            yield f"sounds/{file.name}", file.read_bytes()
 
 
 def build(out: Path = DIST, cache: Path = CACHE) -> dict[str, dict[str, object]]:
     """Write the web build into `out` (emptied first) and return its manifest."""
     files: dict[str, bytes] = dict(page_files())
+    files.update(word_files())
+    files.update(sound_files())
     files.update((f"pyodide/{name}", data) for name, data in pyodide_files(pyodide_tarball(cache)))
     files["game.zip"] = game_archive()
     manifest = {name: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}

@@ -27,7 +27,7 @@
   // The whole tree, asked for once; a failed fetch is asked again at the next opening.
   function load() {
     if (!treeReady) {
-      treeReady = fetch("explorer.json?lang=" + encodeURIComponent(language()))
+      treeReady = fetch(wordsAddress("explorer", language())) // the server's, or the build's
         .then((answer) => answer.json())
         .then((found) => {
           tree = found;

@@ -63,7 +63,7 @@ function status(text) {
 async function loadWords() {
   const lang = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
   try {
-    const answer = await fetch("words.json?lang=" + encodeURIComponent(lang));
+    const answer = await fetch(wordsAddress("words", lang)); // the server's, or the build's
     words = await answer.json();
   } catch (error) {
     words = {};
