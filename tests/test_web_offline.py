@@ -18,6 +18,7 @@ from urllib.parse import parse_qs, urlsplit
 import pytest
 from browser import browser_page
 from page_ear import KeyPlayer, decision_focus, listen, news
+from test_web_browser import small_targets, violations
 from test_web_offline_table import play
 
 from sudden_death.web.offline import games
@@ -254,6 +255,44 @@ def test_the_page_plays_the_computer_on_the_device_by_keys_with_the_network_cut(
     assert logged == [line for frame in frames if frame["type"] == "view"
                       for line in frame["lines"]]
     assert sum(1 for text in sent if "PickHand" in text) == 4 and len(logged) > 10
+
+
+def test_with_no_server_to_answer_a_whole_game_is_played_here_by_keys_offline(
+        site: str) -> None:
+    """Play the computer on the build's page, which no table server serves: the page says so
+    and plays it on the device instead (nothing said of a line dropped); with the network
+    cut once the runtime is in, a whole game by keys to its final score, every line as
+    CPython's table has it; axe finds nothing serious on the game's page."""
+    errors: list[str] = []
+    with browser_page() as page:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(site + "?seed=43")
+        listen(page)
+        page.evaluate(KEEP_WHAT_IS_SENT)
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        assert violations(page) == [] and small_targets(page) == []
+        page.get_by_role("button", name="Play the computer", exact=True).click()
+        toss = decision_focus(page, timeout_s=120)
+        assert (toss.role, toss.name) == ("radio", "Heads"), toss
+        page.context.set_offline(True)
+        assert violations(page) == []
+        player = KeyPlayer(page, random.Random(43))
+        over = player.play_out()
+        said = news(page)
+        urgent = page.locator("#urgent").inner_text()
+        logged = page.locator("#log li").all_inner_texts()
+        sent = page.evaluate("window.sentHere")
+    assert errors == []
+    assert "Final score" in over and player.downs >= 8
+    assert "No table server answers: you play the computer on this device." in said
+    assert urgent == ""  # no line dropped, nothing failed
+    table = OfflineTable.open(43, "en", "Hawks", "Bears", "random")
+    frames = table.start()
+    for text in sent[1:]:
+        frames += table.answer(text)
+    assert table.game.is_over and not [f for f in frames if f["type"] == "refused"]
+    assert logged == [line for frame in frames if frame["type"] == "view"
+                      for line in frame["lines"]]
 
 
 def test_a_page_without_the_runtime_beside_it_offers_no_game_on_the_device() -> None:

@@ -18,4 +18,8 @@ def device_words() -> dict[str, str]:
         "loading_here": _("Loading the game on this device: step {step} of {steps}."),
         "failed_here": _("The game could not be loaded on this device. Reload the page to "
                          "try again."),
+        # Translators: the browser page, when Play the computer finds no table server (the
+        # page was opened from a plain web host, or the network is gone): the game is played
+        # in the browser instead.
+        "no_server_here": _("No table server answers: you play the computer on this device."),
     }

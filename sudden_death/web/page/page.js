@@ -114,6 +114,9 @@ async function connect(first) {
     } else if (!seat && view && view.decision.kind === "watch" && !view.decision.over &&
                greeting && greeting.type === "watch") {
       comeBack(); // a spectator watches again (its table handed to another process, say)
+    } else if (!notNow && !seat && !view && greeting && greeting.computer && canPlayHere()) {
+      say(word("no_server_here")); // no server answers: the computer on this device instead
+      playHere(greeting);
     } else if (!notNow) { // a refusal for now has said its words: the player tries again
       say(word("lost"), true);
     }
@@ -215,6 +218,12 @@ function sit(message) {
   retried = false;
   fromLobby = !byId("lobby").hidden;
   connect(message);
+}
+
+// Whether this page can play the computer on the device: the build marks its page so (its
+// runtime is beside it: tools/web_build.py, `data-device`); a table server's page is not.
+function canPlayHere() {
+  return "device" in document.documentElement.dataset;
 }
 
 // The computer on this device, with no server (issue 74): the greeting a table against the
@@ -734,9 +743,7 @@ window.addEventListener("DOMContentLoaded", () => {
     sit(computerGreeting());
   });
   byId("computer-here").addEventListener("click", () => playHere(computerGreeting()));
-  // Playing here needs the web build's runtime beside the page: the build marks its page so
-  // (tools/web_build.py, `data-device`); where it is not (a table server), no button offers it.
-  byId("computer-here").hidden = !("device" in document.documentElement.dataset);
+  byId("computer-here").hidden = !canPlayHere(); // a table server's page: no runtime here
   byId("host").addEventListener("click", () => {
     sit({type: "host", version: PROTOCOL_VERSION, name: teamName()});
   });
