@@ -136,31 +136,10 @@ def test_the_build_writes_the_page_pyodide_and_the_game_with_their_checksums(
     assert package["version"] == web_build.PYODIDE_VERSION
 
 
-def test_only_the_build_s_page_offers_the_game_on_the_device() -> None:
-    """The build marks its page with the languages beside it (page.js then shows Play the
-    computer on this device, and reads those words); the page a table server serves, with no
-    runtime beside it, stays unmarked; a page the mark no longer fits stops the build rather
-    than hiding the button."""
+def test_only_the_build_s_page_loads_the_game_on_the_device() -> None:
+    """The build's page loads device.js (page.js then offers Play the computer on this
+    device); the page a table server serves, with no runtime beside it, does not."""
     source = (ROOT / "sudden_death" / "web" / "page" / "index.html").read_bytes()
-    built = dict(web_build.page_files())["index.html"]
-    device = b'<html lang="en" data-device="en es">'
-    assert b"data-device" not in source and built.count(device) == 1
-    assert built.replace(device, web_build.PLAIN_ROOT) == source
-    with pytest.raises(web_build.BuildError, match="to mark as the build's"):
-        web_build.marked(source.replace(web_build.PLAIN_ROOT, b"<html>"), ["en"])
-
-
-def test_the_build_holds_the_page_s_words_in_each_language_and_its_cues() -> None:
-    """What a table server answers with a query (a static host cannot), a file a language;
-    the cue files the page plays, with their licences."""
-    words = dict(web_build.word_files())
-    assert sorted(words) == ["explorer/en.json", "explorer/es.json", "words/en.json",
-                             "words/es.json"]
-    assert json.loads(words["words/es.json"])["lang"] == "es"
-    assert json.loads(words["words/es.json"])["play_here"] == \
-        "Jugar contra la computadora en este dispositivo"
-    assert json.loads(words["explorer/es.json"])["lang"] == "es"
-    sounds = dict(web_build.sound_files())
-    assert {"sounds/dice.wav", "sounds/menu_error.wav", "sounds/LICENSES.md"} <= set(sounds)
-    assert all(name.endswith((".wav", ".md", ".txt")) for name in sounds)
-    assert sounds["sounds/dice.wav"][:4] == b"RIFF"
+    built = web_build.kept_page(source)
+    assert b"device.js" not in source and built.count(b'<script src="device.js" defer>') == 1
+    assert built.index(b"device.js") < built.index(b"</head>")

@@ -36,7 +36,7 @@ OTHER_METHODS = ("POST", "PUT", "DELETE", "PATCH", "OPTIONS", "TRACE", "CONNECT"
 def pages() -> tuple[str, ...]:
     """Every kind of path the page answers: its files, its words, a sound, one not found."""
     cue = next(iter(Site().cues.paths))
-    return (*Site().files, "/words.json?lang=es", "/explorer.json", cue, "/nothing.html")
+    return (*Site().paths, "/words.json?lang=es", "/explorer.json", cue, "/nothing.html")
 
 
 @asynccontextmanager
@@ -74,7 +74,7 @@ def test_two_requests_in_one_packet_get_the_first_answered_whole_and_the_line_cl
 
     async def scenario() -> None:
         async with ports() as where:
-            index = Site().files["/"][0]
+            index = Site().file("/")[0]  # type: ignore[index]
             for _ in range(12):  # the race came 1 try in 5: many tries, two ways of sending
                 for pause_s in (0.0, 0.01):
                     got = answers(await exchange(

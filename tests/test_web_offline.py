@@ -7,23 +7,28 @@ from __future__ import annotations
 import functools
 import json
 import random
+import shutil
+import subprocess
 import sys
 import threading
+import urllib.request
 from collections.abc import Iterator
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any, ClassVar
-from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from browser import browser_page
 from page_ear import KeyPlayer, decision_focus, listen, news
+from server_process import Running
 from test_web_browser import small_targets, violations
 from test_web_offline_table import play
 
+from sudden_death.language import available
+from sudden_death.resources import sounds_dir
 from sudden_death.web.offline import games
 from sudden_death.web.offline_table import OfflineTable
-from sudden_death.web.site import page_folder, page_words
+from sudden_death.web.site import POLICY
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -41,34 +46,25 @@ TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "applicat
 
 
 class Quiet(SimpleHTTPRequestHandler):
-    """The build's folder as a static host serves it, and the page's words as the table
-    server answers them (`/words.json?lang=`), which a static host has no way to."""
-
     extensions_map: ClassVar[dict[str, str]] = {**SimpleHTTPRequestHandler.extensions_map,
                                                 **TYPES}
-
-    def do_GET(self) -> None:
-        parts = urlsplit(self.path)
-        if parts.path != "/words.json":
-            super().do_GET()
-            return
-        body = page_words(parse_qs(parts.query).get("lang", [""])[0])
-        self.send_response(200)
-        self.send_header("Content-Type", "application/json; charset=utf-8")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
 
     def log_message(self, format: str, *args: Any) -> None:
         """Nothing on the test's output for each file served."""
 
 
 @pytest.fixture(scope="module")
-def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
-    """The web build, served by a plain static server: the address of its folder."""
+def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The web build, made once for the module."""
     folder = tmp_path_factory.mktemp("web")
     web_build.build(folder)
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=folder))
+    return folder
+
+
+@pytest.fixture(scope="module")
+def site(built: Path) -> Iterator[str]:
+    """The web build, served by a plain static server: the address of its folder."""
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=built))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -126,6 +122,70 @@ def test_the_worker_says_what_it_cannot_do(site: str) -> None:
           return answer;
         }""")
     assert said == {"id": 7, "error": 'nothing is done for "fly"'}
+
+
+KEPT = """async () => {
+  const registration = await navigator.serviceWorker.ready;
+  const names = await caches.keys();
+  const kept = [];
+  for (const name of names) kept.push([name, (await (await caches.open(name)).keys()).length]);
+  const controlled = Boolean(navigator.serviceWorker.controller);
+  return {active: Boolean(registration.active), controlled, kept};
+}"""
+
+
+def test_a_page_opened_once_opens_and_plays_the_computer_with_the_network_off(
+        built: Path) -> None:
+    """Served by the table server (`--web`, under its Content-Security-Policy): the page
+    keeps every file of the build (sw.js), and with the network cut it opens again in its
+    words and its worker plays the same games as the desktop engine."""
+    listed = json.loads((built / "contents.json").read_text())["files"]
+    with Running("--web", str(built)) as server:
+        address = "http://" + server.url.split("//", 1)[1].split("/", 1)[0] + "/"
+        with urllib.request.urlopen(address + "pyodide/pyodide.asm.wasm") as answer:
+            assert answer.headers["Content-Type"] == "application/wasm"
+            assert answer.headers["Content-Security-Policy"] == POLICY
+            assert answer.read() == (built / "pyodide" / "pyodide.asm.wasm").read_bytes()
+        with browser_page() as page:
+            page.goto(address)
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null",
+                                   timeout=120_000)
+            kept = page.evaluate(KEPT)
+            assert kept["active"] and kept["controlled"], kept
+            version = (built / "sw.js").read_text().split('const VERSION = "', 1)[1][:16]
+            assert [f"sudden-death-{version}", len(listed) + 1] in kept["kept"], kept
+            page.context.set_offline(True)
+            page.reload()
+            page.get_by_role("heading", name="Sudden Death").wait_for()
+            assert page.get_by_role("button", name="Play the computer", exact=True).is_visible()
+            played = page.evaluate(ASK_GAMES, SEEDS[:3])
+        server.stopped()
+    assert "error" not in played, played
+    assert played["answer"] == games(SEEDS[:3])
+
+
+def test_the_build_holds_the_pages_words_in_every_language_and_its_cues(built: Path) -> None:
+    listed = json.loads((built / "contents.json").read_text())["files"]
+    for code in available():
+        assert json.loads((built / "words" / f"{code}.json").read_text())["lang"] == code
+        assert f"explorer/{code}.json" in listed
+    assert json.loads((built / "words" / "es.json").read_text())["play_computer"] != \
+        json.loads((built / "words" / "en.json").read_text())["play_computer"]
+    assert {f"sounds/{cue.name}" for cue in sounds_dir().glob("*.wav")} <= set(listed)
+    assert "sw.js" not in listed and 'const VERSION = "dev"' not in (built / "sw.js").read_text()
+    kept = (built / "index.html").read_text()
+    assert 'rel="manifest"' in kept and 'src="install.js"' in kept
+    own = (ROOT / "sudden_death" / "web" / "page" / "index.html").read_text()
+    assert 'rel="manifest"' not in own and "install.js" not in own  # five requests a load
+
+
+def test_a_server_told_to_serve_no_build_says_so_and_does_not_start(tmp_path: Path) -> None:
+    done = subprocess.run([sys.executable, "-m", "sudden_death.server", "--port", "0",
+                           "--web", str(tmp_path)], cwd=ROOT, capture_output=True, text=True,
+                          timeout=60)
+    assert done.returncode == 2, done.stderr
+    assert f"--web {tmp_path}: no web build there" in done.stderr
+    assert "build-web" in done.stderr and "Traceback" not in done.stderr
 
 
 PLAY_THE_COMPUTER = """async ({seed, lang}) => {
@@ -190,6 +250,12 @@ def test_the_worker_plays_the_computer_frame_for_frame_as_cpython_does(
     assert len(acts) > 10 and frames[-1]["decision"]["kind"] == "over"
 
 
+# Whether the page's network is cut: the browser says it is offline, and a file no one kept
+# (sw.js answers the build's own from its cache) cannot be fetched.
+CUT = """() => navigator.onLine ? 'online' : fetch('not-kept.txt?' + Math.random())
+  .then((answer) => answer.ok ? 'reached' : 'cut', () => 'cut')"""
+
+
 KEEP_WHAT_IS_SENT = """() => {
   const send = DeviceLine.prototype.send;
   window.sentHere = [];
@@ -219,16 +285,15 @@ def test_the_page_plays_the_computer_on_the_device_by_keys_with_the_network_cut(
         listen(page)
         page.evaluate(KEEP_WHAT_IS_SENT)
         page.wait_for_function(f"document.documentElement.lang === {lang!r}")
-        explorer = page.evaluate("fetch(wordsAddress('explorer', navigator.languages[0]))"
-                                 ".then((answer) => answer.json()).then((tree) => tree.lang)")
+        explorer = page.evaluate("fetchWords('explorer', navigator.languages[0])"
+                                 ".then((tree) => tree.lang)")
         assert explorer == lang  # the card explorer's words beside the page too
         page.get_by_role("button", name=button).focus()
         page.keyboard.press("Enter")
         toss = decision_focus(page, timeout_s=120)  # the runtime loads first
         assert (toss.role, toss.name) == ("radio", first), toss
         page.context.set_offline(True)
-        assert page.evaluate("fetch('contents.json').then(() => 'reached', () => 'cut')") \
-            == "cut"
+        assert page.evaluate(CUT) == "cut"
         player = KeyPlayer(page, random.Random(41))
         while player.downs < 4:
             node = decision_focus(page)
@@ -275,6 +340,7 @@ def test_with_no_server_to_answer_a_whole_game_is_played_here_by_keys_offline(
         toss = decision_focus(page, timeout_s=120)
         assert (toss.role, toss.name) == ("radio", "Heads"), toss
         page.context.set_offline(True)
+        assert page.evaluate(CUT) == "cut"
         assert violations(page) == []
         player = KeyPlayer(page, random.Random(43))
         over = player.play_out()
@@ -295,11 +361,17 @@ def test_with_no_server_to_answer_a_whole_game_is_played_here_by_keys_offline(
                       for line in frame["lines"]]
 
 
-def test_a_page_without_the_runtime_beside_it_offers_no_game_on_the_device() -> None:
-    """The page as a table server serves it (its own folder, unmarked by the build): the
-    start form has no button for a game it could not load."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0),
-                                 functools.partial(Quiet, directory=page_folder()))
+def test_a_page_without_the_runtime_offers_no_game_on_the_device_and_a_failed_load_is_said(
+        built: Path, tmp_path: Path) -> None:
+    """The table server's own page (no device.js, no runtime beside it): no button for a game
+    it could not load. A build whose runtime is missing: asked, the page says at once,
+    urgently and in words, that the game could not be loaded, and stays at its start."""
+    own = (ROOT / "sudden_death" / "web" / "page" / "index.html").read_text()
+    assert "device.js" not in own and "device.js" in (built / "index.html").read_text()
+    broken = tmp_path / "broken"
+    shutil.copytree(built, broken, ignore=shutil.ignore_patterns("pyodide", "sw.js"))
+    (broken / "index.html").write_text(own)  # the server's page first, then the build's
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=broken))
     thread = threading.Thread(target=server.serve_forever, daemon=True)
     thread.start()
     try:
@@ -308,8 +380,10 @@ def test_a_page_without_the_runtime_beside_it_offers_no_game_on_the_device() -> 
             page.wait_for_function("document.documentElement.lang === 'en'")
             assert page.locator("#computer-here").is_hidden()
             assert page.get_by_role("button", name="Play the computer").count() == 1
-            # Asked all the same, the worker cannot load: said at once, urgently, in words.
-            page.evaluate("document.getElementById('computer-here').hidden = false")
+            (broken / "index.html").write_text(
+                (built / "index.html").read_text().replace('<script src="install.js" defer>'
+                                                           '</script>\n', ""))
+            page.reload()
             page.get_by_role("button", name="Play the computer on this device").click()
             page.wait_for_function("document.getElementById('urgent').textContent.includes("
                                    "'could not be loaded on this device')", timeout=30_000)

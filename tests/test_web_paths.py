@@ -25,7 +25,7 @@ from websockets.http11 import Request, Response
 from sudden_death.server.lines.limits import Limits
 from sudden_death.web.site import SOUNDS_PATH, TYPES, WAV, CueFiles, Site, response
 
-SERVED = (*TYPES, ".wav")
+SERVED = tuple(TYPES)  # the cues' .wav among them
 
 
 class JoiningSite(Site):
@@ -56,8 +56,8 @@ def planted_site(root: Path, kind: type[Site] = Site) -> tuple[Site, dict[str, b
     planted = {}
     for folder in (root, page):
         for suffix in SERVED:
-            if folder == page and suffix != ".wav":
-                continue  # the page's own folder: its files are served, by design
+            if folder == page:
+                continue  # the page's own folder (a build's too): its files are served
             secret = f"secret{suffix}"
             data = f"PLANTED {suffix} {os.urandom(8).hex()}".encode()
             (folder / secret).write_bytes(data)

@@ -177,7 +177,7 @@ def test_the_page_is_served_with_a_strict_policy_and_nothing_else_is() -> None:
             assert headers["Content-Security-Policy"] == POLICY
             assert headers["Content-Type"].startswith("text/html")
             assert headers["X-Content-Type-Options"] == "nosniff"
-            for name in Site().files:
+            for name in Site().paths:
                 status, headers, _ = await asyncio.to_thread(fetch, page_url(lab, name))
                 assert status == 200, name
             for path in ("/../pyproject.toml", "/%2e%2e/site.py", "/page/", "/web/site.py",

@@ -2,9 +2,7 @@
 
 It writes `dist/web/`, a folder any static host (or the table server) can serve:
 
-- the page's own files, as the table server serves them (`sudden_death/web/page/`), its
-  words and the card explorer's in each language (`words/es.json`...: a static host answers
-  no `?lang=`) and the cue files it plays (`sounds/`, with their licences);
+- the page's own files, as the table server serves them (`sudden_death/web/page/`);
 - `pyodide/`: Pyodide's core (the WebAssembly CPython and its standard library), taken from
   the npm registry's tarball of the pinned version, its sha512 checked against the one pinned
   here before a byte of it is used (build/web-cache/ keeps the tarball, checked again each
@@ -12,6 +10,12 @@ It writes `dist/web/`, a folder any static host (or the table server) can serve:
 - `game.zip`: the game's pure-Python parts (the rules engine, the table against the computer,
   the seat's view, the narrator's words, the languages' catalogs) as one archive, written the
   same way every time (sorted, fixed dates), so the same sources make the same bytes;
+- the words the table server would make for the page, in each language, as files
+  (`words/es.json`, `explorer/es.json`), and the desktop game's cues (`sounds/`);
+- `index.html` with the manifest and the service worker's registration (`kept_page`), and
+  `sw.js` with the build's version written in (a hash of its contents), so a browser that
+  kept one build installs the next and drops the old (page/sw.js says how it keeps them),
+  and device.js (page.js then offers the game on the device);
 - `contents.json`: every file with its size and sha256, what an offline copy must hold.
 
 Why Pyodide from npm: it is the package the Pyodide project publishes for bundling, with a
@@ -37,13 +41,6 @@ from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from sudden_death.language import available  # noqa: E402
-from sudden_death.resources import sounds_dir  # noqa: E402
-from sudden_death.web.explorer_words import explorer_json  # noqa: E402
-from sudden_death.web.site import page_words  # noqa: E402
-
 PACKAGE = ROOT / "sudden_death"
 DIST = ROOT / "dist" / "web"
 CACHE = ROOT / "build" / "web-cache"
@@ -69,10 +66,6 @@ GAME_PARTS = ("__init__.py", "language.py", "resources.py", "engine", "locale",
               "storage/presets.py", "ui/__init__.py", "ui/words/__init__.py",
               *(f"ui/words/{name}.py" for name in WORDS), "web/__init__.py",
               "web/offline.py", "web/offline_table.py", "web/seat_view.py")
-# The build's page says it has the runtime beside it (page.js then offers the game on the
-# device), and which languages' words are beside it (`data-device="en es"`).
-PLAIN_ROOT = b'<html lang="en">'
-SOUND_PAPERS = ("LICENSES.md", "GPL-2.txt")  # the cue files' licences go where they go
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)  # every entry's date: the same sources make the same bytes
 
 
@@ -151,57 +144,70 @@ def game_archive(package: Path = PACKAGE, parts: Iterable[str] = GAME_PARTS) -> 
     return out.getvalue()
 
 
-def page_files(package: Path = PACKAGE, codes: Iterable[str] | None = None
-               ) -> Iterator[tuple[str, bytes]]:
-    """The page's own files, as the table server serves them, but for its first page marked
-    as the build's with the languages `codes` (all the game's by default)."""
+def page_files(package: Path = PACKAGE) -> Iterator[tuple[str, bytes]]:
+    """The page's own files, as the table server serves them."""
     page = package / "web" / "page"
-    codes = available() if codes is None else tuple(codes)
     for file in sorted(page.rglob("*")):
         if file.is_file():
-            name, data = file.relative_to(page).as_posix(), file.read_bytes()
-            yield name, marked(data, codes) if name == "index.html" else data
+            yield file.relative_to(page).as_posix(), file.read_bytes()
 
 
-def marked(page: bytes, codes: Iterable[str]) -> bytes:
-    """The page with `data-device` on its root, naming the languages whose words the build
-    holds: page.js then offers Play the computer on this device, which a table server's page
-    (no runtime beside it) does not, and reads its words from the build's files."""
-    if page.count(PLAIN_ROOT) != 1:
-        raise BuildError(f"index.html has no {PLAIN_ROOT.decode()!r} to mark as the build's")
-    device = f'<html lang="en" data-device="{" ".join(codes)}">'.encode()
-    return page.replace(PLAIN_ROOT, device)
+def word_files() -> Iterator[tuple[str, bytes]]:
+    """The page's words and the explorer's, in each language the game has, as the table
+    server makes them (web/site.py, web/explorer_words.py), and the cue files it serves."""
+    from sudden_death.language import available
+    from sudden_death.resources import sounds_dir
+    from sudden_death.web.explorer_words import explorer_json
+    from sudden_death.web.site import page_words
 
-
-def word_files(codes: Iterable[str] | None = None) -> Iterator[tuple[str, bytes]]:
-    """The page's words and the card explorer's in each language, as the table server
-    answers them (`words.json?lang=`, `explorer.json?lang=`): a static host answers no query,
-    so each language is a file of its own, which the build's page asks for by name."""
-    for code in available() if codes is None else codes:
+    for code in available():
         yield f"words/{code}.json", page_words(code)
         yield f"explorer/{code}.json", explorer_json(code)
+    for cue in sorted(sounds_dir().glob("*.wav")):
+        yield f"sounds/{cue.name}", cue.read_bytes()
 
 
-def sound_files(folder: Path | None = None) -> Iterator[tuple[str, bytes]]:
-    """The desktop game's cue files, which the page plays (page/sounds.js asks for
-    `sounds/<name>.wav` beside it, as the table server serves them), with their licences."""
-    folder = sounds_dir() if folder is None else folder
-    for file in sorted(folder.iterdir()):
-        if file.suffix == ".wav" or file.name in SOUND_PAPERS:
-            yield f"sounds/{file.name}", file.read_bytes()
+KEEPING = ('<link rel="manifest" href="manifest.webmanifest">\n'
+           '<meta name="theme-color" content="#00307a">\n'
+           '<script src="install.js" defer></script>\n'
+           '<script src="device.js" defer></script>\n')
+
+
+def kept_page(index: bytes) -> bytes:
+    """The page's index.html as a build serves it: installable and kept on the device (the
+    manifest, and install.js registering sw.js), and playing there (device.js: its line to
+    the runtime's worker, and page.js then offers the game on the device, issue 74). The
+    table server's own page goes without:
+    with no runtime beside it, a page kept offline could play nothing, and each file costs
+    its line (a page load stays five requests)."""
+    if b"</head>" not in index:
+        raise BuildError("index.html has no </head> to put the keeping before")
+    return index.replace(b"</head>", KEEPING.encode() + b"</head>", 1)
+
+
+def versioned_worker(template: bytes, contents: bytes) -> bytes:
+    """page/sw.js with the build's version (from its contents) in place of "dev"."""
+    marker = b'const VERSION = "dev";'
+    if marker not in template:
+        raise BuildError("sw.js no longer says where its version goes")
+    version = hashlib.sha256(contents).hexdigest()[:16]
+    return template.replace(marker, f'const VERSION = "{version}";'.encode())
 
 
 def build(out: Path = DIST, cache: Path = CACHE) -> dict[str, dict[str, object]]:
-    """Write the web build into `out` (emptied first) and return its manifest."""
+    """Write the web build into `out` (emptied first) and return its manifest (sw.js and
+    contents.json are not in it: the one holds the list, the other is never kept)."""
     files: dict[str, bytes] = dict(page_files())
-    files.update(word_files())
-    files.update(sound_files())
+    worker = files.pop("sw.js")
+    files["index.html"] = kept_page(files["index.html"])
     files.update((f"pyodide/{name}", data) for name, data in pyodide_files(pyodide_tarball(cache)))
     files["game.zip"] = game_archive()
+    files.update(word_files())
     manifest = {name: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
                 for name, data in sorted(files.items())}
     files["contents.json"] = (json.dumps({"pyodide": PYODIDE_VERSION, "files": manifest},
                                          indent=1, sort_keys=True) + "\n").encode()
+    files["sw.js"] = versioned_worker(worker, files["contents.json"])
     if out.exists():
         shutil.rmtree(out)
     for name, data in files.items():

@@ -93,6 +93,10 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--no-page", action="store_true",
                         help="serve no browser page, only the WebSocket (the page: "
                              "docs/playing.md, \"In a browser\")")
+    parser.add_argument("--web", type=Path, default=None, metavar="DIR",
+                        help="serve the web build in DIR (python3 tasks.py build-web) as the "
+                             "browser page: the same page, and a phone that opened it can keep "
+                             "the game and play the computer with no network")
     parser.add_argument("--reuse-port", action="store_true",
                         help="with --valkey: let other server processes listen on the same "
                              "--port (SO_REUSEPORT, Linux: new connections are spread over "
@@ -132,6 +136,9 @@ def parse(argv: list[str] | None) -> argparse.Namespace:
         parser.error(f"--metrics-from: {error}")
     if (options.tls_cert is None) != (options.tls_key is None):
         parser.error("--tls-cert and --tls-key come together")
+    if options.web is not None and not (options.web / "contents.json").is_file():
+        parser.error(f"--web {options.web}: no web build there (no contents.json); "
+                     "python3 tasks.py build-web writes one into dist/web/")
     if options.reuse_port and options.valkey is None:
         # Alone, a process sharing its port with others would hold tables they cannot reach.
         parser.error("--reuse-port needs --valkey: every process must reach every table")
@@ -159,7 +166,7 @@ async def serve(options: argparse.Namespace) -> None:
         accounts = Accounts(options.data)  # in memory without --data
     limits = Limits.shared(options.per_address)
     named = {} if options.name is None else {"name": options.name}
-    site = None if options.no_page else page_site()
+    site = None if options.no_page else page_site(options.web)
     timed = store if metrics is None or store is None else TimedStore(store, metrics.store_call)
     service = TableService(seed=options.seed, store=timed, limits=limits, accounts=accounts,
                            site=site, **named)
@@ -302,13 +309,13 @@ def bounded(seconds: float) -> None:
     timer.start()
 
 
-def page_site() -> Callable[[ServerConnection, Request], Response | None]:
-    """The browser page's answer to a plain request (web/site.py). Imported only here: the
-    page's views bring the desktop game's word modules, which a server run with --no-page
-    never loads (a quicker start)."""
+def page_site(web: Path | None = None) -> Callable[[ServerConnection, Request], Response | None]:
+    """The browser page's answer to a plain request (web/site.py): the package's page, or the
+    web build in `web`. Imported only here: the page's views bring the desktop game's word
+    modules, which a server run with --no-page never loads (a quicker start)."""
     from ..web.site import Site
 
-    return Site().answer
+    return (Site() if web is None else Site(folder=web)).answer
 
 
 async def postgres_tables(url: str) -> Tables:

@@ -43,12 +43,18 @@ PLAY_PATH = "/play"  # a browser seat's WebSocket
 SOUNDS_PATH = "/sounds/"  # the cue files' (CueFiles)
 WAV = "audio/wav"
 TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=utf-8",
-         ".css": "text/css; charset=utf-8", ".json": "application/json; charset=utf-8",
-         ".svg": "image/svg+xml"}
+         ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
+         ".json": "application/json; charset=utf-8", ".svg": "image/svg+xml",
+         ".webmanifest": "application/manifest+json", ".wasm": "application/wasm",
+         ".zip": "application/zip", ".wav": WAV}
 # Nothing but the page's own files and its own line: no inline script or style, no other
-# origin, not framed by another site.
-POLICY = ("default-src 'none'; script-src 'self'; style-src 'self'; connect-src 'self'; "
-          "img-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
+# origin, not framed by another site. What the game on the device needs besides (a web
+# build, issue 74): its worker and service worker from this origin, its manifest, and
+# WebAssembly compiled from the runtime's own file ('wasm-unsafe-eval' allows that and no
+# eval of text).
+POLICY = ("default-src 'none'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; "
+          "connect-src 'self'; img-src 'self'; worker-src 'self'; manifest-src 'self'; "
+          "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
 
 def page_folder() -> Path:
@@ -208,22 +214,42 @@ class CueFiles:
 
 @dataclass
 class Site:
-    """The page's files by their path ("/", "/page.js"), read once."""
+    """The page's files by their path ("/", "/page.js", "/pyodide/pyodide.asm.wasm").
+
+    `folder` is the package's page, or a web build (`--web`, tools/web_build.py: the page
+    with the runtime and the game's Python for playing on the device). Its files are listed
+    at start, every folder down, and each is read the first time it is asked for and kept:
+    a build is about 20 MB, and a process that never serves the game on the device never
+    reads its runtime."""
 
     folder: Path = field(default_factory=page_folder)
     cues: CueFiles = field(default_factory=CueFiles)
-    files: dict[str, tuple[bytes, str]] = field(init=False)
+    paths: dict[str, Path] = field(init=False)
+    files: dict[str, tuple[bytes, str]] = field(init=False, default_factory=dict)
 
     def __post_init__(self) -> None:
         try:
-            self.files = {f"/{path.name}": (path.read_bytes(), TYPES[path.suffix])
-                          for path in sorted(self.folder.iterdir())
+            self.paths = {f"/{path.relative_to(self.folder).as_posix()}": path
+                          for path in sorted(self.folder.rglob("*"))
                           if path.is_file() and path.suffix in TYPES}
         except OSError as error:  # a damaged install: the tables are served all the same
             LOG.error("the browser page cannot be served: %s", error)
-            self.files = {}
-        if "/index.html" in self.files:
-            self.files["/"] = self.files["/index.html"]
+            self.paths = {}
+        if "/index.html" in self.paths:
+            self.paths["/"] = self.paths["/index.html"]
+
+    def file(self, path: str) -> tuple[bytes, str] | None:
+        """The file at `path` with its type, read once; None when there is none (or it can
+        no longer be read: logged once, then answered as missing)."""
+        found = self.files.get(path)
+        if found is None and path in self.paths:
+            where = self.paths[path]
+            try:
+                found = self.files[path] = (where.read_bytes(), TYPES[where.suffix])
+            except OSError as error:
+                LOG.error("a file of the browser page cannot be served: %s", error)
+                del self.paths[path]
+        return found
 
     def answer(self, line: object, request: Request) -> Response | None:
         """A file for a plain request; None lets a WebSocket upgrade go on to its handshake
@@ -240,7 +266,7 @@ class Site:
             return self.cues.answer(parts.path)
         if parts.path == "/explorer.json":  # the explorer of play cards (explorer_words)
             return response(HTTPStatus.OK, explorer_json(tag), TYPES[".json"])
-        found = self.files.get(parts.path)
+        found = self.file(parts.path)
         if found is None:
             return not_found()
         return response(HTTPStatus.OK, *found)

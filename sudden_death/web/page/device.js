@@ -3,8 +3,8 @@
 // WebSocket. A `DeviceLine` looks to page.js like its WebSocket (readyState, send, close, and
 // "open", "message" and "close" events whose data is a frame's JSON text), so the page plays
 // one way whichever answers it. The worker is started once, the first time the page plays
-// here, and kept for the page's life: loading the runtime is what costs, not a game. And
-// `wordsAddress`: where the page's words are, from a table server or beside the build's page.
+// here, and kept for the page's life: loading the runtime is what costs, not a game. Only a
+// web build's page loads this file (tools/web_build.py): the runtime is beside it.
 "use strict";
 
 (() => {
@@ -113,20 +113,5 @@
     }
   }
 
-  // Where the page's words (`kind` "words", or the card explorer's, "explorer") are, in the
-  // browser's language `lang`: the table server answers `words.json?lang=es-MX` itself; the
-  // build's page (its root's `data-device` names the languages beside it) reads the file of
-  // the nearest one, English when none is near, since a static host answers no query.
-  function wordsAddress(kind, lang) {
-    const built = document.documentElement.dataset.device;
-    if (built === undefined) return `${kind}.json?lang=${encodeURIComponent(lang)}`;
-    const codes = built.split(" ").filter(Boolean);
-    const tag = lang.toLowerCase().replace("-", "_");
-    const code = codes.find((each) => each.toLowerCase() === tag) ||
-      codes.find((each) => each.split("_")[0] === tag.split("_")[0]) || "en";
-    return `${kind}/${code}.json`;
-  }
-
   window.DeviceLine = DeviceLine;
-  window.wordsAddress = wordsAddress;
 })();

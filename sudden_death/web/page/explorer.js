@@ -27,8 +27,7 @@
   // The whole tree, asked for once; a failed fetch is asked again at the next opening.
   function load() {
     if (!treeReady) {
-      treeReady = fetch(wordsAddress("explorer", language())) // the server's, or the build's
-        .then((answer) => answer.json())
+      treeReady = fetchWords("explorer", language()) // page.js
         .then((found) => {
           tree = found;
           opener.textContent = tree.open;

@@ -60,11 +60,31 @@ function status(text) {
   }
 }
 
+// Words in the page's language (`name`: "words" or "explorer"): from the table server, which
+// picks the nearest language it has, else from a web build's own files (words/es.json, then
+// English), as a static host or the page kept on the device (sw.js) holds them.
+async function fetchWords(name, lang) {
+  try {
+    const answer = await fetch(`${name}.json?lang=${encodeURIComponent(lang)}`);
+    if (answer.ok) return await answer.json();
+  } catch (error) {
+    // no table server here: the build's files
+  }
+  for (const code of [lang.split("-")[0].toLowerCase(), "en"]) {
+    try {
+      const answer = await fetch(`${name}/${encodeURIComponent(code)}.json`);
+      if (answer.ok) return await answer.json();
+    } catch (error) {
+      // the next
+    }
+  }
+  throw new Error(`no ${name} for ${lang}`);
+}
+
 async function loadWords() {
   const lang = (navigator.languages && navigator.languages[0]) || navigator.language || "en";
   try {
-    const answer = await fetch(wordsAddress("words", lang)); // the server's, or the build's
-    words = await answer.json();
+    words = await fetchWords("words", lang);
   } catch (error) {
     words = {};
   }
@@ -220,10 +240,10 @@ function sit(message) {
   connect(message);
 }
 
-// Whether this page can play the computer on the device: the build marks its page so (its
-// runtime is beside it: tools/web_build.py, `data-device`); a table server's page is not.
+// Whether this page can play the computer on the device: a web build's page loads device.js
+// (tools/web_build.py), its runtime beside it; a table server's own page has neither.
 function canPlayHere() {
-  return "device" in document.documentElement.dataset;
+  return typeof window.DeviceLine === "function";
 }
 
 // The computer on this device, with no server (issue 74): the greeting a table against the
@@ -255,7 +275,7 @@ async function playHere(first) {
 // browser keeps), or the start.
 function leaveTable() {
   send({type: "leave"});
-  if (line instanceof DeviceLine) line.close(); // a game here: nothing more to hear from it
+  if (canPlayHere() && line instanceof DeviceLine) line.close(); // a game here: no more to hear
   line = null; // its close is the server's answer, not a drop
   seat = null;
   view = null;
