@@ -14,15 +14,21 @@ steps per second; the round trip (from a step's last commit sent to both updates
 what a player waits for the reveal, p50 to max); errors; the servers' CPU (all processes
 together, as a share of one core, and in milliseconds per step: what the cluster costs a
 step against the baseline), their resident memory per 1,000 tables; Valkey's and
-PostgreSQL's CPU share; PostgreSQL's commits a step (its database's `xact_commit` over the
-window: every transaction, the saves' group commits and the claims, accounts and ratings too).
+PostgreSQL's CPU share; PostgreSQL's transactions a step, three ways (issue 73):
+`commits_per_step`, its database's `xact_commit` (every transaction, the saves' group commits
+and the claims, accounts and ratings too, and read-only ones, such as an empty query);
+`write_commits_per_step`, the transactions that wrote (transaction ids handed out: each such
+COMMIT waits for the log to be flushed, or for another's flush to cover it); and with
+`--fsync`, `wal_flushes_per_step`, the log's flushes to the disk (pg_stat_wal's `wal_sync`:
+what the disk bears).
 
 Where it could mislead: the bots, both engines and every server share this machine's 2
 cores, so more processes compete for the same cores instead of adding any (the CPU per step
 is the figure that carries over to more machines, not the steps per second); loopback only;
 PostgreSQL with fsync off (a private throwaway cluster, as the tests run it) unless `--fsync`;
-PostgreSQL counts a backend's commits in its statistics within about a second, so a short
-window's commits a step are a little low.
+PostgreSQL counts a backend's commits and flushes in its statistics within about a second
+(up to 10 s for one gone idle), so a short window's figures may be a little low or high; the
+transaction ids are counted at once.
 """
 
 from __future__ import annotations
@@ -94,9 +100,10 @@ def servers(count: int, args: Callable[[int], list[str]]) -> Iterator[tuple[str,
 
 def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: float,
             step_s: float, seed: int, engines: Callable[[], float],
-            commits: Callable[[], int] = lambda: 0) -> dict[str, Any]:
+            commits: Callable[[], dict[str, int]] = dict) -> dict[str, Any]:
     """The bots on `url` for one window; `engines`: Valkey's and PostgreSQL's CPU seconds;
-    `commits`: the database's transactions committed so far (0: no database)."""
+    `commits`: the database's counts so far (`transactions`, `writes`, `flushes`; none: no
+    database)."""
     stats = Stats()
     tick = os.sysconf("SC_CLK_TCK")
 
@@ -114,7 +121,8 @@ def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: flo
         window = {"steps": stats.steps - steps, "trips": stats.round_trips[trips:],
                   "cpu_s": (sum(cpu_ticks(pid) for pid in pids) - cpu) / tick,
                   "engines_s": engines() - engine_cpu, "seconds": seconds,
-                  "commits": commits() - committed,
+                  "commits": {name: count - committed.get(name, 0)
+                              for name, count in commits().items()},
                   "errors": stats.errors[errors:],
                   "rss_kib": sum(_rss_kib(pid) for pid in pids)}
         playing.cancel()
@@ -134,7 +142,8 @@ def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: flo
         "server_rss_mb": round(window["rss_kib"] / 1024, 1),
         "server_rss_mb_per_1000_tables": round(window["rss_kib"] / 1024 * 1000 / tables, 1),
         "engines_cpu_share": round(window["engines_s"] / window["seconds"], 3),
-        "commits_per_step": round(window["commits"] / max(1, window["steps"]), 3),
+        **{f"{name}_per_step": round(count / max(1, window["steps"]), 3)
+           for name, count in window["commits"].items()},
     }
 
 
@@ -174,11 +183,19 @@ def main(argv: list[str] | None = None) -> int:
                 valkey_s = cpu_ticks(pid) / os.sysconf("SC_CLK_TCK") if pid else 0.0
                 return cluster_cpu_s(postgres) + valkey_s
 
-            def commits(where: str = where, database: str = database) -> int:
+            def commits(where: str = where, database: str = database) -> dict[str, int]:
+                """The database's transactions, those that wrote (the next transaction id:
+                reading it hands none out) and the log's flushes, so far."""
                 with contextlib.closing(psycopg.connect(where, autocommit=True)) as reader:
-                    row = reader.execute("SELECT xact_commit FROM pg_stat_database WHERE "
-                                         "datname = %s", (database,)).fetchone()
-                return int(row[0]) if row else 0
+                    row = reader.execute(
+                        "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = %s),"
+                        " pg_snapshot_xmax(pg_current_snapshot())::text::bigint,"
+                        " (SELECT wal_sync FROM pg_stat_wal)", (database,)).fetchone()
+                assert row is not None
+                counts = {"commits": int(row[0] or 0), "write_commits": int(row[1])}
+                if options.fsync:  # with fsync off nothing is flushed
+                    counts["wal_flushes"] = int(row[2])
+                return counts
 
             with servers(count, args) as (url, pids):
                 result = measure(url, pids, *common, engines=engines, commits=commits)
@@ -196,8 +213,11 @@ def main(argv: list[str] | None = None) -> int:
               f"max {trip.get('max_ms')} ms, servers {result['server_cpu_share']:.0%} CPU, "
               f"{result['server_cpu_ms_per_step']} ms CPU a step (x{ratio:.2f}), "
               f"{result['server_rss_mb_per_1000_tables']} MB per 1,000 tables, engines "
-              f"{result['engines_cpu_share']:.0%} CPU, {result['commits_per_step']} commits a "
-              f"step, errors {result['errors']}")
+              f"{result['engines_cpu_share']:.0%} CPU, "
+              f"{result.get('commits_per_step', 0)} commits a step "
+              f"({result.get('write_commits_per_step', 0)} that wrote, "
+              f"{result.get('wal_flushes_per_step', '-')} log flushes), "
+              f"errors {result['errors']}")
     return 0 if all(result["errors"] == 0 for result in results) else 1
 
 

@@ -152,6 +152,10 @@ class TimedStore:
         if self.on:
             self.saves.append(taken + time.perf_counter() - started)
 
+    def defer(self, table: Any, owner: str | None = None) -> Awaitable[None] | None:
+        """A held choice, written when the store sees fit: nobody waits on it, so untimed."""
+        return self.store.defer(table, owner)
+
     def open_tables(self) -> Any:
         return self.store.open_tables()
 

@@ -24,3 +24,17 @@ def advance(table: Table) -> bool:
         coach = SmartPolicy(random.Random(f"{table.code}:{table.step}:{team.name}"))
         table.act(team, table.step, [action_to_wire(coach.choose(state, team, legal))])
     return table.step > before
+
+
+def hold(table: Table) -> None:
+    """Played on by `advance` to the next card step, where the first seat's choice is then
+    held (the other's not yet in): the change a store may defer (stores.TableStore.defer)."""
+    while len(actors(table.game.state)) < 2:
+        assert advance(table), "the game ended before a card step"
+    state = table.game.state
+    team = actors(state)[0]
+    legal = tuple(action for action in legal_actions(state, team)
+                  if not isinstance(action, Concede))
+    coach = SmartPolicy(random.Random(f"{table.code}:{table.step}:{team.name}"))
+    table.act(team, table.step, [action_to_wire(coach.choose(state, team, legal))])
+    assert team in table.held

@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import pytest
-from coach_steps import advance
+from coach_steps import advance, hold
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from postgres_places import new_database, postgres_server  # noqa: F401 (a fixture)
@@ -42,6 +42,7 @@ from sudden_death.server.stores.seam import (
     StoreError,
     TableStore,
     TakenOver,
+    answered,
 )
 from sudden_death.server.tables import Seat, Table, new_game
 
@@ -268,6 +269,37 @@ def test_contract_tables_steps_come_back_in_order(kind: str, every: int,
     assert [list(entry) for entry in found.log] == [list(entry) for entry in table.log]
     answer(other.close())
     answer(store.close())
+
+
+async def _deferred_then(store: TableStore, table: Table, then_step: bool) -> None:
+    """A held choice deferred (on the loop, as the seats role defers it), nobody waiting on
+    it; then, with `then_step`, the step played and saved; the store closed."""
+    store.defer(table)
+    if then_step:
+        advance(table)
+        await answered(store.save(table))
+    await answered(store.close())
+
+
+@pytest.mark.parametrize("kind", TABLE_STORES)
+@pytest.mark.parametrize("then_step", [False, True])
+def test_contract_tables_a_deferred_save_is_kept_at_close_or_by_the_next_save(
+        kind: str, then_step: bool, place: Place, answer: Answers) -> None:
+    """Issue 73: a held choice handed to `defer` and never awaited is in the store once it
+    has closed; a save of the table made after it holds it (the step it led to), so a
+    second store reads the table as it was last handed over either way."""
+    store = table_store(kind, place, answer)
+    table = seated()
+    for _ in range(2):
+        advance(table)
+    answer(store.save(table))
+    hold(table)
+    answer(_deferred_then(store, table, then_step))
+    reader = table_store(kind, place, answer)
+    found = reloaded(reader, answer=answer)
+    same_play(found, table)
+    assert found.held == table.held and bool(found.held) != then_step
+    answer(reader.close())
 
 
 @pytest.mark.parametrize("kind", TABLE_STORES)

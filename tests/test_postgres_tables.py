@@ -5,25 +5,33 @@ in order, with no two saves of a table at once; many tables' saves due together 
 COMMIT (a group commit, issue 73), and a table taken over in a group loses only its own save;
 of two servers claiming one code at once, one gets it; and the seats role plays a table on it
 whose every answer is awaited, to its end and the release of its claim, and finds it again for
-a seat that was away.
+a seat that was away. A deferred save (a held choice) commits nothing of its own while another
+group comes within LAZY_S, and a step played at a light load costs one commit, not two.
 """
 
 from __future__ import annotations
 
 import asyncio
+import json
+import random
 import sys
 from functools import partial
 from typing import Any
 
 import psycopg
 import pytest
+from coach_steps import hold
 from postgres_places import new_database, postgres_server  # noqa: F401 (a fixture)
-from postgres_server import PostgresCluster
+from postgres_server import PostgresCluster, postgres_cluster
+from psycopg_pool import AsyncConnectionPool
 from server_lab import receive
 from test_contract_stores import advance, same_play, seated
+from test_postgres_server import require_postgres
 from websockets.asyncio.client import connect
 
-from sudden_death.engine.snapshot import state_from_dict
+from sudden_death.engine.actions import Concede, actors, legal_actions
+from sudden_death.engine.snapshot import action_to_dict, state_from_dict
+from sudden_death.engine.state import GameState, Team
 from sudden_death.server.service import TableService, address, start, stop
 from sudden_death.server.stores.keeping import Keeper
 from sudden_death.server.stores.postgres_tables import PgTableStore
@@ -105,6 +113,140 @@ def test_postgres_saves_due_together_share_one_commit_and_each_is_kept(database:
         await store.close()
 
     asyncio.run(scenario())
+
+
+async def _held_kept(url: str, code: str) -> list[str]:
+    """The seats whose choice the table's header in the database holds."""
+    (record,) = await _rows(url, "SELECT record FROM tables WHERE code = %s", code)
+    return sorted(json.loads(record[0])["held"])
+
+
+def test_postgres_a_deferred_save_rides_in_the_next_group_or_is_replaced(
+        database: str) -> None:
+    """Issue 73: a held choice deferred commits nothing of its own while another table's save
+    comes (it is written in that save's transaction); one whose table is saved first is
+    replaced by that save; one with nothing to ride in is written alone after `lazy_s`."""
+    async def scenario() -> None:
+        store = await PgTableStore.open(database)
+        store.lazy_s = 0.3
+        first, second = seated("000001", seed=1), seated("000002", seed=2)
+        await asyncio.gather(store.save(first), store.save(second))
+        commits = store.commits
+        hold(first)
+        riding = store.defer(first)
+        await asyncio.sleep(0.05)
+        assert store.commits == commits and not riding.done()
+        assert await _held_kept(database, first.code) == []  # not yet written
+        advance(second)
+        await store.save(second)
+        assert riding.done() and store.commits == commits + 1  # one COMMIT for both
+        assert await _held_kept(database, first.code) == sorted(
+            team.name for team in first.held)
+
+        advance(first)  # the other seat's choice: the step plays
+        hold(first)
+        replaced = store.defer(first)
+        advance(first)
+        await store.save(first)
+        assert replaced.done() and store.commits == commits + 2
+        await asyncio.sleep(0.5)  # past lazy_s: nothing was left to write
+        assert store.commits == commits + 2
+
+        hold(first)
+        alone = store.defer(first)
+        await asyncio.sleep(0.05)
+        assert store.commits == commits + 2
+        await asyncio.wait_for(alone, 2)  # after lazy_s, in a group of its own
+        assert store.commits == commits + 3
+        assert await _held_kept(database, first.code) != []
+        await store.close()
+
+    asyncio.run(scenario())
+
+
+def test_postgres_a_step_at_a_light_load_costs_one_commit(database: str) -> None:
+    """Issue 73: one table on a server on its own, its two seats playing a step at a time, the
+    second seat of a card step acting 0.1 s after hearing that the first has chosen (well
+    within LAZY_S, with no other table's save to ride in): each step costs one COMMIT, the
+    held choice's save replaced by the step's (it was two: the held choice, then the step)."""
+    async def scenario() -> tuple[int, int, int]:
+        store = await PgTableStore.open(database)
+        service = TableService(seed=3, store=store)
+        running = await start(service, "127.0.0.1", 0)
+        url = address(running, tls=False)
+        try:
+            host = await connect(url)
+            await host.send(p.encode(p.Host(p.PROTOCOL_VERSION, "Hawks")))
+            code = (await receive(host))["code"]
+            guest = await connect(url)
+            await guest.send(p.encode(p.Join(p.PROTOCOL_VERSION, code, "Bears")))
+            await receive(guest)
+            seats = {Team.AWAY: host, Team.HOME: guest}
+            for line in seats.values():
+                assert (await receive(line))["type"] == "start"
+            await asyncio.sleep(0.2)  # the table's start, written
+            before = store.commits
+            step, state, rng, cards = 0, GameState(), random.Random(4), 0
+            while step < 24 and state.outcome is None:
+                teams = actors(state)
+                for number, team in enumerate(teams):
+                    choice = rng.choice([action for action in legal_actions(state, team)
+                                         if not isinstance(action, Concede)])
+                    await seats[team].send(p.encode(p.Act(step, [action_to_dict(choice)])))
+                    if number == 0 and len(teams) == 2:
+                        for line in seats.values():
+                            assert (await receive(line))["type"] == "committed"
+                        await asyncio.sleep(0.1)
+                        cards += 1
+                for line in seats.values():
+                    update = await receive(line)
+                    assert update["type"] == "update", update
+                step, state = update["step"], state_from_dict(update["state"])
+            await asyncio.sleep(store.lazy_s + 0.2)  # anything deferred would be written now
+            return step, cards, store.commits - before
+        finally:
+            await stop(running)
+            await store.close()
+
+    steps, cards, commits = asyncio.run(scenario())
+    assert cards >= 5, cards  # card steps, each with a held choice
+    assert commits <= steps, (commits, steps, cards)
+
+
+def test_postgres_a_pooled_connection_is_asked_only_once_the_database_cut_it(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 73: the pool hands a connection out without asking the database (an empty query:
+    a round trip, and a transaction in its counts) while nothing came on it; after a restart
+    of the database (`-m immediate`: every connection cut) it asks, finds the cut ones and
+    the save goes on a new connection, without failing."""
+    require_postgres()
+    asked: list[int] = []
+    check = AsyncConnectionPool.check_connection
+
+    async def counted(connection: psycopg.AsyncConnection[Any]) -> None:
+        asked.append(1)
+        await check(connection)
+
+    monkeypatch.setattr(AsyncConnectionPool, "check_connection", staticmethod(counted))
+    with postgres_cluster() as cluster:
+        async def scenario() -> None:
+            store = await PgTableStore.open(cluster.url)
+            table = seated()
+            for _ in range(5):
+                advance(table)
+                await store.save(table)
+            assert asked == []
+            await asyncio.to_thread(cluster.restart, "immediate")
+            advance(table)
+            await store.save(table)  # no StoreError: the cut connection was not used
+            assert asked
+            reader = await PgTableStore.open(cluster.url)
+            (found,) = await reader.open_tables()
+            same_play(found, table)
+            await reader.close()
+            await store.close()
+
+        asyncio.run(scenario())
 
 
 def test_postgres_a_table_taken_over_in_a_group_loses_only_its_own_save(database: str) -> None:

@@ -48,6 +48,11 @@ class SlowStore:
         snapshot = Table.from_record(table.to_record())
         return asyncio.ensure_future(self._later(snapshot, self.rng.uniform(0, self.most_s)))
 
+    def defer(self, table: Table, owner: str | None = None) -> None:
+        """A held choice: written at once, as the embedded store does, so it never lands
+        after a later save of its table (these land in any order)."""
+        self.inner.save(table, owner)
+
     async def _later(self, snapshot: Table, delay: float) -> None:
         self.pending += 1
         self.most_pending = max(self.most_pending, self.pending)
@@ -118,6 +123,48 @@ def test_slow_writes_are_told_after_they_are_kept_in_the_order_made() -> None:
     told = run(scenario)
     assert told == [("000002", 9, True), ("000001", 1, True), ("000001", 2, True),
                     ("000001", 3, True)]
+
+
+def test_a_deferred_change_is_told_at_once_unless_a_change_of_its_table_waits() -> None:
+    """Issue 73: a held choice (`defer`) is handed to the store's `defer` and told at once;
+    behind a change of its table still being written it is kept as any change, told after
+    that one; `settled` waits for what the store deferred."""
+    async def scenario() -> list[str]:
+        events: list[str] = []
+        writes: dict[int, asyncio.Event] = {}
+        later: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+
+        class Deferring:
+            def save(self, saved: Table, owner: str | None = None) -> Awaitable[None]:
+                events.append(f"save {saved.step}")
+                event = writes[saved.step] = asyncio.Event()
+                return asyncio.ensure_future(event.wait())
+
+            def defer(self, saved: Table, owner: str | None = None) -> Awaitable[None]:
+                events.append(f"defer {saved.step}")
+                return later
+
+        keeper = Keeper(Deferring())
+        kept = table("000001", step=1)
+        keeper.defer(kept, lambda: events.append("told 1"))
+        assert events == ["defer 1", "told 1"]  # nothing awaited, nothing queued
+        kept.step = 2
+        keeper.keep(kept, lambda: events.append("told 2"))
+        kept.step = 3
+        keeper.defer(kept, lambda: events.append("told 3"))  # step 2 is still being written
+        await asyncio.sleep(0.01)
+        assert events[2:] == ["save 2", "save 3"]
+        writes[2].set()
+        writes[3].set()
+        await asyncio.sleep(0.01)
+        settling = asyncio.ensure_future(keeper.settled(patience_s=5))
+        await asyncio.sleep(0.05)
+        assert not settling.done()  # the deferred write of step 1 is not done yet
+        later.set_result(None)
+        await asyncio.wait_for(settling, 1)
+        return events
+
+    assert run(scenario)[4:] == ["told 2", "told 3"]
 
 
 class Full:

@@ -37,5 +37,8 @@ def test_the_cluster_benchmark_measures_one_process_and_a_cluster() -> None:
         assert each["round_trip"]["n"] > 0 and each["server_cpu_ms_per_step"] > 0
         assert each["server_rss_mb_per_1000_tables"] > 0
     assert results[1]["engines_cpu_share"] > 0  # PostgreSQL and Valkey worked for it
-    assert results[1]["commits_per_step"] > 0  # the database's own count of its commits
+    # The database's own counts: its transactions (counted within a second or so, so a short
+    # window may miss some) and those that wrote (counted at once)
+    assert "commits_per_step" in results[1]
+    assert 0 < results[1]["write_commits_per_step"] <= 3, results[1]
     assert "ms CPU a step" in done.stdout

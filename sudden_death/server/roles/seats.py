@@ -167,8 +167,11 @@ class Seats(SeatBook):
             return CLOSE  # this seat came back on another line, and was told so
         if isinstance(message, p.Act):
             before = (table.step, len(table.held), table.over)
-            out = table.act(team, message.step, message.actions)
-            self.steps.commit(table, out + stand_in_moves(table))
+            out = table.act(team, message.step, message.actions) + stand_in_moves(table)
+            if (table.step, table.over) == (before[0], before[2]):  # held, or refused
+                self.steps.hold(table, out)
+            else:
+                self.steps.commit(table, out)
             if table.over and not before[2]:
                 LOG.info("table %s ended: game over after %d steps", code, table.step)
                 self.rate(table)
@@ -184,10 +187,15 @@ class Seats(SeatBook):
             self.postman.send(connection, self.turn_clock.more_time(table, team))
             return OTHER
         if isinstance(message, p.Rematch):
+            games = table.games
             out = table.ask_rematch(team, self.steps.new_game)
             if team.other in table.computer and table.rematch == {team}:
                 out = table.ask_rematch(team.other, self.steps.new_game)  # the computer is game
-            self.steps.commit(table, out + stand_in_moves(table))
+            out += stand_in_moves(table)
+            if table.games == games:  # asked, no new game: no record keeps it
+                self.steps.hold(table, out)
+            else:
+                self.steps.commit(table, out)
             return OTHER
         if isinstance(message, p.Leave):
             if (not table.game.is_over and (code, team.other) in self.connections

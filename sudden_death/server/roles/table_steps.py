@@ -42,6 +42,13 @@ class TableSteps:
         not have, so a server killed between the two never goes back behind its players."""
         self.book.keeper.keep(table, partial(self.told, table, out))
 
+    def hold(self, table: Table, out: Outgoing) -> None:
+        """A change no seat depends on being kept, told at once: a seat's choice held
+        (nobody is told what it is, and the seat's game sends it again should a server
+        killed before it was written lose it), a rematch asked (no record keeps it), an
+        act refused; the store writes it when it suits it (keeping.Keeper.defer)."""
+        self.book.keeper.defer(table, partial(self.told, table, out))
+
     def told(self, table: Table, out: Outgoing) -> None:
         """A kept change, told: the seats, the spectators, the turn clock, the lobby."""
         self.deliver(table.code, out)

@@ -18,6 +18,12 @@ spectators once that it is busy (when a write fails, or is still not done after 
 once that it is back. A fresh save holds every change
 queued before it, so those are then told together, in order. It never sends anything itself.
 
+A change no seat depends on being kept (a held choice, which the seat's game sends again
+to a server that lost it; a rematch asked, which no record keeps) is told at once instead
+(`defer`), and written when the store sees fit (stores.TableStore.defer): with a database
+server's store, in another save's transaction, so a card step at a light load costs one
+commit rather than two.
+
 A save is fenced with the seats' `owner` (stores.TableStore.save): one refused with
 stores.TakenOver (another process took the table over while this one stalled past its lease)
 is final, not an outage: never tried again, never said as busy, and none of the table's
@@ -52,6 +58,11 @@ class Saving(Protocol):
         returns completes. Raises one of STORE_ERRORS when it cannot (TakenOver when `owner`
         no longer holds the table)."""
 
+    def defer(self, table: Table, owner: str | None = None) -> Awaitable[None] | None:
+        """Keep `table` when it suits the store (stores.TableStore.defer): done when this
+        returns None; else the awaitable completes once written or replaced, never
+        raising."""
+
 
 def _nothing() -> None:
     return None
@@ -80,6 +91,7 @@ class Keeper:
     # Per table, the changes written or being written whose words wait.
     queues: dict[str, deque[_Change]] = field(default_factory=dict)
     drains: set[asyncio.Task[None]] = field(default_factory=set)
+    deferred: set[asyncio.Future[None]] = field(default_factory=set)  # the store's, unwritten
     # A table's seats and spectators hear that the server is busy (True), then back (False).
     on_busy: Callable[[str, bool], None] = field(default=lambda code, busy: None)
     busy: set[str] = field(default_factory=set)  # tables whose writes are being tried again
@@ -95,6 +107,31 @@ class Keeper:
         and every earlier change of this table has been told; a database server's write is
         tried again until it is kept (see the module's docstring)."""
         self._keep(table, tell, patient=True)
+
+    def defer(self, table: Table, tell: Callable[[], None] = _nothing) -> None:
+        """A change no seat depends on being kept (see the module's docstring), told at once
+        and written when the store sees fit. Behind changes of the table still waiting it is
+        kept as any other (`keep`): its words keep their place, and the store never has two
+        of one table's writes in hand at once."""
+        if self.closed or self.store is None or self.queues.get(table.code):
+            self.keep(table, tell)
+            return
+        try:
+            deferred = self.store.defer(table, self.owner)
+        except TakenOver as error:
+            self._taken(table.code, error)
+            return
+        except STORE_ERRORS as error:  # the embedded store's, writing at once
+            self.failed(error)
+            deferred = None
+        else:
+            if deferred is None:
+                self._succeeded()
+        if deferred is not None:
+            waiting = asyncio.ensure_future(deferred)
+            self.deferred.add(waiting)  # awaited by `settled`, so a clean stop writes it
+            waiting.add_done_callback(self.deferred.discard)
+        tell()
 
     def close(self) -> None:
         """No write from now (the server has stopped and its store closes): a change made
@@ -276,22 +313,23 @@ class Keeper:
             self.on_busy(code, busy)
 
     async def settled(self, patience_s: float = 10.0) -> None:
-        """Every write handed over so far done (and its words told): before the store closes,
-        so a server stopping loses nothing it had accepted. At once with the embedded store,
-        which leaves nothing pending. A database still away after `patience_s` is given up
-        on (said in the log): its tables' last changes, never told, are played again by the
-        seats when they resume on the next server."""
+        """Every write handed over so far done (and its words told), deferred ones too:
+        before the store closes, or the tables are handed over, so a server stopping loses
+        nothing it had accepted. At once with the embedded store, which leaves nothing
+        pending. A database still away after `patience_s` is given up on (said in the log):
+        its tables' last changes, never told, are played again by the seats when they resume
+        on the next server."""
         ends = asyncio.get_running_loop().time() + patience_s
-        while self.drains:
+        while self.drains or self.deferred:
             left = ends - asyncio.get_running_loop().time()
             if left <= 0:
                 LOG.error("stopping with %d tables' last changes not kept: the database is "
-                          "away", len(self.queues))
+                          "away", len(self.queues) + len(self.deferred))
                 for drain in list(self.drains):
                     drain.cancel()
                 await asyncio.gather(*self.drains, return_exceptions=True)
                 return
-            await asyncio.wait(set(self.drains), timeout=left)
+            await asyncio.wait(self.drains | self.deferred, timeout=left)
 
     def failed(self, error: BaseException) -> None:
         """The store could not write (a claim, a save): said once, until it can again."""

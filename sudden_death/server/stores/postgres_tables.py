@@ -12,8 +12,15 @@ upserts the headers, writes the games new to this store and appends the steps no
 committed, each statement for all the group's tables at once (unnest), and answers each save
 once the COMMIT has returned. Up to GROUP_LANES groups are written at once, so while a lane is
 free a save goes at once, alone, and only once every lane is busy do the saves that come
-share the next COMMIT. A table's save is never in a group with another of its own, so its saves
-stay in order. Fenced
+share the next COMMIT. A table's save is never in a group with another of its own, nor
+written while one of its own is, so its saves stay in order.
+
+A deferred save (`defer`: a change no seat depends on being kept, a held choice) commits no
+transaction of its own while it can help it: it rides in the next group that starts anyway,
+or starts one after LAZY_S, and a save of its table made first replaces it (the header is
+written whole, so nothing of it is lost). At a light load, where each step's save goes alone,
+that is what keeps a step to one COMMIT rather than two (the held choice's, then the step's).
+Fenced
 (`save(table, owner)`), the headers' upsert comes first and writes only where a header's
 `holder` is `owner` (and a new header only while `owner` holds the claim); a table whose header
 it does not write has nothing else written and its save raises stores.TakenOver, while the
@@ -36,6 +43,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import select
 from collections.abc import AsyncIterator, Coroutine
 from contextlib import asynccontextmanager
 from dataclasses import dataclass, field
@@ -57,6 +65,7 @@ CONNECT_TIMEOUT_S = 10  # a first connection that cannot be made says so, rather
 POOL_SIZE = (1, 8)  # connections kept open, and the most at once: tables saving together
 GROUP_MOST = 256  # saves written in one transaction at most (its statements' arrays' length)
 GROUP_LANES = 4  # groups written at once, each on its own connection (half the pool's most)
+LAZY_S = 1.0  # a deferred save waits this long at most for another group to ride in
 
 
 @dataclass(frozen=True)
@@ -77,11 +86,13 @@ class _Records:
 
 @dataclass
 class _Due:
-    """A save waiting for its group's COMMIT: `done` answers its caller."""
+    """A save waiting for its group's COMMIT: `done` answers its caller. A deferred one's
+    (`lazy`) is never failed: nobody waits on it, and its table's next save writes it."""
 
     records: _Records
     owner: str | None
     done: asyncio.Future[None]
+    lazy: bool = False
 
 
 @dataclass(frozen=True)
@@ -130,6 +141,11 @@ class PgTableStore:
     due: list[_Due] = field(default_factory=list)  # saves waiting for the next group commit
     lanes: set[asyncio.Task[None]] = field(default_factory=set)  # groups being written
     writing_groups: int = 0  # how many (at most GROUP_LANES)
+    gathering: bool = False  # a lane has started and not yet taken its group: saves join it
+    flying: set[str] = field(default_factory=set)  # tables in a group being written
+    lazy: dict[str, _Due] = field(default_factory=dict)  # deferred saves, by table
+    lazy_timers: dict[str, asyncio.TimerHandle] = field(default_factory=dict)
+    lazy_s: float = LAZY_S
     commits: int = 0  # transactions committed by saves (the benchmarks' commits a step)
 
     @classmethod
@@ -154,10 +170,11 @@ class PgTableStore:
             # (PgBouncer), the next transaction may run on a connection that never saw it.
             kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S,
                     "prepare_threshold": None},
-            # Each connection checked as it is taken (one empty query): after a database
-            # restart every pooled connection is cut, and unchecked each would fail one save
-            # (then one retry, seconds apart) before the pool replaced it.
-            check=AsyncConnectionPool.check_connection)
+            # Each connection checked as it is taken: after a database restart every pooled
+            # connection is cut, and unchecked each would fail one save (then one retry,
+            # seconds apart) before the pool replaced it. Only one that heard something
+            # while idle is asked (`_checked`).
+            check=_checked)
         try:
             await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
         except psycopg.Error as error:
@@ -179,16 +196,53 @@ class PgTableStore:
 
     def save(self, table: Table, owner: str | None = None) -> Coroutine[Any, Any, None]:
         """The table's records now, written when awaited, fenced by `owner`'s claim when
-        given (stores.TableStore.save)."""
+        given (stores.TableStore.save). A deferred save of the table still waiting is
+        replaced by this one, which holds all of it."""
+        self._replaced(table.code)
+        return self._write(self._records(table), owner)
+
+    def defer(self, table: Table, owner: str | None = None) -> asyncio.Future[None]:
+        """The table's records now, written with the next group that starts, or alone after
+        `lazy_s`, unless a save of the table comes first (stores.TableStore.defer). The
+        future is answered once it is written or replaced, never with an error: a write
+        that fails is the next save's to make."""
+        code = table.code
+        self._replaced(code)
+        loop = asyncio.get_running_loop()
+        due = _Due(self._records(table), owner, loop.create_future(), lazy=True)
+        self.lazy[code] = due
+        self.lazy_timers[code] = loop.call_later(self.lazy_s, self._ripe, code)
+        return due.done
+
+    def _records(self, table: Table) -> _Records:
         code, game = table.code, table.games
         kept_game, kept_steps = self.kept.get(code, (-1, 0))
         fresh = kept_game != game or kept_steps > table.step
         start = 0 if fresh else kept_steps
-        records = _Records(code, game, table.step, table.first, table.header_record(),
-                           table.over, table.left, start,
-                           [(index, *table.step_record(index))
-                            for index in range(start, table.step)])
-        return self._write(records, owner)
+        return _Records(code, game, table.step, table.first, table.header_record(),
+                        table.over, table.left, start,
+                        [(index, *table.step_record(index))
+                         for index in range(start, table.step)])
+
+    def _replaced(self, code: str) -> None:
+        """A deferred save of `code` not yet being written, dropped: a later save holds it."""
+        due = self._unlazy(code)
+        if due is not None and not due.done.done():
+            due.done.set_result(None)
+
+    def _unlazy(self, code: str) -> _Due | None:
+        timer = self.lazy_timers.pop(code, None)
+        if timer is not None:
+            timer.cancel()
+        return self.lazy.pop(code, None)
+
+    def _ripe(self, code: str) -> None:
+        """A deferred save that found no group to ride in: written now, in a group of its
+        own if nothing else is due."""
+        due = self._unlazy(code)
+        if due is not None:
+            self.due.append(due)
+            self._lanes()
 
     async def _write(self, records: _Records, owner: str | None) -> None:
         """Queue the save for the next group commit and wait for its answer (see `_lanes`)."""
@@ -211,59 +265,83 @@ class PgTableStore:
         as fast as it would be without grouping (and the database's own WAL flushes still
         serve concurrent commits); once every lane is busy, the saves that come wait for the
         next free one and share its COMMIT, so under load many tables' steps share one while
-        each seat still hears of its step only once it is durable."""
-        while self.due and self.writing_groups < GROUP_LANES:
+        each seat still hears of its step only once it is durable. One lane gathers at a
+        time: the saves made before it takes its group all join it."""
+        if (not self.gathering and self.writing_groups < GROUP_LANES
+                and any(due.records.code not in self.flying for due in self.due)):
+            self.gathering = True
             self.writing_groups += 1
             lane = asyncio.create_task(self._lane())
             self.lanes.add(lane)
             lane.add_done_callback(self.lanes.discard)
 
     async def _lane(self) -> None:
+        codes: set[str] = set()
+        gathering = True
         try:
             await asyncio.sleep(0)  # the saves made in this turn of the loop join this one
-            batch: list[_Due] = []
-            later: list[_Due] = []
-            codes: set[str] = set()
-            for due in self.due:  # a table once a transaction (its saves stay in order)
-                if due.records.code in codes or len(batch) >= GROUP_MOST:
-                    later.append(due)
-                else:
-                    codes.add(due.records.code)
-                    batch.append(due)
-            self.due = later
+            self.gathering = gathering = False
+            batch = self._group(codes)
+            self._lanes()  # more due than one group takes: the next lane gathers them
             if batch:
                 await self._answered(batch)
         finally:
+            if gathering:  # stopped before it took its group
+                self.gathering = False
+            self.flying -= codes
             self.writing_groups -= 1
             self._lanes()  # the saves that came while every lane was busy
 
+    def _group(self, codes: set[str]) -> list[_Due]:
+        """The saves a group writes, their tables added to `codes` and `flying`: each due
+        save of a table not already in a group (a table once a transaction, and never in two
+        at once: its saves stay in order), then the deferred saves waiting, which ride along
+        rather than commit on their own."""
+        batch: list[_Due] = []
+        later: list[_Due] = []
+        for due in self.due:
+            if (due.records.code in codes or due.records.code in self.flying
+                    or len(batch) >= GROUP_MOST):
+                later.append(due)
+            else:
+                codes.add(due.records.code)
+                batch.append(due)
+        self.due = later
+        for code in list(self.lazy):
+            if len(batch) >= GROUP_MOST:
+                break
+            if code not in codes and code not in self.flying:
+                riding = self._unlazy(code)
+                if riding is not None:
+                    codes.add(code)
+                    batch.append(riding)
+        self.flying |= codes
+        return batch
+
     async def _answered(self, batch: list[_Due]) -> None:
-        """`batch` written in one transaction, and each of its saves answered."""
+        """`batch` written in one transaction, and each of its saves answered (a deferred
+        one always with None: its table's next save writes whatever it could not)."""
         try:
             taken = await self._write_group(batch)
         except StoreError as error:
             for due in batch:  # each its own error, with the database's as its cause
-                if not due.done.done():
-                    failed = StoreError(str(error))
-                    failed.__cause__ = error.__cause__
-                    due.done.set_exception(failed)
+                failed = StoreError(str(error))
+                failed.__cause__ = error.__cause__
+                _answer(due, failed)
             return
         except BaseException:
             for due in batch:
-                if not due.done.done():
-                    due.done.set_exception(StoreError("the save was stopped"))
+                _answer(due, StoreError("the save was stopped"))
             raise
         for due in batch:
             if due.records.code in taken:
-                if not due.done.done():
-                    due.done.set_exception(taken[due.records.code])
+                _answer(due, taken[due.records.code])
                 continue
             if due.records.left:  # final: no rematch follows, so nothing more to append
                 self.kept.pop(due.records.code, None)
             else:  # only once committed
                 self.kept[due.records.code] = (due.records.game, due.records.step)
-            if not due.done.done():
-                due.done.set_result(None)
+            _answer(due, None)
 
     async def _write_group(self, batch: list[_Due]) -> dict[str, TakenOver]:
         """One transaction for every save of `batch` (`_written`); the tables taken over, of
@@ -382,8 +460,27 @@ class PgTableStore:
                                      (code, owner))
 
     def close(self) -> Coroutine[Any, Any, None]:
-        """The pool's connections closed, when awaited."""
-        return self.pool.close()
+        """The deferred saves still waiting written, then the pool's connections closed,
+        when awaited."""
+        return self._close()
+
+    async def _close(self) -> None:
+        for code in list(self.lazy):
+            self._ripe(code)
+        while self.lanes:
+            await asyncio.wait(set(self.lanes))
+        await self.pool.close()
+
+
+def _answer(due: _Due, error: BaseException | None) -> None:
+    """A save's caller answered, once: `error` raised to it, else done. A deferred save has
+    no caller waiting, so it is never failed (its failure would go unread)."""
+    if due.done.done():
+        return
+    if error is None or due.lazy:
+        due.done.set_result(None)
+    else:
+        due.done.set_exception(error)
 
 
 async def _written(connection: psycopg.AsyncConnection[Any],
@@ -459,6 +556,20 @@ async def _fenced_headers(connection: psycopg.AsyncConnection[Any],
 async def opened(url: str) -> PgTableStore:
     """A store on the database at `url` (migrated first): the contract tests' factory."""
     return await PgTableStore.open(url)
+
+
+async def _checked(connection: psycopg.AsyncConnection[Any]) -> None:
+    """The pool's check of a connection it hands out, asked of the database (an empty query)
+    only when the connection's socket has something to read while it sat idle: a database
+    that restarted, stopped or cut the connection closes it, which makes it readable, and
+    one that did not has said nothing. The empty query, made at every save, was a round trip
+    and a transaction of its own (half of pg_stat_database's xact_commit), for nothing."""
+    try:
+        readable, _, _ = select.select([connection.fileno()], [], [], 0)
+    except (OSError, ValueError, psycopg.Error):
+        readable = [True]  # no socket to look at: the database says what is wrong
+    if readable:
+        await AsyncConnectionPool.check_connection(connection)
 
 
 def _described(connection: psycopg.AsyncConnection[Any]) -> str:

@@ -119,6 +119,18 @@ class TableStore(Protocol):
         two saves of one table never interleave."""
         ...
 
+    def defer(self, table: Table, owner: str | None = None) -> Awaitable[None] | None:
+        """Keep `table` as it is now, as `save` would, but when it suits the store: a change
+        no seat depends on being kept (a held choice, which the seat's game sends again if
+        the server loses it: docs/protocol.md), so a database server's store writes it with
+        another save's transaction, or on its own after a second or so, and a save of the
+        table made before then replaces it (the header is written whole). A kill of the
+        process may lose it; `close` writes it. Made only when none of the table's saves is
+        still being awaited (keeping.Keeper sees to it). None: written already (the
+        embedded store, as `save`); an awaitable: completes once written or replaced, and
+        never raises (a write that fails is the table's next save's to make)."""
+        ...
+
     def open_tables(self) -> list[Table] | Awaitable[list[Table]]:
         """Every table not over, each rebuilt from its header and its current game's steps in
         order (a rematch's game never shows an earlier game's steps). A table that does not

@@ -36,6 +36,7 @@ class Shard(Protocol):
     """A tables store on a database server: every call answered with an awaitable."""
 
     def save(self, table: Table, owner: str | None = None) -> Awaitable[None]: ...
+    def defer(self, table: Table, owner: str | None = None) -> Awaitable[None]: ...
     def open_tables(self) -> Awaitable[list[Table]]: ...
     def ended(self, code: str) -> Awaitable[Table | None]: ...
     def table(self, code: str) -> Awaitable[Table | None]: ...
@@ -64,6 +65,10 @@ class ShardedTables:
 
     def save(self, table: Table, owner: str | None = None) -> Awaitable[None]:
         return self.of(table.code).save(table, owner)
+
+    def defer(self, table: Table, owner: str | None = None) -> Awaitable[None]:
+        """Deferred in the table's own database: it rides in that database's next group."""
+        return self.of(table.code).defer(table, owner)
 
     def open_tables(self) -> Awaitable[list[Table]]:
         return self._open_tables()

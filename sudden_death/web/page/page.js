@@ -186,6 +186,7 @@ function heardFromServer(message) {
   if (message.type === "start" || message.type === "update") lastStep = message.step;
   if (message.type === "start") {
     sentThrough = -1; // a new game (a rematch), or resumed
+    actAgain(message);
     // Back after a drop, the form being filled in stays (its checks, the focus) when the
     // same decision is owed: a line that drops mid-choice costs the player nothing.
     if (dropped) {
@@ -467,7 +468,25 @@ function act(actions) {
   sentThrough = view.step + actions.length - 1;
   shownDecision = ""; // the form is gone: whatever comes next is drawn, the same one too
   drawNote(waitingWords(), "wait");
-  send({type: "act", step: view.step, actions});
+  const message = {type: "act", step: view.step, actions};
+  inDoubt = {message, line: line && line.readyState === WebSocket.OPEN ? line : null};
+  send(message);
+}
+
+// The last act and the line it went out on (null: none was open, so it never went out; issue
+// 73). A server stopped before it wrote a held choice (on PostgreSQL it goes with the next
+// step, or within a second) has lost it, so back on the seat, a start at that step that holds
+// nothing of ours has it sent again, as the desktop game's link does; one sent on the line we
+// came back on is not sent twice.
+let inDoubt = null;
+
+function actAgain(start) {
+  const doubt = inDoubt;
+  inDoubt = null;
+  if (!dropped || !doubt || doubt.line === line || doubt.message.step !== start.step ||
+      (start.held || []).length) return;
+  send(doubt.message);
+  sentThrough = doubt.message.step + doubt.message.actions.length - 1;
 }
 
 // -- cards: checkboxes in two groups, Players and Calls, moved through as the desktop's lists
