@@ -5,6 +5,8 @@ start-up needs inside functions, each listed here with its reason."""
 from __future__ import annotations
 
 import ast
+import sys
+from collections.abc import Iterator
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "sudden_death"
@@ -260,6 +262,75 @@ def test_the_checks_see_what_they_look_for() -> None:
     assert "sudden_death.ui.session" in graph["sudden_death.ui.app"]
     assert "sudden_death.ui.words.phrases" in graph["sudden_death.ui.words.narration"]
     assert late_imports()[("sudden_death.audio.synth", "pyttsx3")] == 2
+
+
+# The page's own game (issue 74) runs in Pyodide, whose core is the standard library and
+# nothing compiled: what it imports as it runs reaches nothing of the wire (msgspec), the
+# table server or the game's line to one, and nothing outside the standard library. A module
+# of that game is added here.
+BROWSER_GAME = ("sudden_death.web.offline", "sudden_death.web.offline_table",
+                "sudden_death.web.seat_view")
+NOT_IN_THE_BROWSER = ("wire", "server", "net")
+
+
+def runtime_import_nodes(tree: ast.Module) -> Iterator[ast.Import | ast.ImportFrom]:
+    """Every import that runs: those under `if TYPE_CHECKING:` are for mypy alone."""
+    stack: list[ast.AST] = [tree]
+    while stack:
+        node = stack.pop()
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            stack.extend(node.orelse)
+            continue
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node
+        stack.extend(ast.iter_child_nodes(node))
+
+
+def reached_when_run(starts: tuple[str, ...],
+                     found: dict[str, ast.Module] | None = None) -> set[str]:
+    """Every module `starts` import as they run, through the package's own modules: the
+    package's by their names, any other by its top-level name."""
+    found = modules() if found is None else found
+    packages = {path for path in found if (PACKAGE.parent / path.replace(".", "/")).is_dir()}
+    reached: set[str] = set()
+    waiting = list(starts)
+    while waiting:
+        name = waiting.pop()
+        if name in reached:
+            continue
+        reached.add(name)
+        parts = name.split(".")
+        waiting += [".".join(parts[:end]) for end in range(1, len(parts))]  # its packages
+        for node in runtime_import_nodes(found[name]):
+            for target in imported(name, name in packages, node):
+                if target in found:
+                    waiting.append(target)
+                elif target.split(".")[0] != "sudden_death":
+                    reached.add(target.split(".")[0])
+    return reached
+
+
+def not_for_the_browser(reached: set[str]) -> list[str]:
+    """What of `reached` the browser's game cannot have."""
+    return sorted(name for name in reached
+                  if (name.startswith("sudden_death.") and part_of(name) in NOT_IN_THE_BROWSER)
+                  or (not name.startswith("sudden_death")
+                      and name not in sys.stdlib_module_names))
+
+
+def test_the_browser_s_game_needs_only_the_standard_library_and_no_wire() -> None:
+    reached = reached_when_run(BROWSER_GAME)
+    assert not_for_the_browser(reached) == []
+    assert "sudden_death.ui.words.narration" in reached  # not blind: its words come along
+    # Not blind: the seat's view reading the wire, or the narrator's verbosity importing the
+    # settings file (the player's folders: platformdirs) as it runs, is caught.
+    for module, line in [("sudden_death.web.seat_view", "from ..wire import protocol as p"),
+                         ("sudden_death.ui.words.verbosity",
+                          "from ...storage.settings import Settings")]:
+        found = modules()
+        found[module] = ast.Module(body=[*ast.parse(line).body, *found[module].body],
+                                   type_ignores=[])
+        assert not_for_the_browser(reached_when_run(BROWSER_GAME, found)) != []
 
 
 # Only the table server's --postgres path may load psycopg (the `server` extra's): a player's

@@ -15,6 +15,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from test_structure import BROWSER_GAME, reached_when_run, runtime_import_nodes
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -71,8 +72,8 @@ def test_the_game_archive_is_the_same_bytes_each_time_and_holds_no_caches() -> N
 
 
 def outside_imports(data: bytes) -> dict[str, set[str]]:
-    """Per module of the archive `data`, what it imports that is neither the standard library
-    nor in the archive."""
+    """Per module of the archive `data`, what it imports as it runs that is neither the
+    standard library nor in the archive (an import for mypy alone is never run)."""
     archive = zipfile.ZipFile(io.BytesIO(data))
     outside: dict[str, set[str]] = {}
     modules = {name.removesuffix(".py").replace("/", ".").removesuffix(".__init__")
@@ -81,7 +82,7 @@ def outside_imports(data: bytes) -> dict[str, set[str]]:
         if not name.endswith(".py"):
             continue
         here = name.removesuffix(".py").replace("/", ".")
-        for node in ast.walk(ast.parse(archive.read(name))):
+        for node in runtime_import_nodes(ast.parse(archive.read(name))):
             if isinstance(node, ast.ImportFrom) and node.level:
                 package = here.split(".")[: -node.level]
                 target = ".".join([*package, *([node.module] if node.module else [])])
@@ -107,6 +108,16 @@ def test_the_game_archive_imports_only_the_standard_library_and_itself() -> None
     assert "sudden_death.engine" in wire["sudden_death/wire/values.py"]
 
 
+def test_the_game_archive_holds_every_module_the_browser_s_game_runs() -> None:
+    names = set(zipfile.ZipFile(io.BytesIO(web_build.game_archive())).namelist())
+    needed = {name for name in reached_when_run(BROWSER_GAME) if name.startswith("sudden_death")}
+    missing = sorted(name for name in needed
+                     if f"{name.replace('.', '/')}.py" not in names
+                     and f"{name.replace('.', '/')}/__init__.py" not in names)
+    assert missing == []
+    assert "sudden_death/web/offline_table.py" in names and len(needed) > 30
+
+
 @pytest.mark.build
 def test_the_build_writes_the_page_pyodide_and_the_game_with_their_checksums(
         tmp_path: Path) -> None:
@@ -117,8 +128,18 @@ def test_the_build_writes_the_page_pyodide_and_the_game_with_their_checksums(
     for name, entry in manifest.items():
         data = (out / name).read_bytes()
         assert len(data) == entry["bytes"] and hashlib.sha256(data).hexdigest() == entry["sha256"]
-    for name in ("index.html", "page.js", "offline.js", "game.zip", "pyodide/pyodide.mjs",
+    for name in ("index.html", "page.js", "device.js", "offline.js", "game.zip",
+                 "words/es.json", "explorer/en.json", "sounds/coin.wav", "pyodide/pyodide.mjs",
                  "pyodide/pyodide.asm.wasm", "pyodide/python_stdlib.zip"):
         assert name in manifest, name
     package = json.loads((out / "pyodide" / "package.json").read_text())
     assert package["version"] == web_build.PYODIDE_VERSION
+
+
+def test_only_the_build_s_page_loads_the_game_on_the_device() -> None:
+    """The build's page loads device.js (page.js then offers Play the computer on this
+    device); the page a table server serves, with no runtime beside it, does not."""
+    source = (ROOT / "sudden_death" / "web" / "page" / "index.html").read_bytes()
+    built = web_build.kept_page(source)
+    assert b"device.js" not in source and built.count(b'<script src="device.js" defer>') == 1
+    assert built.index(b"device.js") < built.index(b"</head>")

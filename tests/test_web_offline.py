@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import functools
 import json
+import random
+import shutil
 import subprocess
 import sys
 import threading
@@ -17,11 +19,15 @@ from typing import Any, ClassVar
 
 import pytest
 from browser import browser_page
+from page_ear import KeyPlayer, decision_focus, listen, news
 from server_process import Running
+from test_web_browser import small_targets, violations
+from test_web_offline_table import play
 
 from sudden_death.language import available
 from sudden_death.resources import sounds_dir
 from sudden_death.web.offline import games
+from sudden_death.web.offline_table import OfflineTable
 from sudden_death.web.site import POLICY
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -151,7 +157,7 @@ def test_a_page_opened_once_opens_and_plays_the_computer_with_the_network_off(
             page.context.set_offline(True)
             page.reload()
             page.get_by_role("heading", name="Sudden Death").wait_for()
-            assert page.get_by_role("button", name="Play the computer").is_visible()
+            assert page.get_by_role("button", name="Play the computer", exact=True).is_visible()
             played = page.evaluate(ASK_GAMES, SEEDS[:3])
         server.stopped()
     assert "error" not in played, played
@@ -180,3 +186,208 @@ def test_a_server_told_to_serve_no_build_says_so_and_does_not_start(tmp_path: Pa
     assert done.returncode == 2, done.stderr
     assert f"--web {tmp_path}: no web build there" in done.stderr
     assert "build-web" in done.stderr and "Traceback" not in done.stderr
+
+
+PLAY_THE_COMPUTER = """async ({seed, lang}) => {
+  const worker = new Worker('offline.js', {type: 'module'});
+  const waiting = new Map();
+  let asked = 0;
+  worker.onmessage = (event) => {
+    const said = event.data;
+    if (said.loading === 'failed') for (const resolve of waiting.values()) resolve(said);
+    if (said.loading) return;
+    waiting.get(said.id)(said);
+    waiting.delete(said.id);
+  };
+  const ask = (message) => new Promise((resolve) => {
+    asked += 1;
+    waiting.set(asked, resolve);
+    worker.postMessage({...message, id: asked});
+  });
+  // What a player pressing Enter at every decision sends (test_web_offline_table's
+  // first_option): the first option, or the form's first players and calls.
+  const firstOption = (decision) => decision.kind === 'choice' ? decision.options[0].actions
+    : [...decision.before, {action: 'PickHand', hand: {
+        players: decision.players.slice(0, decision.limits[0]).map((card) => card.id),
+        calls: decision.calls.slice(0, decision.limits[1]).map((card) => card.id)}}];
+  try {
+    const before = await ask({ask: 'line', message: '{"type": "rematch"}'});
+    let said = await ask({ask: 'start', seed, lang, team: 'Hawks', theirs: 'Bears',
+                          opponent: 'random'});
+    if (said.error) return {error: said.error};
+    const frames = [...said.frames];
+    for (let turn = 0; turn < 1000; turn += 1) {
+      const view = frames.filter((frame) => frame.type === 'view').pop();
+      if (view.decision.kind === 'over') break;
+      said = await ask({ask: 'line', message: JSON.stringify(
+        {type: 'act', step: view.step, actions: firstOption(view.decision)})});
+      if (said.error) return {error: said.error, frames};
+      frames.push(...said.frames);
+    }
+    const refused = await ask({ask: 'line', message: '{not json'});
+    return {before, frames, refused: refused.frames};
+  } finally {
+    worker.terminate();
+  }
+}"""
+
+
+@pytest.mark.parametrize(("seed", "lang"), [(31, "en"), (32, "es")])
+def test_the_worker_plays_the_computer_frame_for_frame_as_cpython_does(
+        site: str, seed: int, lang: str) -> None:
+    """The page's table against the computer, driven in the worker as the page will drive it
+    (a start, then each act as the JSON text it would send a server): every frame the same as
+    the table's in CPython for the same seed and actions, to the end and a refusal after."""
+    with browser_page() as page:
+        page.goto(site + "contents.json")
+        played = page.evaluate(PLAY_THE_COMPUTER, {"seed": seed, "lang": lang})
+    assert "error" not in played, played
+    assert played["before"] == {"id": 1, "error": "Error: no game has started here"}
+    table = OfflineTable.open(seed, lang, "Hawks", "Bears", "random")
+    frames, acts = play(table)
+    assert played["frames"] == frames
+    assert played["refused"] == table.answer("{not json")
+    assert len(acts) > 10 and frames[-1]["decision"]["kind"] == "over"
+
+
+# Whether the page's network is cut: the browser says it is offline, and a file no one kept
+# (sw.js answers the build's own from its cache) cannot be fetched.
+CUT = """() => navigator.onLine ? 'online' : fetch('not-kept.txt?' + Math.random())
+  .then((answer) => answer.ok ? 'reached' : 'cut', () => 'cut')"""
+
+
+KEEP_WHAT_IS_SENT = """() => {
+  const send = DeviceLine.prototype.send;
+  window.sentHere = [];
+  DeviceLine.prototype.send = function (text) {
+    window.sentHere.push(text);
+    return send.call(this, text);
+  };
+}"""
+
+
+@pytest.mark.parametrize(("tag", "lang", "button", "loading", "first"), [
+    ("en-US", "en", "Play the computer on this device", "step {} of 3", "Heads"),
+    ("es-MX", "es", "Jugar contra la computadora en este dispositivo", "paso {} de 3",
+     "Águila")])
+def test_the_page_plays_the_computer_on_the_device_by_keys_with_the_network_cut(
+        site: str, tag: str, lang: str, button: str, loading: str, first: str) -> None:
+    """From the start form's own button, in the browser's language (the build's words, no
+    server to ask): the load said step by step, the toss's decision focused, then the network
+    cut (Playwright's offline mode) and downs played by the keys alone; the game log is the
+    table's in CPython for the seed and what the page sent."""
+    errors: list[str] = []
+    with browser_page() as page:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.add_init_script(f"Object.defineProperty(navigator, 'languages', "
+                             f"{{get: () => [{tag!r}]}})")
+        page.goto(site + "?seed=41")
+        listen(page)
+        page.evaluate(KEEP_WHAT_IS_SENT)
+        page.wait_for_function(f"document.documentElement.lang === {lang!r}")
+        explorer = page.evaluate("fetchWords('explorer', navigator.languages[0])"
+                                 ".then((tree) => tree.lang)")
+        assert explorer == lang  # the card explorer's words beside the page too
+        page.get_by_role("button", name=button).focus()
+        page.keyboard.press("Enter")
+        toss = decision_focus(page, timeout_s=120)  # the runtime loads first
+        assert (toss.role, toss.name) == ("radio", first), toss
+        page.context.set_offline(True)
+        assert page.evaluate(CUT) == "cut"
+        player = KeyPlayer(page, random.Random(41))
+        while player.downs < 4:
+            node = decision_focus(page)
+            assert node.role != "button", "the game ended before four downs"
+            if node.role == "radio":
+                player.choice()
+            else:
+                player.downs += 1
+                player.hand()
+        decision_focus(page)  # the fourth down's answer, drawn
+        said = news(page)
+        logged = page.locator("#log li").all_inner_texts()
+        sent = page.evaluate("window.sentHere")
+    assert errors == []
+    table = OfflineTable.open(41, lang, "Hawks", "Bears", "random")
+    frames = table.start()
+    assert [loading.format(step) in said for step in (1, 2, 3)] == [True] * 3
+    assert said.index(loading.format(1)) < said.index(frames[1]["lines"][0])
+    greeting = json.loads(sent[0])
+    assert greeting["type"] == "host" and greeting["computer"] == "Bears"
+    for text in sent[1:]:
+        frames += table.answer(text)
+    assert not [frame for frame in frames if frame["type"] == "refused"]
+    assert logged == [line for frame in frames if frame["type"] == "view"
+                      for line in frame["lines"]]
+    assert sum(1 for text in sent if "PickHand" in text) == 4 and len(logged) > 10
+
+
+def test_with_no_server_to_answer_a_whole_game_is_played_here_by_keys_offline(
+        site: str) -> None:
+    """Play the computer on the build's page, which no table server serves: the page says so
+    and plays it on the device instead (nothing said of a line dropped); with the network
+    cut once the runtime is in, a whole game by keys to its final score, every line as
+    CPython's table has it; axe finds nothing serious on the game's page."""
+    errors: list[str] = []
+    with browser_page() as page:
+        page.on("pageerror", lambda error: errors.append(str(error)))
+        page.goto(site + "?seed=43")
+        listen(page)
+        page.evaluate(KEEP_WHAT_IS_SENT)
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        assert violations(page) == [] and small_targets(page) == []
+        page.get_by_role("button", name="Play the computer", exact=True).click()
+        toss = decision_focus(page, timeout_s=120)
+        assert (toss.role, toss.name) == ("radio", "Heads"), toss
+        page.context.set_offline(True)
+        assert page.evaluate(CUT) == "cut"
+        assert violations(page) == []
+        player = KeyPlayer(page, random.Random(43))
+        over = player.play_out()
+        said = news(page)
+        urgent = page.locator("#urgent").inner_text()
+        logged = page.locator("#log li").all_inner_texts()
+        sent = page.evaluate("window.sentHere")
+    assert errors == []
+    assert "Final score" in over and player.downs >= 8
+    assert "No table server answers: you play the computer on this device." in said
+    assert urgent == ""  # no line dropped, nothing failed
+    table = OfflineTable.open(43, "en", "Hawks", "Bears", "random")
+    frames = table.start()
+    for text in sent[1:]:
+        frames += table.answer(text)
+    assert table.game.is_over and not [f for f in frames if f["type"] == "refused"]
+    assert logged == [line for frame in frames if frame["type"] == "view"
+                      for line in frame["lines"]]
+
+
+def test_a_page_without_the_runtime_offers_no_game_on_the_device_and_a_failed_load_is_said(
+        built: Path, tmp_path: Path) -> None:
+    """The table server's own page (no device.js, no runtime beside it): no button for a game
+    it could not load. A build whose runtime is missing: asked, the page says at once,
+    urgently and in words, that the game could not be loaded, and stays at its start."""
+    own = (ROOT / "sudden_death" / "web" / "page" / "index.html").read_text()
+    assert "device.js" not in own and "device.js" in (built / "index.html").read_text()
+    broken = tmp_path / "broken"
+    shutil.copytree(built, broken, ignore=shutil.ignore_patterns("pyodide", "sw.js"))
+    (broken / "index.html").write_text(own)  # the server's page first, then the build's
+    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=broken))
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        with browser_page() as page:
+            page.goto(f"http://127.0.0.1:{server.server_port}/index.html")
+            page.wait_for_function("document.documentElement.lang === 'en'")
+            assert page.locator("#computer-here").is_hidden()
+            assert page.get_by_role("button", name="Play the computer").count() == 1
+            (broken / "index.html").write_text(
+                (built / "index.html").read_text().replace('<script src="install.js" defer>'
+                                                           '</script>\n', ""))
+            page.reload()
+            page.get_by_role("button", name="Play the computer on this device").click()
+            page.wait_for_function("document.getElementById('urgent').textContent.includes("
+                                   "'could not be loaded on this device')", timeout=30_000)
+            assert page.locator("#start").is_visible()
+    finally:
+        server.shutdown()
+        server.server_close()

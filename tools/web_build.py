@@ -7,14 +7,15 @@ It writes `dist/web/`, a folder any static host (or the table server) can serve:
   the npm registry's tarball of the pinned version, its sha512 checked against the one pinned
   here before a byte of it is used (build/web-cache/ keeps the tarball, checked again each
   build); nothing is fetched from a CDN, at build time or at play time;
-- `game.zip`: the game's pure-Python parts (the rules engine, the narrator's words, the
-  languages' catalogs) as one archive, written the same way every time (sorted, fixed dates),
-  so the same sources make the same bytes;
+- `game.zip`: the game's pure-Python parts (the rules engine, the table against the computer,
+  the seat's view, the narrator's words, the languages' catalogs) as one archive, written the
+  same way every time (sorted, fixed dates), so the same sources make the same bytes;
 - the words the table server would make for the page, in each language, as files
   (`words/es.json`, `explorer/es.json`), and the desktop game's cues (`sounds/`);
 - `index.html` with the manifest and the service worker's registration (`kept_page`), and
   `sw.js` with the build's version written in (a hash of its contents), so a browser that
-  kept one build installs the next and drops the old (page/sw.js says how it keeps them);
+  kept one build installs the next and drops the old (page/sw.js says how it keeps them),
+  and device.js (page.js then offers the game on the device);
 - `contents.json`: every file with its size and sha256, what an offline copy must hold.
 
 Why Pyodide from npm: it is the package the Pyodide project publishes for bundling, with a
@@ -54,10 +55,17 @@ PYODIDE_FILES = ("pyodide.mjs", "pyodide.asm.mjs", "pyodide.asm.wasm", "python_s
                  "pyodide-lock.json", "package.json")
 DOWNLOAD_TIMEOUT_S = 120
 
-# The game's pure-Python parts, relative to the package: what the page's game imports, and
-# nothing that needs pygame, an audio device, a socket or a compiled package.
-GAME_PARTS = ("__init__.py", "language.py", "engine", "locale", "web/__init__.py",
-              "web/offline.py")
+# The game's pure-Python parts, relative to the package: what the page's game imports as it
+# runs (the rules, the table against the computer, the seat's view and the narrator's words),
+# and nothing that needs pygame, an audio device, a socket or a compiled package
+# (tests/test_web_build.py checks both ways).
+WORDS = ("cards", "kicks", "line", "narration", "numbers", "phrases", "picking", "plays",
+         "seats", "situation", "variety", "verbosity")
+GAME_PARTS = ("__init__.py", "language.py", "resources.py", "engine", "locale",
+              "audio/__init__.py", "audio/protocols.py", "storage/__init__.py",
+              "storage/presets.py", "ui/__init__.py", "ui/words/__init__.py",
+              *(f"ui/words/{name}.py" for name in WORDS), "web/__init__.py",
+              "web/offline.py", "web/offline_table.py", "web/seat_view.py")
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)  # every entry's date: the same sources make the same bytes
 
 
@@ -161,12 +169,15 @@ def word_files() -> Iterator[tuple[str, bytes]]:
 
 KEEPING = ('<link rel="manifest" href="manifest.webmanifest">\n'
            '<meta name="theme-color" content="#00307a">\n'
-           '<script src="install.js" defer></script>\n')
+           '<script src="install.js" defer></script>\n'
+           '<script src="device.js" defer></script>\n')
 
 
 def kept_page(index: bytes) -> bytes:
     """The page's index.html as a build serves it: installable and kept on the device (the
-    manifest, and install.js registering sw.js). The table server's own page goes without:
+    manifest, and install.js registering sw.js), and playing there (device.js: its line to
+    the runtime's worker, and page.js then offers the game on the device, issue 74). The
+    table server's own page goes without:
     with no runtime beside it, a page kept offline could play nothing, and each file costs
     its line (a page load stays five requests)."""
     if b"</head>" not in index:

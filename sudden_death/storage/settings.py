@@ -22,6 +22,7 @@ from urllib.parse import urlsplit
 from ..language import _
 from .files import write_atomic
 from .folders import user_folders
+from .presets import PRESETS, SWITCHES, VERBOSITIES
 
 LOG = logging.getLogger(__name__)
 
@@ -29,16 +30,6 @@ FILE_NAME = "settings.json"
 VERSION = 1
 
 RATE_LIMITS = (50, 600)  # anything a synthesizer might accept; the engine clamps further
-VERBOSITIES = ("short", "normal", "detailed")
-# The switches under the verbosity dial (ui/words/verbosity.Telling), as each preset sets them:
-# the dice and percentages, explanations and hints every time, the position in lists on every
-# move, the computer's swaps. Choosing a preset sets all four; each can then be changed alone.
-SWITCHES = ("dice", "explanations", "positions", "computer_swaps")
-PRESETS: Mapping[str, Mapping[str, bool]] = {
-    "short": {"dice": False, "explanations": False, "positions": False, "computer_swaps": True},
-    "normal": {"dice": False, "explanations": False, "positions": False, "computer_swaps": True},
-    "detailed": {"dice": True, "explanations": True, "positions": True, "computer_swaps": True},
-}
 TEXT_SIZES = (100, 150, 200)  # percent of the window's normal text size (ui.layout)
 SPEECH_ENGINES = ("espeak", "system")  # audio.synth.ESPEAK / SYSTEM; this module imports no audio
 SPEECH_OUTPUTS = ("builtin", "screen_reader", "both", "braille")  # audio.speech_output's

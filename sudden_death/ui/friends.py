@@ -35,16 +35,10 @@ from .session import Session
 from .table import Greeting, TablePlay
 from .table_game import TableGame
 from .words.phrases import Names
+from .words.seats import paired_words, waiting_words, watching_screen_words
 from .words.series import table_series_words
 from .words.situation import situation_words
-from .words.table import (
-    paired_words,
-    rematch_asked_words,
-    said_words,
-    turn_limit_words,
-    waiting_words,
-    watching_screen_words,
-)
+from .words.table import rematch_asked_words, said_words, turn_limit_words
 
 
 class FriendsHost(Host, Protocol):

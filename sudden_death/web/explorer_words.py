@@ -26,7 +26,7 @@ from ..ui.screens.menu import Group, Menu
 from ..ui.words import cards
 from ..ui.words import explorer as words
 from ..ui.words.explorer import Line, Part
-from .view import language_of
+from .seat_view import language_of
 
 HOME = "home"
 RULES = "rules"

@@ -32,9 +32,11 @@ from ..language import _, using
 from ..resources import sounds_dir
 from ..ui.words.picking import full_words, missing_words, picked_words
 from ..ui.words.table import busy_words, said_words
+from .device_words import device_words
 from .explorer_words import explorer_json
+from .seat_view import CALLS_PER_HAND, PLAYERS_PER_HAND, language_of
 from .seat_words import seat_words
-from .view import CALLS_PER_HAND, PLAYERS_PER_HAND, Viewer, language_of
+from .view import Viewer
 
 LOG = logging.getLogger("sudden_death.server")
 PLAY_PATH = "/play"  # a browser seat's WebSocket
@@ -148,6 +150,7 @@ def page_words(tag: str) -> bytes:
             "calls": _("Calls"),
             "kick": _("Or kick instead"),
             **seat_words(),
+            **device_words(),
             "sound": _("Sound"),
             "sound_on": _("Sound cues"),
             "sound_volume": _("Cue volume"),

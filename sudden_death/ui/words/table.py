@@ -5,7 +5,6 @@ from __future__ import annotations
 from ...language import N_, _, n_
 from ...net.news import NearbyTable
 from ...wire import protocol as p
-from .phrases import Names
 
 
 def code_words(code: str) -> str:
@@ -128,23 +127,6 @@ def chosen_words(name: str) -> str:
     return _("The {name} have chosen.").format(name=name)
 
 
-def waiting_words(name: str) -> str:
-    # Translators: {name} is the friend's team ("the Bears"), still choosing.
-    return _("Waiting for the {name}.").format(name=name)
-
-
-def paired_words(mine: str, theirs: str, player: str) -> str:
-    """Online, as the game begins: the player's team and whom they play, by their name on the
-    server when they have one."""
-    if player:
-        # Translators: online: {mine} is the player's team, {player} the other player's name
-        # on the server and {theirs} their team ("You are the Hawks; Ben plays the Bears.").
-        return _("You are the {mine}; {player} plays the {theirs}.").format(
-            mine=mine, player=player, theirs=theirs)
-    # Translators: online: {mine} is the player's team, {theirs} the other player's.
-    return _("You are the {mine}, against the {theirs}.").format(mine=mine, theirs=theirs)
-
-
 def joined_words(name: str) -> str:
     # Translators: {name} is the friend's team, which has just taken the other seat.
     return _("The {name} joined your table.").format(name=name)
@@ -259,11 +241,6 @@ def stand_in_words(name: str, reason: str) -> str:
                  "them.").format(name=name)
     # Translators: {name} is the other team, whose player's line dropped.
     return _("The computer plays for the {name} until they are back.").format(name=name)
-
-
-def watching_screen_words(names: Names) -> str:
-    # Translators: the spectator's screen: {home} and {away} are the teams being watched.
-    return _("Watching the {home} and the {away}.").format(home=names.home, away=names.away)
 
 
 def watching_words(name: str) -> str:

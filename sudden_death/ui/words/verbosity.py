@@ -9,9 +9,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from enum import IntEnum
+from typing import TYPE_CHECKING
 
 from ...language import N_
-from ...storage.settings import PRESETS, Settings
+from ...storage.presets import PRESETS
+
+if TYPE_CHECKING:  # only its type: the settings file's module needs the player's folders
+    from ...storage.settings import Settings
 
 
 class Verbosity(IntEnum):

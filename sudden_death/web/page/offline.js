@@ -3,9 +3,13 @@
 // Everything comes from the page's own folder: Pyodide's core in pyodide/, the game's Python
 // in game.zip (tools/web_build.py); nothing from another origin.
 //
-// Messages in: {ask: "games", id, seeds, home, away}. Out: {loading: "runtime" | "game" |
-// "ready", done, of} as it loads (done of `of` steps, for a progress a screen reader can
-// read), {id, answer} or {id, error} for each ask.
+// Messages in: {ask: "games", id, seeds, home, away}: seeded games between the computers;
+// {ask: "start", id, seed, lang, team, theirs, opponent}: a table against the computer
+// (sudden_death/web/offline_table.py), a new one for each start; {ask: "line", id, message}:
+// what the page would send a table server, as its JSON text. Out: {loading: "runtime" |
+// "game" | "modules" | "ready", done, of} as it loads (done of `of` steps, for a progress a
+// screen reader can read), then for each ask {id, answer} (games), {id, frames} (the frames a
+// table server would send, in order) or {id, error}.
 
 import { loadPyodide } from "./pyodide/pyodide.mjs";
 
@@ -21,9 +25,12 @@ async function start() {
   postMessage({ loading: "modules", done: 2, of: STEPS });
   pyodide.runPython("import sys; sys.path.insert(0, '/game')");
   const offline = pyodide.pyimport("sudden_death.web.offline");
+  const tables = pyodide.pyimport("sudden_death.web.offline_table");
   postMessage({ loading: "ready", done: STEPS, of: STEPS });
-  return offline;
+  return { offline, tables };
 }
+
+let table = null; // the page's table against the computer (a Python object), once started
 
 const ready = start();
 ready.catch((error) => postMessage({ loading: "failed", error: String(error) }));
@@ -31,11 +38,20 @@ ready.catch((error) => postMessage({ loading: "failed", error: String(error) }))
 self.onmessage = async (event) => {
   const { ask, id } = event.data;
   try {
-    const offline = await ready;
+    const { offline, tables } = await ready;
     if (ask === "games") {
       const { seeds, home = "random", away = "coach" } = event.data;
       const answer = JSON.parse(offline.games_json(seeds, home, away));
       postMessage({ id, answer });
+    } else if (ask === "start") {
+      const { seed, lang = "en", team = "", theirs = "", opponent = "random" } = event.data;
+      if (table) table.destroy();
+      table = tables.OfflineTable.open(Math.trunc(Number(seed)) || 0, String(lang),
+                                       String(team), String(theirs), String(opponent));
+      postMessage({ id, frames: JSON.parse(table.start_json()) });
+    } else if (ask === "line") {
+      if (!table) throw new Error("no game has started here");
+      postMessage({ id, frames: JSON.parse(table.answer_json(String(event.data.message))) });
     } else {
       postMessage({ id, error: `nothing is done for ${JSON.stringify(ask)}` });
     }

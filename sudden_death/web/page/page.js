@@ -2,7 +2,9 @@
 // the table protocol (docs/protocol.md) on the page's own server. The server adds a `view` after
 // each message (sudden_death/web/view.py): the news in words, the situation, the cards shown and
 // the decision owed as a form. This script only draws it and sends what the player chooses; the
-// rules stay on the server. No framework, no build step, nothing from another site.
+// rules stay on the server. No framework, no build step, nothing from another site. Against the
+// computer on this device (device.js, issue 74) the same frames come from the game's Python in
+// a worker instead, on a line that looks like the WebSocket: the page plays either one way.
 "use strict";
 
 const PROTOCOL_VERSION = 6;
@@ -132,6 +134,9 @@ async function connect(first) {
     } else if (!seat && view && view.decision.kind === "watch" && !view.decision.over &&
                greeting && greeting.type === "watch") {
       comeBack(); // a spectator watches again (its table handed to another process, say)
+    } else if (!notNow && !seat && !view && greeting && greeting.computer && canPlayHere()) {
+      say(word("no_server_here")); // no server answers: the computer on this device instead
+      playHere(greeting);
     } else if (!notNow) { // a refusal for now has said its words: the player tries again
       say(word("lost"), true);
     }
@@ -236,11 +241,42 @@ function sit(message) {
   connect(message);
 }
 
+// Whether this page can play the computer on the device: a web build's page loads device.js
+// (tools/web_build.py), its runtime beside it; a table server's own page has neither.
+function canPlayHere() {
+  return typeof window.DeviceLine === "function";
+}
+
+// The computer on this device, with no server (issue 74): the greeting a table against the
+// computer would get, on a line to the worker (device.js) whose frames are a table's. The
+// worker says how far it has loaded the first time; a worker that cannot load is said, urgently.
+async function playHere(first) {
+  greeting = first;
+  retried = false;
+  fromLobby = false;
+  await wordsReady;
+  const old = line;
+  const mine = new DeviceLine(words.lang || "en", (done, of) => {
+    if (done < of) say(fill(word("loading_here"), {step: String(done + 1), steps: String(of)}));
+  });
+  line = mine;
+  if (old) old.close(); // a server's line left open (a refusal at the start): not a drop
+  mine.addEventListener("open", () => send(first), {once: true});
+  mine.addEventListener("message", (event) => heardFromServer(JSON.parse(event.data)));
+  mine.addEventListener("close", () => {
+    if (line !== mine) return;
+    line = null;
+    say(word("failed_here"), true);
+    if (view) returnToStart();
+  });
+}
+
 // Leave the table for good (after the game, or a spectator's): the server closes the line, so
 // the page opens another where the player was: the lobby (signed in again by the key this
 // browser keeps), or the start.
 function leaveTable() {
   send({type: "leave"});
+  if (canPlayHere() && line instanceof DeviceLine) line.close(); // a game here: no more to hear
   line = null; // its close is the server's answer, not a drop
   seat = null;
   view = null;
@@ -348,6 +384,17 @@ function tell(lines) {
 
 function teamName() {
   return byId("team").value.trim() || "Hawks";
+}
+
+// A table against the computer, as the start form asks for it: the rules' computer by default
+// (the coach a choice), in the home seat's other: the player calls the toss, as in the
+// desktop game; both teams named by the player.
+function computerGreeting() {
+  const team = teamName();
+  const theirs = byId("their-team").value.trim() || otherTeam(team);
+  const opponent = byId("start-form").querySelector("input[name=opponent]:checked");
+  return {type: "host", version: PROTOCOL_VERSION, name: team, computer: theirs,
+          opponent: opponent ? opponent.value : "random", home: true};
 }
 
 // The focus is the player's: a new decision takes it, except from a chat line being typed,
@@ -732,14 +779,10 @@ window.addEventListener("DOMContentLoaded", () => {
   wordsReady = loadWords();
   byId("start-form").addEventListener("submit", (event) => {
     event.preventDefault();
-    // The rules' computer by default (the coach a choice), in the home seat's other: the
-    // player calls the toss, as in the desktop game; both teams named by the player.
-    const team = teamName();
-    const theirs = byId("their-team").value.trim() || otherTeam(team);
-    const opponent = byId("start-form").querySelector("input[name=opponent]:checked");
-    sit({type: "host", version: PROTOCOL_VERSION, name: team, computer: theirs,
-         opponent: opponent ? opponent.value : "random", home: true});
+    sit(computerGreeting());
   });
+  byId("computer-here").addEventListener("click", () => playHere(computerGreeting()));
+  byId("computer-here").hidden = !canPlayHere(); // a table server's page: no runtime here
   byId("host").addEventListener("click", () => {
     sit({type: "host", version: PROTOCOL_VERSION, name: teamName()});
   });
