@@ -165,7 +165,11 @@ def test_a_page_opened_once_opens_and_plays_the_computer_with_the_network_off(
 
 
 def test_the_build_holds_the_pages_words_in_every_language_and_its_cues(built: Path) -> None:
+    """With the licences of what it holds: some cues are GPL-2.0-or-later recordings."""
     listed = json.loads((built / "contents.json").read_text())["files"]
+    assert {"LICENSE.txt", "sounds/LICENSES.md", "sounds/GPL-2.txt"} <= set(listed)
+    assert (built / "sounds" / "GPL-2.txt").read_bytes() == \
+        (sounds_dir() / "GPL-2.txt").read_bytes()
     for code in available():
         assert json.loads((built / "words" / f"{code}.json").read_text())["lang"] == code
         assert f"explorer/{code}.json" in listed

@@ -11,7 +11,8 @@ It writes `dist/web/`, a folder any static host (or the table server) can serve:
   the seat's view, the narrator's words, the languages' catalogs) as one archive, written the
   same way every time (sorted, fixed dates), so the same sources make the same bytes;
 - the words the table server would make for the page, in each language, as files
-  (`words/es.json`, `explorer/es.json`), and the desktop game's cues (`sounds/`);
+  (`words/es.json`, `explorer/es.json`), and the desktop game's cues (`sounds/`), with the
+  licences of what the build holds (`LICENSE.txt`, `sounds/LICENSES.md`, `sounds/GPL-2.txt`);
 - `index.html` with the manifest and the service worker's registration (`kept_page`), and
   `sw.js` with the build's version written in (a hash of its contents), so a browser that
   kept one build installs the next and drops the old (page/sw.js says how it keeps them),
@@ -167,6 +168,17 @@ def word_files() -> Iterator[tuple[str, bytes]]:
         yield f"sounds/{cue.name}", cue.read_bytes()
 
 
+def notice_files(root: Path = ROOT) -> Iterator[tuple[str, bytes]]:
+    """The licences that go with what the build holds: the game's (MIT), and the cues' own
+    list with the GPL's text, which some recorded cues are under. Pyodide's (MPL-2.0) is
+    named in its own pyodide/package.json."""
+    from sudden_death.resources import sounds_dir
+
+    yield "LICENSE.txt", (root / "LICENSE").read_bytes()
+    for name in ("LICENSES.md", "GPL-2.txt"):
+        yield f"sounds/{name}", (sounds_dir() / name).read_bytes()
+
+
 KEEPING = ('<link rel="manifest" href="manifest.webmanifest">\n'
            '<meta name="theme-color" content="#00307a">\n'
            '<script src="install.js" defer></script>\n'
@@ -203,6 +215,7 @@ def build(out: Path = DIST, cache: Path = CACHE) -> dict[str, dict[str, object]]
     files.update((f"pyodide/{name}", data) for name, data in pyodide_files(pyodide_tarball(cache)))
     files["game.zip"] = game_archive()
     files.update(word_files())
+    files.update(notice_files())
     manifest = {name: {"bytes": len(data), "sha256": hashlib.sha256(data).hexdigest()}
                 for name, data in sorted(files.items())}
     files["contents.json"] = (json.dumps({"pyodide": PYODIDE_VERSION, "files": manifest},

@@ -46,7 +46,8 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
          ".mjs": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8",
          ".json": "application/json; charset=utf-8", ".svg": "image/svg+xml",
          ".webmanifest": "application/manifest+json", ".wasm": "application/wasm",
-         ".zip": "application/zip", ".wav": WAV}
+         ".zip": "application/zip", ".wav": WAV, ".txt": "text/plain; charset=utf-8",
+         ".md": "text/markdown; charset=utf-8"}  # a build's licences (LICENSE.txt)
 # Nothing but the page's own files and its own line: no inline script or style, no other
 # origin, not framed by another site. What the game on the device needs besides (a web
 # build, issue 74): its worker and service worker from this origin, its manifest, and
@@ -262,11 +263,11 @@ class Site:
             return None
         if parts.path == "/words.json":
             return response(HTTPStatus.OK, page_words(tag), TYPES[".json"])
-        if parts.path.startswith(SOUNDS_PATH):
-            return self.cues.answer(parts.path)
         if parts.path == "/explorer.json":  # the explorer of play cards (explorer_words)
             return response(HTTPStatus.OK, explorer_json(tag), TYPES[".json"])
-        found = self.file(parts.path)
+        found = self.file(parts.path)  # a build's sounds/ holds the cues' licences too
         if found is None:
+            if parts.path.startswith(SOUNDS_PATH):
+                return self.cues.answer(parts.path)
             return not_found()
         return response(HTTPStatus.OK, *found)
