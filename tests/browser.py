@@ -26,7 +26,7 @@ import signal
 import tempfile
 import time
 from collections.abc import Iterable, Iterator
-from contextlib import contextmanager, suppress
+from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -111,8 +111,8 @@ def _stop_leftovers(profile: Path) -> list[int]:
 
 
 @contextmanager
-def browser_page(width: int = 1280, height: int = 800, *,
-                 executable: Path | None = None) -> Iterator[Page]:
+def browser_page(width: int = 1280, height: int = 800, *, executable: Path | None = None,
+                 folder: Path | None = None) -> Iterator[Page]:
     """A page of a fresh headless Chromium whose viewport is `width` by `height` CSS pixels at
     one device pixel each (so a screenshot is that many pixels), closed on the way out.
 
@@ -121,10 +121,16 @@ def browser_page(width: int = 1280, height: int = 800, *,
     the profile and Chromium's other files (XDG_CONFIG_HOME, XDG_CACHE_HOME: the crash
     database, caches), is deleted even if the browser dies, and names the browser's processes
     (their --user-data-dir) so that none can outlive the test. Skips or fails as
-    `require_chromium` says when there is no Chromium."""
+    `require_chromium` says when there is no Chromium.
+
+    `folder`: those files in this folder instead, kept after: a browser opened again on the
+    same folder is the same browser started again, its caches and service workers kept
+    (benchmarks/web_load.py: a page opened a second time)."""
     binary = require_chromium() if executable is None else executable
-    with tempfile.TemporaryDirectory(prefix="sudden-death-chromium-",
-                                     ignore_cleanup_errors=True) as folder:
+    with ExitStack() as temporary:
+        if folder is None:
+            folder = Path(temporary.enter_context(tempfile.TemporaryDirectory(
+                prefix="sudden-death-chromium-", ignore_cleanup_errors=True)))
         profile = Path(folder, "profile")
         env: dict[str, str | float | bool] = {
             **os.environ, "XDG_CONFIG_HOME": str(Path(folder, "config")),
