@@ -29,6 +29,7 @@ from collections.abc import Iterable, Iterator
 from contextlib import ExitStack, contextmanager, suppress
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Literal
 
 import pytest
 from apt_install import ensure_packages, install_requested
@@ -112,7 +113,8 @@ def _stop_leftovers(profile: Path) -> list[int]:
 
 @contextmanager
 def browser_page(width: int = 1280, height: int = 800, *, executable: Path | None = None,
-                 folder: Path | None = None) -> Iterator[Page]:
+                 folder: Path | None = None,
+                 service_workers: Literal["allow", "block"] = "allow") -> Iterator[Page]:
     """A page of a fresh headless Chromium whose viewport is `width` by `height` CSS pixels at
     one device pixel each (so a screenshot is that many pixels), closed on the way out.
 
@@ -146,6 +148,7 @@ def browser_page(width: int = 1280, height: int = 800, *, executable: Path | Non
                     viewport={"width": width, "height": height},
                     device_scale_factor=1,
                     locale="en-US",
+                    service_workers=service_workers,
                     timeout=60_000,  # starting: a cold start on a busy CI machine
                 )
                 try:

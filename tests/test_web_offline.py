@@ -152,6 +152,8 @@ def test_a_page_opened_once_opens_and_plays_the_computer_with_the_network_off(
                                    timeout=120_000)
             kept = page.evaluate(KEPT)
             assert kept["active"] and kept["controlled"], kept
+            page.wait_for_function("() => document.getElementById('news').textContent"
+                                   ".includes('The game is kept on this device')")
             version = (built / "sw.js").read_text().split('const VERSION = "', 1)[1][:16]
             assert [f"sudden-death-{version}", len(listed) + 1] in kept["kept"], kept
             page.context.set_offline(True)
@@ -395,3 +397,31 @@ def test_a_page_without_the_runtime_offers_no_game_on_the_device_and_a_failed_lo
     finally:
         server.shutdown()
         server.server_close()
+
+
+def test_a_runtime_file_refused_for_now_is_asked_again_and_the_game_loads(site: str) -> None:
+    """A table server refuses a first visit's files for a few seconds once its service worker
+    has spent the address's new lines (429): the game's archive refused once, the page loads
+    it again after a pause and plays, says each step of the load once, and says no failure.
+    (No service worker here: the refusal is the worker's own.)"""
+    refused: list[str] = []
+
+    def once(route: Any) -> None:
+        if refused:
+            route.continue_()
+        else:
+            refused.append(route.request.url)
+            route.fulfill(status=429, body="Too many new lines.")
+
+    with browser_page(service_workers="block") as page:
+        page.context.route("**/game.zip", once)
+        page.goto(site + "?seed=41")
+        listen(page)
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        page.get_by_role("button", name="Play the computer on this device").click()
+        toss = decision_focus(page, timeout_s=120)
+        said = news(page)
+        urgent = page.locator("#urgent").inner_text()
+    assert refused and (toss.role, toss.name) == ("radio", "Heads"), (refused, toss)
+    assert urgent == ""
+    assert [said.count(f"step {step} of 3") for step in (1, 2, 3)] == [1, 1, 1], said

@@ -22,4 +22,8 @@ def device_words() -> dict[str, str]:
         # page was opened from a plain web host, or the network is gone): the game is played
         # in the browser instead.
         "no_server_here": _("No table server answers: you play the computer on this device."),
+        # Translators: the browser page, said once when the whole game has been copied onto
+        # the device (a phone's browser): from then on it opens and plays with no network.
+        "kept_here": _("The game is kept on this device: it plays the computer with no "
+                       "network."),
     }

@@ -14,9 +14,16 @@
   const answers = new Map(); // an ask's id: what its answer goes to
   const loadingHeard = new Set(); // what hears the worker's progress
 
-  function startWorker() {
-    if (ready) return ready;
-    ready = new Promise((resolve, reject) => {
+  // The worker's load, tried again after a pause when it fails: a table server counts each
+  // file as a new line from the phone's address, and on a first visit the service worker
+  // keeping the build (sw.js) may have used the address's allowance for a few seconds, so a
+  // runtime file is refused (429). 1 + 2 + 4 s of pauses outlast that; a load that still
+  // fails is said, and the next press tries again.
+  const LOAD_TRIES = 4;
+  let farthest = -1; // the furthest step of the load said so far
+
+  function loadOnce() {
+    return new Promise((resolve, reject) => {
       try {
         worker = new Worker("offline.js", {type: "module"});
       } catch (error) {
@@ -27,7 +34,10 @@
       worker.onmessage = (event) => {
         const said = event.data;
         if (said.loading) {
-          for (const hear of loadingHeard) hear(said.done, said.of);
+          if (said.done > farthest) { // a load tried again says only the steps it had not
+            farthest = said.done;
+            for (const hear of loadingHeard) hear(said.done, said.of);
+          }
           if (said.loading === "ready") resolve();
           if (said.loading === "failed") reject(new Error(said.error));
           return;
@@ -37,6 +47,27 @@
         if (answer) answer(said);
       };
     });
+  }
+
+  function startWorker() {
+    if (ready) return ready;
+    farthest = -1;
+    ready = (async () => {
+      for (let tried = 1; ; tried += 1) {
+        try {
+          await loadOnce();
+          return;
+        } catch (error) {
+          if (worker) worker.terminate();
+          worker = null;
+          if (tried >= LOAD_TRIES) {
+            ready = null;
+            throw error;
+          }
+          await new Promise((done) => setTimeout(done, 1000 * 2 ** (tried - 1)));
+        }
+      }
+    })();
     return ready;
   }
 

@@ -20,7 +20,9 @@ async function start() {
   const base = new URL("./", self.location.href).href;
   const pyodide = await loadPyodide({ indexURL: base + "pyodide/" });
   postMessage({ loading: "game", done: 1, of: STEPS });
-  const archive = await (await fetch(base + "game.zip")).arrayBuffer();
+  const answer = await fetch(base + "game.zip");
+  if (!answer.ok) throw new Error(`game.zip: ${answer.status}`); // device.js asks again
+  const archive = await answer.arrayBuffer();
   pyodide.unpackArchive(archive, "zip", { extractDir: "/game" });
   postMessage({ loading: "modules", done: 2, of: STEPS });
   pyodide.runPython("import sys; sys.path.insert(0, '/game')");

@@ -42,6 +42,15 @@ async function keepBuild() {
   }
 }
 
+// Each open page is told once the build is kept, so it can say so (install.js): from then
+// on it opens and plays with no network.
+async function tellKept() {
+  if (VERSION === "dev") return;
+  for (const client of await self.clients.matchAll({ includeUncontrolled: true })) {
+    client.postMessage({ kept: VERSION });
+  }
+}
+
 self.addEventListener("install", (event) => {
   event.waitUntil(keepBuild().then(() => self.skipWaiting()));
 });
@@ -54,6 +63,7 @@ self.addEventListener("activate", (event) => {
       }
     }
     await self.clients.claim();
+    await tellKept();
   })());
 });
 
