@@ -249,6 +249,45 @@ def test_postgres_a_pooled_connection_is_asked_only_once_the_database_cut_it(
         asyncio.run(scenario())
 
 
+def test_postgres_a_step_s_save_is_one_statement_and_a_new_game_s_one_transaction(
+        database: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 73: a save with nothing new but its steps and header (nearly every one) is one
+    statement, its own transaction: one round trip, where BEGIN, two statements and COMMIT
+    were four; a new table's first save (its game's start too) is still one transaction of
+    several statements. Both read back the same."""
+    calls: list[str] = []
+    execute, transaction = psycopg.AsyncConnection.execute, psycopg.AsyncConnection.transaction
+
+    def counted_execute(self: Any, query: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append("execute")
+        return execute(self, query, *args, **kwargs)
+
+    def counted_transaction(self: Any, *args: Any, **kwargs: Any) -> Any:
+        calls.append("transaction")
+        return transaction(self, *args, **kwargs)
+
+    async def scenario() -> None:
+        store = await PgTableStore.open(database)
+        table = seated()
+        monkeypatch.setattr(psycopg.AsyncConnection, "execute", counted_execute)
+        monkeypatch.setattr(psycopg.AsyncConnection, "transaction", counted_transaction)
+        await store.save(table)  # a new table: its header, its game, its steps
+        assert calls[0] == "transaction" and calls.count("execute") >= 3, calls
+        for _ in range(3):
+            calls.clear()
+            advance(table)
+            await store.save(table)
+            assert calls == ["execute"]
+        monkeypatch.undo()
+        reader = await PgTableStore.open(database)
+        (found,) = await reader.open_tables()
+        same_play(found, table)
+        await reader.close()
+        await store.close()
+
+    asyncio.run(scenario())
+
+
 def test_postgres_a_table_taken_over_in_a_group_loses_only_its_own_save(database: str) -> None:
     async def scenario() -> None:
         store = await PgTableStore.open(database)

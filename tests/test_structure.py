@@ -337,6 +337,7 @@ def test_the_browser_s_game_needs_only_the_standard_library_and_no_wire() -> Non
 # game, and a server on SQLite, never need it. A module of that path is added here.
 POSTGRES_MODULES = {"sudden_death.server.stores.postgres_schema",
                     "sudden_death.server.stores.postgres_tables",
+                    "sudden_death.server.stores.postgres_group",
                     "sudden_death.server.stores.postgres_accounts"}
 # Where that path begins: imported inside the function that runs only with --postgres (each
 # also in LATE_IMPORTS), never at the top of a module.

@@ -10,10 +10,12 @@ taken as they are now (the header, and the steps of its game not yet known to be
 it joins a group commit (issue 73): one transaction for every save due when it starts, which
 upserts the headers, writes the games new to this store and appends the steps not yet
 committed, each statement for all the group's tables at once (unnest), and answers each save
-once the COMMIT has returned. Up to GROUP_LANES groups are written at once, so while a lane is
-free a save goes at once, alone, and only once every lane is busy do the saves that come
-share the next COMMIT. A table's save is never in a group with another of its own, nor
-written while one of its own is, so its saves stay in order.
+once the COMMIT has returned (the rows and statements are postgres_group.py's: a group with no
+new table or game in it, nearly every one, is a single statement, one round trip). Up to
+GROUP_LANES groups are written at once, so while a lane is free a save goes at once, alone,
+and only once every lane is busy do the saves that come share the next COMMIT. A table's
+save is never in a group with another of its own, nor written while one of its own is, so its
+saves stay in order.
 
 A deferred save (`defer`: a change no seat depends on being kept, a held choice) commits no
 transaction of its own while it can help it: it rides in the next group that starts anyway,
@@ -55,6 +57,7 @@ from psycopg_pool import AsyncConnectionPool
 from ...engine.errors import SnapshotError
 from ..tables import Table
 from .pool_log import quieted
+from .postgres_group import Records, Row, written
 from .postgres_schema import SchemaTooNew, migrate
 from .seam import StoreError, TakenOver
 
@@ -68,64 +71,15 @@ GROUP_LANES = 4  # groups written at once, each on its own connection (half the 
 LAZY_S = 1.0  # a deferred save waits this long at most for another group to ride in
 
 
-@dataclass(frozen=True)
-class _Records:
-    """A save's records, taken from the table at the call: the table goes on changing while
-    the write waits its turn."""
-
-    code: str
-    game: int
-    step: int
-    first: str
-    header: str
-    over: bool
-    left: bool
-    start: int  # the first step in `steps`
-    steps: list[tuple[int, str, str]]  # (step, actions, told) from `start` to `step`
-
-
 @dataclass
 class _Due:
     """A save waiting for its group's COMMIT: `done` answers its caller. A deferred one's
     (`lazy`) is never failed: nobody waits on it, and its table's next save writes it."""
 
-    records: _Records
+    records: Records
     owner: str | None
     done: asyncio.Future[None]
     lazy: bool = False
-
-
-@dataclass(frozen=True)
-class _Row:
-    """A save as its group's statements write it, against what the store had committed when
-    the group began (an earlier save of the table may have committed, or failed, since its
-    records were taken)."""
-
-    code: str
-    header: str
-    over: bool
-    game: int
-    owner: str | None
-    first: str
-    step: int
-    fresh: bool  # a new table, or a new game at it
-    steps: list[tuple[str, int, int, str, str]]  # (code, game, step, actions, told)
-
-    @classmethod
-    def of(cls, due: _Due, kept: dict[str, tuple[int, int]]) -> _Row:
-        records = due.records
-        kept_game, kept_steps = kept.get(records.code, (-1, 0))
-        fresh = kept_game != records.game or kept_steps > records.step
-        start = records.start if fresh else max(records.start, kept_steps)
-        return cls(records.code, records.header, records.over, records.game, due.owner,
-                   records.first, records.step, fresh,
-                   [(records.code, records.game, index, actions, told)
-                    for index, actions, told in records.steps if index >= start])
-
-
-def _columns(rows: list[_Row], *names: str) -> list[list[Any]]:
-    """The rows' values of each named field, a list a column: one array a parameter."""
-    return [[getattr(row, name) for row in rows] for name in names]
 
 
 @dataclass
@@ -214,12 +168,12 @@ class PgTableStore:
         self.lazy_timers[code] = loop.call_later(self.lazy_s, self._ripe, code)
         return due.done
 
-    def _records(self, table: Table) -> _Records:
+    def _records(self, table: Table) -> Records:
         code, game = table.code, table.games
         kept_game, kept_steps = self.kept.get(code, (-1, 0))
         fresh = kept_game != game or kept_steps > table.step
         start = 0 if fresh else kept_steps
-        return _Records(code, game, table.step, table.first, table.header_record(),
+        return Records(code, game, table.step, table.first, table.header_record(),
                         table.over, table.left, start,
                         [(index, *table.step_record(index))
                          for index in range(start, table.step)])
@@ -244,7 +198,7 @@ class PgTableStore:
             self.due.append(due)
             self._lanes()
 
-    async def _write(self, records: _Records, owner: str | None) -> None:
+    async def _write(self, records: Records, owner: str | None) -> None:
         """Queue the save for the next group commit and wait for its answer (see `_lanes`)."""
         code = records.code
         if code in self.writing:  # the caller's mistake: the Protocol says one at a time
@@ -344,11 +298,12 @@ class PgTableStore:
             _answer(due, None)
 
     async def _write_group(self, batch: list[_Due]) -> dict[str, TakenOver]:
-        """One transaction for every save of `batch` (`_written`); the tables taken over, of
-        which nothing was written."""
-        rows = sorted((_Row.of(due, self.kept) for due in batch), key=lambda row: row.code)
-        async with self._connection() as connection, connection.transaction():
-            taken = await _written(connection, rows)
+        """One transaction for every save of `batch` (postgres_group.written); the tables
+        taken over, of which nothing was written."""
+        rows = sorted((Row.of(due.records, due.owner, self.kept) for due in batch),
+                      key=lambda row: row.code)
+        async with self._connection() as connection:
+            taken = await written(connection, rows)
         self.commits += 1
         return taken
 
@@ -481,76 +436,6 @@ def _answer(due: _Due, error: BaseException | None) -> None:
         due.done.set_result(None)
     else:
         due.done.set_exception(error)
-
-
-async def _written(connection: psycopg.AsyncConnection[Any],
-                   rows: list[_Row]) -> dict[str, TakenOver]:
-    """A group's saves in the transaction under way, each statement for all its tables at
-    once (unnest): the headers (fenced ones only where their owner still holds them), the new
-    games, and the steps not yet committed. Returns the tables taken over, of which nothing
-    was written."""
-    taken: dict[str, TakenOver] = {}
-    plain = [row for row in rows if row.owner is None]
-    if plain:
-        await connection.execute(
-            "INSERT INTO tables (code, record, over, game) SELECT * FROM "
-            "unnest(%s::text[], %s::text[], %s::boolean[], %s::integer[]) "
-            "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
-            "over = excluded.over, game = excluded.game",
-            _columns(plain, "code", "header", "over", "game"))
-    fenced = [row for row in rows if row.owner is not None]
-    if fenced:  # first, and fenced: each header row held until COMMIT
-        taken = await _fenced_headers(connection, fenced)
-    kept = [row for row in rows if row.code not in taken]
-    fresh = [row for row in kept if row.fresh]
-    if fresh:  # a new table, or a new game at it: its start, and no later steps
-        await connection.execute(
-            "INSERT INTO games (code, game, first) SELECT * FROM "
-            "unnest(%s::text[], %s::integer[], %s::text[]) "
-            "ON CONFLICT (code, game) DO UPDATE SET first = excluded.first",
-            _columns(fresh, "code", "game", "first"))
-        await connection.execute(
-            "DELETE FROM steps USING unnest(%s::text[], %s::integer[], %s::integer[]) "
-            "AS u(code, game, step) WHERE steps.code = u.code AND steps.game = u.game "
-            "AND steps.step >= u.step", _columns(fresh, "code", "game", "step"))
-    steps = [step for row in kept for step in row.steps]
-    if steps:
-        # A step already there was committed by a save whose answer was lost (the connection
-        # cut after COMMIT): the same step, written again.
-        await connection.execute(
-            "INSERT INTO steps (code, game, step, actions, told) SELECT * FROM "
-            "unnest(%s::text[], %s::integer[], %s::integer[], %s::text[], %s::text[]) "
-            "ON CONFLICT (code, game, step) DO UPDATE "
-            "SET actions = excluded.actions, told = excluded.told",
-            [list(column) for column in zip(*steps, strict=True)])
-    return taken
-
-
-async def _fenced_headers(connection: psycopg.AsyncConnection[Any],
-                          rows: list[_Row]) -> dict[str, TakenOver]:
-    """Each header upserted only where its `owner` holds the table: an existing header whose
-    holder is `owner` (or none: saved unfenced, and claimed by none since), or a new one while
-    `owner` holds the claim (a table nobody else has ever loaded: it was never saved). The
-    tables whose header was not written, each with its TakenOver naming the claim's owner."""
-    cursor = await connection.execute(
-        "INSERT INTO tables (code, record, over, game, holder) "
-        "SELECT u.code, u.record, u.over, u.game, u.owner FROM "
-        "unnest(%s::text[], %s::text[], %s::boolean[], %s::integer[], %s::text[]) "
-        "AS u(code, record, over, game, owner) WHERE EXISTS "
-        "(SELECT 1 FROM claims WHERE claims.code = u.code AND claims.owner = u.owner) "
-        "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
-        "over = excluded.over, game = excluded.game WHERE tables.holder = excluded.holder "
-        "OR tables.holder IS NULL RETURNING code",
-        _columns(rows, "code", "header", "over", "game", "owner"))
-    written = {code for (code,) in await cursor.fetchall()}
-    lost = [row for row in rows if row.code not in written]
-    if not lost:
-        return {}
-    cursor = await connection.execute("SELECT code, owner FROM claims WHERE code = ANY(%s)",
-                                      ([row.code for row in lost],))
-    holders = dict(await cursor.fetchall())
-    return {row.code: TakenOver(row.code, str(row.owner), holders.get(row.code))
-            for row in lost}
 
 
 async def opened(url: str) -> PgTableStore:
