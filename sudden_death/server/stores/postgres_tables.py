@@ -108,33 +108,7 @@ class PgTableStore:
         """Connect, migrate the database to this server's schema (postgres_schema.migrate:
         SchemaTooNew for a newer one), then open the pool. StoreError when the URL is wrong or
         the database cannot be reached or refuses."""
-        try:
-            connection = await psycopg.AsyncConnection.connect(
-                url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
-                prepare_threshold=None)
-            async with connection:
-                await migrate(connection)
-                where = _described(connection)
-        except psycopg.Error as error:
-            raise StoreError(_said(error)) from error
-        quieted()  # the pool's warnings once an outage (pool_log.py)
-        pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
-            url, min_size=min_size, max_size=max_size, open=False,
-            # No statement prepared on the server: behind a pooler in transaction pooling
-            # (PgBouncer), the next transaction may run on a connection that never saw it.
-            kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S,
-                    "prepare_threshold": None},
-            # Each connection checked as it is taken: after a database restart every pooled
-            # connection is cut, and unchecked each would fail one save (then one retry,
-            # seconds apart) before the pool replaced it. Only one that heard something
-            # while idle is asked (`_checked`).
-            check=_checked)
-        try:
-            await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
-        except psycopg.Error as error:
-            await pool.close()
-            raise StoreError(_said(error)) from error
-        return cls(pool, where)
+        return cls(*await _pooled(url, min_size, max_size))
 
     @asynccontextmanager
     async def _connection(self) -> AsyncIterator[psycopg.AsyncConnection[Any]]:
@@ -351,14 +325,7 @@ class PgTableStore:
 
     async def _load(self, connection: psycopg.AsyncConnection[Any], code: str, record: str,
                     game: int) -> Table:
-        cursor = await connection.execute(
-            "SELECT first FROM games WHERE code = %s AND game = %s", (code, game))
-        first = await cursor.fetchone()
-        cursor = await connection.execute(
-            "SELECT step, actions, told FROM steps WHERE code = %s AND game = %s "
-            "ORDER BY step", (code, game))
-        rows = await cursor.fetchall()
-        table = Table.from_rows(record, game, None if first is None else first[0], rows)
+        table = await _loaded(connection, code, record, game)
         self.kept[code] = (game, table.step)
         return table
 
@@ -370,20 +337,7 @@ class PgTableStore:
 
     async def _claim(self, code: str, owner: str) -> bool:
         async with self._connection() as connection, connection.transaction():
-            # A new claim is inserted, or the row already there is locked and its owner
-            # returned unchanged; of two servers at once, the second waits for the first's
-            # row and reads its owner. The claimant's header (if the table was ever saved)
-            # names it the holder, which its fenced saves check.
-            cursor = await connection.execute(
-                "INSERT INTO claims (code, owner) VALUES (%s, %s) ON CONFLICT (code) "
-                "DO UPDATE SET owner = claims.owner RETURNING owner", (code, owner))
-            row = await cursor.fetchone()
-            held = row is not None and row[0] == owner
-            if held:
-                await connection.execute(
-                    "UPDATE tables SET holder = %s WHERE code = %s "
-                    "AND holder IS DISTINCT FROM %s", (owner, code, owner))
-        return held
+            return await _claimed(connection, code, owner)
 
     def take_over(self, code: str, owner: str, lost: str) -> Coroutine[Any, Any, bool]:
         """Whether `owner` holds `code` in place of `lost`, when awaited
@@ -392,18 +346,7 @@ class PgTableStore:
 
     async def _take_over(self, code: str, owner: str, lost: str) -> bool:
         async with self._connection() as connection, connection.transaction():
-            # Of two servers at once, the second waits for the first's claim row and finds
-            # it no longer `lost`'s. The header's holder follows, after any save of `lost`'s
-            # under way (it holds the header's row until it commits): no save of `lost`'s
-            # writes after this commits.
-            cursor = await connection.execute(
-                "UPDATE claims SET owner = %s, since = now() WHERE code = %s AND owner IN "
-                "(%s, %s) RETURNING owner", (owner, code, lost, owner))
-            row = await cursor.fetchone()
-            if row is not None:
-                await connection.execute(
-                    "UPDATE tables SET holder = %s WHERE code = %s", (owner, code))
-        return row is not None
+            return await _taken_over(connection, code, owner, lost)
 
     def release(self, code: str, owner: str) -> Coroutine[Any, Any, None]:
         """`owner` lets go of `code`, when awaited (stores.TableStore.release)."""
@@ -425,6 +368,85 @@ class PgTableStore:
         while self.lanes:
             await asyncio.wait(set(self.lanes))
         await self.pool.close()
+
+
+async def _pooled(url: str, min_size: int, max_size: int
+                  ) -> tuple[AsyncConnectionPool[psycopg.AsyncConnection[Any]], str]:
+    """PgTableStore.open's pool on `url`, the database migrated first, and where it is."""
+    try:
+        connection = await psycopg.AsyncConnection.connect(
+            url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S,
+            prepare_threshold=None)
+        async with connection:
+            await migrate(connection)
+            where = _described(connection)
+    except psycopg.Error as error:
+        raise StoreError(_said(error)) from error
+    quieted()  # the pool's warnings once an outage (pool_log.py)
+    pool: AsyncConnectionPool[psycopg.AsyncConnection[Any]] = AsyncConnectionPool(
+        url, min_size=min_size, max_size=max_size, open=False,
+        # No statement prepared on the server: behind a pooler in transaction pooling
+        # (PgBouncer), the next transaction may run on a connection that never saw it.
+        kwargs={"autocommit": True, "connect_timeout": CONNECT_TIMEOUT_S,
+                "prepare_threshold": None},
+        # Each connection checked as it is taken: after a database restart every pooled
+        # connection is cut, and unchecked each would fail one save (then one retry,
+        # seconds apart) before the pool replaced it. Only one that heard something
+        # while idle is asked (`_checked`).
+        check=_checked)
+    try:
+        await pool.open(wait=True, timeout=CONNECT_TIMEOUT_S)
+    except psycopg.Error as error:
+        await pool.close()
+        raise StoreError(_said(error)) from error
+    return pool, where
+
+
+async def _claimed(connection: psycopg.AsyncConnection[Any], code: str, owner: str) -> bool:
+    """PgTableStore.claim's statements, in the transaction of `connection`."""
+    # A new claim is inserted, or the row already there is locked and its owner returned
+    # unchanged; of two servers at once, the second waits for the first's row and reads its
+    # owner. The claimant's header (if the table was ever saved) names it the holder, which
+    # its fenced saves check.
+    cursor = await connection.execute(
+        "INSERT INTO claims (code, owner) VALUES (%s, %s) ON CONFLICT (code) "
+        "DO UPDATE SET owner = claims.owner RETURNING owner", (code, owner))
+    row = await cursor.fetchone()
+    held = row is not None and row[0] == owner
+    if held:
+        await connection.execute(
+            "UPDATE tables SET holder = %s WHERE code = %s "
+            "AND holder IS DISTINCT FROM %s", (owner, code, owner))
+    return held
+
+
+async def _taken_over(connection: psycopg.AsyncConnection[Any], code: str, owner: str,
+                      lost: str) -> bool:
+    """PgTableStore.take_over's statements, in the transaction of `connection`."""
+    # Of two servers at once, the second waits for the first's claim row and finds it no
+    # longer `lost`'s. The header's holder follows, after any save of `lost`'s under way (it
+    # holds the header's row until it commits): no save of `lost`'s writes after this commits.
+    cursor = await connection.execute(
+        "UPDATE claims SET owner = %s, since = now() WHERE code = %s AND owner IN "
+        "(%s, %s) RETURNING owner", (owner, code, lost, owner))
+    row = await cursor.fetchone()
+    if row is not None:
+        await connection.execute("UPDATE tables SET holder = %s WHERE code = %s",
+                                 (owner, code))
+    return row is not None
+
+
+async def _loaded(connection: psycopg.AsyncConnection[Any], code: str, record: str,
+                  game: int) -> Table:
+    """A table from its header's `record` and its game's rows (SnapshotError if damaged)."""
+    cursor = await connection.execute(
+        "SELECT first FROM games WHERE code = %s AND game = %s", (code, game))
+    first = await cursor.fetchone()
+    cursor = await connection.execute(
+        "SELECT step, actions, told FROM steps WHERE code = %s AND game = %s "
+        "ORDER BY step", (code, game))
+    rows = await cursor.fetchall()
+    return Table.from_rows(record, game, None if first is None else first[0], rows)
 
 
 def _answer(due: _Due, error: BaseException | None) -> None:
