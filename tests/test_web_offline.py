@@ -181,6 +181,14 @@ def test_the_build_holds_the_pages_words_in_every_language_and_its_cues(built: P
     assert "sw.js" not in listed and 'const VERSION = "dev"' not in (built / "sw.js").read_text()
     kept = (built / "index.html").read_text()
     assert 'rel="manifest"' in kept and 'src="install.js"' in kept
+    assert 'rel="apple-touch-icon" href="icon-180.png"' in kept  # an iPhone takes no SVG
+    icons = json.loads((built / "manifest.webmanifest").read_text())["icons"]
+    assert {icon["sizes"] for icon in icons} == {"any", "192x192", "512x512"}
+    for size in (180, 192, 512):
+        png = (built / f"icon-{size}.png").read_bytes()
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and f"icon-{size}.png" in listed
+        width, height = int.from_bytes(png[16:20], "big"), int.from_bytes(png[20:24], "big")
+        assert (width, height) == (size, size)
     own = (ROOT / "sudden_death" / "web" / "page" / "index.html").read_text()
     assert 'rel="manifest"' not in own and "install.js" not in own  # five requests a load
 

@@ -180,6 +180,7 @@ def notice_files(root: Path = ROOT) -> Iterator[tuple[str, bytes]]:
 
 
 KEEPING = ('<link rel="manifest" href="manifest.webmanifest">\n'
+           '<link rel="apple-touch-icon" href="icon-180.png">\n'
            '<meta name="theme-color" content="#00307a">\n'
            '<script src="install.js" defer></script>\n'
            '<script src="device.js" defer></script>\n')
@@ -197,6 +198,47 @@ def kept_page(index: bytes) -> bytes:
     return index.replace(b"</head>", KEEPING.encode() + b"</head>", 1)
 
 
+ICON_SIZES = (180, 192, 512)  # an iPhone's home screen; Android's home screen and splash
+THEME = (0x00, 0x30, 0x7A)  # the page's own blue (page.css), the icon's whole square
+BALL = (0x6B, 0x3A, 0x12)  # as in icon.svg
+
+
+def icon_png(size: int) -> bytes:
+    """The page's icon (icon.svg's ball and laces) as a `size`-pixel PNG on the theme's blue,
+    drawn with pygame (the game's own dependency, no display needed): an iPhone takes no SVG
+    for its home screen, and Android's launchers want PNGs of these sizes. The ball keeps
+    within the middle 80%, so a launcher that rounds or circles the square cuts none of it."""
+    os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
+    import pygame
+
+    square = pygame.Surface((size, size))
+    square.fill(THEME)
+    width, height = round(size * 0.7), round(size * 0.42)
+    ball = pygame.Surface((width, height), pygame.SRCALPHA)
+    pygame.draw.ellipse(ball, BALL, ball.get_rect())
+    lace = max(2, size // 48)
+    white = (0xFF, 0xFF, 0xFF)
+    pygame.draw.line(ball, white, (width * 0.3, height / 2), (width * 0.7, height / 2), lace)
+    for across in (0.4, 0.5, 0.6):
+        pygame.draw.line(ball, white, (width * across, height * 0.36),
+                         (width * across, height * 0.64), lace)
+    turned = pygame.transform.rotate(ball, 35)
+    square.blit(turned, turned.get_rect(center=(size // 2, size // 2)))
+    out = io.BytesIO()
+    pygame.image.save(square, out, "icon.png")
+    return out.getvalue()
+
+
+def kept_manifest(manifest: bytes) -> bytes:
+    """page/manifest.webmanifest with the PNG icons beside its SVG one."""
+    found = json.loads(manifest)
+    found["icons"] = [*found.get("icons", []),
+                      *({"src": f"icon-{size}.png", "sizes": f"{size}x{size}",
+                         "type": "image/png", "purpose": "any maskable"}
+                        for size in ICON_SIZES if size != 180)]
+    return (json.dumps(found, indent=2, ensure_ascii=False) + "\n").encode()
+
+
 def versioned_worker(template: bytes, contents: bytes) -> bytes:
     """page/sw.js with the build's version (from its contents) in place of "dev"."""
     marker = b'const VERSION = "dev";'
@@ -212,6 +254,8 @@ def build(out: Path = DIST, cache: Path = CACHE) -> dict[str, dict[str, object]]
     files: dict[str, bytes] = dict(page_files())
     worker = files.pop("sw.js")
     files["index.html"] = kept_page(files["index.html"])
+    files["manifest.webmanifest"] = kept_manifest(files["manifest.webmanifest"])
+    files.update((f"icon-{size}.png", icon_png(size)) for size in ICON_SIZES)
     files.update((f"pyodide/{name}", data) for name, data in pyodide_files(pyodide_tarball(cache)))
     files["game.zip"] = game_archive()
     files.update(word_files())

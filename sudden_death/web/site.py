@@ -47,7 +47,8 @@ TYPES = {".html": "text/html; charset=utf-8", ".js": "text/javascript; charset=u
          ".json": "application/json; charset=utf-8", ".svg": "image/svg+xml",
          ".webmanifest": "application/manifest+json", ".wasm": "application/wasm",
          ".zip": "application/zip", ".wav": WAV, ".txt": "text/plain; charset=utf-8",
-         ".md": "text/markdown; charset=utf-8"}  # a build's licences (LICENSE.txt)
+         ".md": "text/markdown; charset=utf-8",  # a build's licences (LICENSE.txt)
+         ".png": "image/png"}  # a build's icons for a phone's home screen
 # Nothing but the page's own files and its own line: no inline script or style, no other
 # origin, not framed by another site. What the game on the device needs besides (a web
 # build, issue 74): its worker and service worker from this origin, its manifest, and
