@@ -20,7 +20,8 @@ and the claims, accounts and ratings too, and read-only ones, such as an empty q
 `write_commits_per_step`, the transactions that wrote (transaction ids handed out: each such
 COMMIT waits for the log to be flushed, or for another's flush to cover it); and with
 `--fsync`, `wal_flushes_per_step`, the log's flushes to the disk (pg_stat_wal's `wal_sync`:
-what the disk bears).
+what the disk bears); and Valkey's commands a step, `valkey_commands_per_step` (`INFO
+commandstats`, all processes' together).
 
 Where it could mislead: the bots, both engines and every server share this machine's 2
 cores, so more processes compete for the same cores instead of adding any (the CPU per step
@@ -47,6 +48,7 @@ from pathlib import Path
 from typing import Any
 
 import psycopg
+import redis
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -96,6 +98,15 @@ def servers(count: int, args: Callable[[int], list[str]]) -> Iterator[tuple[str,
             except subprocess.TimeoutExpired:
                 process.kill()
                 process.wait()
+
+
+def _valkey_commands(url: str) -> int:
+    """Every command Valkey has run so far (`INFO commandstats`, summed: this one's too)."""
+    client = redis.Redis.from_url(url)
+    try:
+        return sum(int(stat["calls"]) for stat in client.info("commandstats").values())
+    finally:
+        client.close()
 
 
 def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: float,
@@ -192,7 +203,8 @@ def main(argv: list[str] | None = None) -> int:
                         " pg_snapshot_xmax(pg_current_snapshot())::text::bigint,"
                         " (SELECT wal_sync FROM pg_stat_wal)", (database,)).fetchone()
                 assert row is not None
-                counts = {"commits": int(row[0] or 0), "write_commits": int(row[1])}
+                counts = {"commits": int(row[0] or 0), "write_commits": int(row[1]),
+                          "valkey_commands": _valkey_commands(valkey.url)}
                 if options.fsync:  # with fsync off nothing is flushed
                     counts["wal_flushes"] = int(row[2])
                 return counts
@@ -217,6 +229,7 @@ def main(argv: list[str] | None = None) -> int:
               f"{result.get('commits_per_step', 0)} commits a step "
               f"({result.get('write_commits_per_step', 0)} that wrote, "
               f"{result.get('wal_flushes_per_step', '-')} log flushes), "
+              f"{result.get('valkey_commands_per_step', 0)} Valkey commands a step, "
               f"errors {result['errors']}")
     return 0 if all(result["errors"] == 0 for result in results) else 1
 

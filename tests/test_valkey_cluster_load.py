@@ -41,4 +41,6 @@ def test_the_cluster_benchmark_measures_one_process_and_a_cluster() -> None:
     # window may miss some) and those that wrote (counted at once)
     assert "commits_per_step" in results[1]
     assert 0 < results[1]["write_commits_per_step"] <= 3, results[1]
+    # Valkey's own count of the commands it ran (its lobby, routes and tally renewals at least)
+    assert results[1]["valkey_commands_per_step"] > 0, results[1]
     assert "ms CPU a step" in done.stdout

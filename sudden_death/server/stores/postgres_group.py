@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import psycopg
+from psycopg.types.array import ListBinaryDumper
 
 from .seam import TakenOver
 
@@ -66,9 +67,58 @@ class Row:
                     for index, actions, told in records.steps if index >= start])
 
 
+class _Texts(list[Any]):
+    """A column of text: an array parameter whose type psycopg need not find (_ArrayDumper)."""
+
+
+class _Integers(list[Any]):
+    """A column of integers (int4), as _Texts."""
+
+
+class _Booleans(list[Any]):
+    """A column of booleans, as _Texts."""
+
+
+class _ArrayDumper(ListBinaryDumper):
+    """A column's array in binary, its element type fixed by its class. A plain list makes
+    psycopg look for its type twice a parameter (scanning the list for a non-null element
+    and asking for its dumper), two fifths of the dumping of a group's parameters in a profile
+    (issue 73): fixed here, each column is only its elements' dumping."""
+
+
+class _TextArrayDumper(_ArrayDumper):
+    element_oid, oid = 25, 1009  # text, text[]
+
+
+class _IntegerArrayDumper(_ArrayDumper):
+    element_oid, oid = 23, 1007  # int4, int4[]
+
+
+class _BooleanArrayDumper(_ArrayDumper):
+    element_oid, oid = 16, 1000  # bool, bool[]
+
+
+# psycopg's default map, which every connection copies when it opens: these three classes
+# are this module's own, so nothing else is dumped differently.
+for _column, _dumper in ((_Texts, _TextArrayDumper), (_Integers, _IntegerArrayDumper),
+                         (_Booleans, _BooleanArrayDumper)):
+    psycopg.adapters.register_dumper(_column, _dumper)
+_TYPED: dict[str, type[list[Any]]] = {
+    "code": _Texts, "header": _Texts, "first": _Texts, "owner": _Texts, "actions": _Texts,
+    "told": _Texts, "game": _Integers, "step": _Integers, "over": _Booleans}
+_STEP_COLUMNS = ("code", "game", "step", "actions", "told")  # a step's tuple, in order
+
+
 def _columns(rows: list[Row], *names: str) -> list[list[Any]]:
-    """The rows' values of each named field, a list a column: one array a parameter."""
-    return [[getattr(row, name) for row in rows] for name in names]
+    """The rows' values of each named field, a list a column: one array a parameter, its
+    type fixed by the field's name."""
+    return [_TYPED[name](getattr(row, name) for row in rows) for name in names]
+
+
+def _step_columns(steps: list[tuple[str, int, int, str, str]]) -> list[list[Any]]:
+    """The steps' five columns (code, game, step, actions, told), typed as `_columns`."""
+    columns = list(zip(*steps, strict=True)) if steps else [()] * len(_STEP_COLUMNS)
+    return [_TYPED[name](column) for name, column in zip(_STEP_COLUMNS, columns, strict=True)]
 
 
 async def _written(connection: psycopg.AsyncConnection[Any],
@@ -110,8 +160,7 @@ async def _written(connection: psycopg.AsyncConnection[Any],
             "INSERT INTO steps (code, game, step, actions, told) SELECT * FROM "
             "unnest(%b::text[], %b::integer[], %b::integer[], %b::text[], %b::text[]) "
             "ON CONFLICT (code, game, step) DO UPDATE "
-            "SET actions = excluded.actions, told = excluded.told",
-            [list(column) for column in zip(*steps, strict=True)])
+            "SET actions = excluded.actions, told = excluded.told", _step_columns(steps))
     return taken
 
 
@@ -148,11 +197,10 @@ async def _written_at_once(connection: psycopg.AsyncConnection[Any],
     plain = [row for row in rows if row.owner is None]
     fenced = [row for row in rows if row.owner is not None]
     steps = [step for row in rows for step in row.steps]
-    columns = list(zip(*steps, strict=True)) if steps else [(), (), (), (), ()]
     cursor = await connection.execute(AT_ONCE, [
         *_columns(plain, "code", "header", "over", "game"),
         *_columns(fenced, "code", "header", "over", "game", "owner"),
-        *(list(column) for column in columns)])
+        *_step_columns(steps)])
     written = {code for (code,) in await cursor.fetchall()}
     return await _taken(connection, [row for row in fenced if row.code not in written])
 
