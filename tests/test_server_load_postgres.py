@@ -40,15 +40,18 @@ def processes_in(folder: str) -> list[str]:
 
 
 @pytest.mark.bench
-@pytest.mark.timeout(120)
+@pytest.mark.timeout(300)
 def test_the_load_benchmark_measures_sqlite_and_postgres_side_by_side() -> None:
     require_postgres()
     result = subprocess.run(
         # 10 tables: about 200 commits in the window, so PostgreSQL's CPU (counted in the
         # kernel's 10 ms ticks) is never all under one tick, as it once was with 2 (0.0).
+        # 9 s on a quiet machine, 13 s beside four busy loops; a busy .ci/run with a
+        # benchmark of four server processes beside it went past 100 s (issue 71): the time
+        # allowed is for a hang, not a measure.
         [sys.executable, "benchmarks/server_load.py", "--tables", "10", "--ramp", "0.5",
          "--window", "2", "--step", "0.1", "--postgres"],
-        cwd=ROOT, capture_output=True, text=True, timeout=100, check=False)
+        cwd=ROOT, capture_output=True, text=True, timeout=270, check=False)
     assert result.returncode == 0, result.stdout + result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].startswith("postgres: a private PostgreSQL") and "fsync on" in lines[0]
