@@ -164,6 +164,18 @@ async def _written(connection: psycopg.AsyncConnection[Any],
     return taken
 
 
+# The fenced headers' upsert (`_fenced_headers`), and the same inside AT_ONCE: a header
+# written only where its owner holds the table (the fencing a take-over relies on).
+FENCED = (
+    "INSERT INTO tables (code, record, over, game, holder) "
+    "SELECT u.code, u.record, u.over, u.game, u.owner FROM "
+    "unnest(%b::text[], %b::text[], %b::boolean[], %b::integer[], %b::text[]) "
+    "AS u(code, record, over, game, owner) WHERE EXISTS "
+    "(SELECT 1 FROM claims WHERE claims.code = u.code AND claims.owner = u.owner) "
+    "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
+    "over = excluded.over, game = excluded.game WHERE tables.holder = excluded.holder "
+    "OR tables.holder IS NULL RETURNING code")
+
 # A group with no new table or game (nearly every one) in one statement, its own transaction
 # (autocommit): one round trip, where BEGIN, the statements and COMMIT took four. The same rows
 # as `_written` writes: the headers, fenced ones where their owner holds the table (its row
@@ -174,14 +186,7 @@ AT_ONCE = (
     "unnest(%b::text[], %b::text[], %b::boolean[], %b::integer[]) "
     "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
     "over = excluded.over, game = excluded.game RETURNING code), "
-    "fenced AS (INSERT INTO tables (code, record, over, game, holder) "
-    "SELECT u.code, u.record, u.over, u.game, u.owner FROM "
-    "unnest(%b::text[], %b::text[], %b::boolean[], %b::integer[], %b::text[]) "
-    "AS u(code, record, over, game, owner) WHERE EXISTS "
-    "(SELECT 1 FROM claims WHERE claims.code = u.code AND claims.owner = u.owner) "
-    "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
-    "over = excluded.over, game = excluded.game WHERE tables.holder = excluded.holder "
-    "OR tables.holder IS NULL RETURNING code), "
+    f"fenced AS ({FENCED}), "
     "appended AS (INSERT INTO steps (code, game, step, actions, told) SELECT s.* FROM "
     "unnest(%b::text[], %b::integer[], %b::integer[], %b::text[], %b::text[]) "
     "AS s(code, game, step, actions, told) "
@@ -212,15 +217,7 @@ async def _fenced_headers(connection: psycopg.AsyncConnection[Any],
     `owner` holds the claim (a table nobody else has ever loaded: it was never saved). The
     tables whose header was not written, each with its TakenOver naming the claim's owner."""
     cursor = await connection.execute(
-        "INSERT INTO tables (code, record, over, game, holder) "
-        "SELECT u.code, u.record, u.over, u.game, u.owner FROM "
-        "unnest(%b::text[], %b::text[], %b::boolean[], %b::integer[], %b::text[]) "
-        "AS u(code, record, over, game, owner) WHERE EXISTS "
-        "(SELECT 1 FROM claims WHERE claims.code = u.code AND claims.owner = u.owner) "
-        "ON CONFLICT (code) DO UPDATE SET record = excluded.record, "
-        "over = excluded.over, game = excluded.game WHERE tables.holder = excluded.holder "
-        "OR tables.holder IS NULL RETURNING code",
-        _columns(rows, "code", "header", "over", "game", "owner"))
+        FENCED, _columns(rows, "code", "header", "over", "game", "owner"))
     written = {code for (code,) in await cursor.fetchall()}
     return await _taken(connection, [row for row in rows if row.code not in written])
 
