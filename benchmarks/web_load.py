@@ -44,17 +44,14 @@ restart. A few runs only (the default 5): p95 of five is close to their maximum.
 from __future__ import annotations
 
 import argparse
-import functools
 import json
 import os
 import statistics
 import sys
 import tempfile
-import threading
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -64,6 +61,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 sys.path.insert(0, str(ROOT))
 
 from measures import percentiles  # noqa: E402
+from static_site import Quiet, static_site  # noqa: E402
 
 # Each part of a run, from one mark of the page's to the next.
 PARTS = (("page", "start", "loaded"), ("runtime", "loaded", "ready"),
@@ -71,9 +69,6 @@ PARTS = (("page", "start", "loaded"), ("runtime", "loaded", "ready"),
 # The worker's own steps (offline.js: its `loading` messages, as the page hears them).
 STEPS = (("start", "loaded", "runtime"), ("pyodide", "runtime", "game"),
          ("game_zip", "game", "modules"), ("imports", "modules", "ready"))
-# What a static host says of the build's files (Python's own table lacks .mjs before 3.12).
-TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-         ".json": "application/json", ".zip": "application/zip"}
 LOAD_TIMEOUT_MS = 300_000  # a cold load on a busy machine: far more than it takes
 
 # Run in the page before its own scripts: the times of its load, of what its worker says as
@@ -112,31 +107,19 @@ MARKS = """(() => {
 KEPT = "() => navigator.serviceWorker.controller !== null"
 
 
-class Counted(SimpleHTTPRequestHandler):
+class Counted(Quiet):
     """The build's files, said of in no log; each path asked for is counted."""
 
-    extensions_map: ClassVar[dict[str, str]] = {**SimpleHTTPRequestHandler.extensions_map,
-                                                **TYPES}
     asked: ClassVar[list[str]] = []
 
     def do_GET(self) -> None:
         Counted.asked.append(self.path)
         super().do_GET()
 
-    def log_message(self, format: str, *args: Any) -> None:
-        """Nothing on the benchmark's output for each file served."""
 
-
-@contextmanager
-def static_site(folder: Path) -> Iterator[str]:
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Counted, directory=folder))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+def counted_site(folder: Path) -> AbstractContextManager[str]:
+    """The build on a plain static host (tests/static_site.py), its requests counted."""
+    return static_site(folder, Counted)
 
 
 @contextmanager
@@ -215,7 +198,7 @@ def main() -> None:
             folder = Path(built)
             web_build.build(folder)
         listed = json.loads((folder / "contents.json").read_text())["files"]
-        serve = table_server if options.server else static_site
+        serve = table_server if options.server else counted_site
         colds: list[dict[str, Any]] = []
         cacheds: list[dict[str, Any]] = []
         for number in range(1, options.runs + 1):

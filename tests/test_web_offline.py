@@ -4,23 +4,21 @@ same games as the desktop engine, event for event, for the same seeds."""
 
 from __future__ import annotations
 
-import functools
 import json
 import random
 import shutil
 import subprocess
 import sys
-import threading
 import urllib.request
 from collections.abc import Iterator
-from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
-from typing import Any, ClassVar
+from typing import Any
 
 import pytest
 from browser import browser_page
 from page_ear import KeyPlayer, decision_focus, listen, news
 from server_process import Running
+from static_site import static_site
 from test_web_browser import small_targets, violations
 from test_web_offline_table import play
 
@@ -40,19 +38,6 @@ pytestmark = [pytest.mark.skipif(not sys.platform.startswith("linux"),
               pytest.mark.browser, pytest.mark.timeout(300)]
 
 SEEDS = list(range(1, 21))
-# What a static host says of the build's files (Python's own table lacks .mjs before 3.12).
-TYPES = {".mjs": "text/javascript", ".js": "text/javascript", ".wasm": "application/wasm",
-         ".json": "application/json", ".zip": "application/zip"}
-
-
-class Quiet(SimpleHTTPRequestHandler):
-    extensions_map: ClassVar[dict[str, str]] = {**SimpleHTTPRequestHandler.extensions_map,
-                                                **TYPES}
-
-    def log_message(self, format: str, *args: Any) -> None:
-        """Nothing on the test's output for each file served."""
-
-
 @pytest.fixture(scope="module")
 def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The web build, made once for the module."""
@@ -64,14 +49,8 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Path:
 @pytest.fixture(scope="module")
 def site(built: Path) -> Iterator[str]:
     """The web build, served by a plain static server: the address of its folder."""
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=built))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_port}/"
-    finally:
-        server.shutdown()
-        server.server_close()
+    with static_site(built) as address:
+        yield address
 
 
 ASK_GAMES = """async (seeds) => {
@@ -385,26 +364,19 @@ def test_a_page_without_the_runtime_offers_no_game_on_the_device_and_a_failed_lo
     broken = tmp_path / "broken"
     shutil.copytree(built, broken, ignore=shutil.ignore_patterns("pyodide", "sw.js"))
     (broken / "index.html").write_text(own)  # the server's page first, then the build's
-    server = ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(Quiet, directory=broken))
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        with browser_page() as page:
-            page.goto(f"http://127.0.0.1:{server.server_port}/index.html")
-            page.wait_for_function("document.documentElement.lang === 'en'")
-            assert page.locator("#computer-here").is_hidden()
-            assert page.get_by_role("button", name="Play the computer").count() == 1
-            (broken / "index.html").write_text(
-                (built / "index.html").read_text().replace('<script src="install.js" defer>'
-                                                           '</script>\n', ""))
-            page.reload()
-            page.get_by_role("button", name="Play the computer on this device").click()
-            page.wait_for_function("document.getElementById('urgent').textContent.includes("
-                                   "'could not be loaded on this device')", timeout=30_000)
-            assert page.locator("#start").is_visible()
-    finally:
-        server.shutdown()
-        server.server_close()
+    with static_site(broken) as address, browser_page() as page:
+        page.goto(address + "index.html")
+        page.wait_for_function("document.documentElement.lang === 'en'")
+        assert page.locator("#computer-here").is_hidden()
+        assert page.get_by_role("button", name="Play the computer").count() == 1
+        (broken / "index.html").write_text(
+            (built / "index.html").read_text().replace('<script src="install.js" defer>'
+                                                       '</script>\n', ""))
+        page.reload()
+        page.get_by_role("button", name="Play the computer on this device").click()
+        page.wait_for_function("document.getElementById('urgent').textContent.includes("
+                               "'could not be loaded on this device')", timeout=30_000)
+        assert page.locator("#start").is_visible()
 
 
 def test_a_runtime_file_refused_for_now_is_asked_again_and_the_game_loads(site: str) -> None:
