@@ -2,7 +2,7 @@
 private PostgreSQL and Valkey, against one process on SQLite, with the same bots.
 
     python benchmarks/cluster_load.py [--processes 1 2 4] [--tables 500] [--ramp 20] [--window 20]
-                                      [--fsync]
+                                      [--fsync] [--repeat N]
 
 For each count of processes: that many `python -m sudden_death.server --reuse-port --postgres
 URL --valkey URL` on one loopback port (the kernel spreads the bots' lines over them; a seat
@@ -29,7 +29,8 @@ is the figure that carries over to more machines, not the steps per second); loo
 PostgreSQL with fsync off (a private throwaway cluster, as the tests run it) unless `--fsync`;
 PostgreSQL counts a backend's commits and flushes in its statistics within about a second
 (up to 10 s for one gone idle), so a short window's figures may be a little low or high; the
-transaction ids are counted at once.
+transaction ids are counted at once. One run's CPU a step moves by a fifth from run to run on
+this machine: `--repeat N` runs every configuration N times in turn and gives medians.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ import asyncio
 import contextlib
 import json
 import os
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -168,70 +170,105 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--fsync", action="store_true",
                         help="PostgreSQL with fsync on (each COMMIT waits for the disk)")
+    parser.add_argument("--repeat", type=int, default=1, metavar="N",
+                        help="N rounds, each every configuration in turn; the summary gives "
+                             "each figure's median over the rounds, and the ratios' medians")
     options = parser.parse_args(argv)
-    results = []
+    rounds: list[list[dict[str, Any]]] = []
     common = (options.tables, options.ramp, options.window, options.step, options.seed)
-    with tempfile.TemporaryDirectory(prefix="sudden-death-cluster-load-") as folder:
-        with servers(1, lambda _i: ["--data", folder]) as (url, pids):
-            result = measure(url, pids, *common, engines=lambda: 0.0)
-        result.update(kind="one process, SQLite", processes=1)
-        results.append(result)
-        print(json.dumps(result), flush=True)
     with postgres_cluster(fsync=options.fsync) as postgres, valkey_server() as valkey:
-        for count in options.processes:
-            database = f"cluster_{count}"
-            with contextlib.closing(psycopg.connect(postgres.url,
-                                                    autocommit=True)) as connection:
-                connection.execute(f"CREATE DATABASE {database}")
-            where = postgres.url.rsplit("/", 1)[0] + "/" + database
+        for number in range(options.repeat):
+            results = []
+            with tempfile.TemporaryDirectory(prefix="sudden-death-cluster-load-") as folder:
+                with servers(1, lambda _i: ["--data", folder]) as (url, pids):
+                    result = measure(url, pids, *common, engines=lambda: 0.0)
+                result.update(kind="one process, SQLite", processes=1, round=number + 1)
+                results.append(result)
+                print(json.dumps(result), flush=True)
+            for count in options.processes:
+                result = _cluster_run(postgres, valkey, count, number, options.fsync, common)
+                results.append(result)
+                print(json.dumps(result), flush=True)
+            rounds.append(results)
+    _summary(rounds, options.tables)
+    return 0 if all(result["errors"] == 0 for results in rounds for result in results) else 1
 
-            def args(index: int, where: str = where) -> list[str]:
-                return ["--reuse-port", "--postgres", where, "--valkey", valkey.url,
-                        "--name", f"node{index}"]
 
-            def engines() -> float:
-                pid = valkey.pid
-                valkey_s = cpu_ticks(pid) / os.sysconf("SC_CLK_TCK") if pid else 0.0
-                return cluster_cpu_s(postgres) + valkey_s
+def _cluster_run(postgres: Any, valkey: Any, count: int, number: int, fsync: bool,
+                 common: tuple[int, float, float, float, int]) -> dict[str, Any]:
+    """One window of `count` processes on a fresh database of the cluster."""
+    database = f"cluster_{count}_{number}"
+    with contextlib.closing(psycopg.connect(postgres.url, autocommit=True)) as connection:
+        connection.execute(f"CREATE DATABASE {database}")
+    where = postgres.url.rsplit("/", 1)[0] + "/" + database
 
-            def commits(where: str = where, database: str = database) -> dict[str, int]:
-                """The database's transactions, those that wrote (the next transaction id:
-                reading it hands none out) and the log's flushes, so far."""
-                with contextlib.closing(psycopg.connect(where, autocommit=True)) as reader:
-                    row = reader.execute(
-                        "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = %s),"
-                        " pg_snapshot_xmax(pg_current_snapshot())::text::bigint,"
-                        " (SELECT wal_sync FROM pg_stat_wal)", (database,)).fetchone()
-                assert row is not None
-                counts = {"commits": int(row[0] or 0), "write_commits": int(row[1]),
-                          "valkey_commands": _valkey_commands(valkey.url)}
-                if options.fsync:  # with fsync off nothing is flushed
-                    counts["wal_flushes"] = int(row[2])
-                return counts
+    def args(index: int) -> list[str]:
+        return ["--reuse-port", "--postgres", where, "--valkey", valkey.url,
+                "--name", f"node{index}"]
 
-            with servers(count, args) as (url, pids):
-                result = measure(url, pids, *common, engines=engines, commits=commits)
-            result.update(kind="cluster: PostgreSQL and Valkey", processes=count,
-                          fsync=options.fsync)
-            results.append(result)
-            print(json.dumps(result), flush=True)
-    base = results[0]
-    print(f"\nsummary ({options.tables} tables; the bots, servers and engines share 2 cores):")
-    for result in results:
-        trip = result["round_trip"]
-        ratio = result["server_cpu_ms_per_step"] / max(1e-9, base["server_cpu_ms_per_step"])
-        print(f"  {result['kind']:>31} x{result['processes']}: {result['steps_per_s']} steps/s, "
-              f"round trip p50 {trip.get('p50_ms')} p99 {trip.get('p99_ms')} "
-              f"max {trip.get('max_ms')} ms, servers {result['server_cpu_share']:.0%} CPU, "
-              f"{result['server_cpu_ms_per_step']} ms CPU a step (x{ratio:.2f}), "
-              f"{result['server_rss_mb_per_1000_tables']} MB per 1,000 tables, engines "
-              f"{result['engines_cpu_share']:.0%} CPU, "
-              f"{result.get('commits_per_step', 0)} commits a step "
-              f"({result.get('write_commits_per_step', 0)} that wrote, "
-              f"{result.get('wal_flushes_per_step', '-')} log flushes), "
-              f"{result.get('valkey_commands_per_step', 0)} Valkey commands a step, "
-              f"errors {result['errors']}")
-    return 0 if all(result["errors"] == 0 for result in results) else 1
+    def engines() -> float:
+        pid = valkey.pid
+        valkey_s = cpu_ticks(pid) / os.sysconf("SC_CLK_TCK") if pid else 0.0
+        return cluster_cpu_s(postgres) + valkey_s
+
+    def commits() -> dict[str, int]:
+        """The database's transactions, those that wrote (the next transaction id: reading
+        it hands none out) and the log's flushes, so far."""
+        with contextlib.closing(psycopg.connect(where, autocommit=True)) as reader:
+            row = reader.execute(
+                "SELECT (SELECT xact_commit FROM pg_stat_database WHERE datname = %s),"
+                " pg_snapshot_xmax(pg_current_snapshot())::text::bigint,"
+                " (SELECT wal_sync FROM pg_stat_wal)", (database,)).fetchone()
+        assert row is not None
+        counts = {"commits": int(row[0] or 0), "write_commits": int(row[1]),
+                  "valkey_commands": _valkey_commands(valkey.url)}
+        if fsync:  # with fsync off nothing is flushed
+            counts["wal_flushes"] = int(row[2])
+        return counts
+
+    with servers(count, args) as (url, pids):
+        result = measure(url, pids, *common, engines=engines, commits=commits)
+    result.update(kind="cluster: PostgreSQL and Valkey", processes=count, fsync=fsync,
+                  round=number + 1)
+    return result
+
+
+def _ratio(rounds: list[list[dict[str, Any]]], index: int, base: int) -> float:
+    """The median over the rounds of configuration `index`'s CPU a step over `base`'s."""
+    return statistics.median(results[index]["server_cpu_ms_per_step"]
+                             / max(1e-9, results[base]["server_cpu_ms_per_step"])
+                             for results in rounds)
+
+
+def _summary(rounds: list[list[dict[str, Any]]], tables: int) -> None:
+    """Each configuration's figures, as medians over the rounds (one round: its own), and
+    its CPU a step against SQLite's and against one process's, each the median of the
+    rounds' own ratios (a round's configurations ran one after the other, so each ratio
+    compares runs minutes apart, not hours)."""
+    print(f"\nsummary ({tables} tables, {len(rounds)} round(s), medians; the bots, servers and "
+          "engines share 2 cores):")
+    for index, result in enumerate(rounds[0]):
+        runs = [results[index] for results in rounds]
+
+        def median(name: str, runs: list[dict[str, Any]] = runs) -> float:
+            return round(statistics.median(run.get(name, 0) for run in runs), 3)
+
+        cpu = [run["server_cpu_ms_per_step"] for run in runs]
+        one = next((i for i, r in enumerate(rounds[0]) if i and r["processes"] == 1), None)
+        to_one = ("" if one is None or index == 0
+                  else f" x{_ratio(rounds, index, one):.2f} one process")
+        to_sqlite = _ratio(rounds, index, 0)
+        trip = statistics.median(run["round_trip"].get("p50_ms", 0) for run in runs)
+        print(f"  {result['kind']:>31} x{result['processes']}: {median('steps_per_s')} steps/s, "
+              f"round trip p50 {trip} ms, {median('server_cpu_ms_per_step')} ms CPU a step "
+              f"(runs {min(cpu)} to {max(cpu)}; x{to_sqlite:.2f} SQLite{to_one}), servers "
+              f"{median('server_cpu_share'):.0%} CPU, {median('server_rss_mb_per_1000_tables')} "
+              f"MB per 1,000 tables, engines {median('engines_cpu_share'):.0%} CPU, "
+              f"{median('commits_per_step')} commits a step "
+              f"({median('write_commits_per_step')} that wrote, "
+              f"{median('wal_flushes_per_step')} log flushes), "
+              f"{median('valkey_commands_per_step')} Valkey commands a step, "
+              f"errors {sum(run['errors'] for run in runs)}")
 
 
 if __name__ == "__main__":

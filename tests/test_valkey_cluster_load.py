@@ -8,6 +8,7 @@ import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from test_postgres_server import require_postgres
@@ -20,16 +21,21 @@ pytestmark = [
 ]
 
 
-@pytest.mark.bench
-def test_the_cluster_benchmark_measures_one_process_and_a_cluster() -> None:
+def _benchmark(script: str, *args: str) -> tuple[subprocess.CompletedProcess[str],
+                                                 list[dict[str, Any]]]:
+    """The benchmark run to its end without an error, and the results it printed."""
     require_postgres()
     require_valkey()
-    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / "server_load.py"),
-                           "--processes", "2", "--tables", "6", "--ramp", "1", "--window", "3",
-                           "--step", "0.2"], cwd=ROOT, capture_output=True, text=True,
-                          timeout=200)
+    done = subprocess.run([sys.executable, str(ROOT / "benchmarks" / script), *args],
+                          cwd=ROOT, capture_output=True, text=True, timeout=200)
     assert done.returncode == 0, done.stdout + done.stderr
-    results = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    return done, [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+
+
+@pytest.mark.bench
+def test_the_cluster_benchmark_measures_one_process_and_a_cluster() -> None:
+    done, results = _benchmark("server_load.py", "--processes", "2", "--tables", "6",
+                               "--ramp", "1", "--window", "3", "--step", "0.2")
     assert [(each["kind"], each["processes"]) for each in results] == [
         ("one process, SQLite", 1), ("cluster: PostgreSQL and Valkey", 2)]
     for each in results:
@@ -44,3 +50,17 @@ def test_the_cluster_benchmark_measures_one_process_and_a_cluster() -> None:
     # Valkey's own count of the commands it ran (its lobby, routes and tally renewals at least)
     assert results[1]["valkey_commands_per_step"] > 0, results[1]
     assert "ms CPU a step" in done.stdout
+
+
+@pytest.mark.bench
+def test_repeated_rounds_give_every_configuration_once_a_round_and_medians() -> None:
+    done, results = _benchmark("cluster_load.py", "--processes", "1", "--tables", "4",
+                               "--ramp", "1", "--window", "2", "--step", "0.2", "--repeat", "2")
+    assert [(each["round"], each["kind"]) for each in results] == [
+        (1, "one process, SQLite"), (1, "cluster: PostgreSQL and Valkey"),
+        (2, "one process, SQLite"), (2, "cluster: PostgreSQL and Valkey")]
+    summary = done.stdout.split("summary", 1)[1]
+    assert "2 round(s), medians" in summary
+    cluster = next(line for line in summary.splitlines() if "cluster" in line)
+    cpu = sorted(each["server_cpu_ms_per_step"] for each in results[1::2])
+    assert f"runs {cpu[0]} to {cpu[1]}" in cluster and "x1.00 one process" in cluster

@@ -36,6 +36,7 @@ from websockets.http11 import Request, Response
 from ...wire import protocol as p
 from ..lines.postman import Postman
 from ..lines.try_again import TryAgain
+from .splice import UNREACHABLE, spliced
 from .stopping import stop
 
 __all__ = ["TICKET_HEADER", "Here", "QuickElsewhere", "Relayed", "Routes", "ValkeyAway",
@@ -46,9 +47,8 @@ LOG = logging.getLogger("sudden_death.server")
 TICKET_HEADER = "Sudden-Death-Relay"
 ROUTE_LATE_S = 0.3  # a code not routed yet is looked up once more after this
 OPEN_TIMEOUT_S = 5.0  # the holder's relay listener answers a handshake within this
-# The client's line closed with this when the table's process cannot be reached: its game
-# tries again by itself, as after any lost line (1013: try again later).
-UNREACHABLE = 1013
+# The client's line is closed with UNREACHABLE (splice.py's) when the table's process cannot
+# be reached: its game tries again by itself, as after any lost line (1013: try again later).
 # A quick player whose process cannot ask Valkey where a quick table waits asks again this
 # often, for up to QUICK_PATIENCE_S, before its table is opened here: two quick players kept
 # apart by a passing fault (a command over its time-out on a loaded machine, an outage of a
@@ -205,14 +205,23 @@ def admit_relayed(routes: Callable[[], Routes | None]) -> Callable[
 async def relay(line: ServerConnection, url: str, token: str, first: str,
                 postman: Postman) -> None:
     """Pipe `line` to the holder at `url` from its greeting `first` on, until either side
-    closes. The client gone, the holder's line closes; the holder closing, the client's line
-    closes with the same code. A holder that cannot be reached, or is lost, closes the line
+    closes: byte for byte once both lines are at rest (splice.py), else frame by frame. The
+    client gone, the holder's line closes; the holder closing, the client's line closes with
+    the same code. A holder that cannot be reached, or is lost, closes the line
     with UNREACHABLE, and the client's game tries again by itself."""
     try:
         async with connect(url, additional_headers={TICKET_HEADER: token},
                            open_timeout=OPEN_TIMEOUT_S, max_size=p.MAX_MESSAGE_BYTES,
                            compression=None, ping_interval=None) as holder:
-            await holder.send(first)
+            pipe = spliced(line, holder, first, postman)
+            if pipe is not None:  # bytes piped both ways: the holder closes as it closes
+                try:
+                    await asyncio.shield(pipe.ended)
+                finally:
+                    if not pipe.ended.done():  # this process stops
+                        pipe.close()
+                return
+            await holder.send(first)  # a line not at rest: relayed frame by frame
             up = asyncio.ensure_future(_up(line, holder))
             down = asyncio.ensure_future(_down(holder, line, postman))
             try:

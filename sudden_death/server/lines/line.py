@@ -10,7 +10,7 @@ import contextlib
 import ipaddress
 import logging
 import socket
-from typing import Any, ClassVar, cast
+from typing import Any, ClassVar, Protocol, cast
 
 from websockets.asyncio.connection import Connection
 from websockets.asyncio.server import ServerConnection
@@ -92,10 +92,21 @@ async def shut(line: ServerConnection) -> None:
     await closing
 
 
+class Piped(Protocol):
+    """A line piped, byte for byte, to the process holding its table (cluster/splice.py)."""
+
+    ended: asyncio.Future[None]
+
+    def close(self, code: int = 1001, reason: str = "") -> None:
+        """The pipe cut: the client told `code` where it can be, both sockets closed."""
+
+
 class Line(ServerConnection):
     """A server connection that leaves no reference cycle behind once it is closed, so
     reference counting frees it at once and the server needs no full collection, which would
     stop it for a third of a second at 2,000 tables (collector.py). See `untangle`."""
+
+    piped: Piped | None = None  # once its bytes go straight to the table's process
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Its request read by `plain.request_first`: one request a line, answered before
@@ -107,6 +118,16 @@ class Line(ServerConnection):
     def connection_lost(self, exc: Exception | None) -> None:
         super().connection_lost(exc)
         untangle(self)
+
+    async def close(self, code: int = 1000, reason: str = "") -> None:
+        """A piped line is closed by cutting its pipe: a close frame written here would fall
+        between the holder's bytes (the server's stop closes every line this way)."""
+        piped = self.piped
+        if piped is not None and not piped.ended.done():
+            piped.close(code, reason)
+            await asyncio.shield(piped.ended)
+            return
+        await super().close(code, reason)
 
     async def handshake(self, *args: Any, **kwargs: Any) -> None:
         """A client gone before its handshake was done (a port scan, a line closed before
