@@ -2,7 +2,7 @@
 private PostgreSQL and Valkey, against one process on SQLite, with the same bots.
 
     python benchmarks/cluster_load.py [--processes 1 2 4] [--tables 500] [--ramp 20] [--window 20]
-                                      [--fsync] [--repeat N]
+                                      [--fsync] [--repeat N] [--count-calls]
 
 For each count of processes: that many `python -m sudden_death.server --reuse-port --postgres
 URL --valkey URL` on one loopback port (the kernel spreads the bots' lines over them; a seat
@@ -31,6 +31,10 @@ PostgreSQL counts a backend's commits and flushes in its statistics within about
 (up to 10 s for one gone idle), so a short window's figures may be a little low or high; the
 transaction ids are counted at once. One run's CPU a step moves by a fifth from run to run on
 this machine: `--repeat N` runs every configuration N times in turn and gives medians.
+`--count-calls` runs each server under cProfile (profiled_server.py), counting the window
+only, and prints its Python calls and the event loop's turns a step: counts, which hold on
+any machine where CPU time does not (four processes on two cores share their caches and are
+switched more), though the profiler slows each call, so a loaded process batches more.
 """
 
 from __future__ import annotations
@@ -40,6 +44,8 @@ import asyncio
 import contextlib
 import json
 import os
+import pstats
+import signal
 import statistics
 import subprocess
 import sys
@@ -76,15 +82,21 @@ def _rss_kib(pid: int) -> int:
 
 
 @contextlib.contextmanager
-def servers(count: int, args: Callable[[int], list[str]]) -> Iterator[tuple[str, list[int]]]:
-    """`count` server processes on one free port; yields its URL and their pids."""
+def servers(count: int, args: Callable[[int], list[str]], profiles: Path | None = None
+            ) -> Iterator[tuple[str, list[int]]]:
+    """`count` server processes on one free port; yields its URL and their pids. With
+    `profiles`, each runs under cProfile (profiled_server.py: `measure` has it count the
+    window only, and write its counts there)."""
     port = free_port()
     started: list[subprocess.Popen[str]] = []
     try:
         url = ""
         for index in range(count):
+            server = (["-m", "sudden_death.server"] if profiles is None else
+                      [str(ROOT / "benchmarks" / "profiled_server.py"),
+                       str(profiles / f"{index}.prof")])
             process = subprocess.Popen(
-                [sys.executable, "-m", "sudden_death.server", "--port", str(port),
+                [sys.executable, *server, "--port", str(port),
                  "--per-address", PER_ADDRESS, *args(index)], cwd=ROOT,
                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
             started.append(process)
@@ -113,10 +125,12 @@ def _valkey_commands(url: str) -> int:
 
 def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: float,
             step_s: float, seed: int, engines: Callable[[], float],
-            commits: Callable[[], dict[str, int]] = dict) -> dict[str, Any]:
+            commits: Callable[[], dict[str, int]] = dict,
+            profiles: Path | None = None) -> dict[str, Any]:
     """The bots on `url` for one window; `engines`: Valkey's and PostgreSQL's CPU seconds;
     `commits`: the database's counts so far (`transactions`, `writes`, `flushes`; none: no
-    database)."""
+    database); `profiles`: the servers are profiled_server.py's, told to count the window
+    (`counted_calls`)."""
     stats = Stats()
     tick = os.sysconf("SC_CLK_TCK")
 
@@ -129,7 +143,9 @@ def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: flo
         engine_cpu, committed = engines(), commits()
         steps, trips, started = stats.steps, len(stats.round_trips), time.perf_counter()
         errors = len(stats.errors)
+        _signal(pids, signal.SIGUSR2 if profiles is not None else None)  # counting from now
         await asyncio.sleep(window_s)
+        _signal(pids, signal.SIGUSR1 if profiles is not None else None)  # and written
         seconds = time.perf_counter() - started
         window = {"steps": stats.steps - steps, "trips": stats.round_trips[trips:],
                   "cpu_s": (sum(cpu_ticks(pid) for pid in pids) - cpu) / tick,
@@ -157,7 +173,36 @@ def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: flo
         "engines_cpu_share": round(window["engines_s"] / window["seconds"], 3),
         **{f"{name}_per_step": round(count / max(1, window["steps"]), 3)
            for name, count in window["commits"].items()},
+        **(counted_calls(profiles, pids, window["steps"]) if profiles is not None else {}),
     }
+
+
+def _signal(pids: list[int], signum: int | None) -> None:
+    for pid in pids if signum is not None else ():
+        os.kill(pid, signum)
+
+
+def counted_calls(profiles: Path, pids: list[int], steps: int) -> dict[str, float]:
+    """What the servers' profiles counted in the window, a step: Python calls (functions and
+    built-ins, each coroutine resumption one) and the event loop's turns. Counts, not times:
+    they hold on any machine, however loaded. Each process's is awaited (written at SIGUSR1)."""
+    stats = []
+    for index in range(len(pids)):
+        path = profiles / f"{index}.prof"
+        for _ in range(100):  # a process writes its counts at its next turn: 10 s at most
+            if path.exists():
+                stats.append(pstats.Stats(str(path)))
+                break
+            time.sleep(0.1)
+    calls = turns = 0
+    for each in stats:
+        counted = each.stats  # type: ignore[attr-defined]
+        for (_file, _line, name), (_primitive, total, *_rest) in counted.items():
+            calls += total
+            if name == "_run_once":
+                turns += total
+    return {"profiles": len(stats), "calls_per_step": round(calls / max(1, steps), 1),
+            "loop_turns_per_step": round(turns / max(1, steps), 2)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -173,6 +218,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--repeat", type=int, default=1, metavar="N",
                         help="N rounds, each every configuration in turn; the summary gives "
                              "each figure's median over the rounds, and the ratios' medians")
+    parser.add_argument("--count-calls", action="store_true",
+                        help="run every server under cProfile and print its Python calls and "
+                             "loop turns a step (the CPU figures are then the profiled ones)")
     options = parser.parse_args(argv)
     rounds: list[list[dict[str, Any]]] = []
     common = (options.tables, options.ramp, options.window, options.step, options.seed)
@@ -180,13 +228,18 @@ def main(argv: list[str] | None = None) -> int:
         for number in range(options.repeat):
             results = []
             with tempfile.TemporaryDirectory(prefix="sudden-death-cluster-load-") as folder:
-                with servers(1, lambda _i: ["--data", folder]) as (url, pids):
-                    result = measure(url, pids, *common, engines=lambda: 0.0)
+                profiles = Path(folder) / "profiles" if options.count_calls else None
+                if profiles is not None:
+                    profiles.mkdir()
+                with servers(1, lambda _i: ["--data", folder], profiles) as (url, pids):
+                    result = measure(url, pids, *common, engines=lambda: 0.0,
+                                     profiles=profiles)
                 result.update(kind="one process, SQLite", processes=1, round=number + 1)
                 results.append(result)
                 print(json.dumps(result), flush=True)
             for count in options.processes:
-                result = _cluster_run(postgres, valkey, count, number, options.fsync, common)
+                result = _cluster_run(postgres, valkey, count, number, options.fsync, common,
+                                      options.count_calls)
                 results.append(result)
                 print(json.dumps(result), flush=True)
             rounds.append(results)
@@ -195,8 +248,10 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _cluster_run(postgres: Any, valkey: Any, count: int, number: int, fsync: bool,
-                 common: tuple[int, float, float, float, int]) -> dict[str, Any]:
-    """One window of `count` processes on a fresh database of the cluster."""
+                 common: tuple[int, float, float, float, int],
+                 count_calls: bool = False) -> dict[str, Any]:
+    """One window of `count` processes on a fresh database of the cluster (with
+    `count_calls`, each process profiled: `counted_calls`)."""
     database = f"cluster_{count}_{number}"
     with contextlib.closing(psycopg.connect(postgres.url, autocommit=True)) as connection:
         connection.execute(f"CREATE DATABASE {database}")
@@ -226,8 +281,11 @@ def _cluster_run(postgres: Any, valkey: Any, count: int, number: int, fsync: boo
             counts["wal_flushes"] = int(row[2])
         return counts
 
-    with servers(count, args) as (url, pids):
-        result = measure(url, pids, *common, engines=engines, commits=commits)
+    with tempfile.TemporaryDirectory(prefix="sudden-death-profiles-") as folder:
+        profiles = Path(folder) if count_calls else None
+        with servers(count, args, profiles) as (url, pids):
+            result = measure(url, pids, *common, engines=engines, commits=commits,
+                             profiles=profiles)
     result.update(kind="cluster: PostgreSQL and Valkey", processes=count, fsync=fsync,
                   round=number + 1)
     return result
@@ -268,7 +326,10 @@ def _summary(rounds: list[list[dict[str, Any]]], tables: int) -> None:
               f"({median('write_commits_per_step')} that wrote, "
               f"{median('wal_flushes_per_step')} log flushes), "
               f"{median('valkey_commands_per_step')} Valkey commands a step, "
-              f"errors {sum(run['errors'] for run in runs)}")
+              f"errors {sum(run['errors'] for run in runs)}"
+              + (f", {median('calls_per_step')} Python calls and "
+                 f"{median('loop_turns_per_step')} loop turns a step (profiled)"
+                 if "calls_per_step" in result else ""))
 
 
 if __name__ == "__main__":

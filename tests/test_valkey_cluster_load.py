@@ -53,9 +53,10 @@ def test_the_cluster_benchmark_measures_one_process_and_a_cluster() -> None:
 
 
 @pytest.mark.bench
-def test_repeated_rounds_give_every_configuration_once_a_round_and_medians() -> None:
+def test_repeated_rounds_give_medians_and_profiled_servers_their_calls_a_step() -> None:
     done, results = _benchmark("cluster_load.py", "--processes", "1", "--tables", "4",
-                               "--ramp", "1", "--window", "2", "--step", "0.2", "--repeat", "2")
+                               "--ramp", "1", "--window", "2", "--step", "0.2", "--repeat", "2",
+                               "--count-calls")
     assert [(each["round"], each["kind"]) for each in results] == [
         (1, "one process, SQLite"), (1, "cluster: PostgreSQL and Valkey"),
         (2, "one process, SQLite"), (2, "cluster: PostgreSQL and Valkey")]
@@ -64,3 +65,8 @@ def test_repeated_rounds_give_every_configuration_once_a_round_and_medians() -> 
     cluster = next(line for line in summary.splitlines() if "cluster" in line)
     cpu = sorted(each["server_cpu_ms_per_step"] for each in results[1::2])
     assert f"runs {cpu[0]} to {cpu[1]}" in cluster and "x1.00 one process" in cluster
+    # Each server profiled from start to stop: its calls and the loop's turns, a step
+    for each in results:
+        assert each["profiles"] == 1, each
+        assert each["calls_per_step"] > 100 and each["loop_turns_per_step"] > 1, each
+    assert "Python calls and" in cluster
