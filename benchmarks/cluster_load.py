@@ -143,9 +143,11 @@ def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: flo
         engine_cpu, committed = engines(), commits()
         steps, trips, started = stats.steps, len(stats.round_trips), time.perf_counter()
         errors = len(stats.errors)
-        _signal(pids, signal.SIGUSR2 if profiles is not None else None)  # counting from now
+        if profiles is not None:
+            _signal(pids, signal.SIGUSR2)  # counting from now
         await asyncio.sleep(window_s)
-        _signal(pids, signal.SIGUSR1 if profiles is not None else None)  # and written
+        if profiles is not None:
+            _signal(pids, signal.SIGUSR1)  # and written
         seconds = time.perf_counter() - started
         window = {"steps": stats.steps - steps, "trips": stats.round_trips[trips:],
                   "cpu_s": (sum(cpu_ticks(pid) for pid in pids) - cpu) / tick,
@@ -177,8 +179,8 @@ def measure(url: str, pids: list[int], tables: int, ramp_s: float, window_s: flo
     }
 
 
-def _signal(pids: list[int], signum: int | None) -> None:
-    for pid in pids if signum is not None else ():
+def _signal(pids: list[int], signum: int) -> None:
+    for pid in pids:
         os.kill(pid, signum)
 
 
@@ -305,6 +307,7 @@ def _summary(rounds: list[list[dict[str, Any]]], tables: int) -> None:
     compares runs minutes apart, not hours)."""
     print(f"\nsummary ({tables} tables, {len(rounds)} round(s), medians; the bots, servers and "
           "engines share 2 cores):")
+    one = next((i for i, r in enumerate(rounds[0]) if i and r["processes"] == 1), None)
     for index, result in enumerate(rounds[0]):
         runs = [results[index] for results in rounds]
 
@@ -312,7 +315,6 @@ def _summary(rounds: list[list[dict[str, Any]]], tables: int) -> None:
             return round(statistics.median(run.get(name, 0) for run in runs), 3)
 
         cpu = [run["server_cpu_ms_per_step"] for run in runs]
-        one = next((i for i, r in enumerate(rounds[0]) if i and r["processes"] == 1), None)
         to_one = ("" if one is None or index == 0
                   else f" x{_ratio(rounds, index, one):.2f} one process")
         to_sqlite = _ratio(rounds, index, 0)

@@ -130,6 +130,15 @@ async def _client(url: str) -> ClientConnection:
     return client
 
 
+async def _closed_with(client: ClientConnection) -> tuple[int, str]:
+    """The close the client's line received (its code and reason): it must come within 5 s,
+    as a close frame, not a cut."""
+    with pytest.raises(ConnectionClosed) as closed:
+        await asyncio.wait_for(client.recv(), 5)
+    assert closed.value.rcvd is not None
+    return closed.value.rcvd.code, closed.value.rcvd.reason
+
+
 def test_a_line_at_rest_is_piped_and_carries_everything_in_order_both_ways() -> None:
     async def scenario() -> None:
         async with servers() as (holder, relaying, url):
@@ -157,10 +166,7 @@ def test_the_holders_close_reaches_the_client_with_its_code_and_reason() -> None
         async with servers() as (_holder, relaying, url):
             client = await _client(url)
             await client.send("leave")
-            with pytest.raises(ConnectionClosed) as closed:
-                await asyncio.wait_for(client.recv(), 5)
-            assert closed.value.rcvd is not None
-            assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (4000, "bye")
+            assert await _closed_with(client) == (4000, "bye")
             await _until(lambda: relaying.relays[0].done())
             line = relaying.lines[0]
             assert line.piped is not None and line.piped.ended.done()
@@ -174,9 +180,7 @@ def test_a_holder_lost_closes_the_clients_line_to_try_again_after_its_last_frame
             client = await _client(url)
             await client.send("die")
             assert await asyncio.wait_for(client.recv(), 5) == "last words"
-            with pytest.raises(ConnectionClosed) as closed:
-                await asyncio.wait_for(client.recv(), 5)
-            assert closed.value.rcvd is not None and closed.value.rcvd.code == UNREACHABLE
+            assert (await _closed_with(client))[0] == UNREACHABLE
             await _until(lambda: relaying.relays[0].done())
 
     run(scenario)
@@ -281,10 +285,7 @@ def test_closing_the_relaying_line_cuts_the_pipe_and_ends_both_sides() -> None:
             client = await _client(url)
             line = relaying.lines[0]
             await asyncio.wait_for(line.close(1001, "going away"), 5)  # as a stop does
-            with pytest.raises(ConnectionClosed) as closed:
-                await asyncio.wait_for(client.recv(), 5)
-            assert closed.value.rcvd is not None
-            assert (closed.value.rcvd.code, closed.value.rcvd.reason) == (1001, "going away")
+            assert await _closed_with(client) == (1001, "going away")
             await _until(lambda: holder.closed and relaying.relays[0].done())
             assert holder.closed == [1006]  # the holder saw its line drop, as on a kill
 

@@ -45,7 +45,8 @@ from ..lines.postman import Postman
 __all__ = ["UNREACHABLE", "Boundaries", "Splice", "at_rest", "closing_frame", "spliced"]
 
 LOG = logging.getLogger("sudden_death.server")
-# The client's line closed with this when the holder is lost (relay.UNREACHABLE says why).
+# The client's line closed with this when the holder is lost: "try again later", and its game
+# tries again by itself, as after any lost line.
 UNREACHABLE = 1013
 CLOSE_S = 5.0  # a pipe's end left open when the other closes: its last bytes written this long
 
@@ -176,7 +177,7 @@ class Splice:
         self.client.other, self.server.other = self.server, self.client
         self.server.frames = Boundaries()
         self._open = 2
-        self._closed = False  # a close frame has been put to the client
+        self._said = False  # the client's line has had its last word: a close, or a cut
 
     def owed(self, transport: asyncio.Transport) -> None:
         """A client that has left more than the postman's limit unread is cut off, as the
@@ -187,7 +188,7 @@ class Splice:
             self.postman.dropped += 1
             LOG.warning("a client that does not read was dropped (%d bytes unread, relayed)",
                         transport.get_write_buffer_size())
-            self.server.frames = None  # nothing more is said to it
+            self._said = True
             transport.abort()
 
     def lost(self) -> None:
@@ -201,17 +202,16 @@ class Splice:
         closes, as a line cut)."""
         frames = self.server.frames
         transport = self.client.transport
-        if (not self._closed and frames is not None and frames.between and not frames.closed
+        if (not self._said and frames is not None and frames.between and not frames.closed
                 and not transport.is_closing()):
-            self._closed = True
             transport.write(closing_frame(code, reason))
+        self._said = True
 
     def close(self, code: int = 1001, reason: str = "") -> None:
         """The pipe cut (this process stops): the client hears `code` (between two of the
         holder's frames) and its game tries again, as after any lost line; the holder sees
         its line drop, as if this process had died."""
-        self.closing(code, reason)
-        self.server.frames = None  # the close already said
+        self.closing(code, reason)  # the holder's end, lost next, says nothing more
         self.server.transport.abort()
 
 
